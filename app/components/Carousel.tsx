@@ -1,0 +1,88 @@
+import type { ReactNode } from "react";
+import { useCallback, useEffect, useState } from "react";
+import { useHydrated } from "~/utils/hooks";
+import { ChevronLeftIcon, ChevronRightIcon } from "./icons";
+
+interface Props<T> {
+  slides: T[];
+  label: string;
+  intervalMs?: number;
+  renderSlide: (slide: T, index: number, active: boolean) => ReactNode;
+  className?: string;
+}
+
+/**
+ * Auto-advances (default 3000 ms), pauses on hover and focus, wraps around, 500 ms fade.
+ * Arrows and dots only with more than one slide. Without JavaScript the slides sit side by
+ * side in a scroll-snap strip, so every slide stays readable.
+ */
+export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, className = "" }: Props<T>) {
+  const hydrated = useHydrated();
+  const [index, setIndex] = useState(0);
+  const [paused, setPaused] = useState(false);
+  const count = slides.length;
+  const go = useCallback((next: number) => setIndex(((next % count) + count) % count), [count]);
+
+  useEffect(() => {
+    if (!hydrated || paused || count < 2) return;
+    const reduce = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (reduce) return;
+    const timer = setTimeout(() => go(index + 1), intervalMs);
+    return () => clearTimeout(timer);
+  }, [hydrated, paused, index, count, intervalMs, go]);
+
+  if (!hydrated) {
+    return (
+      <section aria-roledescription="carousel" aria-label={label} className={`relative ${className}`}>
+        <div className="flex h-full snap-x snap-mandatory overflow-x-auto">
+          {slides.map((s, i) => (
+            <div key={i} id={`slide-${i + 1}`} className="relative h-full w-full shrink-0 snap-start" aria-roledescription="slide" aria-label={`${i + 1} of ${count}`}>
+              {renderSlide(s, i, true)}
+            </div>
+          ))}
+        </div>
+      </section>
+    );
+  }
+
+  return (
+    <section
+      aria-roledescription="carousel"
+      aria-label={label}
+      className={`relative overflow-hidden ${className}`}
+      onMouseEnter={() => setPaused(true)}
+      onMouseLeave={() => setPaused(false)}
+      onFocus={() => setPaused(true)}
+      onBlur={() => setPaused(false)}
+    >
+      {slides.map((s, i) => (
+        <div
+          key={i}
+          aria-roledescription="slide"
+          aria-label={`${i + 1} of ${count}`}
+          aria-hidden={i !== index}
+          className={`absolute inset-0 transition-opacity duration-500 ${i === index ? "opacity-100" : "pointer-events-none opacity-0"}`}
+        >
+          {renderSlide(s, i, i === index)}
+        </div>
+      ))}
+      {count > 1 ? (
+        <>
+          <button type="button" onClick={() => go(index - 1)} aria-label="Previous slide" className="absolute left-3 top-1/2 z-10 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow hover:bg-white">
+            <ChevronLeftIcon className="h-5 w-5" />
+          </button>
+          <button type="button" onClick={() => go(index + 1)} aria-label="Next slide" className="absolute right-3 top-1/2 z-10 flex h-11 w-11 -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow hover:bg-white">
+            <ChevronRightIcon className="h-5 w-5" />
+          </button>
+          <div className="absolute bottom-4 left-1/2 z-10 flex -translate-x-1/2 gap-1">
+            {slides.map((_, i) => (
+              <button key={i} type="button" onClick={() => go(i)} aria-label={`Go to slide ${i + 1}`} aria-current={i === index} className="flex h-11 w-8 items-center justify-center">
+                <span className={`block h-2.5 rounded-full transition-all ${i === index ? "w-6 bg-white" : "w-2.5 bg-white/60"}`} />
+              </button>
+            ))}
+          </div>
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,131 @@
+import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { CartIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
+
+export const NAV_LINKS = [
+  { to: "/", label: "Home" },
+  { to: "/categories", label: "Categories" },
+  { to: "/about", label: "About Us" },
+  { to: "/contact", label: "Contact Us" },
+] as const;
+
+export interface HeaderUser {
+  name: string;
+}
+
+export function firstName(name: string) {
+  return name.trim().split(/\s+/)[0] ?? name;
+}
+
+/** Solid after 50 px of scroll when JavaScript runs; without it the header is always solid. */
+function useScrolledPast(px: number) {
+  const [scrolled, setScrolled] = useState(true);
+  useEffect(() => {
+    const onScroll = () => setScrolled(window.scrollY > px);
+    onScroll();
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => window.removeEventListener("scroll", onScroll);
+  }, [px]);
+  return scrolled;
+}
+
+export function Logo({ onClick }: { onClick?: () => void }) {
+  return (
+    <Link to="/" onClick={onClick} className="flex min-h-11 items-center gap-2" aria-label="Sagwan Living home">
+      <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true">
+        <rect width="32" height="32" rx="8" fill="#8b5a32" />
+        <path d="M8 20h16v3H8zM10 12h12v6H10zM9 23v3M23 23v3" stroke="#fbf6f0" strokeWidth="2" fill="none" strokeLinecap="round" />
+      </svg>
+      <span className="font-display text-xl font-semibold tracking-tight text-ink">Sagwan Living</span>
+    </Link>
+  );
+}
+
+export function Header({ cartCount, user, onLogoClick }: { cartCount: number; user: HeaderUser | null; onLogoClick?: () => void }) {
+  const scrolled = useScrolledPast(50);
+  const location = useLocation();
+  const menuRef = useRef<HTMLDetailsElement>(null);
+
+  // The mobile menu closes on every route change.
+  useEffect(() => {
+    if (menuRef.current) menuRef.current.open = false;
+  }, [location.pathname, location.search]);
+
+  const navClass = ({ isActive }: { isActive: boolean }) =>
+    `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-wood-700" : "text-stone-700 hover:text-wood-700"}`;
+
+  return (
+    <header
+      data-scrolled={scrolled ? "true" : "false"}
+      className={`fixed inset-x-0 top-0 z-40 transition-colors duration-300 ${
+        scrolled ? "border-b border-sand-200 bg-white shadow-sm" : "border-b border-transparent bg-white/85 backdrop-blur"
+      }`}
+    >
+      <div className="container-page flex h-16 items-center justify-between gap-4">
+        <Logo onClick={onLogoClick} />
+        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          {NAV_LINKS.map((l) => (
+            <NavLink key={l.to} to={l.to} end={l.to === "/"} className={navClass} prefetch="intent">
+              {l.label}
+            </NavLink>
+          ))}
+        </nav>
+        <div className="flex items-center gap-1">
+          {user ? (
+            <div className="group relative hidden md:block">
+              <button type="button" className="btn-ghost" aria-haspopup="true">
+                <UserIcon className="h-5 w-5" />
+                <span>{firstName(user.name)}</span>
+              </button>
+              <div className="invisible absolute right-0 top-full w-48 rounded-xl border border-sand-200 bg-white p-2 opacity-0 shadow-lg transition group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100">
+                <Link to="/profile" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">My Profile</Link>
+                <Link to="/orders" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">Order History</Link>
+                <Form method="post" action="/logout">
+                  <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-sand-100">Logout</button>
+                </Form>
+              </div>
+            </div>
+          ) : (
+            <Link to="/login" className="btn-ghost hidden md:inline-flex">
+              Login
+            </Link>
+          )}
+          <Link to="/cart" className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
+            <CartIcon className="h-6 w-6" />
+            {cartCount > 0 ? (
+              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-wood-600 px-1 text-xs font-semibold text-white">
+                {cartCount}
+              </span>
+            ) : null}
+          </Link>
+          <details ref={menuRef} className="group/menu md:hidden">
+            <summary className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
+              <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
+              <CloseIcon className="hidden h-6 w-6 group-open/menu:block" />
+            </summary>
+            <div className="fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-4 pb-8 pt-4 shadow-xl">
+              <nav aria-label="Mobile" className="flex flex-col">
+                {NAV_LINKS.map((l) => (
+                  <NavLink key={l.to} to={l.to} end={l.to === "/"} className={({ isActive }) => `flex min-h-12 items-center border-b border-sand-100 px-2 text-base font-medium ${isActive ? "text-wood-700" : "text-ink"}`}>
+                    {l.label}
+                  </NavLink>
+                ))}
+                {user ? (
+                  <>
+                    <Link to="/profile" className="flex min-h-12 items-center border-b border-sand-100 px-2">My Profile</Link>
+                    <Link to="/orders" className="flex min-h-12 items-center border-b border-sand-100 px-2">Order History</Link>
+                    <Form method="post" action="/logout">
+                      <button type="submit" className="flex min-h-12 w-full items-center px-2 text-left">Logout</button>
+                    </Form>
+                  </>
+                ) : (
+                  <Link to="/login" className="btn-primary mt-6">Login / Register</Link>
+                )}
+              </nav>
+            </div>
+          </details>
+        </div>
+      </div>
+    </header>
+  );
+}

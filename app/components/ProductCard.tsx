@@ -1,0 +1,60 @@
+import { Link, useLocation } from "@remix-run/react";
+import type { Item } from "~/utils/catalogue";
+import { truncate } from "~/utils/catalogue";
+import { formatPrice } from "~/utils/money";
+import { CartIcon } from "./icons";
+import { useCartFetcher } from "./useCartFetcher";
+
+export function ProductCard({ item, eager = false }: { item: Item; eager?: boolean }) {
+  const location = useLocation();
+  const { fetcher, onSubmit } = useCartFetcher(`add-card-${item.id}`);
+  const busy = fetcher.state !== "idle";
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
+  return (
+    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md" data-testid="product-card">
+      <Link to={`/product/${item.slug}`} className="flex flex-1 flex-col" prefetch="intent">
+        <div className="relative aspect-[4/3] overflow-hidden bg-sand-100">
+          <img src={item.imgPath} alt={item.title} width={800} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]" />
+          {item.featured ? (
+            <span className="absolute left-3 top-3 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
+          ) : null}
+          {!item.inStock ? (
+            <div className="absolute inset-0 flex items-center justify-center bg-white/60">
+              <span className="rounded-full bg-ink px-4 py-1.5 text-sm font-semibold text-white">Out of Stock</span>
+            </div>
+          ) : null}
+        </div>
+        <div className="flex flex-1 flex-col p-4 pr-16">
+          <h3 className="font-sans text-base font-semibold leading-snug text-ink">{item.title}</h3>
+          <p className="mt-1 text-sm text-stone-600">{truncate(item.description, 80)}</p>
+          <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">{formatPrice(item.price)}</p>
+        </div>
+      </Link>
+      <fetcher.Form method="post" action="/cart" onSubmit={onSubmit} className="absolute bottom-4 right-4">
+        <input type="hidden" name="intent" value="add" />
+        <input type="hidden" name="itemId" value={item.id} />
+        <input type="hidden" name="quantity" value="1" />
+        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <button
+          type="submit"
+          aria-label={`Add ${item.title} to cart`}
+          disabled={!item.inStock || busy}
+          className="flex h-11 w-11 items-center justify-center rounded-full bg-wood-600 text-white shadow transition hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300"
+        >
+          <CartIcon className="h-5 w-5" />
+        </button>
+      </fetcher.Form>
+      {error ? <p role="alert" className="px-4 pb-3 text-sm text-red-700">{error}</p> : null}
+    </article>
+  );
+}
+
+export function ProductGrid({ items, eagerFirst = 0 }: { items: Item[]; eagerFirst?: number }) {
+  return (
+    <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+      {items.map((item, i) => (
+        <ProductCard key={item.id} item={item} eager={i < eagerFirst} />
+      ))}
+    </div>
+  );
+}

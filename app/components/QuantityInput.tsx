@@ -1,0 +1,55 @@
+import { MinusIcon, PlusIcon } from "./icons";
+import { useHydrated } from "~/utils/hooks";
+
+interface Props {
+  id: string;
+  name?: string;
+  label: string;
+  value: number;
+  min?: number;
+  max?: number;
+  onChange?: (value: number) => void;
+  disabled?: boolean;
+}
+
+/**
+ * Integer from min to max. Without JavaScript it is a plain number field; with JavaScript the
+ * minus/plus buttons appear (disabled at the ends) and invalid typed values are ignored.
+ */
+export function QuantityInput({ id, name = "quantity", label, value, min = 1, max = 99, onChange, disabled }: Props) {
+  const hydrated = useHydrated();
+  const interactive = hydrated && onChange;
+  const set = (next: number) => {
+    if (Number.isInteger(next) && next >= min && next <= max) onChange?.(next);
+  };
+  return (
+    <div className="inline-flex items-center rounded-lg border border-sand-200 bg-white">
+      <label htmlFor={id} className="sr-only">{label}</label>
+      {interactive ? (
+        <button type="button" className="flex h-11 w-11 items-center justify-center rounded-l-lg hover:bg-sand-100 disabled:opacity-40" aria-label="Decrease quantity" disabled={disabled || value <= min} onClick={() => set(value - 1)}>
+          <MinusIcon className="h-4 w-4" />
+        </button>
+      ) : null}
+      <input
+        id={id}
+        name={name}
+        type="number"
+        inputMode="numeric"
+        min={min}
+        max={max}
+        step={1}
+        required
+        disabled={disabled}
+        {...(interactive
+          ? { value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(Number(e.target.value)) }
+          : { defaultValue: value })}
+        className="h-11 w-14 border-0 bg-transparent text-center text-base font-medium [appearance:textfield] focus:outline-2 focus:outline-wood-300 [&::-webkit-inner-spin-button]:appearance-none"
+      />
+      {interactive ? (
+        <button type="button" className="flex h-11 w-11 items-center justify-center rounded-r-lg hover:bg-sand-100 disabled:opacity-40" aria-label="Increase quantity" disabled={disabled || value >= max} onClick={() => set(value + 1)}>
+          <PlusIcon className="h-4 w-4" />
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+// Small inline icons (decorative: aria-hidden). No icon font, nothing from outside.
+import type { SVGProps } from "react";
+
+type IconProps = SVGProps<SVGSVGElement>;
+const base = { width: 24, height: 24, viewBox: "0 0 24 24", fill: "none", stroke: "currentColor", strokeWidth: 1.8, strokeLinecap: "round", strokeLinejoin: "round", "aria-hidden": true } as const;
+
+export const CartIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="9" cy="20" r="1.4" /><circle cx="18" cy="20" r="1.4" /><path d="M2.5 3.5h2.6l2.3 11.2a1.6 1.6 0 0 0 1.6 1.3h8.6a1.6 1.6 0 0 0 1.6-1.2l1.6-6.8H6.1" /></svg>
+);
+export const MenuIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M4 7h16M4 12h16M4 17h16" /></svg>
+);
+export const CloseIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M6 6l12 12M18 6L6 18" /></svg>
+);
+export const PlusIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M12 5v14M5 12h14" /></svg>
+);
+export const MinusIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M5 12h14" /></svg>
+);
+export const TrashIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M4 7h16M9 7V4.5h6V7M6.5 7l1 13h9l1-13M10 11v5M14 11v5" /></svg>
+);
+export const ChevronLeftIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M15 5l-7 7 7 7" /></svg>
+);
+export const ChevronRightIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M9 5l7 7-7 7" /></svg>
+);
+export const StarIcon = (p: IconProps) => (
+  <svg {...base} fill="currentColor" stroke="none" {...p}><path d="M12 3.2l2.7 5.6 6.1.8-4.5 4.2 1.1 6-5.4-2.9-5.4 2.9 1.1-6-4.5-4.2 6.1-.8z" /></svg>
+);
+export const TruckIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M2.5 6.5h11v9h-11zM13.5 9.5h4l3 3v3h-7" /><circle cx="6.5" cy="17.5" r="1.8" /><circle cx="17" cy="17.5" r="1.8" /></svg>
+);
+export const ShieldIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M12 3l7.5 3v5.5c0 4.6-3.1 8.2-7.5 9.5-4.4-1.3-7.5-4.9-7.5-9.5V6z" /><path d="M9 12l2 2 4-4" /></svg>
+);
+export const ReturnIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M9 14l-5-5 5-5" /><path d="M4 9h10.5a5.5 5.5 0 0 1 0 11H11" /></svg>
+);
+export const FilterIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M4 5h16l-6 7.5V19l-4-2v-4.5z" /></svg>
+);
+export const UserIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="12" cy="8" r="4" /><path d="M4 20.5c1.2-3.8 4.3-5.5 8-5.5s6.8 1.7 8 5.5" /></svg>
+);

@@ -1,0 +1,37 @@
+// JSON answers for the resource routes: one shape for every error, never a stack trace.
+import { AppError } from "./errors.server";
+
+export function jsonResponse(body: unknown, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", "no-store");
+  return new Response(JSON.stringify(body), { ...init, headers });
+}
+
+export function errorResponse(error: unknown) {
+  if (error instanceof AppError) {
+    const body: { message: string; errors?: Record<string, string> } = { message: error.message };
+    if (error.fieldErrors && Object.keys(error.fieldErrors).length) body.errors = error.fieldErrors;
+    return jsonResponse(body, { status: error.status, headers: error.headers });
+  }
+  if (error instanceof Response) return error;
+  console.error(error);
+  return jsonResponse({ message: "Something went wrong. Please try again." }, { status: 500 });
+}
+
+/** Run an API handler and map any thrown error to the contract's error JSON. */
+export async function apiHandler(fn: () => Promise<Response | unknown>): Promise<Response> {
+  try {
+    const result = await fn();
+    return result instanceof Response ? result : jsonResponse(result);
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export function methodNotAllowed(allowed: string[]) {
+  return jsonResponse({ message: `Method not allowed. Use ${allowed.join(" or ")}.` }, {
+    status: 405,
+    headers: { Allow: allowed.join(", ") },
+  });
+}

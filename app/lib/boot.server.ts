@@ -1,0 +1,13 @@
+// Runs once per process before the first request: migrate, then seed an empty demo shop.
+import { seedIfEmpty } from "../../db/seed.server";
+import { db } from "./db.server";
+import { env } from "./env.server";
+import { migrateToLatest } from "./migrate.server";
+
+async function boot() {
+  await migrateToLatest(db);
+  if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
+}
+
+const globalForBoot = globalThis as unknown as { __shopBoot?: Promise<void> };
+export const ready: Promise<void> = globalForBoot.__shopBoot ?? (globalForBoot.__shopBoot = boot());

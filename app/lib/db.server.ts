@@ -1,0 +1,48 @@
+// One Kysely instance for the process. The dialect comes from DATABASE_URL:
+// `file:PATH` or a bare path is embedded SQLite (WAL); postgres:// is PostgreSQL.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import { env } from "./env.server";
+import type { DB } from "./schema";
+
+export type Db = Kysely<DB>;
+
+export function isPostgresUrl(url: string) {
+  return /^postgres(ql)?:\/\//i.test(url);
+}
+
+export function sqlitePath(url: string) {
+  return url.startsWith("file:") ? url.slice("file:".length) : url;
+}
+
+export function createDb(url: string): Db {
+  const plugins = [new CamelCasePlugin()];
+  if (isPostgresUrl(url)) {
+    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
+  }
+  const file = sqlitePath(url);
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+}
+
+const globalForDb = globalThis as unknown as { __shopDb?: Db };
+export const db: Db = globalForDb.__shopDb ?? (globalForDb.__shopDb = createDb(env.DATABASE_URL));
+
+/** Current time as the ISO string every timestamp column stores. */
+export function nowIso(date = new Date()) {
+  return date.toISOString();
+}
+
+/** pg returns count(*) as a string; SQLite as a number. */
+export function toCount(value: string | number | bigint | null | undefined) {
+  return Number(value ?? 0);
+}

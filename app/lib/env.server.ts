@@ -1,0 +1,55 @@
+// The typed environment, checked once at boot. Every variable is optional (contract.md).
+import { z } from "zod";
+
+const optional = (schema: z.ZodType) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
+
+const EnvSchema = z.object({
+  NODE_ENV: optional(z.enum(["development", "production", "test"]).default("development")),
+  PORT: optional(z.coerce.number().int().min(1).max(65535).default(3000)),
+  HOST: optional(z.string().optional()),
+  DATABASE_URL: optional(z.string().default("file:./data/shop.db")),
+  DATA_DIR: optional(z.string().default("./data")),
+  SESSION_SECRET: optional(z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional()),
+  ADMIN_PASSWORD: optional(z.string().min(1).optional()),
+  MAIL_DIR: optional(z.string().default("./data/mail")),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://").optional()),
+  MAIL_FROM: optional(z.string().default("Sagwan Living <no-reply@sagwanliving.in>")),
+  SHOP_EMAIL: optional(z.string().email().default("support@sagwanliving.in")),
+  RAZORPAY_KEY_ID: optional(z.string().optional()),
+  RAZORPAY_KEY_SECRET: optional(z.string().optional()),
+  SEED: optional(z.enum(["demo", "none"]).default("demo")),
+});
+
+export type Env = {
+  NODE_ENV: "development" | "production" | "test";
+  PORT: number;
+  HOST?: string;
+  DATABASE_URL: string;
+  DATA_DIR: string;
+  SESSION_SECRET?: string;
+  ADMIN_PASSWORD?: string;
+  MAIL_DIR: string;
+  SMTP_URL?: string;
+  MAIL_FROM: string;
+  SHOP_EMAIL: string;
+  RAZORPAY_KEY_ID?: string;
+  RAZORPAY_KEY_SECRET?: string;
+  SEED: "demo" | "none";
+};
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = EnvSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  const env = result.data as Env;
+  if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
+    throw new Error("Invalid environment: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither");
+  }
+  return env;
+}
+
+export const env: Env = parseEnv(process.env);
+export const isProduction = env.NODE_ENV === "production";

@@ -1,0 +1,124 @@
+// The gate every state-changing request passes first: Origin check and body-size limit.
+// Remix under remix-serve has no middleware, so every action calls readForm/readJson
+// (or guardMutation directly); a test walks all route modules to prove it.
+import type { z } from "zod";
+import { AppError } from "./errors.server";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function hostOf(value: string | null) {
+  if (!value) return null;
+  try {
+    return new URL(value).host;
+  } catch {
+    return "invalid";
+  }
+}
+
+function isBearerOnly(request: Request) {
+  return /^Bearer\s+/i.test(request.headers.get("Authorization") ?? "") && !request.headers.get("Cookie");
+}
+
+/** Refuse cross-site state changes (403). Bearer-token API calls without cookies are exempt. */
+export function assertSameOrigin(request: Request) {
+  if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return;
+  if (isBearerOnly(request)) return;
+  const expected = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
+  const origin = request.headers.get("Origin");
+  const source = origin && origin !== "null" ? hostOf(origin) : hostOf(request.headers.get("Referer"));
+  if (origin === "null") throw new AppError(403, "Cross-site request refused");
+  if (source !== null && source !== expected) throw new AppError(403, "Cross-site request refused");
+}
+
+async function readLimitedText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("Content-Length") ?? "0");
+  if (declared > limit) throw new AppError(413, "The request is too large");
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw new AppError(413, "The request is too large");
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export async function guardMutation(request: Request) {
+  assertSameOrigin(request);
+}
+
+/** Origin check + size limit + urlencoded/multipart form parsing. */
+export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promise<FormData> {
+  assertSameOrigin(request);
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/x-www-form-urlencoded") || type === "") {
+    const text = await readLimitedText(request, limit);
+    const form = new FormData();
+    for (const [k, v] of new URLSearchParams(text)) form.append(k, v);
+    return form;
+  }
+  if (type.includes("multipart/form-data")) {
+    const declared = Number(request.headers.get("Content-Length") ?? "NaN");
+    if (!Number.isFinite(declared) || declared > limit) throw new AppError(413, "The request is too large");
+    return request.formData();
+  }
+  throw new AppError(415, "Send the form as application/x-www-form-urlencoded");
+}
+
+/** Origin check + size limit + JSON (or form) body as a plain object for zod to parse. */
+export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
+  assertSameOrigin(request);
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/json")) {
+    const text = await readLimitedText(request, limit);
+    if (!text.trim()) return {};
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new AppError(400, "The request body is not valid JSON");
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      throw new AppError(400, "The request body must be a JSON object");
+    }
+    return parsed as Record<string, unknown>;
+  }
+  const form = await readForm(request, limit);
+  return Object.fromEntries(form.entries());
+}
+
+/** Turn a zod failure into field messages (first message per field). */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length ? String(issue.path[0]) : "form";
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}
+
+export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.infer<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const errors = fieldErrors(result.error);
+    const first = Object.values(errors)[0] ?? "Invalid input";
+    throw new AppError(400, first, errors);
+  }
+  return result.data;
+}
+
+/** Same-site path for a redirect taken from a request; anything else falls back. */
+export function safeRedirectPath(target: unknown, fallback = "/"): string {
+  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {
+    return fallback;
+  }
+  if ([...target].some((ch) => ch.charCodeAt(0) < 32)) return fallback;
+  return target;
+}

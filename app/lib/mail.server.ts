@@ -1,0 +1,38 @@
+// Every outgoing mail goes through here: SMTP when SMTP_URL is set, otherwise one JSON
+// file per mail in MAIL_DIR ({ to, subject, text, html?, sentAt }), as contract.md says.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import { env } from "./env.server";
+
+export interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  replyTo?: string;
+}
+
+let transport: nodemailer.Transporter | null = null;
+
+export async function sendMail(mail: Mail): Promise<void> {
+  const sentAt = new Date().toISOString();
+  if (env.SMTP_URL) {
+    transport ??= nodemailer.createTransport(env.SMTP_URL);
+    await transport.sendMail({ from: env.MAIL_FROM, ...mail });
+    return;
+  }
+  await fs.mkdir(env.MAIL_DIR, { recursive: true });
+  const name = `${sentAt.replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.json`;
+  const record: Record<string, string> = { to: mail.to, subject: mail.subject, text: mail.text };
+  if (mail.html) record.html = mail.html;
+  if (mail.replyTo) record.replyTo = mail.replyTo;
+  record.sentAt = sentAt;
+  await fs.writeFile(path.join(env.MAIL_DIR, name), JSON.stringify(record, null, 2), { mode: 0o600 });
+}
+
+/** Escape a value for an HTML mail body. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+}

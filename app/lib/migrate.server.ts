@@ -1,0 +1,18 @@
+import { Migrator } from "kysely";
+import type { Kysely } from "kysely";
+import { migrations } from "../../migrations";
+import type { DB } from "./schema";
+
+/** Applies every pending migration (without the camelCase plugin: migrations speak SQL names). */
+export async function migrateToLatest(db: Kysely<DB>) {
+  const migrator = new Migrator({
+    db: db.withoutPlugins() as unknown as Kysely<unknown>,
+    provider: { getMigrations: async () => migrations },
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error");
+    throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
+  }
+  return results ?? [];
+}

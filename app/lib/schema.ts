@@ -1,0 +1,199 @@
+// The database as Kysely sees it (camelCase through CamelCasePlugin).
+// Timestamps are ISO-8601 strings; flags are 0/1 integers; money is whole rupees.
+import type { Generated, Insertable, Selectable, Updateable } from "kysely";
+
+export type OrderStatus = "processing" | "shipped" | "delivered" | "cancelled";
+export type PaymentMethod = "cod" | "online";
+
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  mobile: string | null;
+  passwordHash: string | null;
+  emailVerifiedAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  userId: number | null;
+  data: string;
+  createdAt: string;
+  lastSeenAt: string;
+  expiresAt: string;
+}
+
+export interface ApiTokensTable {
+  id: Generated<number>;
+  userId: number;
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  revokedAt: string | null;
+}
+
+export interface OneTimeCodesTable {
+  id: Generated<number>;
+  email: string;
+  purpose: "signup" | "password_reset";
+  codeHash: string;
+  attempts: Generated<number>;
+  expiresAt: string;
+  usedAt: string | null;
+  createdAt: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  resetAt: string;
+}
+
+export interface CategoriesTable {
+  id: Generated<number>;
+  title: string;
+  slug: string;
+  description: string;
+  imgPath: string;
+  position: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ItemsTable {
+  id: Generated<number>;
+  categoryId: number;
+  title: string;
+  slug: string;
+  description: string;
+  price: number;
+  imgPath: string;
+  featured: Generated<number>;
+  stock: Generated<number>;
+  /** JSON object of string → string */
+  specifications: Generated<string>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CartsTable {
+  id: string;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CartLinesTable {
+  id: Generated<number>;
+  cartId: string;
+  itemId: number;
+  quantity: number;
+  createdAt: string;
+}
+
+export interface PaymentOrdersTable {
+  id: string;
+  userId: number | null;
+  amountPaise: number;
+  currency: string;
+  status: string;
+  paymentId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrdersTable {
+  id: Generated<number>;
+  userId: number;
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+  paymentOrderId: string | null;
+  paymentId: string | null;
+  idempotencyKey: string | null;
+  subtotal: number;
+  shipping: number;
+  gst: number;
+  total: number;
+  shipName: string;
+  shipAddress: string;
+  shipCity: string;
+  shipState: string;
+  shipPincode: string;
+  shipPhone: string;
+  shipEmail: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderItemsTable {
+  id: Generated<number>;
+  orderId: number;
+  itemId: number | null;
+  title: string;
+  slug: string;
+  imgPath: string;
+  quantity: number;
+  unitPrice: number;
+}
+
+export interface OrderEventsTable {
+  id: Generated<number>;
+  orderId: number;
+  fromStatus: OrderStatus | null;
+  toStatus: OrderStatus;
+  actor: "customer" | "admin" | "system";
+  actorUserId: number | null;
+  createdAt: string;
+}
+
+export interface NewsletterSubscribersTable {
+  id: Generated<number>;
+  email: string;
+  createdAt: string;
+}
+
+export interface ContactMessagesTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  phone: string | null;
+  subject: string;
+  message: string;
+  createdAt: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  summary: string;
+  createdAt: string;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  apiTokens: ApiTokensTable;
+  oneTimeCodes: OneTimeCodesTable;
+  rateLimits: RateLimitsTable;
+  categories: CategoriesTable;
+  items: ItemsTable;
+  carts: CartsTable;
+  cartLines: CartLinesTable;
+  paymentOrders: PaymentOrdersTable;
+  orders: OrdersTable;
+  orderItems: OrderItemsTable;
+  orderEvents: OrderEventsTable;
+  newsletterSubscribers: NewsletterSubscribersTable;
+  contactMessages: ContactMessagesTable;
+  auditLog: AuditLogTable;
+}
+
+export type CategoryRow = Selectable<CategoriesTable>;
+export type ItemRow = Selectable<ItemsTable>;
+export type NewItem = Insertable<ItemsTable>;
+export type ItemUpdate = Updateable<ItemsTable>;
+export type UserRow = Selectable<UsersTable>;

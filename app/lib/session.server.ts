@@ -1,0 +1,100 @@
+// Server-side sessions: the cookie carries only a signed random id (256 bits);
+// the data lives in the sessions table with idle and absolute expiry.
+import crypto from "node:crypto";
+import { createCookie, createSessionStorage } from "@remix-run/node";
+import type { Session } from "@remix-run/node";
+import { db, nowIso } from "./db.server";
+import { isProduction } from "./env.server";
+import { sessionSecrets } from "./secrets.server";
+
+export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000; // a guest cart survives a month unused
+export const SESSION_ABSOLUTE_MS = 90 * 24 * 60 * 60 * 1000;
+const TOUCH_EVERY_MS = 60 * 60 * 1000;
+
+export interface SessionData {
+  cartId?: string;
+  userId?: number;
+  isAdmin?: boolean;
+}
+
+export const sessionCookie = createCookie("__session", {
+  httpOnly: true,
+  sameSite: "lax",
+  secure: isProduction,
+  path: "/",
+  maxAge: SESSION_IDLE_MS / 1000,
+  secrets: sessionSecrets(),
+});
+
+function newSessionId() {
+  return crypto.randomBytes(32).toString("base64url");
+}
+
+const storage = createSessionStorage<SessionData>({
+  cookie: sessionCookie,
+  async createData(data, expires) {
+    const id = newSessionId();
+    const now = new Date();
+    const absolute = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    await db
+      .insertInto("sessions")
+      .values({
+        id,
+        userId: data.userId ?? null,
+        data: JSON.stringify(data),
+        createdAt: nowIso(now),
+        lastSeenAt: nowIso(now),
+        expiresAt: nowIso(expires && expires < absolute ? expires : absolute),
+      })
+      .execute();
+    return id;
+  },
+  async readData(id) {
+    const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) return null;
+    const now = Date.now();
+    const idleExpired = Date.parse(row.lastSeenAt) + SESSION_IDLE_MS < now;
+    if (idleExpired || Date.parse(row.expiresAt) < now) {
+      await db.deleteFrom("sessions").where("id", "=", id).execute();
+      return null;
+    }
+    if (Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS < now) {
+      await db.updateTable("sessions").set({ lastSeenAt: nowIso() }).where("id", "=", id).execute();
+    }
+    return JSON.parse(row.data) as SessionData;
+  },
+  async updateData(id, data) {
+    await db
+      .updateTable("sessions")
+      .set({ data: JSON.stringify(data), userId: data.userId ?? null, lastSeenAt: nowIso() })
+      .where("id", "=", id)
+      .execute();
+  },
+  async deleteData(id) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
+  },
+});
+
+export type ShopSession = Session<SessionData>;
+
+export function getSession(request: Request): Promise<ShopSession> {
+  return storage.getSession(request.headers.get("Cookie"));
+}
+
+export function commitSession(session: ShopSession): Promise<string> {
+  return storage.commitSession(session);
+}
+
+export function destroySession(session: ShopSession): Promise<string> {
+  return storage.destroySession(session);
+}
+
+/** Give the session a fresh id (at login and privilege change): same data, old id gone. */
+export async function rotateSession(session: ShopSession): Promise<ShopSession> {
+  const fresh = await storage.getSession();
+  for (const [key, value] of Object.entries(session.data)) {
+    fresh.set(key as keyof SessionData, value as never);
+  }
+  if (session.id) await db.deleteFrom("sessions").where("id", "=", session.id).execute();
+  return fresh;
+}

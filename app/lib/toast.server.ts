@@ -1,0 +1,46 @@
+// Flash toasts in a small signed cookie, read (and cleared) by the root loader,
+// so a form post without JavaScript still shows its message after the redirect.
+import crypto from "node:crypto";
+import { createCookieSessionStorage, redirect } from "@remix-run/node";
+import { z } from "zod";
+import { isProduction } from "./env.server";
+import { sessionSecrets } from "./secrets.server";
+import { ToastSchema } from "~/utils/toast";
+import type { Toast, ToastInput } from "~/utils/toast";
+
+const toastStorage = createCookieSessionStorage({
+  cookie: {
+    name: "__toast",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction,
+    path: "/",
+    secrets: sessionSecrets(),
+  },
+});
+
+const FLASH_KEY = "toasts";
+
+export async function toastHeader(input: ToastInput, request?: Request): Promise<string> {
+  const session = await toastStorage.getSession(request?.headers.get("Cookie"));
+  const pending = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
+  const toast: Toast = { id: crypto.randomUUID(), type: input.type ?? "default", title: input.title, description: input.description };
+  session.flash(FLASH_KEY, [...pending, toast].slice(-3));
+  return toastStorage.commitSession(session);
+}
+
+export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastHeader(toast));
+  return redirect(url, { ...init, headers });
+}
+
+/** Read and clear pending toasts. Returns the toasts and the Set-Cookie that clears them. */
+export async function readToasts(request: Request): Promise<{ toasts: Toast[]; headers: Headers | null }> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie?.includes("__toast=")) return { toasts: [], headers: null };
+  const session = await toastStorage.getSession(cookie);
+  const toasts = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
+  const headers = new Headers({ "Set-Cookie": await toastStorage.destroySession(session) });
+  return { toasts, headers };
+}

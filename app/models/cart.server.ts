@@ -1,0 +1,153 @@
+// The cart: lines keyed by a cart id that the visitor's session carries.
+import crypto from "node:crypto";
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import { commitSession, getSession } from "~/lib/session.server";
+import type { CartTotals } from "~/utils/pricing";
+import { computeTotals, MAX_QUANTITY } from "~/utils/pricing";
+
+export interface CartLine {
+  id: number;
+  itemId: number;
+  quantity: number;
+  item: { id: number; title: string; slug: string; imgPath: string; price: number; inStock: boolean; stock: number };
+}
+
+export interface CartDetail extends CartTotals {
+  items: CartLine[];
+}
+
+function lineQuery(db: Db) {
+  return db
+    .selectFrom("cartLines")
+    .innerJoin("items", "items.id", "cartLines.itemId")
+    .select([
+      "cartLines.id as id",
+      "cartLines.itemId as itemId",
+      "cartLines.quantity as quantity",
+      "items.title as title",
+      "items.slug as slug",
+      "items.imgPath as imgPath",
+      "items.price as price",
+      "items.stock as stock",
+    ]);
+}
+
+type LineRow = { id: number; itemId: number; quantity: number; title: string; slug: string; imgPath: string; price: number; stock: number };
+
+function toLine(r: LineRow): CartLine {
+  return {
+    id: r.id,
+    itemId: r.itemId,
+    quantity: r.quantity,
+    item: { id: r.itemId, title: r.title, slug: r.slug, imgPath: r.imgPath, price: r.price, inStock: r.stock > 0, stock: r.stock },
+  };
+}
+
+export async function getCart(cartId: string | null, db: Db = defaultDb): Promise<CartDetail> {
+  const rows = cartId ? await lineQuery(db).where("cartLines.cartId", "=", cartId).orderBy("cartLines.id").execute() : [];
+  const items = rows.map(toLine);
+  return { items, ...computeTotals(items.map((l) => ({ quantity: l.quantity, price: l.item.price }))) };
+}
+
+/** Units in the cart: the header badge. */
+export async function cartCount(cartId: string | null, db: Db = defaultDb): Promise<number> {
+  if (!cartId) return 0;
+  const row = await db
+    .selectFrom("cartLines")
+    .select((eb) => eb.fn.sum<number | string>("quantity").as("units"))
+    .where("cartId", "=", cartId)
+    .executeTakeFirst();
+  return Number(row?.units ?? 0);
+}
+
+async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine> {
+  const row = await lineQuery(db).where("cartLines.cartId", "=", cartId).where("cartLines.id", "=", lineId).executeTakeFirst();
+  if (!row) throw new AppError(404, "That cart item was not found");
+  return toLine(row);
+}
+
+function assertStock(title: string, stock: number, wanted: number) {
+  if (stock <= 0) throw new AppError(409, `${title} is out of stock`);
+  if (wanted > stock) throw new AppError(409, `Only ${stock} of ${title} left in stock`);
+}
+
+export async function addToCart(cartId: string, itemId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
+  return db.transaction().execute(async (trx) => {
+    const item = await trx.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
+    if (!item) throw new AppError(404, "That product was not found");
+    const existing = await trx
+      .selectFrom("cartLines")
+      .select(["id", "quantity"])
+      .where("cartId", "=", cartId)
+      .where("itemId", "=", itemId)
+      .executeTakeFirst();
+    const wanted = Math.min((existing?.quantity ?? 0) + quantity, MAX_QUANTITY);
+    assertStock(item.title, item.stock, wanted);
+    let lineId: number;
+    if (existing) {
+      await trx.updateTable("cartLines").set({ quantity: wanted }).where("id", "=", existing.id).execute();
+      lineId = existing.id;
+    } else {
+      const inserted = await trx
+        .insertInto("cartLines")
+        .values({ cartId, itemId, quantity: wanted, createdAt: nowIso() })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      lineId = inserted.id;
+    }
+    await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
+    return getLine(cartId, lineId, trx);
+  });
+}
+
+export async function updateCartLine(cartId: string | null, lineId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
+  if (!cartId) throw new AppError(404, "That cart item was not found");
+  return db.transaction().execute(async (trx) => {
+    const line = await getLine(cartId, lineId, trx);
+    assertStock(line.item.title, line.item.stock, quantity);
+    await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
+    return { ...line, quantity };
+  });
+}
+
+export async function removeCartLine(cartId: string | null, lineId: number, db: Db = defaultDb): Promise<void> {
+  const result = cartId
+    ? await db.deleteFrom("cartLines").where("cartId", "=", cartId).where("id", "=", lineId).executeTakeFirst()
+    : null;
+  if (!result || Number(result.numDeletedRows) === 0) throw new AppError(404, "That cart item was not found");
+}
+
+export async function clearCart(cartId: string | null, db: Db = defaultDb): Promise<void> {
+  if (!cartId) return;
+  await db.deleteFrom("cartLines").where("cartId", "=", cartId).execute();
+}
+
+// ---- which cart a request means -------------------------------------------------------
+
+/** The cart id of this request's session, if it has a live cart. */
+export async function currentCartId(request: Request, db: Db = defaultDb): Promise<string | null> {
+  const session = await getSession(request);
+  const cartId = session.get("cartId");
+  if (!cartId) return null;
+  const cart = await db.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst();
+  return cart ? cart.id : null;
+}
+
+/** The session's cart, created when missing. `headers` carries the Set-Cookie to send back. */
+export async function ensureCart(request: Request, db: Db = defaultDb): Promise<{ cartId: string; headers: Headers }> {
+  const headers = new Headers();
+  const session = await getSession(request);
+  const existing = session.get("cartId");
+  if (existing) {
+    const cart = await db.selectFrom("carts").select("id").where("id", "=", existing).executeTakeFirst();
+    if (cart) return { cartId: cart.id, headers };
+  }
+  const cartId = crypto.randomUUID();
+  const now = nowIso();
+  await db.insertInto("carts").values({ id: cartId, userId: null, createdAt: now, updatedAt: now }).execute();
+  session.set("cartId", cartId);
+  headers.append("Set-Cookie", await commitSession(session));
+  return { cartId, headers };
+}

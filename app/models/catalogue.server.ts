@@ -1,0 +1,122 @@
+// Categories and items: every catalogue query the pages and the API make.
+import { z } from "zod";
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb } from "~/lib/db.server";
+import type { CategoryRow, ItemRow } from "~/lib/schema";
+import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
+import { PRICE_RANGES } from "~/utils/catalogue";
+
+export const SlugSchema = z
+  .string({ error: "A slug is required" })
+  .trim()
+  .min(1, "A slug is required")
+  .max(120, "That slug is too long")
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");
+
+const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
+
+export function toCategory(row: CategoryRow): Category {
+  return { id: row.id, title: row.title, description: row.description, slug: row.slug, imgPath: row.imgPath };
+}
+
+/** The one place where `inStock` is derived from `stock`. */
+export function toItem(row: ItemRow): Item {
+  let specifications: Record<string, string> = {};
+  try {
+    specifications = SpecificationsSchema.parse(JSON.parse(row.specifications));
+  } catch {
+    specifications = {};
+  }
+  return {
+    id: row.id,
+    categoryId: row.categoryId,
+    title: row.title,
+    slug: row.slug,
+    description: row.description,
+    price: row.price,
+    imgPath: row.imgPath,
+    featured: row.featured === 1,
+    inStock: row.stock > 0,
+    stock: row.stock,
+    specifications,
+  };
+}
+
+export async function listCategories(db: Db = defaultDb): Promise<Category[]> {
+  const rows = await db.selectFrom("categories").selectAll().orderBy("position").orderBy("id").execute();
+  return rows.map(toCategory);
+}
+
+export async function getCategoryBySlug(slug: string, db: Db = defaultDb): Promise<Category | null> {
+  const row = await db.selectFrom("categories").selectAll().where("slug", "=", slug).executeTakeFirst();
+  return row ? toCategory(row) : null;
+}
+
+export async function getCategoryById(id: number, db: Db = defaultDb): Promise<Category | null> {
+  const row = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toCategory(row) : null;
+}
+
+const NO_FILTER: CategoryQuery = { sort: "default", availability: [], price: [], featured: undefined };
+
+export async function listItemsInCategory(
+  categoryId: number,
+  query: CategoryQuery = NO_FILTER,
+  db: Db = defaultDb,
+): Promise<Item[]> {
+  let q = db.selectFrom("items").selectAll().where("categoryId", "=", categoryId);
+  const availability = new Set(query.availability);
+  if (availability.size === 1) {
+    q = availability.has("in-stock") ? q.where("stock", ">", 0) : q.where("stock", "=", 0);
+  }
+  if (query.price.length) {
+    q = q.where((eb) =>
+      eb.or(
+        query.price.map((key) => {
+          const { min, max } = PRICE_RANGES[key];
+          const parts = [];
+          if (min !== null) parts.push(eb("price", ">=", min));
+          if (max !== null) parts.push(eb("price", "<=", max));
+          return eb.and(parts);
+        }),
+      ),
+    );
+  }
+  if (query.featured) q = q.where("featured", "=", 1);
+  if (query.sort === "price-asc") q = q.orderBy("price", "asc");
+  if (query.sort === "price-desc") q = q.orderBy("price", "desc");
+  const rows = await q.orderBy("id").execute();
+  return rows.map(toItem);
+}
+
+export async function getItemBySlug(slug: string, db: Db = defaultDb): Promise<Item | null> {
+  const row = await db.selectFrom("items").selectAll().where("slug", "=", slug).executeTakeFirst();
+  return row ? toItem(row) : null;
+}
+
+export async function getItemById(id: number, db: Db = defaultDb): Promise<Item | null> {
+  const row = await db.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toItem(row) : null;
+}
+
+export async function listFeatured(limit?: number, db: Db = defaultDb): Promise<Item[]> {
+  let q = db.selectFrom("items").selectAll().where("featured", "=", 1).orderBy("id");
+  if (limit) q = q.limit(limit);
+  return (await q.execute()).map(toItem);
+}
+
+export const RELATED_CATEGORY_SLUG = "living-room";
+
+/** Related products: the living-room category's items, less the current one (spec). */
+export async function listRelated(currentSlug: string, limit = 4, db: Db = defaultDb): Promise<Item[]> {
+  const rows = await db
+    .selectFrom("items")
+    .innerJoin("categories", "categories.id", "items.categoryId")
+    .selectAll("items")
+    .where("categories.slug", "=", RELATED_CATEGORY_SLUG)
+    .where("items.slug", "<>", currentSlug)
+    .orderBy("items.id")
+    .limit(limit)
+    .execute();
+  return rows.map(toItem);
+}

@@ -1,0 +1,93 @@
+import "@fontsource-variable/fraunces/index.css";
+import "@fontsource-variable/inter/index.css";
+import "./tailwind.css";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorPage } from "~/components/ErrorPage";
+import { Footer } from "~/components/Footer";
+import { Header } from "~/components/Header";
+import { Toasts } from "~/components/Toasts";
+import { cartCount, currentCartId } from "~/models/cart.server";
+import { listCategories } from "~/models/catalogue.server";
+import { readToasts } from "~/lib/toast.server";
+import { useNonce } from "~/utils/nonce";
+
+export const meta: MetaFunction = () => [
+  { title: "Sagwan Living | Handcrafted Furniture Online in India" },
+  { name: "description", content: "Sofas, beds, dining sets, office and outdoor furniture, handcrafted in solid wood and delivered across India." },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [cartId, categories, { toasts, headers }] = await Promise.all([
+    currentCartId(request),
+    listCategories(),
+    readToasts(request),
+  ]);
+  return data(
+    {
+      cartCount: await cartCount(cartId),
+      footerCategories: categories,
+      toasts,
+      user: null as { name: string } | null,
+      year: new Date().getFullYear(),
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en-IN">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#8b5a32" />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow">
+          Skip to content
+        </a>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+function Shell({ children }: { children: ReactNode }) {
+  const root = useRouteLoaderData<typeof loader>("root");
+  return (
+    <>
+      <Header cartCount={root?.cartCount ?? 0} user={root?.user ?? null} />
+      <main id="main" className="flex-1 pt-16">
+        {children}
+      </main>
+      <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
+      <Toasts toasts={root?.toasts ?? []} />
+    </>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return (
+    <Shell>
+      <Outlet />
+    </Shell>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <Shell>
+      <ErrorPage />
+    </Shell>
+  );
+}

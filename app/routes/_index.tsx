@@ -1,0 +1,173 @@
+import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { Carousel } from "~/components/Carousel";
+import { CategoryCard } from "~/components/CategoryCard";
+import { StarIcon } from "~/components/icons";
+import { ProductGrid } from "~/components/ProductCard";
+import { AppError } from "~/lib/errors.server";
+import { formFailure, formValues } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { clientIp, LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { listCategories, listFeatured } from "~/models/catalogue.server";
+import { subscribeToNewsletter } from "~/models/messages.server";
+import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
+import { NewsletterSchema } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [
+  { title: "Sagwan Living | Handcrafted Furniture Online in India" },
+  { name: "description", content: "Shop sofas, beds, dining sets, office and outdoor furniture in solid wood. Free shipping on orders over ₹25,000." },
+];
+
+export async function loader() {
+  const [categories, featured] = await Promise.all([listCategories(), listFeatured(4)]);
+  return { categories: categories.slice(0, 3), featured };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | null = null;
+  try {
+    form = await readForm(request);
+    await rateLimit(LIMITS.newsletter, clientIp(request));
+    const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
+    await subscribeToNewsletter(email);
+    return redirectWithToast("/#newsletter", { type: "success", title: "Email added Successfully" });
+  } catch (error) {
+    if (error instanceof AppError) return formFailure(error, form ? formValues(form, ["email"]) : undefined);
+    throw error;
+  }
+}
+
+function Newsletter() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const formRef = useRef<HTMLFormElement>(null);
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "newsletter";
+  const error = actionData?.fieldErrors?.email ?? actionData?.formError;
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy && !actionData) formRef.current?.reset();
+    wasBusy.current = busy;
+  }, [busy, actionData]);
+  return (
+    <section id="newsletter" className="bg-wood-800 py-16 text-white">
+      <div className="container-page max-w-2xl text-center">
+        <h2 className="text-3xl font-semibold text-white">Stay Updated</h2>
+        <p className="mt-3 text-wood-100">New collections, festive offers and care tips, once or twice a month.</p>
+        <Form ref={formRef} method="post" preventScrollReset className="mt-8 flex flex-col gap-3 sm:flex-row" noValidate={false}>
+          <input type="hidden" name="intent" value="newsletter" />
+          <label htmlFor="newsletter-email" className="sr-only">Email address</label>
+          <input
+            id="newsletter-email"
+            name="email"
+            type="email"
+            required
+            maxLength={254}
+            placeholder="Your email address"
+            defaultValue={actionData?.values?.email}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "newsletter-error" : undefined}
+            className="field-input flex-1 text-ink"
+          />
+          <button type="submit" className="btn bg-white text-wood-800 hover:bg-wood-50" disabled={busy}>
+            {busy ? "Subscribing..." : "Subscribe"}
+          </button>
+        </Form>
+        {error ? <p id="newsletter-error" role="alert" className="mt-3 text-sm font-medium text-red-200">{error}</p> : null}
+        <p className="mt-4 text-xs text-wood-200">
+          By subscribing you agree to receive emails from Sagwan Living and to our <Link to="/privacy-policy" className="underline">Privacy Policy</Link>. Unsubscribe at any time.
+        </p>
+      </div>
+    </section>
+  );
+}
+
+export default function Home() {
+  const { categories, featured } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <Carousel
+        slides={heroSlides}
+        label="Featured collections"
+        intervalMs={HERO_INTERVAL_MS}
+        className="h-[440px] bg-wood-900 sm:h-[520px]"
+        renderSlide={(slide, i, active) => (
+          <div className="relative h-full w-full">
+            <img src={slide.imgPath} alt="" width={1600} height={700} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : undefined} className="absolute inset-0 h-full w-full object-cover" />
+            <div className="absolute inset-0 bg-gradient-to-r from-black/70 via-black/40 to-transparent" />
+            <div className="container-page relative flex h-full flex-col justify-center pb-10">
+              <h2 className="max-w-xl text-3xl font-semibold text-white sm:text-5xl">{slide.title}</h2>
+              <p className="mt-4 max-w-md text-base text-white/90 sm:text-lg">{slide.description}</p>
+              <Link to="/categories" tabIndex={active ? undefined : -1} className="btn-primary mt-8 self-start">Shop Now</Link>
+            </div>
+          </div>
+        )}
+      />
+
+      <section className="container-page py-16">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div>
+            <h2 className="text-3xl font-semibold">Explore Categories</h2>
+            <p className="mt-2 text-stone-600">Furniture for every room, made to last.</p>
+          </div>
+          <Link to="/categories" className="btn-secondary">View All Categories</Link>
+        </div>
+        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {categories.map((c) => (
+            <CategoryCard key={c.id} category={c} />
+          ))}
+        </div>
+      </section>
+
+      <section className="bg-white py-16">
+        <div className="container-page">
+          <h2 className="text-3xl font-semibold">Featured Products</h2>
+          <p className="mt-2 text-stone-600">Customer favourites, chosen by our workshop.</p>
+          <div className="mt-8">
+            <ProductGrid items={featured} />
+          </div>
+        </div>
+      </section>
+
+      <section className="container-page grid items-center gap-10 py-16 lg:grid-cols-2">
+        <img src="/images/categories/living-room.svg" alt="A sofa crafted in our workshop" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full rounded-2xl object-cover shadow-sm" />
+        <div>
+          <h2 className="text-3xl font-semibold">Craftsmanship That Lasts</h2>
+          <p className="mt-4 leading-relaxed text-stone-700">
+            Every piece starts as seasoned sheesham, teak or mango wood, cut and joined by hand in our Gujarat workshop.
+            We use mortise-and-tenon joints, not staples, and finish each surface by hand so it ages gracefully with your family.
+          </p>
+          <div className="mt-8 flex flex-wrap gap-3">
+            <Link to="/about" className="btn-primary">Learn About Us</Link>
+            <Link to="/categories" className="btn-secondary">Browse Collections</Link>
+          </div>
+        </div>
+      </section>
+
+      <section className="bg-wood-50 py-16">
+        <div className="container-page">
+          <h2 className="text-center text-3xl font-semibold">What Our Customers Say</h2>
+          <ul className="mt-10 grid gap-6 md:grid-cols-3">
+            {testimonials.map((t) => (
+              <li key={t.name} className="card flex flex-col p-6">
+                <div className="flex gap-0.5 text-amber-500" role="img" aria-label="5 out of 5 stars">
+                  {[1, 2, 3, 4, 5].map((n) => (
+                    <StarIcon key={n} className="h-5 w-5" />
+                  ))}
+                </div>
+                <blockquote className="mt-4 flex-1 text-stone-700">“{t.text}”</blockquote>
+                <div className="mt-6 flex items-center gap-3">
+                  <img src={t.avatar} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-full" />
+                  <p className="font-semibold">{t.name}</p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        </div>
+      </section>
+
+      <Newsletter />
+    </>
+  );
+}

@@ -1,0 +1,196 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { TrashIcon } from "~/components/icons";
+import { QuantityInput } from "~/components/QuantityInput";
+import type { CartActionData } from "~/components/useCartFetcher";
+import { AppError } from "~/lib/errors.server";
+import { formFailure } from "~/lib/form.server";
+import { parseWith, readForm, safeRedirectPath } from "~/lib/http.server";
+import { redirectWithToast, toastHeader } from "~/lib/toast.server";
+import type { CartLine } from "~/models/cart.server";
+import { addToCart, clearCart, currentCartId, ensureCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { formatPrice } from "~/utils/money";
+import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
+import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Your Shopping Cart | Sagwan Living" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return getCart(await currentCartId(request));
+}
+
+const IntentSchema = z.enum(["add", "update", "remove", "clear"], { error: "Unknown cart action" });
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData;
+  try {
+    form = await readForm(request);
+  } catch (error) {
+    if (error instanceof AppError) return formFailure(error);
+    throw error;
+  }
+  const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), "/cart") : null;
+  try {
+    const intent = parseWith(IntentSchema, form.get("intent"));
+    const headers = new Headers();
+    let message: string;
+    if (intent === "add") {
+      const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
+      const cart = await ensureCart(request);
+      cart.headers.forEach((v, k) => headers.append(k, v));
+      const line = await addToCart(cart.cartId, input.itemId, input.quantity);
+      message = `${line.item.title} added to cart`;
+    } else {
+      const cartId = await currentCartId(request);
+      if (intent === "update") {
+        const lineId = parseWith(IdSchema, form.get("id"));
+        const quantity = parseWith(QuantitySchema, form.get("quantity"));
+        const line = await updateCartLine(cartId, lineId, quantity);
+        message = `Quantity of ${line.item.title} updated`;
+      } else if (intent === "remove") {
+        await removeCartLine(cartId, parseWith(IdSchema, form.get("id")));
+        message = "Item removed from cart";
+      } else {
+        await clearCart(cartId);
+        message = "Cart cleared";
+      }
+    }
+    const toast = { type: "success" as const, title: message };
+    if (redirectTo) return redirectWithToast(redirectTo, toast, { headers });
+    headers.append("Set-Cookie", await toastHeader(toast, request));
+    return data({ ok: true } satisfies CartActionData, { headers });
+  } catch (error) {
+    if (error instanceof AppError) return formFailure(error);
+    throw error;
+  }
+}
+
+/** Cart lines as the visitor should see them right now, pending fetchers applied. */
+function useOptimisticLines(lines: CartLine[]): CartLine[] {
+  const fetchers = useFetchers();
+  let clearing = false;
+  const pending = new Map<number, number | "removed">();
+  for (const f of fetchers) {
+    const fd = f.formData;
+    if (!fd) continue;
+    const intent = fd.get("intent");
+    if (intent === "clear") clearing = true;
+    const id = Number(fd.get("id"));
+    if (intent === "remove") pending.set(id, "removed");
+    if (intent === "update") {
+      const q = Number(fd.get("quantity"));
+      if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= MAX_QUANTITY) pending.set(id, q);
+    }
+  }
+  if (clearing) return [];
+  return lines
+    .filter((l) => pending.get(l.id) !== "removed")
+    .map((l) => {
+      const q = pending.get(l.id);
+      return typeof q === "number" ? { ...l, quantity: q } : l;
+    });
+}
+
+function CartLineRow({ line }: { line: CartLine }) {
+  const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.id}` });
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
+  const max = Math.min(MAX_QUANTITY, Math.max(line.item.stock, 1));
+  const submit = (fields: Record<string, string>) => fetcher.submit({ id: String(line.id), ...fields }, { method: "post", action: "/cart" });
+  return (
+    <li className="flex gap-4 py-5" data-testid="cart-line">
+      <Link to={`/product/${line.item.slug}`} className="shrink-0">
+        <img src={line.item.imgPath} alt={line.item.title} width={800} height={600} className="aspect-[4/3] w-24 rounded-lg object-cover sm:w-32" />
+      </Link>
+      <div className="flex min-w-0 flex-1 flex-col gap-2">
+        <div className="flex items-start justify-between gap-3">
+          <div>
+            <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">{line.item.title}</Link>
+            <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
+          </div>
+          <p className="font-semibold" data-testid="line-total">{formatPrice(line.item.price * line.quantity)}</p>
+        </div>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          {/* Without JavaScript: a plain form whose default button is "Update". */}
+          <Form method="post" action="/cart" className="flex items-center gap-2" onSubmit={(e) => { e.preventDefault(); const q = Number(new FormData(e.currentTarget).get("quantity")); if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= max) submit({ intent: "update", quantity: String(q) }); }}>
+            <input type="hidden" name="intent" value="update" />
+            <input type="hidden" name="id" value={line.id} />
+            <input type="hidden" name="redirectTo" value="/cart" />
+            <QuantityInput id={`qty-${line.id}`} label={`Quantity of ${line.item.title}`} value={line.quantity} max={max} onChange={(q) => submit({ intent: "update", quantity: String(q) })} />
+            <noscript>
+              <button type="submit" className="btn-secondary">Update</button>
+            </noscript>
+          </Form>
+          <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); submit({ intent: "remove" }); }}>
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="id" value={line.id} />
+            <input type="hidden" name="redirectTo" value="/cart" />
+            <button type="submit" className="btn-ghost text-red-700" aria-label={`Remove ${line.item.title} from cart`}>
+              <TrashIcon className="h-5 w-5" /> <span className="hidden sm:inline">Remove</span>
+            </button>
+          </Form>
+        </div>
+        {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+      </div>
+    </li>
+  );
+}
+
+export default function CartPage() {
+  const cart = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const clearFetcher = useFetcher<CartActionData>({ key: "cart-clear" });
+  const lines = useOptimisticLines(cart.items);
+  const totals = computeTotals(lines.map((l) => ({ quantity: l.quantity, price: l.item.price })));
+  const formError = actionData && !actionData.ok && "formError" in actionData ? actionData.formError : null;
+
+  if (lines.length === 0) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <h1 className="text-3xl font-semibold">Your Cart is Empty</h1>
+        <p className="mt-3 text-stone-600">Looks like you haven't added any items to your cart yet.</p>
+        {formError ? <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">{formError}</p> : null}
+        <Link to="/categories" className="btn-primary mt-8">Browse Categories</Link>
+      </section>
+    );
+  }
+
+  return (
+    <section className="container-page py-10">
+      <h1 className="text-3xl font-semibold sm:text-4xl">Your Shopping Cart</h1>
+      {formError ? <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">{formError}</p> : null}
+      <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_380px]">
+        <div className="card p-5 sm:p-6">
+          <div className="flex items-center justify-between border-b border-sand-200 pb-4">
+            <h2 className="font-sans text-lg font-semibold">Cart Items ({totals.count})</h2>
+            <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); clearFetcher.submit({ intent: "clear" }, { method: "post", action: "/cart" }); }}>
+              <input type="hidden" name="intent" value="clear" />
+              <input type="hidden" name="redirectTo" value="/cart" />
+              <button type="submit" className="btn-ghost text-red-700">Clear Cart</button>
+            </Form>
+          </div>
+          <ul className="divide-y divide-sand-200">
+            {lines.map((line) => (
+              <CartLineRow key={line.id} line={line} />
+            ))}
+          </ul>
+        </div>
+        <aside className="card h-fit p-6" aria-labelledby="summary-heading">
+          <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
+          <dl className="mt-5 space-y-3 text-sm">
+            <div className="flex justify-between"><dt>Subtotal</dt><dd data-testid="subtotal">{formatPrice(totals.subtotal)}</dd></div>
+            <div className="flex justify-between"><dt>Shipping</dt><dd data-testid="shipping">{totals.shipping === 0 ? "Free" : formatPrice(totals.shipping)}</dd></div>
+            <div className="flex justify-between"><dt>Tax (GST 18%)</dt><dd data-testid="gst">{formatPrice(totals.gst)}</dd></div>
+            <div className="flex justify-between border-t border-sand-200 pt-3 text-base font-semibold"><dt>Total</dt><dd data-testid="total">{formatPrice(totals.total)}</dd></div>
+          </dl>
+          <Link to="/checkout" className="btn-primary mt-6 w-full">Proceed to Checkout</Link>
+          <Link to="/categories" className="btn-secondary mt-3 w-full">Continue Shopping</Link>
+          <p className="mt-5 text-sm text-stone-600">Free shipping on orders over ₹25,000</p>
+          <p className="mt-1 text-sm text-stone-600">Have a coupon? You'll be able to apply it at checkout.</p>
+        </aside>
+      </div>
+    </section>
+  );
+}
+

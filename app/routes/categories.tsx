@@ -1,0 +1,32 @@
+import type { MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { CategoryCard } from "~/components/CategoryCard";
+import { PageHero } from "~/components/PageHero";
+import { listCategories } from "~/models/catalogue.server";
+import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
+
+export const meta: MetaFunction = () => [
+  { title: "Furniture Categories | Sagwan Living" },
+  { name: "description", content: "Living room, bedroom, dining room, office and outdoor furniture." },
+];
+
+export async function loader() {
+  const categories = await listCategories();
+  return { categories: categories.length ? categories : DEFAULT_CATEGORIES };
+}
+
+export default function Categories() {
+  const { categories } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <PageHero title="Furniture Categories">Find the right piece for every room of your home.</PageHero>
+      <section className="container-page py-12">
+        <div className="grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+          {categories.map((c, i) => (
+            <CategoryCard key={c.slug} category={c} eager={i < 2} />
+          ))}
+        </div>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { FilterIcon } from "~/components/icons";
+import { ProductGrid } from "~/components/ProductCard";
+import { getCategoryBySlug, listItemsInCategory, SlugSchema } from "~/models/catalogue.server";
+import type { Sort } from "~/utils/catalogue";
+import { AVAILABILITY, CategoryQuerySchema, PRICE_RANGE_KEYS, PRICE_RANGES, searchParamsToObject, SORT_LABELS, SORTS } from "~/utils/catalogue";
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.category ? `${d.category.title} Furniture | Sagwan Living` : "Category Not Found | Sagwan Living" },
+  { name: "description", content: d?.category?.description ?? "" },
+];
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const slug = SlugSchema.safeParse(params.slug);
+  const category = slug.success ? await getCategoryBySlug(slug.data) : null;
+  if (!category) return data({ category: null, items: [], query: null, filtersActive: false, invalid: false }, { status: 404 });
+  const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(new URL(request.url).searchParams));
+  const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
+  const items = await listItemsInCategory(category.id, query);
+  const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
+  return data({ category, items, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
+}
+
+function sortHref(params: URLSearchParams, sort: Sort) {
+  const next = new URLSearchParams(params);
+  if (sort === "default") next.delete("sort");
+  else next.set("sort", sort);
+  const qs = next.toString();
+  return qs ? `?${qs}` : ".";
+}
+
+export default function CategoryPage() {
+  const { category, items, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category?.slug}`;
+
+  if (!category || !query) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <h1 className="text-3xl font-semibold">Category Not Found</h1>
+        <p className="mt-3 text-stone-600">The category you're looking for doesn't exist.</p>
+        <Link to="/categories" className="btn-primary mt-8">View All Categories</Link>
+      </section>
+    );
+  }
+
+  return (
+    <>
+      <section className="border-b border-sand-200 bg-wood-50">
+        <div className="container-page py-10">
+          <Link to="/categories" className="text-sm font-medium text-wood-700 hover:underline">← Back to Categories</Link>
+          <h1 className="mt-3 text-3xl font-semibold sm:text-4xl">{category.title}</h1>
+          <p className="mt-2 max-w-2xl text-stone-600">{category.description}</p>
+        </div>
+      </section>
+      <section className="container-page py-8">
+        <div className="flex flex-wrap items-center justify-between gap-4">
+          <nav aria-label="Sort" className="flex flex-wrap gap-2">
+            {SORTS.map((s) => (
+              <Link
+                key={s}
+                to={sortHref(params, s)}
+                preventScrollReset
+                aria-current={query.sort === s ? "true" : undefined}
+                className={`btn min-h-10 border ${query.sort === s ? "border-wood-600 bg-wood-600 text-white" : "border-sand-200 bg-white text-ink hover:border-wood-400"}`}
+              >
+                {SORT_LABELS[s]}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        <details className="group mt-4 rounded-2xl border border-sand-200 bg-white" open={filtersActive || invalid}>
+          <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-5 font-semibold [&::-webkit-details-marker]:hidden">
+            <FilterIcon className="h-5 w-5" /> Filters
+            {filtersActive ? <span className="ml-2 rounded-full bg-wood-100 px-2 py-0.5 text-xs text-wood-800">On</span> : null}
+          </summary>
+          <Form method="get" preventScrollReset className="grid gap-6 border-t border-sand-200 p-5 sm:grid-cols-3">
+            {query.sort !== "default" ? <input type="hidden" name="sort" value={query.sort} /> : null}
+            <fieldset>
+              <legend className="mb-2 font-semibold">Availability</legend>
+              {Object.entries(AVAILABILITY).map(([value, label]) => (
+                <label key={value} className="flex min-h-11 items-center gap-3">
+                  <input type="checkbox" name="availability" value={value} defaultChecked={query.availability.includes(value as keyof typeof AVAILABILITY)} className="h-5 w-5 accent-wood-600" />
+                  {label}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset>
+              <legend className="mb-2 font-semibold">Price Range</legend>
+              {PRICE_RANGE_KEYS.map((key) => (
+                <label key={key} className="flex min-h-11 items-center gap-3">
+                  <input type="checkbox" name="price" value={key} defaultChecked={query.price.includes(key)} className="h-5 w-5 accent-wood-600" />
+                  {PRICE_RANGES[key].label}
+                </label>
+              ))}
+            </fieldset>
+            <fieldset>
+              <legend className="mb-2 font-semibold">Featured</legend>
+              <label className="flex min-h-11 items-center gap-3">
+                <input type="checkbox" name="featured" value="1" defaultChecked={Boolean(query.featured)} className="h-5 w-5 accent-wood-600" />
+                Featured Items
+              </label>
+              <div className="mt-4 flex flex-wrap gap-2">
+                <button type="submit" className="btn-primary">Apply Filters</button>
+                {filtersActive ? <Link to={query.sort === "default" ? "." : `?sort=${query.sort}`} preventScrollReset className="btn-ghost">Clear</Link> : null}
+              </div>
+            </fieldset>
+          </Form>
+        </details>
+        {invalid ? <p role="alert" className="mt-4 text-sm text-red-700">Some filters were not recognised and were ignored.</p> : null}
+        <p className="mt-6 text-sm text-stone-600" aria-live="polite">{items.length} {items.length === 1 ? "product" : "products"}</p>
+        <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
+          {items.length === 0 ? (
+            <div className="rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
+              <p className="text-lg">No products found in this category.</p>
+              <Link to="/categories" className="btn-secondary mt-6">Browse Other Categories</Link>
+            </div>
+          ) : (
+            <ProductGrid items={items} eagerFirst={2} />
+          )}
+        </div>
+      </section>
+    </>
+  );
+}

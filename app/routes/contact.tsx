@@ -1,0 +1,570 @@
+import { data } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import type { ReactNode } from "react";
+import { PageHero } from "~/components/PageHero";
+import { contact, mapsSearchUrl, telHref } from "~/content/contact";
+import { AppError } from "~/lib/errors.server";
+import { fieldErrors, readForm } from "~/lib/http.server";
+import { LIMITS, clientIp, rateLimit } from "~/lib/rate-limit.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { saveContactMessage } from "~/models/messages.server";
+import { CONTACT_SUBJECTS, ContactSchema } from "~/utils/schemas";
+
+/** The spec keeps "Sending..." on screen for 1.5 s before the thank-you panel (section 9). */
+const THANK_YOU_DELAY_MS = 1500;
+
+const FIELDS = ["name", "email", "phone", "subject", "message"] as const;
+type Field = (typeof FIELDS)[number];
+
+type ActionData = {
+  formError?: string;
+  errors?: Partial<Record<Field, string>>;
+  values?: Partial<Record<Field, string>>;
+};
+
+export const meta: MetaFunction = () => [
+  { title: "Contact Us | Sagwan Living" },
+  {
+    name: "description",
+    content:
+      "Contact Sagwan Living by email, phone or at our showrooms in Ahmedabad, Mumbai and Bengaluru. We respond within 24 hours.",
+  },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  return { sent: url.searchParams.get("sent") === "1" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const form = await readForm(request);
+    await rateLimit(LIMITS.contact, clientIp(request));
+
+    const values: Record<Field, string> = {
+      name: "",
+      email: "",
+      phone: "",
+      subject: "",
+      message: "",
+    };
+    for (const field of FIELDS) {
+      const value = form.get(field);
+      values[field] = typeof value === "string" ? value : "";
+    }
+
+    const parsed = ContactSchema.safeParse(values);
+    if (!parsed.success) {
+      const errors: Partial<Record<Field, string>> = {};
+      const all = fieldErrors(parsed.error);
+      for (const field of FIELDS) {
+        if (all[field]) errors[field] = all[field];
+      }
+      return data<ActionData>({ errors, values }, { status: 400 });
+    }
+
+    await saveContactMessage(parsed.data);
+    return redirectWithToast("/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
+  } catch (error) {
+    if (error instanceof AppError) {
+      return data<ActionData>({ formError: error.message }, { status: error.status, headers: error.headers });
+    }
+    throw error;
+  }
+}
+
+export default function ContactRoute() {
+  const { sent } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+
+  const isContactPost =
+    navigation.formMethod?.toUpperCase() === "POST" && (navigation.formAction ?? "").startsWith("/contact");
+  const submitting = navigation.state === "submitting" && isContactPost;
+  const redirecting = navigation.state === "loading" && isContactPost;
+
+  // With JavaScript: remember when the message was sent, and keep "Sending..." on screen
+  // until 1.5 s have passed before the thank-you panel (which the redirect's ?sent=1 shows).
+  const [submittedAt, setSubmittedAt] = useState<number | null>(null);
+  useEffect(() => {
+    if (submitting) setSubmittedAt(Date.now());
+  }, [submitting]);
+  useEffect(() => {
+    if (actionData) setSubmittedAt(null);
+  }, [actionData]);
+  useEffect(() => {
+    if (!sent || submittedAt === null) return;
+    const timer = window.setTimeout(
+      () => setSubmittedAt(null),
+      Math.max(0, submittedAt + THANK_YOU_DELAY_MS - Date.now()),
+    );
+    return () => window.clearTimeout(timer);
+  }, [sent, submittedAt]);
+
+  const holding = sent && submittedAt !== null;
+  const showThanks = sent && !holding;
+  const busy = submitting || redirecting || holding;
+
+  return (
+    <>
+      <PageHero title={contact.heading}>
+        <p>{contact.description}</p>
+      </PageHero>
+
+      <div className="container-page space-y-12 py-12 sm:space-y-16 sm:py-16">
+        <section aria-label="Ways to reach us" className="grid grid-cols-1 gap-6 md:grid-cols-3">
+          <InfoCard icon={<MailIcon />} title="Email Us">
+            <a
+              href={`mailto:${contact.email}`}
+              className="inline-flex min-h-11 items-center font-medium break-all text-wood-700 underline-offset-4 hover:underline"
+            >
+              {contact.email}
+            </a>
+            <p className="text-sm text-stone-600">{"We'll respond within 24 hours"}</p>
+          </InfoCard>
+          <InfoCard icon={<PhoneIcon />} title="Call Us">
+            <a
+              href={telHref(contact.phone)}
+              className="inline-flex min-h-11 items-center font-medium text-wood-700 underline-offset-4 hover:underline"
+            >
+              {contact.phone}
+            </a>
+            <p className="text-sm text-stone-600">{contact.hours}</p>
+          </InfoCard>
+          <InfoCard icon={<PinIcon />} title="Visit Us">
+            <address className="not-italic leading-relaxed text-stone-700">{contact.address}</address>
+          </InfoCard>
+        </section>
+
+        <div className="grid grid-cols-1 gap-10 lg:grid-cols-5 lg:gap-12">
+          <section aria-labelledby="message-heading" className="lg:col-span-3">
+            {showThanks ? (
+              <ThankYouPanel />
+            ) : (
+              <div className="card p-6 sm:p-8">
+                <h2 id="message-heading" className="text-2xl font-semibold">
+                  Send Us a Message
+                </h2>
+                <p className="mt-2 text-sm text-stone-600">
+                  Fields marked <span aria-hidden="true">*</span>
+                  <span className="sr-only">with an asterisk</span> are required.
+                </p>
+                <ContactForm actionData={actionData} busy={busy} />
+              </div>
+            )}
+          </section>
+
+          <aside className="space-y-6 lg:col-span-2" aria-label="Showrooms and opening hours">
+            <section aria-labelledby="showrooms-heading" className="card p-6">
+              <h2 id="showrooms-heading" className="text-xl font-semibold">
+                Our Showrooms
+              </h2>
+              <ul className="mt-4 divide-y divide-sand-200">
+                {contact.showrooms.map((showroom) => (
+                  <li key={showroom.city} className="py-4 first:pt-0 last:pb-0">
+                    <h3 className="font-sans text-base font-semibold">{showroom.city}</h3>
+                    <address className="mt-1 text-sm leading-relaxed text-stone-700 not-italic">
+                      {showroom.address}
+                    </address>
+                    <a
+                      href={telHref(showroom.phone)}
+                      className="inline-flex min-h-11 items-center text-sm font-medium text-wood-700 underline-offset-4 hover:underline"
+                    >
+                      {showroom.phone}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+
+            <section aria-labelledby="hours-heading" className="card p-6">
+              <h2 id="hours-heading" className="flex items-center gap-2 text-xl font-semibold">
+                <ClockIcon />
+                Opening Hours
+              </h2>
+              <dl className="mt-4 space-y-2 text-sm">
+                {contact.openingHours.map((row) => (
+                  <div key={row.days} className="flex justify-between gap-4">
+                    <dt className="text-stone-600">{row.days}</dt>
+                    <dd className="font-medium text-ink">{row.hours}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+
+            <section aria-labelledby="social-heading" className="card p-6">
+              <h2 id="social-heading" className="text-xl font-semibold">
+                Follow Us
+              </h2>
+              <ul className="mt-4 flex flex-wrap gap-3">
+                <SocialLink href={contact.socialMedia.facebook} label="Facebook" icon={<FacebookIcon />} />
+                <SocialLink href={contact.socialMedia.instagram} label="Instagram" icon={<InstagramIcon />} />
+                <SocialLink href={contact.socialMedia.twitter} label="Twitter" icon={<TwitterIcon />} />
+              </ul>
+            </section>
+          </aside>
+        </div>
+
+        <section aria-labelledby="map-heading">
+          <h2 id="map-heading" className="text-2xl font-semibold">
+            Find Our Showroom
+          </h2>
+          <div className="card mt-6 overflow-hidden">
+            <ShowroomMap />
+            <div className="flex flex-col gap-4 border-t border-sand-200 p-6 sm:flex-row sm:items-center sm:justify-between">
+              <div>
+                <p className="font-semibold text-ink">{contact.showroomName}</p>
+                <address className="mt-1 text-sm text-stone-700 not-italic">{contact.address}</address>
+                <p className="mt-3 text-sm text-stone-600">{contact.showroomNote}</p>
+              </div>
+              <a
+                href={mapsSearchUrl(`${contact.showroomName}, ${contact.address}`)}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="btn-secondary shrink-0"
+              >
+                Open in Google Maps
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </div>
+          </div>
+        </section>
+      </div>
+    </>
+  );
+}
+
+function ContactForm({ actionData, busy }: { actionData: ActionData | undefined; busy: boolean }) {
+  const errors = actionData?.errors ?? {};
+  const values = actionData?.values ?? {};
+  const formError = actionData?.formError;
+
+  // With JavaScript, take the user to the first field that needs fixing.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!actionData?.errors) return;
+    const first = FIELDS.find((field) => actionData.errors?.[field]);
+    if (!first) return;
+    const element = formRef.current?.elements.namedItem(first);
+    if (element instanceof HTMLElement) element.focus();
+  }, [actionData]);
+
+  const describe = (field: Field) =>
+    errors[field] ? { "aria-invalid": true as const, "aria-describedby": `${field}-error` } : {};
+
+  return (
+    <Form ref={formRef} method="post" className="mt-6 space-y-5">
+      {formError ? (
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
+          {formError}
+        </div>
+      ) : null}
+
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor="contact-name" className="field-label">
+            Name <span aria-hidden="true">*</span>
+          </label>
+          <input
+            id="contact-name"
+            name="name"
+            type="text"
+            autoComplete="name"
+            required
+            maxLength={100}
+            defaultValue={values.name}
+            className="field-input"
+            {...describe("name")}
+          />
+          <FieldError field="name" message={errors.name} />
+        </div>
+        <div>
+          <label htmlFor="contact-email" className="field-label">
+            Email <span aria-hidden="true">*</span>
+          </label>
+          <input
+            id="contact-email"
+            name="email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            defaultValue={values.email}
+            className="field-input"
+            {...describe("email")}
+          />
+          <FieldError field="email" message={errors.email} />
+        </div>
+      </div>
+
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+        <div>
+          <label htmlFor="contact-phone" className="field-label">
+            Phone <span className="font-normal text-stone-500">(optional)</span>
+          </label>
+          <input
+            id="contact-phone"
+            name="phone"
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            maxLength={20}
+            defaultValue={values.phone}
+            className="field-input"
+            {...describe("phone")}
+          />
+          <FieldError field="phone" message={errors.phone} />
+        </div>
+        <div>
+          <label htmlFor="contact-subject" className="field-label">
+            Subject <span aria-hidden="true">*</span>
+          </label>
+          <select
+            id="contact-subject"
+            name="subject"
+            required
+            defaultValue={values.subject ?? ""}
+            className="field-input"
+            {...describe("subject")}
+          >
+            <option value="">Select a subject</option>
+            {CONTACT_SUBJECTS.map((subject) => (
+              <option key={subject} value={subject}>
+                {subject}
+              </option>
+            ))}
+          </select>
+          <FieldError field="subject" message={errors.subject} />
+        </div>
+      </div>
+
+      <div>
+        <label htmlFor="contact-message" className="field-label">
+          Message <span aria-hidden="true">*</span>
+        </label>
+        <textarea
+          id="contact-message"
+          name="message"
+          rows={6}
+          required
+          maxLength={5000}
+          defaultValue={values.message}
+          className="field-input"
+          {...describe("message")}
+        />
+        <FieldError field="message" message={errors.message} />
+      </div>
+
+      <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
+        {busy ? "Sending..." : "Send Message"}
+      </button>
+    </Form>
+  );
+}
+
+function FieldError({ field, message }: { field: Field; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p id={`${field}-error`} className="field-error">
+      {message}
+    </p>
+  );
+}
+
+function ThankYouPanel() {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    headingRef.current?.focus();
+  }, []);
+
+  return (
+    <div className="card p-6 text-center sm:p-10">
+      <div className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-wood-100 text-wood-700">
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2">
+          <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </div>
+      <h2 id="message-heading" ref={headingRef} tabIndex={-1} className="mt-4 text-2xl font-semibold">
+        Thank You!
+      </h2>
+      <p className="mx-auto mt-3 max-w-md text-stone-600">
+        Your message has been received. Our team will get back to you within 24 hours.
+      </p>
+      <Link to="/contact" className="btn-secondary mt-6">
+        Send another message
+      </Link>
+    </div>
+  );
+}
+
+function InfoCard({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  return (
+    <div className="card flex flex-col items-start gap-2 p-6">
+      <span className="flex h-11 w-11 items-center justify-center rounded-full bg-wood-100 text-wood-700">{icon}</span>
+      <h2 className="mt-2 text-xl font-semibold">{title}</h2>
+      {children}
+    </div>
+  );
+}
+
+function SocialLink({ href, label, icon }: { href: string; label: string; icon: ReactNode }) {
+  return (
+    <li>
+      <a
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer"
+        className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-sand-200 px-4 text-sm font-medium text-ink transition-colors hover:border-wood-300 hover:bg-wood-50"
+      >
+        {icon}
+        {label}
+        <span className="sr-only"> (opens in a new tab)</span>
+      </a>
+    </li>
+  );
+}
+
+/** A drawn, decorative street map: nothing is loaded from outside (CSP). */
+function ShowroomMap() {
+  return (
+    <svg
+      viewBox="0 0 640 320"
+      role="img"
+      aria-labelledby="showroom-map-title"
+      className="block h-auto w-full bg-sand-100"
+      preserveAspectRatio="xMidYMid slice"
+    >
+      <title id="showroom-map-title">{`Map showing ${contact.showroomName}, ${contact.address}`}</title>
+      {/* blocks and a park */}
+      <rect x="0" y="0" width="640" height="320" className="fill-sand-100" />
+      <rect x="40" y="30" width="150" height="90" rx="8" className="fill-sand-200" />
+      <rect x="230" y="30" width="120" height="90" rx="8" className="fill-sand-200" />
+      <rect x="460" y="190" width="150" height="100" rx="8" className="fill-sand-200" />
+      <rect x="40" y="190" width="150" height="100" rx="8" className="fill-sand-200" />
+      <rect x="400" y="30" width="210" height="110" rx="12" fill="#dfe8d3" />
+      <circle cx="470" cy="80" r="14" fill="#c7d6b6" />
+      <circle cx="520" cy="100" r="18" fill="#c7d6b6" />
+      <circle cx="570" cy="70" r="12" fill="#c7d6b6" />
+      {/* streets */}
+      <g fill="none" stroke="#ffffff" strokeLinecap="round">
+        <path d="M0 160 H640" strokeWidth="22" />
+        <path d="M210 0 V320" strokeWidth="16" />
+        <path d="M380 0 V320" strokeWidth="12" />
+        <path d="M0 300 C160 260 300 250 640 170" strokeWidth="10" />
+      </g>
+      <g fill="none" className="stroke-sand-200" strokeDasharray="10 10" strokeWidth="2">
+        <path d="M0 160 H640" />
+      </g>
+      <text x="24" y="152" className="fill-stone-500" fontSize="12" fontFamily="Inter Variable, sans-serif">
+        Sindhu Bhavan Road
+      </text>
+      <text
+        x="224"
+        y="300"
+        className="fill-stone-500"
+        fontSize="11"
+        fontFamily="Inter Variable, sans-serif"
+        transform="rotate(-90 224 300)"
+      >
+        Bodakdev
+      </text>
+      {/* the pin */}
+      <g transform="translate(300 160)">
+        <ellipse cx="0" cy="2" rx="14" ry="5" fill="#000000" opacity="0.15" />
+        <path d="M0 0 C-6 -14 -20 -24 -20 -40 A20 20 0 0 1 20 -40 C20 -24 6 -14 0 0 Z" className="fill-wood-600" />
+        <circle cx="0" cy="-40" r="7" fill="#ffffff" />
+      </g>
+      <g transform="translate(300 92)">
+        <rect x="-112" y="-24" width="224" height="34" rx="8" fill="#ffffff" className="stroke-sand-200" strokeWidth="1" />
+        <text
+          x="0"
+          y="-2"
+          textAnchor="middle"
+          className="fill-ink"
+          fontSize="15"
+          fontWeight="600"
+          fontFamily="Inter Variable, sans-serif"
+        >
+          {contact.showroomName}
+        </text>
+      </g>
+    </svg>
+  );
+}
+
+function iconProps() {
+  return {
+    "aria-hidden": true as const,
+    viewBox: "0 0 24 24",
+    className: "h-5 w-5 shrink-0",
+    fill: "none",
+    stroke: "currentColor",
+    strokeWidth: 1.8,
+    strokeLinecap: "round" as const,
+    strokeLinejoin: "round" as const,
+  };
+}
+
+function MailIcon() {
+  return (
+    <svg {...iconProps()}>
+      <rect x="3" y="5" width="18" height="14" rx="2" />
+      <path d="M3.5 6.5L12 13l8.5-6.5" />
+    </svg>
+  );
+}
+
+function PhoneIcon() {
+  return (
+    <svg {...iconProps()}>
+      <path d="M5 3h3.5l1.5 4.5-2 1.5a11 11 0 0 0 7 7l1.5-2 4.5 1.5V19a2 2 0 0 1-2 2A17 17 0 0 1 3 5a2 2 0 0 1 2-2z" />
+    </svg>
+  );
+}
+
+function PinIcon() {
+  return (
+    <svg {...iconProps()}>
+      <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </svg>
+  );
+}
+
+function ClockIcon() {
+  return (
+    <svg {...iconProps()}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 7v5l3 2" />
+    </svg>
+  );
+}
+
+function FacebookIcon() {
+  return (
+    <svg {...iconProps()}>
+      <path d="M14 8h3V4h-3a4 4 0 0 0-4 4v2H7v4h3v7h4v-7h3l1-4h-4V8.5a.5.5 0 0 1 .5-.5z" />
+    </svg>
+  );
+}
+
+function InstagramIcon() {
+  return (
+    <svg {...iconProps()}>
+      <rect x="3" y="3" width="18" height="18" rx="5" />
+      <circle cx="12" cy="12" r="4" />
+      <circle cx="17.5" cy="6.5" r="0.8" fill="currentColor" />
+    </svg>
+  );
+}
+
+function TwitterIcon() {
+  return (
+    <svg {...iconProps()}>
+      <path d="M4 4h4.5l11.5 16h-4.5z" />
+      <path d="M19.5 4l-6.3 7.2M10.8 12.8L4.5 20" />
+    </svg>
+  );
+}

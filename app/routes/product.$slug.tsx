@@ -1,0 +1,154 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
+import { ProductGrid } from "~/components/ProductCard";
+import { QuantityInput } from "~/components/QuantityInput";
+import { useCartFetcher } from "~/components/useCartFetcher";
+import { getCategoryById, getItemBySlug, listRelated, SlugSchema } from "~/models/catalogue.server";
+import { formatPrice } from "~/utils/money";
+import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
+
+export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
+  { title: d?.item ? `${d.item.title} | Sagwan Living` : "Product Not Found | Sagwan Living" },
+  { name: "description", content: d?.item?.description ?? "" },
+];
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const slug = SlugSchema.safeParse(params.slug);
+  const item = slug.success ? await getItemBySlug(slug.data) : null;
+  if (!item) return data({ item: null, category: null, related: [] }, { status: 404 });
+  const [category, related] = await Promise.all([getCategoryById(item.categoryId), listRelated(item.slug)]);
+  return { item, category, related };
+}
+
+type Tab = "description" | "specifications";
+
+export default function ProductPage() {
+  const { item, category, related } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  const tabParam = new URLSearchParams(location.search).get("tab");
+  const tab: Tab = tabParam === "specifications" ? "specifications" : "description";
+  const [quantity, setQuantity] = useState(1);
+  const { fetcher, onSubmit } = useCartFetcher("add-product");
+  const busy = fetcher.state !== "idle";
+  const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
+
+  // A new product starts again at quantity 1 (and the tab follows the URL, so it resets too).
+  useEffect(() => setQuantity(1), [item?.slug]);
+
+  if (!item) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <h1 className="text-3xl font-semibold">Product Not Found</h1>
+        <p className="mt-3 text-stone-600">We couldn't find that product. It may have been moved or is no longer available.</p>
+        <Link to="/categories" className="btn-primary mt-8">Browse Categories</Link>
+      </section>
+    );
+  }
+
+  const specs = Object.entries(item.specifications);
+  const maxQty = Math.max(1, Math.min(MAX_PRODUCT_PAGE_QUANTITY, item.stock));
+  const tabLink = (t: Tab, label: string) => (
+    <Link
+      to={t === "description" ? "?" : `?tab=${t}`}
+      replace
+      preventScrollReset
+      role="tab"
+      aria-selected={tab === t}
+      id={`tab-${t}`}
+      aria-controls={`panel-${t}`}
+      className={`-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold ${tab === t ? "border-wood-600 text-wood-700" : "border-transparent text-stone-600 hover:text-ink"}`}
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <>
+      <div className="container-page pt-6">
+        <nav aria-label="Breadcrumb" className="text-sm text-stone-600">
+          <ol className="flex flex-wrap items-center gap-1">
+            <li><Link to="/" className="hover:text-wood-700">Home</Link> /</li>
+            <li><Link to="/categories" className="hover:text-wood-700">Categories</Link> /</li>
+            {category ? <li><Link to={`/category/${category.slug}`} className="hover:text-wood-700">{category.title}</Link> /</li> : null}
+            <li aria-current="page" className="font-medium text-ink">{item.title}</li>
+          </ol>
+        </nav>
+        <Link to={category ? `/category/${category.slug}` : "/categories"} className="mt-3 inline-block text-sm font-medium text-wood-700 hover:underline">
+          ← Back to {category ? category.title : "Categories"}
+        </Link>
+      </div>
+
+      <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
+        <div className="relative overflow-hidden rounded-2xl bg-sand-100">
+          <img src={item.imgPath} alt={item.title} width={800} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-cover" />
+          {item.featured ? <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span> : null}
+        </div>
+        <div>
+          <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
+          <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
+          <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
+          <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
+          <p className={`mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold ${item.inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
+            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${item.inStock ? "bg-green-600" : "bg-red-600"}`} />
+            {item.inStock ? "In Stock" : "Out of Stock"}
+          </p>
+
+          <fetcher.Form method="post" action="/cart" onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
+            <input type="hidden" name="intent" value="add" />
+            <input type="hidden" name="itemId" value={item.id} />
+            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+            <QuantityInput id="product-quantity" label="Quantity" value={quantity} min={1} max={maxQty} onChange={setQuantity} disabled={!item.inStock} />
+            <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy}>
+              {!item.inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
+            </button>
+            <button type="button" className="btn-secondary" disabled title="Wishlists are coming soon">Add to Wishlist</button>
+          </fetcher.Form>
+          {error ? <p role="alert" className="mt-3 text-sm text-red-700">{error}</p> : null}
+
+          <ul className="mt-8 grid gap-3 sm:grid-cols-3">
+            <li className="card flex items-start gap-3 p-4"><TruckIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">Free Shipping</p><p className="text-sm text-stone-600">On orders over ₹25,000</p></div></li>
+            <li className="card flex items-start gap-3 p-4"><ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">5 Year Warranty</p><p className="text-sm text-stone-600">On frames and joinery</p></div></li>
+            <li className="card flex items-start gap-3 p-4"><ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">30-Day Returns</p><p className="text-sm text-stone-600">For damaged or defective items</p></div></li>
+          </ul>
+        </div>
+      </section>
+
+      <section className="container-page py-6">
+        <div role="tablist" aria-label="Product information" className="flex border-b border-sand-200">
+          {tabLink("description", "Description")}
+          {tabLink("specifications", "Specifications")}
+        </div>
+        <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="py-6">
+          {tab === "description" ? (
+            <p className="max-w-3xl leading-relaxed text-stone-700">{item.description}</p>
+          ) : specs.length ? (
+            <table className="w-full max-w-2xl text-left text-sm">
+              <tbody className="divide-y divide-sand-200">
+                {specs.map(([key, value]) => (
+                  <tr key={key}>
+                    <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">{key}</th>
+                    <td className="py-3 text-stone-700">{value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-stone-600">No specifications listed.</p>
+          )}
+        </div>
+      </section>
+
+      {related.length ? (
+        <section className="container-page py-10">
+          <h2 className="text-2xl font-semibold">Related Products</h2>
+          <div className="mt-6">
+            <ProductGrid items={related} />
+          </div>
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,69 @@
+// Shared (client + server) catalogue shapes and the category page's query parameters.
+import { z } from "zod";
+
+export interface Category {
+  id: number;
+  title: string;
+  description: string;
+  slug: string;
+  imgPath: string;
+}
+
+export interface Item {
+  id: number;
+  categoryId: number;
+  title: string;
+  slug: string;
+  description: string;
+  price: number;
+  imgPath: string;
+  featured: boolean;
+  inStock: boolean;
+  stock: number;
+  specifications: Record<string, string>;
+}
+
+export const SORTS = ["default", "price-asc", "price-desc"] as const;
+export type Sort = (typeof SORTS)[number];
+export const SORT_LABELS: Record<Sort, string> = {
+  default: "Default",
+  "price-asc": "Price: Low to High",
+  "price-desc": "Price: High to Low",
+};
+
+export const PRICE_RANGES = {
+  "under-15000": { label: "Under 15,000", min: null, max: 14999 },
+  "15000-30000": { label: "15,000-30,000", min: 15000, max: 30000 },
+  "30000-50000": { label: "30,000-50,000", min: 30000, max: 50000 },
+  "above-50000": { label: "Above 50,000", min: 50001, max: null },
+} as const;
+export type PriceRange = keyof typeof PRICE_RANGES;
+export const PRICE_RANGE_KEYS = Object.keys(PRICE_RANGES) as PriceRange[];
+
+export const AVAILABILITY = { "in-stock": "In Stock", "out-of-stock": "Out of Stock" } as const;
+export type Availability = keyof typeof AVAILABILITY;
+
+const listOf = <T extends string>(values: readonly [T, ...T[]]) =>
+  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.enum(values)).max(values.length));
+
+/** The category page's GET form. Unknown values are refused with 400, not silently ignored. */
+export const CategoryQuerySchema = z.object({
+  sort: z.enum(SORTS).catch("default"),
+  availability: listOf(["in-stock", "out-of-stock"]),
+  price: listOf(PRICE_RANGE_KEYS as [PriceRange, ...PriceRange[]]),
+  featured: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.enum(["1"]).optional()),
+});
+export type CategoryQuery = z.infer<typeof CategoryQuerySchema>;
+
+export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length > 1 ? all : all[0];
+  }
+  return out;
+}
+
+export function truncate(text: string, max = 80): string {
+  return text.length > max ? `${text.slice(0, max).trimEnd()}...` : text;
+}
