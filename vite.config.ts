@@ -30,6 +30,7 @@ export default defineConfig({
   build: { target: "es2022" },
   test: {
     include: ["app/**/*.test.ts", "db/**/*.test.ts", "tests/integration/**/*.test.ts"],
+    setupFiles: ["tests/support/vitest-setup.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20000,

@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_ID: optional(z.string().optional()),
   RAZORPAY_KEY_SECRET: optional(z.string().optional()),
   SEED: optional(z.enum(["demo", "none"]).default("demo")),
+  TRUST_PROXY: optional(z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true")),
 });
 
 export type Env = {
@@ -36,6 +37,7 @@ export type Env = {
   RAZORPAY_KEY_ID?: string;
   RAZORPAY_KEY_SECRET?: string;
   SEED: "demo" | "none";
+  TRUST_PROXY: boolean;
 };
 
 export function parseEnv(source: Record<string, string | undefined>): Env {

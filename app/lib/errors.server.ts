@@ -1,7 +1,7 @@
 // Domain errors: what went wrong in words a customer can read, with the HTTP status it maps to.
 export class AppError extends Error {
   constructor(
-    public status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429,
+    public status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429,
     message: string,
     public fieldErrors?: Record<string, string>,
     public headers?: HeadersInit,

@@ -1,6 +1,7 @@
 // Fixed-window rate limits kept in the database, so they hold across processes and restarts.
 import { sql } from "kysely";
 import { db, nowIso } from "./db.server";
+import { env } from "./env.server";
 import { AppError } from "./errors.server";
 
 export interface Limit {
@@ -15,10 +16,22 @@ export const LIMITS = {
   contact: { name: "contact", max: 5, windowMs: 60 * 60 * 1000 },
 } satisfies Record<string, Limit>;
 
-/** The client's address as remix-serve sees it (X-Forwarded-For first hop when present). */
-export function clientIp(request: Request): string {
+/**
+ * The client's address. remix-serve does not hand the socket address to the app, so it is
+ * known only behind a reverse proxy that sets X-Forwarded-For (TRUST_PROXY=1); without
+ * one the header is the client's own claim and is ignored.
+ */
+export function clientIp(request: Request): string | null {
+  if (!env.TRUST_PROXY) return null;
   const forwarded = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
-  return forwarded || request.headers.get("X-Real-IP") || "local";
+  return forwarded || request.headers.get("X-Real-IP") || null;
+}
+
+/** Limits one request: by the client's address when known, and by what it names (an email). */
+export async function rateLimitRequest(limit: Limit, request: Request, subject: string): Promise<void> {
+  const ip = clientIp(request);
+  if (ip) await rateLimit(limit, `ip:${ip}`);
+  await rateLimit(limit, `s:${subject}`);
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */

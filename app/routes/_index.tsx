@@ -8,7 +8,7 @@ import { ProductGrid } from "~/components/ProductCard";
 import { AppError } from "~/lib/errors.server";
 import { formFailure, formValues } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
-import { clientIp, LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listCategories, listFeatured } from "~/models/catalogue.server";
 import { subscribeToNewsletter } from "~/models/messages.server";
@@ -29,8 +29,8 @@ export async function action({ request }: ActionFunctionArgs) {
   let form: FormData | null = null;
   try {
     form = await readForm(request);
-    await rateLimit(LIMITS.newsletter, clientIp(request));
     const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
+    await rateLimitRequest(LIMITS.newsletter, request, email);
     await subscribeToNewsletter(email);
     return redirectWithToast("/#newsletter", { type: "success", title: "Email added Successfully" });
   } catch (error) {

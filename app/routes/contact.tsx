@@ -7,7 +7,7 @@ import { PageHero } from "~/components/PageHero";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";
 import { AppError } from "~/lib/errors.server";
 import { fieldErrors, readForm } from "~/lib/http.server";
-import { LIMITS, clientIp, rateLimit } from "~/lib/rate-limit.server";
+import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { saveContactMessage } from "~/models/messages.server";
 import { CONTACT_SUBJECTS, ContactSchema } from "~/utils/schemas";
@@ -41,7 +41,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const form = await readForm(request);
-    await rateLimit(LIMITS.contact, clientIp(request));
 
     const values: Record<Field, string> = {
       name: "",
@@ -65,6 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return data<ActionData>({ errors, values }, { status: 400 });
     }
 
+    await rateLimitRequest(LIMITS.contact, request, parsed.data.email);
     await saveContactMessage(parsed.data);
     return redirectWithToast("/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
   } catch (error) {

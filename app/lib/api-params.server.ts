@@ -1,0 +1,15 @@
+import { AppError } from "./errors.server";
+import { SlugSchema } from "~/models/catalogue.server";
+
+/** `?slug=` of a catalogue API call, validated before it reaches a query. */
+export function slugParam(request: Request): string {
+  const result = SlugSchema.safeParse(new URL(request.url).searchParams.get("slug") ?? "");
+  if (!result.success) throw new AppError(400, result.error.issues[0]?.message ?? "A slug is required", { slug: result.error.issues[0]?.message ?? "A slug is required" });
+  return result.data;
+}
+
+export function requireMethod(request: Request, methods: string[]) {
+  if (!methods.includes(request.method.toUpperCase())) {
+    throw new AppError(405, `Method not allowed. Use ${methods.join(" or ")}.`, undefined, { Allow: methods.join(", ") });
+  }
+}

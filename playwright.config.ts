@@ -1,0 +1,54 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+// One production server (the built app, started as `npm start` starts it) on a free port,
+// with its own temporary database, data and mail folders.
+function freePort(): number {
+  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  return Number(execFileSync(process.execPath, ["-e", script]).toString().trim());
+}
+
+const port = Number(process.env.E2E_PORT ?? (process.env.E2E_PORT = String(freePort())));
+const dataDir = process.env.E2E_DATA_DIR ?? (process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-")));
+export const MAIL_DIR = path.join(dataDir, "mail");
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [["list"]] : [["list"]],
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+    },
+  },
+  projects: [
+    { name: "no-js", use: { javaScriptEnabled: false, viewport: { width: 390, height: 844 } } },
+    { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
+  ],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `http://localhost:${port}/healthz`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      DATABASE_URL: `file:${path.join(dataDir, "shop.db")}`,
+      DATA_DIR: dataDir,
+      MAIL_DIR,
+      SEED: "demo",
+      ADMIN_PASSWORD: "e2e-admin-password",
+    },
+  },
+});
