@@ -58,3 +58,21 @@ export function ProductGrid({ items, eagerFirst = 0 }: { items: Item[]; eagerFir
     </div>
   );
 }
+
+/** Placeholder cards while a product list loads. */
+export function ProductGridSkeleton({ count = 8 }: { count?: number }) {
+  return (
+    <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4" aria-hidden="true" data-testid="product-skeleton">
+      {Array.from({ length: count }, (_, i) => (
+        <div key={i} className="animate-pulse overflow-hidden rounded-2xl border border-sand-200 bg-white">
+          <div className="aspect-[4/3] bg-sand-100" />
+          <div className="space-y-3 p-4">
+            <div className="h-4 w-3/4 rounded bg-sand-100" />
+            <div className="h-3 w-full rounded bg-sand-100" />
+            <div className="h-5 w-1/3 rounded bg-sand-100" />
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+// Small helpers shared by the browser tests: reading rupee amounts and the contract's money rules.
+import type { Locator, Page } from "@playwright/test";
+
+/** "₹1,23,456" → 123456. Throws on anything that is not a whole-rupee amount. */
+export function parseRupees(text: string): number {
+  const match = /^₹\s?([\d,]+)$/.exec(text.trim());
+  if (!match) throw new Error(`not a rupee amount: ${JSON.stringify(text)}`);
+  return Number(match[1].replace(/,/g, ""));
+}
+
+const inr = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 0, maximumFractionDigits: 0 });
+
+/** en-IN, no decimals, as the spec asks ("₹85,998"). */
+export function rupees(amount: number): string {
+  return inr.format(amount);
+}
+
+export interface Line {
+  price: number;
+  quantity: number;
+}
+
+/** The contract's money rules (contract.md, "Money is whole rupees everywhere"). */
+export function expectedTotals(lines: Line[]) {
+  const count = lines.reduce((n, l) => n + l.quantity, 0);
+  const subtotal = lines.reduce((n, l) => n + l.price * l.quantity, 0);
+  const shipping = subtotal === 0 || subtotal > 25_000 ? 0 : 1;
+  const gst = Math.round((subtotal * 18) / 100); // whole-rupee subtotal: x.5 is exact, Math.round rounds it up
+  return { count, subtotal, shipping, gst, total: subtotal + shipping + gst };
+}
+
+/** The product cards under `scope`. */
+export function productCards(scope: Page | Locator): Locator {
+  return scope.getByTestId("product-card");
+}
+
+/** The price shown on each of `cards` (a product-card locator), in order. */
+export async function cardPrices(cards: Locator): Promise<number[]> {
+  const texts = await cards.getByText(/^₹[\d,]+$/).allTextContents();
+  return texts.map(parseRupees);
+}
+
+export async function cardTitles(cards: Locator): Promise<string[]> {
+  return (await cards.getByRole("heading", { level: 3 }).allTextContents()).map((t) => t.trim());
+}
+
+export const isAscending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1] <= v);

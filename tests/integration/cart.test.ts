@@ -1,0 +1,232 @@
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import {
+  addToCart,
+  cartCount,
+  clearCart,
+  currentCartId,
+  ensureCart,
+  getCart,
+  removeCartLine,
+  updateCartLine,
+} from "~/models/cart.server";
+import { computeTotals } from "~/utils/pricing";
+import { cookiesFrom, getRequest } from "../support/requests";
+
+const ids = { plenty: 0, few: 0, none: 0, cheap: 0 };
+
+async function newCart(): Promise<string> {
+  const id = crypto.randomUUID();
+  const now = new Date().toISOString();
+  await db.insertInto("carts").values({ id, userId: null, createdAt: now, updatedAt: now }).execute();
+  return id;
+}
+
+async function expectAppError(promise: Promise<unknown>, status: number, message?: RegExp) {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  expect((error as AppError).status).toBe(status);
+  if (message) expect((error as AppError).message).toMatch(message);
+}
+
+async function lineRows(cartId: string) {
+  return db.selectFrom("cartLines").select(["id", "itemId", "quantity"]).where("cartId", "=", cartId).orderBy("id").execute();
+}
+
+beforeAll(async () => {
+  await ready;
+  const now = new Date().toISOString();
+  const category = await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const make = async (slug: string, price: number, stock: number) =>
+    (
+      await db
+        .insertInto("items")
+        .values({ categoryId: category.id, title: `Cart test ${slug}`, slug, description: "t", price, imgPath: "/x.svg", featured: 0, stock, specifications: "{}", createdAt: now, updatedAt: now })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+  ids.plenty = await make("cart-test-plenty", 12999, 1000);
+  ids.few = await make("cart-test-few", 44999, 3);
+  ids.none = await make("cart-test-none", 34999, 0);
+  ids.cheap = await make("cart-test-cheap", 25, 500);
+});
+
+describe("addToCart", () => {
+  it("adds a new line with the item's details", async () => {
+    const cartId = await newCart();
+    const line = await addToCart(cartId, ids.plenty, 2);
+    expect(line).toEqual({
+      id: expect.any(Number),
+      itemId: ids.plenty,
+      quantity: 2,
+      item: { id: ids.plenty, title: "Cart test cart-test-plenty", slug: "cart-test-plenty", imgPath: "/x.svg", price: 12999, inStock: true, stock: 1000 },
+    });
+    expect(await lineRows(cartId)).toEqual([{ id: line.id, itemId: ids.plenty, quantity: 2 }]);
+  });
+
+  it("merges quantities of the same item into one line", async () => {
+    const cartId = await newCart();
+    const first = await addToCart(cartId, ids.plenty, 2);
+    const second = await addToCart(cartId, ids.plenty, 3);
+    expect(second.id).toBe(first.id);
+    expect(second.quantity).toBe(5);
+    expect(await lineRows(cartId)).toEqual([{ id: first.id, itemId: ids.plenty, quantity: 5 }]);
+  });
+
+  it("caps a merged line at 99", async () => {
+    const cartId = await newCart();
+    await addToCart(cartId, ids.plenty, 60);
+    const line = await addToCart(cartId, ids.plenty, 60);
+    expect(line.quantity).toBe(99);
+    expect((await lineRows(cartId))[0].quantity).toBe(99);
+    expect((await addToCart(cartId, ids.plenty, 1)).quantity).toBe(99);
+  });
+
+  it("refuses an out-of-stock item with 409 and adds nothing", async () => {
+    const cartId = await newCart();
+    await expectAppError(addToCart(cartId, ids.none, 1), 409, /out of stock/i);
+    expect(await lineRows(cartId)).toEqual([]);
+  });
+
+  it("refuses more than the stock with 409, also when merging, and keeps the line as it was", async () => {
+    const cartId = await newCart();
+    await expectAppError(addToCart(cartId, ids.few, 4), 409, /Only 3/);
+    expect(await lineRows(cartId)).toEqual([]);
+    const line = await addToCart(cartId, ids.few, 2);
+    await expectAppError(addToCart(cartId, ids.few, 2), 409, /Only 3/);
+    expect(await lineRows(cartId)).toEqual([{ id: line.id, itemId: ids.few, quantity: 2 }]);
+    expect((await addToCart(cartId, ids.few, 1)).quantity).toBe(3);
+  });
+
+  it("answers 404 for an unknown item", async () => {
+    const cartId = await newCart();
+    await expectAppError(addToCart(cartId, 9_999_999, 1), 404);
+    expect(await lineRows(cartId)).toEqual([]);
+  });
+});
+
+describe("updateCartLine", () => {
+  it("sets the quantity of the cart's own line", async () => {
+    const cartId = await newCart();
+    const line = await addToCart(cartId, ids.plenty, 1);
+    const updated = await updateCartLine(cartId, line.id, 7);
+    expect(updated).toMatchObject({ id: line.id, itemId: ids.plenty, quantity: 7 });
+    expect((await lineRows(cartId))[0].quantity).toBe(7);
+    expect((await updateCartLine(cartId, line.id, 1)).quantity).toBe(1);
+  });
+
+  it("refuses a quantity above the stock with 409", async () => {
+    const cartId = await newCart();
+    const line = await addToCart(cartId, ids.few, 1);
+    await expectAppError(updateCartLine(cartId, line.id, 4), 409);
+    expect((await lineRows(cartId))[0].quantity).toBe(1);
+  });
+
+  it("answers 404 for another cart's line, an unknown line, or no cart", async () => {
+    const mine = await newCart();
+    const theirs = await newCart();
+    const theirLine = await addToCart(theirs, ids.plenty, 2);
+    await expectAppError(updateCartLine(mine, theirLine.id, 5), 404);
+    await expectAppError(updateCartLine(mine, 9_999_999, 5), 404);
+    await expectAppError(updateCartLine(null, theirLine.id, 5), 404);
+    expect((await lineRows(theirs))[0].quantity).toBe(2);
+  });
+});
+
+describe("removeCartLine and clearCart", () => {
+  it("removes one line; removing it again, or another cart's line, is 404", async () => {
+    const cartId = await newCart();
+    const other = await newCart();
+    const a = await addToCart(cartId, ids.plenty, 1);
+    const b = await addToCart(cartId, ids.cheap, 1);
+    const theirs = await addToCart(other, ids.plenty, 1);
+    await removeCartLine(cartId, a.id);
+    expect(await lineRows(cartId)).toEqual([{ id: b.id, itemId: ids.cheap, quantity: 1 }]);
+    await expectAppError(removeCartLine(cartId, a.id), 404);
+    await expectAppError(removeCartLine(cartId, theirs.id), 404);
+    await expectAppError(removeCartLine(null, b.id), 404);
+    expect(await lineRows(other)).toHaveLength(1);
+  });
+
+  it("clears only this cart", async () => {
+    const cartId = await newCart();
+    const other = await newCart();
+    await addToCart(cartId, ids.plenty, 1);
+    await addToCart(cartId, ids.cheap, 4);
+    await addToCart(other, ids.plenty, 1);
+    await clearCart(cartId);
+    expect(await lineRows(cartId)).toEqual([]);
+    expect(await lineRows(other)).toHaveLength(1);
+    await expect(clearCart(null)).resolves.toBeUndefined();
+    await expect(clearCart(cartId)).resolves.toBeUndefined();
+  });
+});
+
+describe("getCart and cartCount", () => {
+  it("an empty or missing cart is all zeros", async () => {
+    const empty = { items: [], count: 0, subtotal: 0, shipping: 0, gst: 0, total: 0 };
+    expect(await getCart(null)).toEqual(empty);
+    expect(await getCart(await newCart())).toEqual(empty);
+    expect(await getCart("no-such-cart")).toEqual(empty);
+    expect(await cartCount(null)).toBe(0);
+    expect(await cartCount(await newCart())).toBe(0);
+  });
+
+  it("totals match computeTotals and the contract's money rules", async () => {
+    const cartId = await newCart();
+    await addToCart(cartId, ids.cheap, 1); // 25 → GST 4.5 → 5, shipping 1
+    let cart = await getCart(cartId);
+    expect(cart).toMatchObject({ count: 1, subtotal: 25, shipping: 1, gst: 5, total: 31 });
+
+    await addToCart(cartId, ids.cheap, 2); // 75 → GST 13.5 → 14
+    cart = await getCart(cartId);
+    expect(cart).toMatchObject({ count: 3, subtotal: 75, shipping: 1, gst: 14, total: 90 });
+
+    await addToCart(cartId, ids.plenty, 2); // + 25,998 → above 25,000 → free shipping
+    await addToCart(cartId, ids.few, 1);
+    cart = await getCart(cartId);
+    const subtotal = 75 + 2 * 12999 + 44999;
+    expect(cart).toMatchObject({ count: 6, subtotal, shipping: 0 });
+    expect(cart.gst).toBe(Math.round((subtotal * 18) / 100));
+    expect(cart.total).toBe(subtotal + cart.gst);
+    const { items, ...totals } = cart;
+    expect(totals).toEqual(computeTotals(items.map((l) => ({ quantity: l.quantity, price: l.item.price }))));
+    expect(items.map((l) => l.itemId)).toEqual([ids.cheap, ids.plenty, ids.few]);
+    expect(await cartCount(cartId)).toBe(6);
+  });
+
+  it("prices come from the catalogue at read time", async () => {
+    const cartId = await newCart();
+    await addToCart(cartId, ids.cheap, 2);
+    await db.updateTable("items").set({ price: 30 }).where("id", "=", ids.cheap).execute();
+    try {
+      expect(await getCart(cartId)).toMatchObject({ subtotal: 60, gst: 11, shipping: 1, total: 72 });
+    } finally {
+      await db.updateTable("items").set({ price: 25 }).where("id", "=", ids.cheap).execute();
+    }
+  });
+});
+
+describe("ensureCart and currentCartId", () => {
+  it("creates a cart once per session and finds it again from the cookie", async () => {
+    expect(await currentCartId(getRequest("/cart"))).toBeNull();
+    const first = await ensureCart(getRequest("/cart"));
+    const setCookie = first.headers.get("Set-Cookie");
+    expect(setCookie).toMatch(/^__session=/);
+    const cookie = cookiesFrom(new Response(null, { headers: first.headers }));
+    expect(await currentCartId(getRequest("/cart", { Cookie: cookie }))).toBe(first.cartId);
+    const again = await ensureCart(getRequest("/cart", { Cookie: cookie }));
+    expect(again.cartId).toBe(first.cartId);
+    expect(again.headers.get("Set-Cookie")).toBeNull();
+  });
+
+  it("ignores a forged or foreign cookie", async () => {
+    expect(await currentCartId(getRequest("/cart", { Cookie: "__session=forged" }))).toBeNull();
+  });
+});
