@@ -1,4 +1,5 @@
 import { AppError } from "./errors.server";
+import { assertSameOrigin } from "./http.server";
 import { SlugSchema } from "~/models/catalogue.server";
 
 /** `?slug=` of a catalogue API call, validated before it reaches a query. */
@@ -8,7 +9,9 @@ export function slugParam(request: Request): string {
   return result.data;
 }
 
-export function requireMethod(request: Request, methods: string[]) {
+/** The first line of every API action: cross-site check (403), then the method (405). */
+export function requireMutation(request: Request, methods: string[]) {
+  assertSameOrigin(request);
   if (!methods.includes(request.method.toUpperCase())) {
     throw new AppError(405, `Method not allowed. Use ${methods.join(" or ")}.`, undefined, { Allow: methods.join(", ") });
   }

@@ -2,11 +2,13 @@
 import { seedIfEmpty } from "../../db/seed.server";
 import { db } from "./db.server";
 import { env } from "./env.server";
+import { scheduleHousekeeping } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
 
 async function boot() {
   await migrateToLatest(db);
   if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
+  await scheduleHousekeeping(db);
 }
 
 const globalForBoot = globalThis as unknown as { __shopBoot?: Promise<void> };

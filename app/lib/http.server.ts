@@ -1,6 +1,6 @@
 // The gate every state-changing request passes first: Origin check and body-size limit.
 // Remix under remix-serve has no middleware, so every action calls readForm/readJson
-// (or guardMutation directly); a test walks all route modules to prove it.
+// (API actions: requireMutation); a test walks all route modules to prove it.
 import type { z } from "zod";
 import { AppError } from "./errors.server";
 
@@ -48,10 +48,6 @@ async function readLimitedText(request: Request, limit: number): Promise<string>
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
-}
-
-export async function guardMutation(request: Request) {
-  assertSameOrigin(request);
 }
 
 /** Origin check + size limit + urlencoded/multipart form parsing. */

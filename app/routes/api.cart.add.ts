@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
-import { requireMethod } from "~/lib/api-params.server";
+import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { addToCart, ensureCart } from "~/models/cart.server";
 import { CartAddSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
-    requireMethod(request, ["POST"]);
+    requireMutation(request, ["POST"]);
     const input = parseWith(CartAddSchema, await readBody(request));
     const { cartId, headers } = await ensureCart(request);
     const line = await addToCart(cartId, input.itemId, input.quantity);

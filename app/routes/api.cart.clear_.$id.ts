@@ -1,14 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMethod } from "~/lib/api-params.server";
-import { guardMutation, parseWith } from "~/lib/http.server";
+import { requireMutation } from "~/lib/api-params.server";
+import { parseWith } from "~/lib/http.server";
 import { currentCartId, removeCartLine } from "~/models/cart.server";
 import { IdSchema } from "~/utils/schemas";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>
   apiHandler(async () => {
-    await guardMutation(request);
-    requireMethod(request, ["DELETE"]);
+    requireMutation(request, ["DELETE"]);
     await removeCartLine(await currentCartId(request), parseWith(IdSchema, params.id));
     return { success: true };
   });

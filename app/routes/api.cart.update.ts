@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMethod } from "~/lib/api-params.server";
+import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { currentCartId, updateCartLine } from "~/models/cart.server";
 import { CartUpdateSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
-    requireMethod(request, ["PUT"]);
+    requireMutation(request, ["PUT"]);
     const input = parseWith(CartUpdateSchema, await readBody(request));
     return updateCartLine(await currentCartId(request), input.id, input.quantity);
   });

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMethod } from "~/lib/api-params.server";
+import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { saveContactMessage } from "~/models/messages.server";
@@ -8,7 +8,7 @@ import { ContactSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
-    requireMethod(request, ["POST"]);
+    requireMutation(request, ["POST"]);
     const input = parseWith(ContactSchema, await readBody(request));
     await rateLimitRequest(LIMITS.contact, request, input.email);
     await saveContactMessage(input);

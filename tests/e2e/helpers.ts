@@ -45,3 +45,13 @@ export async function cardTitles(cards: Locator): Promise<string[]> {
 }
 
 export const isAscending = (values: number[]) => values.every((v, i) => i === 0 || values[i - 1] <= v);
+
+/**
+ * Chromium logs "Failed to load resource: ... status of N" to the console whenever a document or
+ * fetch is answered with an error status. Where a test expects that status (a 404 page, a 400
+ * form answer), drop exactly those messages; every other console error still fails the test.
+ */
+export function dropExpectedStatusErrors(errors: string[], status: number) {
+  const expected = new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
+  for (let i = errors.length - 1; i >= 0; i--) if (expected.test(errors[i])) errors.splice(i, 1);
+}

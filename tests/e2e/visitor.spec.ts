@@ -25,6 +25,8 @@ async function expectSummary(page: Page, lines: Line[]) {
 }
 
 test("a visitor browses, filters, adds to the cart and empties it", async ({ page }, testInfo) => {
+  // One long journey (about 100 steps): give it the slow-test budget rather than splitting it.
+  test.slow();
   const js = jsEnabled(testInfo.project.name);
 
   // Home

@@ -1,8 +1,12 @@
-// Each test file gets its own temporary data folder and SQLite database, set before any
-// app module reads the environment. Call `await ready` (app/lib/boot.server) to migrate and seed.
+// Each test file gets its own temporary data folder and database, set before any app module
+// reads the environment. Call `await ready` (app/lib/boot.server) to migrate and seed.
+// By default the database is a fresh SQLite file; with TEST_PG_URL (an admin connection to a
+// PostgreSQL server) each file gets a fresh PostgreSQL database instead.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-test-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "shop.db")}`;
@@ -13,3 +17,15 @@ process.env.SMTP_URL = "";
 process.env.RAZORPAY_KEY_ID = "";
 process.env.RAZORPAY_KEY_SECRET = "";
 process.env.TRUST_PROXY = "0";
+
+const adminUrl = process.env.TEST_PG_URL;
+if (adminUrl) {
+  const name = `shop_test_${crypto.randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+}

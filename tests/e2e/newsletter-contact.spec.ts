@@ -1,0 +1,100 @@
+// Newsletter on the home page and the contact form (with the mail it writes to MAIL_DIR).
+import fs from "node:fs";
+import path from "node:path";
+import { MAIL_DIR } from "../../playwright.config";
+import { expect, jsEnabled, test } from "./fixtures";
+import { dropExpectedStatusErrors } from "./helpers";
+
+const unique = (prefix: string, project: string) => `${prefix}-${project}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  sentAt: string;
+}
+
+function readMails(): Mail[] {
+  if (!fs.existsSync(MAIL_DIR)) return [];
+  return fs
+    .readdirSync(MAIL_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(MAIL_DIR, f), "utf8")) as Mail);
+}
+
+test("newsletter subscription from the home page", async ({ page }, testInfo) => {
+  const email = `${unique("news", testInfo.project.name)}@example.com`;
+  await page.goto("/");
+  const field = page.getByPlaceholder("Your email address");
+  await expect(field).toHaveAttribute("required", "");
+  await expect(field).toHaveAttribute("type", "email");
+  await field.fill(email);
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Email added Successfully" })).toBeVisible();
+  await expect(field).toHaveValue("");
+  if (jsEnabled(testInfo.project.name)) await expect(page.getByRole("button", { name: "Subscribe" })).toBeEnabled();
+});
+
+test("newsletter refuses an address the server cannot accept", async ({ page, consoleErrors }) => {
+  await page.goto("/");
+  const field = page.getByPlaceholder("Your email address");
+  // 'a@b' passes the browser's type=email check but not the server's rule.
+  await field.fill("a@b");
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Please enter a valid email address" })).toBeVisible();
+  await expect(field).toHaveValue("a@b");
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByRole("status").filter({ hasText: "Email added Successfully" })).toHaveCount(0);
+  dropExpectedStatusErrors(consoleErrors, 400); // the form answer is a 400 with the error text
+});
+
+test("contact form: sent, thanked, mailed", async ({ page }, testInfo) => {
+  const marker = unique("contact", testInfo.project.name);
+  await page.goto("/contact");
+  await expect(page.getByText("Our showroom is open Monday through Saturday, 9AM to 8PM")).toBeVisible();
+  await expect(page.getByText("We'll respond within 24 hours")).toBeVisible();
+
+  await page.getByRole("textbox", { name: "Name" }).fill("Meera Shah");
+  await page.getByRole("textbox", { name: "Email" }).fill(`${marker}@example.com`);
+  await page.getByRole("textbox", { name: "Phone" }).fill("+91 98765 43210");
+  await page.getByRole("combobox", { name: "Subject" }).selectOption("Product Inquiry");
+  await page.getByRole("textbox", { name: "Message" }).fill(`Is the teak diwan available in walnut? ${marker}`);
+  await page.getByRole("button", { name: "Send Message" }).click();
+
+  await expect(page.getByRole("status").filter({ hasText: "We'll get back to you shortly" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Thank You!" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send Message" })).toHaveCount(0);
+  await expect(page.getByText("Our showroom is open Monday through Saturday, 9AM to 8PM")).toBeVisible();
+
+  // One mail for this message, its subject naming the chosen subject.
+  const mine = () => readMails().filter((m) => m.text.includes(marker));
+  await expect.poll(() => mine().length).toBe(1);
+  const [mail] = mine();
+  expect(mail.subject).toContain("Product Inquiry");
+  expect(mail.text).toContain(`${marker}@example.com`);
+  expect(mail.text).toContain("Meera Shah");
+  expect(mail.to).toMatch(/@/);
+});
+
+test("contact form: server-side errors keep what was typed", async ({ page, consoleErrors }, testInfo) => {
+  const marker = unique("contact-bad", testInfo.project.name);
+  await page.goto("/contact");
+  await page.getByRole("textbox", { name: "Name" }).fill("Meera Shah");
+  // passes the browser's type=email check, not the server's rule
+  await page.getByRole("textbox", { name: "Email" }).fill("a@b");
+  await page.getByRole("combobox", { name: "Subject" }).selectOption("Feedback");
+  await page.getByRole("textbox", { name: "Message" }).fill(marker);
+  await page.getByRole("button", { name: "Send Message" }).click();
+
+  const email = page.getByRole("textbox", { name: "Email" });
+  await expect(page.getByText("Please enter a valid email address")).toBeVisible();
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  await expect(email).toHaveValue("a@b");
+  await expect(page.getByRole("textbox", { name: "Name" })).toHaveValue("Meera Shah");
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue(marker);
+  await expect(page.getByRole("heading", { name: "Thank You!" })).toHaveCount(0);
+  if (jsEnabled(testInfo.project.name)) await expect(email).toBeFocused();
+  expect(readMails().filter((m) => m.text.includes(marker))).toHaveLength(0);
+  dropExpectedStatusErrors(consoleErrors, 400); // the form answer is a 400 with the error text
+});

@@ -1,0 +1,46 @@
+// Out-of-stock products: the product page and the category card refuse to add them,
+// and so does the server when asked directly.
+import { expect, test } from "./fixtures";
+import { productCards } from "./helpers";
+
+const OUT_OF_STOCK = [
+  { slug: "chesterfield-velvet-2-seater-sofa", title: "Chesterfield Velvet 2-Seater Sofa", category: "living-room" },
+  { slug: "sheesham-study-desk-with-drawers", title: "Sheesham Study Desk with Drawers", category: "office" },
+];
+
+for (const product of OUT_OF_STOCK) {
+  test(`out of stock: ${product.slug}`, async ({ page }) => {
+    const response = await page.goto(`/product/${product.slug}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(product.title);
+    await expect(page.getByTestId("stock")).toHaveText("Out of Stock");
+    const add = page.getByRole("button", { name: "Out of Stock", exact: true });
+    await expect(add).toBeVisible();
+    await expect(add).toBeDisabled();
+    await expect(page.getByRole("button", { name: "Add to Cart", exact: true })).toHaveCount(0);
+    await expect(page.getByRole("spinbutton", { name: "Quantity", exact: true })).toBeDisabled();
+
+    // Its card in the category grid
+    await page.goto(`/category/${product.category}`);
+    const card = productCards(page).filter({ has: page.getByRole("heading", { name: product.title, exact: true }) });
+    await expect(card).toHaveCount(1);
+    await expect(card.getByText("Out of Stock", { exact: true })).toBeVisible();
+    await expect(card.getByRole("button", { name: `Add ${product.title} to cart` })).toBeDisabled();
+    // In-stock cards next to it stay enabled.
+    const inStock = productCards(page).filter({ hasNotText: "Out of Stock" }).first();
+    await expect(inStock.getByRole("button", { name: /^Add .+ to cart$/ })).toBeEnabled();
+
+    // The server refuses it too (contract: out-of-stock items cannot be added, 409).
+    const detail = await page.request.get(`/api/item/detailBySlug?slug=${product.slug}`);
+    expect(detail.status()).toBe(200);
+    const item = (await detail.json()) as { id: number; inStock: boolean; stock: number };
+    expect(item.inStock).toBe(false);
+    expect(item.stock).toBe(0);
+    const add409 = await page.request.post("/api/cart/add", { data: { itemId: item.id, quantity: 1 } });
+    expect(add409.status()).toBe(409);
+    const cart = await page.request.get("/api/cart/get");
+    expect((await cart.json()).count).toBe(0);
+    await page.reload();
+    await expect(page.getByTestId("cart-count")).toHaveCount(0);
+  });
+}
