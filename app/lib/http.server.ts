@@ -2,6 +2,7 @@
 // Remix under remix-serve has no middleware, so every action calls readForm/readJson
 // (API actions: requireMutation); a test walks all route modules to prove it.
 import type { z } from "zod";
+import { env } from "./env.server";
 import { AppError } from "./errors.server";
 
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -23,7 +24,8 @@ function isBearerOnly(request: Request) {
 export function assertSameOrigin(request: Request) {
   if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return;
   if (isBearerOnly(request)) return;
-  const expected = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
+  const forwarded = env.TRUST_PROXY ? request.headers.get("X-Forwarded-Host") : null;
+  const expected = forwarded ?? request.headers.get("Host") ?? new URL(request.url).host;
   const origin = request.headers.get("Origin");
   const source = origin && origin !== "null" ? hostOf(origin) : hostOf(request.headers.get("Referer"));
   if (origin === "null") throw new AppError(403, "Cross-site request refused");

@@ -29,9 +29,9 @@ export async function toastHeader(input: ToastInput, request?: Request): Promise
   return toastStorage.commitSession(session);
 }
 
-export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}) {
+export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}, request?: Request) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await toastHeader(toast));
+  headers.append("Set-Cookie", await toastHeader(toast, request));
   return redirect(url, { ...init, headers });
 }
 

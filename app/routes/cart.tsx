@@ -58,7 +58,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     const toast = { type: "success" as const, title: message };
-    if (redirectTo) return redirectWithToast(redirectTo, toast, { headers });
+    if (redirectTo) return redirectWithToast(redirectTo, toast, { headers }, request);
     headers.append("Set-Cookie", await toastHeader(toast, request));
     return data({ ok: true } satisfies CartActionData, { headers });
   } catch (error) {

@@ -1,0 +1,67 @@
+// Full-page screenshots for humans to look at (test-results/screens/*.png), JavaScript project only.
+// They assert only that each page loaded.
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, jsEnabled, test } from "./fixtures";
+
+const SIZES = [
+  { name: "phone", width: 390, height: 844 },
+  { name: "desktop", width: 1280, height: 900 },
+] as const;
+
+const PAGES = [
+  { name: "home", url: "/", heading: "Explore Categories" },
+  { name: "categories", url: "/categories", heading: "Furniture Categories" },
+  { name: "living-room", url: "/category/living-room", heading: "Living Room" },
+  { name: "product", url: "/product/sheesham-wood-3-seater-sofa", heading: "Sheesham Wood 3-Seater Sofa" },
+  { name: "contact", url: "/contact", heading: "Contact Us" },
+] as const;
+
+const SCREENS_DIR = path.join("test-results", "screens");
+
+/** Load every lazy image now, and wait until all images have finished, so the shot is complete. */
+async function settle(page: Page) {
+  await page.evaluate(() => document.querySelectorAll<HTMLImageElement>('img[loading="lazy"]').forEach((img) => (img.loading = "eager")));
+  await page.waitForFunction(() => Array.from(document.images).every((img) => img.complete));
+  await page.evaluate(() => document.fonts.ready);
+}
+
+async function shoot(page: Page, size: string, name: string) {
+  await settle(page);
+  await page.screenshot({ path: path.join(SCREENS_DIR, `${size}-${name}.png`), fullPage: true, animations: "disabled" });
+}
+
+for (const size of SIZES) {
+  test.describe(`screens at ${size.name} size`, () => {
+    test.use({ viewport: { width: size.width, height: size.height } });
+    test.beforeEach(({}, testInfo) => {
+      test.skip(!jsEnabled(testInfo.project.name), "screenshots are taken in the js project only");
+    });
+
+    test("pages", async ({ page }) => {
+      for (const p of PAGES) {
+        const response = await page.goto(p.url);
+        expect(response?.status(), p.url).toBe(200);
+        await expect(page.getByRole("heading", { name: p.heading, exact: true }).first()).toBeVisible();
+        await shoot(page, size.name, p.name);
+      }
+    });
+
+    test("cart with 2 items", async ({ page }) => {
+      await page.goto("/category/living-room");
+      const titles = await page
+        .getByTestId("product-card")
+        .filter({ hasNotText: "Out of Stock" })
+        .getByRole("heading", { level: 3 })
+        .allTextContents();
+      for (const [i, title] of titles.slice(0, 2).entries()) {
+        await page.getByRole("button", { name: `Add ${title.trim()} to cart` }).click();
+        await expect(page.getByTestId("cart-count")).toHaveText(String(i + 1));
+      }
+      const response = await page.goto("/cart");
+      expect(response?.status()).toBe(200);
+      await expect(page.getByRole("heading", { name: "Cart Items (2)" })).toBeVisible();
+      await shoot(page, size.name, "cart");
+    });
+  });
+}
