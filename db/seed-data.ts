@@ -116,20 +116,20 @@ export const seedProducts: SeedProduct[] = [
   },
   {
     categorySlug: "living-room",
-    slug: "jaipur-fabric-lounge-armchair",
-    title: "Jaipur Fabric Lounge Armchair",
+    slug: "jaipur-fabric-loveseat",
+    title: "Jaipur Fabric 2-Seater Loveseat",
     description:
-      "A snug reading armchair with a gently reclined back and block-print inspired fabric. Pairs well with a footstool and a good book.",
+      "A snug two-seater with a gently reclined back and block-print inspired fabric. Sized for compact flats, reading corners and balconies.",
     price: 12999,
     featured: false,
     stock: 25,
     specifications: {
       Material: "Sheesham wood legs, cotton blend upholstery",
-      Dimensions: "78 x 80 x 92 cm",
+      Dimensions: "142 x 80 x 88 cm",
       Color: "Terracotta",
-      Weight: "19 kg",
+      Weight: "31 kg",
       Assembly: "Self-assembly, tools included",
-      "Max Weight Capacity": "120 kg",
+      "Max Weight Capacity": "220 kg",
     },
   },
   {

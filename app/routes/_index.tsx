@@ -95,7 +95,7 @@ export default function Home() {
         renderSlide={(slide, i, active) => (
           <div className="relative h-full w-full">
             <img src={slide.imgPath} alt="" width={1600} height={700} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : undefined} className="absolute inset-0 h-full w-full object-cover" />
-            <div className="absolute inset-0 bg-gradient-to-r from-black/70 via-black/40 to-transparent" />
+            <div className="absolute inset-0 bg-gradient-to-r from-black/75 via-black/55 to-black/35 sm:via-black/40 sm:to-transparent" />
             <div className="container-page relative flex h-full flex-col justify-center pb-10 sm:px-20">
               <h2 className="max-w-xl text-3xl font-semibold text-white sm:text-5xl">{slide.title}</h2>
               <p className="mt-4 max-w-md text-base text-white/90 sm:text-lg">{slide.description}</p>

@@ -100,7 +100,7 @@ function CartLineRow({ line }: { line: CartLine }) {
   const submit = (fields: Record<string, string>) => fetcher.submit({ id: String(line.id), ...fields }, { method: "post", action: "/cart" });
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
-      <Link to={`/product/${line.item.slug}`} className="shrink-0">
+      <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
         <img src={line.item.imgPath} alt={line.item.title} width={800} height={600} className="aspect-[4/3] w-24 rounded-lg object-cover sm:w-32" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2">

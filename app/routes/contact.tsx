@@ -433,7 +433,7 @@ function ShowroomMap() {
       viewBox="0 0 640 320"
       role="img"
       aria-labelledby="showroom-map-title"
-      className="block h-auto w-full bg-sand-100"
+      className="block h-56 w-full bg-sand-100 sm:h-72"
       preserveAspectRatio="xMidYMid slice"
     >
       <title id="showroom-map-title">{`Map showing ${contact.showroomName}, ${contact.address}`}</title>

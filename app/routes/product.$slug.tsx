@@ -82,7 +82,7 @@ export default function ProductPage() {
       </div>
 
       <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
-        <div className="relative overflow-hidden rounded-2xl bg-sand-100">
+        <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
           <img src={item.imgPath} alt={item.title} width={800} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-cover" />
           {item.featured ? <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span> : null}
         </div>

@@ -1,7 +1,31 @@
-// Every browser test fails on a console error or an uncaught page error.
+// Every browser test fails on a console error or an uncaught page error. With JavaScript on,
+// page.goto and page.reload wait until React has hydrated (the root marks <html data-hydrated>),
+// so a click never lands on the server-rendered page before its handlers exist.
 import { test as base, expect } from "@playwright/test";
+import type { Page } from "@playwright/test";
+
+async function waitForHydration(page: Page) {
+  await page.locator("html[data-hydrated='true']").waitFor({ state: "attached" });
+}
 
 export const test = base.extend<{ consoleErrors: string[] }>({
+  page: async ({ page, javaScriptEnabled }, use) => {
+    if (javaScriptEnabled) {
+      const goto = page.goto.bind(page);
+      const reload = page.reload.bind(page);
+      page.goto = async (...args: Parameters<Page["goto"]>) => {
+        const response = await goto(...args);
+        await waitForHydration(page);
+        return response;
+      };
+      page.reload = async (...args: Parameters<Page["reload"]>) => {
+        const response = await reload(...args);
+        await waitForHydration(page);
+        return response;
+      };
+    }
+    await use(page);
+  },
   consoleErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

@@ -52,6 +52,22 @@ test("header navigation", async ({ page }, testInfo) => {
   }
 });
 
+test.describe("phone with JavaScript", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("the mobile menu closes on route change", async ({ page }, testInfo) => {
+    test.skip(!jsEnabled(testInfo.project.name), "the no-js project covers the menu without JavaScript");
+    await page.goto("/");
+    const header = page.getByRole("banner");
+    const mobile = header.getByRole("navigation", { name: "Mobile" });
+    await header.getByLabel("Menu").click();
+    await expect(mobile).toBeVisible();
+    await mobile.getByRole("link", { name: "Categories", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Furniture Categories" })).toBeVisible();
+    await expect(mobile).toBeHidden();
+  });
+});
+
 test("header turns solid on scroll", async ({ page }, testInfo) => {
   test.skip(!jsEnabled(testInfo.project.name), "needs JavaScript; without it the header is always solid");
   await page.goto("/");
@@ -92,6 +108,8 @@ test("footer", async ({ page }) => {
   await footer.getByRole("link", { name: "Living Room" }).click();
   await expect(page).toHaveURL(/\/category\/living-room$/);
   await expect(page.getByRole("heading", { level: 1, name: "Living Room" })).toBeVisible();
+  // the new page starts at the top (spec: scroll to top on every route change)
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
 });
 
 for (const policy of POLICIES) {

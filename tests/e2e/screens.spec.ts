@@ -17,6 +17,7 @@ const PAGES = [
   { name: "contact", url: "/contact", heading: "Contact Us" },
 ] as const;
 
+const JS_ONLY = "screenshots are taken in the js project only";
 const SCREENS_DIR = path.join("test-results", "screens");
 
 /** Load every lazy image now, and wait until all images have finished, so the shot is complete. */
@@ -34,11 +35,8 @@ async function shoot(page: Page, size: string, name: string) {
 for (const size of SIZES) {
   test.describe(`screens at ${size.name} size`, () => {
     test.use({ viewport: { width: size.width, height: size.height } });
-    test.beforeEach(({}, testInfo) => {
-      test.skip(!jsEnabled(testInfo.project.name), "screenshots are taken in the js project only");
-    });
-
-    test("pages", async ({ page }) => {
+    test("pages", async ({ page }, testInfo) => {
+      test.skip(!jsEnabled(testInfo.project.name), JS_ONLY);
       for (const p of PAGES) {
         const response = await page.goto(p.url);
         expect(response?.status(), p.url).toBe(200);
@@ -47,7 +45,8 @@ for (const size of SIZES) {
       }
     });
 
-    test("cart with 2 items", async ({ page }) => {
+    test("cart with 2 items", async ({ page }, testInfo) => {
+      test.skip(!jsEnabled(testInfo.project.name), JS_ONLY);
       await page.goto("/category/living-room");
       const titles = await page
         .getByTestId("product-card")

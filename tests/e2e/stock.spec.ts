@@ -20,6 +20,15 @@ for (const product of OUT_OF_STOCK) {
     await expect(page.getByRole("button", { name: "Add to Cart", exact: true })).toHaveCount(0);
     await expect(page.getByRole("spinbutton", { name: "Quantity", exact: true })).toBeDisabled();
 
+    // Related Products come from the living room, never the product itself (spec, Product detail)
+    const livingRoom = await page.request.get("/api/category/items?slug=living-room");
+    const livingRoomTitles = ((await livingRoom.json()) as { items: { title: string }[] }).items.map((i) => i.title);
+    const related = page.locator("section").filter({ has: page.getByRole("heading", { name: "Related Products" }) });
+    const relatedTitles = await related.getByTestId("product-card").getByRole("heading", { level: 3 }).allTextContents();
+    expect(relatedTitles.length).toBeGreaterThan(0);
+    for (const title of relatedTitles) expect(livingRoomTitles).toContain(title.trim());
+    expect(relatedTitles.map((t) => t.trim())).not.toContain(product.title);
+
     // Its card in the category grid
     await page.goto(`/category/${product.category}`);
     const card = productCards(page).filter({ has: page.getByRole("heading", { name: product.title, exact: true }) });

@@ -221,3 +221,23 @@ test("a visitor browses, filters, adds to the cart and empties it", async ({ pag
   await page.reload();
   await expect(page.getByRole("heading", { level: 1, name: "Your Cart is Empty" })).toBeVisible();
 });
+
+test("sorting high to low, then Default restores the original order", async ({ page }) => {
+  await page.goto("/category/bedroom");
+  const cards = productCards(page);
+  const original = await cardTitles(cards);
+  expect(original.length).toBeGreaterThanOrEqual(5);
+
+  const highToLow = page.getByRole("link", { name: "Price: High to Low" });
+  await highToLow.click();
+  await expect(page).toHaveURL(/[?&]sort=price-desc(&|$)/);
+  await expect(highToLow).toHaveAttribute("aria-current", "true");
+  const prices = await cardPrices(cards);
+  expect(isAscending([...prices].reverse()), `prices descending: ${prices.join(", ")}`).toBe(true);
+
+  const byDefault = page.getByRole("link", { name: "Default", exact: true });
+  await byDefault.click();
+  await expect(byDefault).toHaveAttribute("aria-current", "true");
+  await expect(page).not.toHaveURL(/sort=/);
+  expect(await cardTitles(cards)).toEqual(original);
+});
