@@ -12,6 +12,7 @@ import { Header } from "~/components/Header";
 import { Toasts } from "~/components/Toasts";
 import { cartCount, currentCartId } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
+import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
 import { readToasts } from "~/lib/toast.server";
 import { useNonce } from "~/utils/nonce";
 
@@ -21,14 +22,16 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [cartId, categories, { toasts, headers }] = await Promise.all([
+  const [cartId, wishlistId, categories, { toasts, headers }] = await Promise.all([
     currentCartId(request),
+    currentWishlistId(request),
     listCategories(),
     readToasts(request),
   ]);
   return data(
     {
       cartCount: await cartCount(cartId),
+      wishlistCount: await wishlistCount(wishlistId),
       footerCategories: categories,
       toasts,
       user: null as { name: string } | null,
@@ -66,7 +69,7 @@ function Shell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   return (
     <>
-      <Header cartCount={root?.cartCount ?? 0} user={root?.user ?? null} />
+      <Header cartCount={root?.cartCount ?? 0} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />
       <main id="main" className="flex-1 pt-16">
         {children}
       </main>

@@ -1,6 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { CartIcon, CloseIcon, MenuIcon, UserIcon } from "./icons";
+import { CartIcon, CloseIcon, HeartIcon, MenuIcon, UserIcon } from "./icons";
 
 export const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -41,7 +41,17 @@ export function Logo({ onClick }: { onClick?: () => void }) {
   );
 }
 
-export function Header({ cartCount, user, onLogoClick }: { cartCount: number; user: HeaderUser | null; onLogoClick?: () => void }) {
+export function Header({
+  cartCount,
+  wishlistCount,
+  user,
+  onLogoClick,
+}: {
+  cartCount: number;
+  wishlistCount: number;
+  user: HeaderUser | null;
+  onLogoClick?: () => void;
+}) {
   const scrolled = useScrolledPast(50);
   const location = useLocation();
   const menuRef = useRef<HTMLDetailsElement>(null);
@@ -90,6 +100,14 @@ export function Header({ cartCount, user, onLogoClick }: { cartCount: number; us
               Login
             </Link>
           )}
+          <Link to="/wishlist" className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={`Wishlist, ${wishlistCount} saved`}>
+            <HeartIcon className="h-6 w-6" />
+            {wishlistCount > 0 ? (
+              <span data-testid="wishlist-count" className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-stone-700 px-1 text-xs font-semibold text-white">
+                {wishlistCount}
+              </span>
+            ) : null}
+          </Link>
           <Link to="/cart" className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
             <CartIcon className="h-6 w-6" />
             {cartCount > 0 ? (

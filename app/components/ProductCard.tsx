@@ -1,11 +1,12 @@
 import { Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { Item } from "~/utils/catalogue";
 import { truncate } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
 import { CartIcon } from "./icons";
 import { useCartFetcher } from "./useCartFetcher";
 
-export function ProductCard({ item, eager = false }: { item: Item; eager?: boolean }) {
+export function ProductCard({ item, eager = false, actions }: { item: Item; eager?: boolean; actions?: ReactNode }) {
   const location = useLocation();
   const { fetcher, onSubmit } = useCartFetcher(`add-card-${item.id}`);
   const busy = fetcher.state !== "idle";
@@ -45,15 +46,24 @@ export function ProductCard({ item, eager = false }: { item: Item; eager?: boole
         </button>
       </fetcher.Form>
       {error ? <p role="alert" className="px-4 pb-3 text-sm text-red-700">{error}</p> : null}
+      {actions ? <div className="border-t border-sand-200 px-4 py-2">{actions}</div> : null}
     </article>
   );
 }
 
-export function ProductGrid({ items, eagerFirst = 0 }: { items: Item[]; eagerFirst?: number }) {
+export function ProductGrid({
+  items,
+  eagerFirst = 0,
+  renderActions,
+}: {
+  items: Item[];
+  eagerFirst?: number;
+  renderActions?: (item: Item) => ReactNode;
+}) {
   return (
     <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
       {items.map((item, i) => (
-        <ProductCard key={item.id} item={item} eager={i < eagerFirst} />
+        <ProductCard key={item.id} item={item} eager={i < eagerFirst} actions={renderActions?.(item)} />
       ))}
     </div>
   );

@@ -46,3 +46,6 @@ export const FilterIcon = (p: IconProps) => (
 export const UserIcon = (p: IconProps) => (
   <svg {...base} {...p}><circle cx="12" cy="8" r="4" /><path d="M4 20.5c1.2-3.8 4.3-5.5 8-5.5s6.8 1.7 8 5.5" /></svg>
 );
+export const HeartIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M12 20.5s-7.5-4.6-7.5-10.2A4.3 4.3 0 0 1 12 7.6a4.3 4.3 0 0 1 7.5 2.7c0 5.6-7.5 10.2-7.5 10.2z" /></svg>
+);

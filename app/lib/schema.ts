@@ -93,6 +93,19 @@ export interface CartLinesTable {
   createdAt: string;
 }
 
+export interface WishlistsTable {
+  id: string;
+  userId: number | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WishlistItemsTable {
+  wishlistId: string;
+  itemId: number;
+  createdAt: string;
+}
+
 export interface PaymentOrdersTable {
   id: string;
   userId: number | null;
@@ -183,6 +196,8 @@ export interface DB {
   items: ItemsTable;
   carts: CartsTable;
   cartLines: CartLinesTable;
+  wishlists: WishlistsTable;
+  wishlistItems: WishlistItemsTable;
   paymentOrders: PaymentOrdersTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;

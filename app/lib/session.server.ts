@@ -13,6 +13,7 @@ const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 export interface SessionData {
   cartId?: string;
+  wishlistId?: string;
   userId?: number;
   isAdmin?: boolean;
 }
@@ -77,8 +78,16 @@ const storage = createSessionStorage<SessionData>({
 
 export type ShopSession = Session<SessionData>;
 
+// One read of the sessions table per request, however many modules ask.
+const perRequest = new WeakMap<Request, Promise<ShopSession>>();
+
 export function getSession(request: Request): Promise<ShopSession> {
-  return storage.getSession(request.headers.get("Cookie"));
+  let session = perRequest.get(request);
+  if (!session) {
+    session = storage.getSession(request.headers.get("Cookie"));
+    perRequest.set(request, session);
+  }
+  return session;
 }
 
 export function commitSession(session: ShopSession): Promise<string> {

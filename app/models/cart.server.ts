@@ -1,9 +1,8 @@
 // The cart: lines keyed by a cart id that the visitor's session carries.
-import crypto from "node:crypto";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { commitSession, getSession } from "~/lib/session.server";
+import { ensureOwned, findOwned } from "~/lib/session-owned.server";
 import type { CartTotals } from "~/utils/pricing";
 import { computeTotals, MAX_QUANTITY } from "~/utils/pricing";
 
@@ -127,27 +126,12 @@ export async function clearCart(cartId: string | null, db: Db = defaultDb): Prom
 // ---- which cart a request means -------------------------------------------------------
 
 /** The cart id of this request's session, if it has a live cart. */
-export async function currentCartId(request: Request, db: Db = defaultDb): Promise<string | null> {
-  const session = await getSession(request);
-  const cartId = session.get("cartId");
-  if (!cartId) return null;
-  const cart = await db.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst();
-  return cart ? cart.id : null;
+export function currentCartId(request: Request, db: Db = defaultDb): Promise<string | null> {
+  return findOwned(request, "carts", db);
 }
 
 /** The session's cart, created when missing. `headers` carries the Set-Cookie to send back. */
 export async function ensureCart(request: Request, db: Db = defaultDb): Promise<{ cartId: string; headers: Headers }> {
-  const headers = new Headers();
-  const session = await getSession(request);
-  const existing = session.get("cartId");
-  if (existing) {
-    const cart = await db.selectFrom("carts").select("id").where("id", "=", existing).executeTakeFirst();
-    if (cart) return { cartId: cart.id, headers };
-  }
-  const cartId = crypto.randomUUID();
-  const now = nowIso();
-  await db.insertInto("carts").values({ id: cartId, userId: null, createdAt: now, updatedAt: now }).execute();
-  session.set("cartId", cartId);
-  headers.append("Set-Cookie", await commitSession(session));
-  return { cartId, headers };
+  const { id, headers } = await ensureOwned(request, "carts", db);
+  return { cartId: id, headers };
 }

@@ -11,6 +11,7 @@ import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { saveContactMessage } from "~/models/messages.server";
 import { CONTACT_SUBJECTS, ContactSchema } from "~/utils/schemas";
+import { FormField, fieldA11y } from "~/components/FormField";
 
 /** The spec keeps "Sending..." on screen for 1.5 s before the thank-you panel (section 9). */
 const THANK_YOU_DELAY_MS = 1500;
@@ -251,9 +252,6 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
     if (element instanceof HTMLElement) element.focus();
   }, [actionData]);
 
-  const describe = (field: Field) =>
-    errors[field] ? { "aria-invalid": true as const, "aria-describedby": `${field}-error` } : {};
-
   return (
     <Form ref={formRef} method="post" className="mt-6 space-y-5">
       {formError ? (
@@ -263,10 +261,7 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
       ) : null}
 
       <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <div>
-          <label htmlFor="contact-name" className="field-label">
-            Name <span aria-hidden="true">*</span>
-          </label>
+        <FormField id="contact-name" label="Name" required error={errors.name}>
           <input
             id="contact-name"
             name="name"
@@ -276,14 +271,10 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             maxLength={100}
             defaultValue={values.name}
             className="field-input"
-            {...describe("name")}
+            {...fieldA11y("contact-name", errors.name)}
           />
-          <FieldError field="name" message={errors.name} />
-        </div>
-        <div>
-          <label htmlFor="contact-email" className="field-label">
-            Email <span aria-hidden="true">*</span>
-          </label>
+        </FormField>
+        <FormField id="contact-email" label="Email" required error={errors.email}>
           <input
             id="contact-email"
             name="email"
@@ -293,17 +284,13 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             maxLength={254}
             defaultValue={values.email}
             className="field-input"
-            {...describe("email")}
+            {...fieldA11y("contact-email", errors.email)}
           />
-          <FieldError field="email" message={errors.email} />
-        </div>
+        </FormField>
       </div>
 
       <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <div>
-          <label htmlFor="contact-phone" className="field-label">
-            Phone <span className="font-normal text-stone-500">(optional)</span>
-          </label>
+        <FormField id="contact-phone" label="Phone" optional error={errors.phone}>
           <input
             id="contact-phone"
             name="phone"
@@ -313,21 +300,17 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             maxLength={20}
             defaultValue={values.phone}
             className="field-input"
-            {...describe("phone")}
+            {...fieldA11y("contact-phone", errors.phone)}
           />
-          <FieldError field="phone" message={errors.phone} />
-        </div>
-        <div>
-          <label htmlFor="contact-subject" className="field-label">
-            Subject <span aria-hidden="true">*</span>
-          </label>
+        </FormField>
+        <FormField id="contact-subject" label="Subject" required error={errors.subject}>
           <select
             id="contact-subject"
             name="subject"
             required
             defaultValue={values.subject ?? ""}
             className="field-input"
-            {...describe("subject")}
+            {...fieldA11y("contact-subject", errors.subject)}
           >
             <option value="">Select a subject</option>
             {CONTACT_SUBJECTS.map((subject) => (
@@ -336,14 +319,10 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
               </option>
             ))}
           </select>
-          <FieldError field="subject" message={errors.subject} />
-        </div>
+        </FormField>
       </div>
 
-      <div>
-        <label htmlFor="contact-message" className="field-label">
-          Message <span aria-hidden="true">*</span>
-        </label>
+      <FormField id="contact-message" label="Message" required error={errors.message}>
         <textarea
           id="contact-message"
           name="message"
@@ -352,24 +331,14 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
           maxLength={5000}
           defaultValue={values.message}
           className="field-input"
-          {...describe("message")}
+          {...fieldA11y("contact-message", errors.message)}
         />
-        <FieldError field="message" message={errors.message} />
-      </div>
+      </FormField>
 
       <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
         {busy ? "Sending..." : "Send Message"}
       </button>
     </Form>
-  );
-}
-
-function FieldError({ field, message }: { field: Field; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={`${field}-error`} className="field-error">
-      {message}
-    </p>
   );
 }
 

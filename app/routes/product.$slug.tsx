@@ -1,12 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
-import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
+import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
 import { useCartFetcher } from "~/components/useCartFetcher";
 import { getCategoryById, getItemBySlug, listRelated, SlugSchema } from "~/models/catalogue.server";
+import { currentWishlistId, isInWishlist } from "~/models/wishlist.server";
 import { formatPrice } from "~/utils/money";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 
@@ -15,18 +17,47 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { name: "description", content: d?.item?.description ?? "" },
 ];
 
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
-  if (!item) return data({ item: null, category: null, related: [] }, { status: 404 });
-  const [category, related] = await Promise.all([getCategoryById(item.categoryId), listRelated(item.slug)]);
-  return { item, category, related };
+  if (!item) return data({ item: null, category: null, related: [], saved: false }, { status: 404 });
+  const [category, related, saved] = await Promise.all([
+    getCategoryById(item.categoryId),
+    listRelated(item.slug),
+    currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
+  ]);
+  return { item, category, related, saved };
+}
+
+/** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
+function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
+  const location = useLocation();
+  const fetcher = useFetcher<{ ok: boolean }>({ key: `wishlist-${itemId}` });
+  const pendingIntent = fetcher.formData?.get("intent");
+  const showSaved = pendingIntent ? pendingIntent === "add" : saved;
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formData = new FormData(event.currentTarget);
+    formData.delete("redirectTo");
+    fetcher.submit(formData, { method: "post", action: "/wishlist" });
+  };
+  return (
+    <fetcher.Form method="post" action="/wishlist" onSubmit={onSubmit}>
+      <input type="hidden" name="intent" value={showSaved ? "remove" : "add"} />
+      <input type="hidden" name="itemId" value={itemId} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button type="submit" className="btn-secondary" aria-pressed={showSaved}>
+        <HeartIcon className={`h-5 w-5 ${showSaved ? "fill-current" : ""}`} />
+        {showSaved ? "Saved to Wishlist" : "Add to Wishlist"}
+      </button>
+    </fetcher.Form>
+  );
 }
 
 type Tab = "description" | "specifications";
 
 export default function ProductPage() {
-  const { item, category, related } = useLoaderData<typeof loader>();
+  const { item, category, related, saved } = useLoaderData<typeof loader>();
   const location = useLocation();
   const tabParam = new URLSearchParams(location.search).get("tab");
   const tab: Tab = tabParam === "specifications" ? "specifications" : "description";
@@ -104,9 +135,11 @@ export default function ProductPage() {
             <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy}>
               {!item.inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
-            <button type="button" className="btn-secondary" disabled title="Wishlists are coming soon">Add to Wishlist</button>
           </fetcher.Form>
           {error ? <p role="alert" className="mt-3 text-sm text-red-700">{error}</p> : null}
+          <div className="mt-3">
+            <WishlistButton itemId={item.id} saved={saved} />
+          </div>
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
             <li className="card flex items-start gap-3 p-4"><TruckIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">Free Shipping</p><p className="text-sm text-stone-600">On orders over ₹25,000</p></div></li>

@@ -1,0 +1,39 @@
+import type { ReactNode } from "react";
+
+/** aria props that tie a control to its error text. */
+export function fieldA11y(id: string, error: string | undefined) {
+  return error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
+}
+
+/** A label, its control and the control's error text, laid out the same on every form. */
+export function FormField({
+  id,
+  label,
+  required,
+  optional,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  required?: boolean;
+  optional?: boolean;
+  error?: string;
+  children: ReactNode;
+}) {
+  return (
+    <div>
+      <label htmlFor={id} className="field-label">
+        {label}
+        {required ? <span aria-hidden="true"> *</span> : null}
+        {optional ? <span className="font-normal text-stone-500"> (optional)</span> : null}
+      </label>
+      {children}
+      {error ? (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+// The wishlist: products a visitor saves for later, owned through the session like the cart.
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import { ensureOwned, findOwned } from "~/lib/session-owned.server";
+import type { Item } from "~/utils/catalogue";
+import { toItem } from "./catalogue.server";
+
+export function currentWishlistId(request: Request, db: Db = defaultDb) {
+  return findOwned(request, "wishlists", db);
+}
+
+export function ensureWishlist(request: Request, db: Db = defaultDb) {
+  return ensureOwned(request, "wishlists", db);
+}
+
+/** Saved products, newest first. */
+export async function listWishlist(wishlistId: string | null, db: Db = defaultDb): Promise<Item[]> {
+  if (!wishlistId) return [];
+  const rows = await db
+    .selectFrom("wishlistItems")
+    .innerJoin("items", "items.id", "wishlistItems.itemId")
+    .selectAll("items")
+    .where("wishlistItems.wishlistId", "=", wishlistId)
+    .orderBy("wishlistItems.createdAt", "desc")
+    .orderBy("items.id", "desc")
+    .execute();
+  return rows.map(toItem);
+}
+
+export async function isInWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<boolean> {
+  if (!wishlistId) return false;
+  const row = await db
+    .selectFrom("wishlistItems")
+    .select("itemId")
+    .where("wishlistId", "=", wishlistId)
+    .where("itemId", "=", itemId)
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+export async function wishlistCount(wishlistId: string | null, db: Db = defaultDb): Promise<number> {
+  if (!wishlistId) return 0;
+  const row = await db
+    .selectFrom("wishlistItems")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("wishlistId", "=", wishlistId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Idempotent: saving a saved product changes nothing. Returns the product's title. */
+export async function addToWishlist(wishlistId: string, itemId: number, db: Db = defaultDb): Promise<string> {
+  const item = await db.selectFrom("items").select(["id", "title"]).where("id", "=", itemId).executeTakeFirst();
+  if (!item) throw new AppError(404, "That product was not found");
+  await db
+    .insertInto("wishlistItems")
+    .values({ wishlistId, itemId, createdAt: nowIso() })
+    .onConflict((oc) => oc.columns(["wishlistId", "itemId"]).doNothing())
+    .execute();
+  return item.title;
+}
+
+export async function removeFromWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<void> {
+  if (!wishlistId) return;
+  await db.deleteFrom("wishlistItems").where("wishlistId", "=", wishlistId).where("itemId", "=", itemId).execute();
+}

@@ -1,0 +1,83 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { ProductGrid } from "~/components/ProductCard";
+import { AppError } from "~/lib/errors.server";
+import { formFailure } from "~/lib/form.server";
+import { parseWith, readForm, safeRedirectPath } from "~/lib/http.server";
+import { redirectWithToast, toastHeader } from "~/lib/toast.server";
+import { addToWishlist, currentWishlistId, ensureWishlist, listWishlist, removeFromWishlist } from "~/models/wishlist.server";
+import { IdSchema } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return { items: await listWishlist(await currentWishlistId(request)) };
+}
+
+const WishlistFormSchema = z.object({
+  intent: z.enum(["add", "remove"], { error: "Unknown wishlist action" }),
+  itemId: IdSchema,
+});
+
+export async function action({ request }: ActionFunctionArgs) {
+  try {
+    const form = await readForm(request);
+    const { intent, itemId } = parseWith(WishlistFormSchema, { intent: form.get("intent"), itemId: form.get("itemId") });
+    const headers = new Headers();
+    let title: string;
+    if (intent === "add") {
+      const wishlist = await ensureWishlist(request);
+      wishlist.headers.forEach((v, k) => headers.append(k, v));
+      title = `${await addToWishlist(wishlist.id, itemId)} saved to your wishlist`;
+    } else {
+      await removeFromWishlist(await currentWishlistId(request), itemId);
+      title = "Removed from your wishlist";
+    }
+    const toast = { type: "success" as const, title };
+    if (form.has("redirectTo")) {
+      return redirectWithToast(safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers }, request);
+    }
+    headers.append("Set-Cookie", await toastHeader(toast, request));
+    return data({ ok: true }, { headers });
+  } catch (error) {
+    if (error instanceof AppError) return formFailure(error);
+    throw error;
+  }
+}
+
+export default function WishlistPage() {
+  const { items } = useLoaderData<typeof loader>();
+  return (
+    <section className="container-page py-10">
+      <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
+      {items.length === 0 ? (
+        <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
+          <p className="text-lg">Your wishlist is empty.</p>
+          <p className="mt-2 text-stone-600">Save pieces you love with 'Add to Wishlist' on any product page.</p>
+          <Link to="/categories" className="btn-primary mt-6">Browse Categories</Link>
+        </div>
+      ) : (
+        <>
+          <p className="mt-2 text-stone-600">{items.length} saved {items.length === 1 ? "piece" : "pieces"}</p>
+          <div className="mt-8">
+            <ProductGrid
+              items={items}
+              renderActions={(item) => (
+                <Form method="post" preventScrollReset>
+                  <input type="hidden" name="intent" value="remove" />
+                  <input type="hidden" name="itemId" value={item.id} />
+                  <input type="hidden" name="redirectTo" value="/wishlist" />
+                  <button type="submit" className="btn-ghost -mx-3 text-sm text-red-700" aria-label={`Remove ${item.title} from wishlist`}>
+                    Remove
+                  </button>
+                </Form>
+              )}
+            />
+          </div>
+        </>
+      )}
+    </section>
+  );
+}
