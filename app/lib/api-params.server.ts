@@ -1,3 +1,4 @@
+import { apiHandler } from "./api.server";
 import { AppError } from "./errors.server";
 import { assertSameOrigin } from "./http.server";
 import { SlugSchema } from "~/models/catalogue.server";
@@ -15,4 +16,16 @@ export function requireMutation(request: Request, methods: string[]) {
   if (!methods.includes(request.method.toUpperCase())) {
     throw new AppError(405, `Method not allowed. Use ${methods.join(" or ")}.`, undefined, { Allow: methods.join(", ") });
   }
+}
+
+/**
+ * The handler for the methods an API path does not serve (export it as `loader` or `action`):
+ * a state-changing request from another site still gets 403 first, anything else 405.
+ */
+export function otherMethods(allowed: string[]) {
+  return ({ request }: { request: Request }) =>
+    apiHandler(async () => {
+      requireMutation(request, allowed);
+      throw new AppError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, undefined, { Allow: allowed.join(", ") });
+    });
 }

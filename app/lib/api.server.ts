@@ -28,10 +28,3 @@ export async function apiHandler(fn: () => Promise<Response | unknown>): Promise
     return errorResponse(error);
   }
 }
-
-export function methodNotAllowed(allowed: string[]) {
-  return jsonResponse({ message: `Method not allowed. Use ${allowed.join(" or ")}.` }, {
-    status: 405,
-    headers: { Allow: allowed.join(", ") },
-  });
-}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
-import { requireMutation } from "~/lib/api-params.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { addToCart, ensureCart } from "~/models/cart.server";
 import { CartAddSchema } from "~/utils/schemas";
@@ -13,3 +13,4 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const line = await addToCart(cartId, input.itemId, input.quantity);
     return jsonResponse(line, { status: 201, headers });
   });
+export const loader = otherMethods(["POST"]);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMutation } from "~/lib/api-params.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { clearCart, currentCartId } from "~/models/cart.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
@@ -9,3 +9,4 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await clearCart(await currentCartId(request));
     return { success: true };
   });
+export const loader = otherMethods(["DELETE"]);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMutation } from "~/lib/api-params.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith } from "~/lib/http.server";
 import { currentCartId, removeCartLine } from "~/models/cart.server";
 import { IdSchema } from "~/utils/schemas";
@@ -11,3 +11,4 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     await removeCartLine(await currentCartId(request), parseWith(IdSchema, params.id));
     return { success: true };
   });
+export const loader = otherMethods(["DELETE"]);

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMutation } from "~/lib/api-params.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { currentCartId, updateCartLine } from "~/models/cart.server";
 import { CartUpdateSchema } from "~/utils/schemas";
@@ -11,3 +11,4 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const input = parseWith(CartUpdateSchema, await readBody(request));
     return updateCartLine(await currentCartId(request), input.id, input.quantity);
   });
+export const loader = otherMethods(["PUT"]);

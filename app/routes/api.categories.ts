@@ -1,2 +1,2 @@
 // A second reading of the same list (spec section 7).
-export { loader } from "./api.category.list";
+export { action, loader } from "./api.category.list";

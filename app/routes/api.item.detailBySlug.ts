@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { slugParam } from "~/lib/api-params.server";
+import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
 import { getItemBySlug } from "~/models/catalogue.server";
 
@@ -10,3 +10,4 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     if (!item) throw notFound("Product not found");
     return item;
   });
+export const action = otherMethods(["GET"]);

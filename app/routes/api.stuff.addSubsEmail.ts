@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { requireMutation } from "~/lib/api-params.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { subscribeToNewsletter } from "~/models/messages.server";
@@ -14,3 +14,4 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await subscribeToNewsletter(email);
     return { success: true };
   });
+export const loader = otherMethods(["POST"]);
