@@ -9,7 +9,9 @@ import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
+import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/components/PendingPage";
 import { Toasts } from "~/components/Toasts";
+import { useOptimisticCartCount } from "~/components/useCartFetcher";
 import { cartCount, currentCartId } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
 import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
@@ -67,9 +69,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 function Shell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
+  const cartCount = useOptimisticCartCount(root?.cartCount ?? 0);
   return (
     <>
-      <Header cartCount={root?.cartCount ?? 0} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />
+      <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />
       <main id="main" className="flex-1 pt-16">
         {children}
       </main>
@@ -85,11 +88,9 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  return (
-    <Shell>
-      <Outlet />
-    </Shell>
-  );
+  // A slow navigation to a list page shows that page's loading text and skeleton (spec).
+  const slowTarget = useSlowNavigationTarget();
+  return <Shell>{slowTarget && hasPendingPage(slowTarget) ? <PendingPage path={slowTarget} /> : <Outlet />}</Shell>;
 }
 
 export function ErrorBoundary() {

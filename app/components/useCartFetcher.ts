@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useFetchers } from "@remix-run/react";
 import type { FormEvent } from "react";
 
 export interface CartActionData {
@@ -22,4 +22,17 @@ export function useCartFetcher(key?: string) {
     fetcher.submit(formData, { method: "post", action: "/cart" });
   };
   return { fetcher, onSubmit };
+}
+
+/** The header badge: the server's count plus units still on their way (raised by the quantity at once). */
+export function useOptimisticCartCount(serverCount: number): number {
+  const fetchers = useFetchers();
+  let count = serverCount;
+  for (const f of fetchers) {
+    const fd = f.formData;
+    if (!fd || fd.get("intent") !== "add") continue;
+    const quantity = Number(fd.get("quantity") ?? 1);
+    if (Number.isInteger(quantity) && quantity > 0) count += quantity;
+  }
+  return count;
 }

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
-import { ProductGrid, ProductGridSkeleton } from "~/components/ProductCard";
+import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory, SlugSchema } from "~/models/catalogue.server";
 import type { Sort } from "~/utils/catalogue";
 import { AVAILABILITY, CategoryQuerySchema, PRICE_RANGE_KEYS, PRICE_RANGES, searchParamsToObject, SORT_LABELS, SORTS } from "~/utils/catalogue";
@@ -35,8 +35,7 @@ export default function CategoryPage() {
   const { category, items, query, filtersActive, invalid } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location.pathname.startsWith("/category/");
-  const switching = loading && navigation.location.pathname !== `/category/${category?.slug}`;
+  const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category?.slug}`;
 
   if (!category || !query) {
     return (
@@ -114,9 +113,7 @@ export default function CategoryPage() {
         {invalid ? <p role="alert" className="mt-4 text-sm text-red-700">Some filters were not recognised and were ignored.</p> : null}
         <p className="mt-6 text-sm text-stone-600" aria-live="polite">{items.length} {items.length === 1 ? "product" : "products"}</p>
         <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
-          {switching ? (
-            <ProductGridSkeleton />
-          ) : items.length === 0 ? (
+          {items.length === 0 ? (
             <div className="rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
               <p className="text-lg">No products found in this category.</p>
               <Link to="/categories" className="btn-secondary mt-6">Browse Other Categories</Link>

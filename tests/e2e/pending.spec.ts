@@ -1,0 +1,54 @@
+// With JavaScript, slow answers show the spec's loading texts and an optimistic cart badge.
+// The network is slowed by holding the data request until the test has seen the pending UI.
+import { expect, test } from "./fixtures";
+
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "pending UI exists only with JavaScript");
+
+function holdRequests(page: import("@playwright/test").Page, pattern: string | RegExp) {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  return {
+    ready: page.route(pattern, async (route) => {
+      await released;
+      await route.continue();
+    }),
+    release: () => release(),
+  };
+}
+
+test("a slow navigation to the categories shows 'Loading categories...' then the list", async ({ page }) => {
+  await page.goto("/about");
+  const hold = holdRequests(page, /\/categories\.data/);
+  await hold.ready;
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Categories" }).click();
+  await expect(page.getByText("Loading categories...")).toBeVisible();
+  hold.release();
+  await expect(page.getByRole("link", { name: "View Collection" })).toHaveCount(5);
+  await expect(page.getByText("Loading categories...")).toHaveCount(0);
+});
+
+test("a slow navigation home shows both loading texts", async ({ page }) => {
+  await page.goto("/about");
+  const hold = holdRequests(page, /\/_root\.data|\/\?index|_index/);
+  await hold.ready;
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Home" }).click();
+  await expect(page.getByText("Loading categories...")).toBeVisible();
+  await expect(page.getByText("Loading featured products...")).toBeVisible();
+  hold.release();
+  await expect(page.getByRole("heading", { name: "Featured Products" })).toBeVisible();
+  await expect(page.getByText("Loading featured products...")).toHaveCount(0);
+});
+
+test("the cart badge rises by the quantity before the server answers", async ({ page }) => {
+  await page.goto("/product/teak-wood-diwan-with-bolsters");
+  const hold = holdRequests(page, /\/cart\.data/);
+  await hold.ready;
+  await page.getByRole("button", { name: "Increase quantity" }).click();
+  await page.getByRole("button", { name: "Increase quantity" }).click();
+  await page.getByRole("button", { name: "Add to Cart" }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("3");
+  await expect(page.getByRole("button", { name: "Adding..." })).toBeDisabled();
+  hold.release();
+  await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled();
+  await expect(page.getByTestId("cart-count")).toHaveText("3");
+});
