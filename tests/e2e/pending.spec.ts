@@ -1,10 +1,11 @@
 // With JavaScript, slow answers show the spec's loading texts and an optimistic cart badge.
 // The network is slowed by holding the data request until the test has seen the pending UI.
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "pending UI exists only with JavaScript");
 
-function holdRequests(page: import("@playwright/test").Page, pattern: string | RegExp) {
+function holdRequests(page: Page, pattern: string | RegExp) {
   let release: () => void = () => {};
   const released = new Promise<void>((resolve) => (release = resolve));
   return {
