@@ -1,5 +1,3 @@
-import "@fontsource-variable/fraunces/index.css";
-import "@fontsource-variable/inter/index.css";
 import "./tailwind.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";

@@ -142,9 +142,9 @@ export default function ProductPage() {
           </div>
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
-            <li className="card flex items-start gap-3 p-4"><TruckIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">Free Shipping</p><p className="text-sm text-stone-600">On orders over ₹25,000</p></div></li>
-            <li className="card flex items-start gap-3 p-4"><ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">5 Year Warranty</p><p className="text-sm text-stone-600">On frames and joinery</p></div></li>
-            <li className="card flex items-start gap-3 p-4"><ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="font-semibold">30-Day Returns</p><p className="text-sm text-stone-600">For damaged or defective items</p></div></li>
+            <li className="card flex items-start gap-3 p-4"><TruckIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">Free Shipping</p><p className="text-sm text-stone-600">On orders over ₹25,000</p></div></li>
+            <li className="card flex items-start gap-3 p-4"><ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">5 Year Warranty</p><p className="text-sm text-stone-600">On frames and joinery</p></div></li>
+            <li className="card flex items-start gap-3 p-4"><ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">30-Day Returns</p><p className="text-sm text-stone-600">For damaged or defective items</p></div></li>
           </ul>
         </div>
       </section>
