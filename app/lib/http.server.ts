@@ -112,6 +112,16 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.inf
   return result.data;
 }
 
+/**
+ * Whether the visitor reached us over HTTPS (directly, or through a trusted proxy that says so).
+ * Cookies are marked Secure exactly then: a plain-HTTP `npm start` on a LAN address or an API
+ * client on http://localhost still keeps its session, and no HTTPS deployment sends one in clear.
+ */
+export function isSecureRequest(request: Request): boolean {
+  if (new URL(request.url).protocol === "https:") return true;
+  return env.TRUST_PROXY && request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim() === "https";
+}
+
 /** Same-site path for a redirect taken from a request; anything else falls back. */
 export function safeRedirectPath(target: unknown, fallback = "/"): string {
   if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.startsWith("/\\")) {

@@ -34,6 +34,6 @@ export async function ensureOwned(request: Request, table: OwnedTable, db: Db = 
   const now = nowIso();
   await db.insertInto(table).values({ id, userId: null, createdAt: now, updatedAt: now }).execute();
   session.set(SESSION_KEY[table], id);
-  headers.append("Set-Cookie", await commitSession(session));
+  headers.append("Set-Cookie", await commitSession(session, request));
   return { id, headers };
 }

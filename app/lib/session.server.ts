@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { createCookie, createSessionStorage } from "@remix-run/node";
 import type { Session } from "@remix-run/node";
 import { db, nowIso } from "./db.server";
-import { isProduction } from "./env.server";
+import { isSecureRequest } from "./http.server";
 import { sessionSecrets } from "./secrets.server";
 
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000; // a guest cart survives a month unused
@@ -21,7 +21,7 @@ export interface SessionData {
 export const sessionCookie = createCookie("__session", {
   httpOnly: true,
   sameSite: "lax",
-  secure: isProduction,
+  secure: false, // decided per response: see commitSession
   path: "/",
   maxAge: SESSION_IDLE_MS / 1000,
   secrets: sessionSecrets(),
@@ -90,12 +90,12 @@ export function getSession(request: Request): Promise<ShopSession> {
   return session;
 }
 
-export function commitSession(session: ShopSession): Promise<string> {
-  return storage.commitSession(session);
+export function commitSession(session: ShopSession, request: Request): Promise<string> {
+  return storage.commitSession(session, { secure: isSecureRequest(request) });
 }
 
-export function destroySession(session: ShopSession): Promise<string> {
-  return storage.destroySession(session);
+export function destroySession(session: ShopSession, request: Request): Promise<string> {
+  return storage.destroySession(session, { secure: isSecureRequest(request) });
 }
 
 /** Give the session a fresh id (at login and privilege change): same data, old id gone. */

@@ -3,7 +3,7 @@
 import crypto from "node:crypto";
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { isProduction } from "./env.server";
+import { isSecureRequest } from "./http.server";
 import { sessionSecrets } from "./secrets.server";
 import { ToastSchema } from "~/utils/toast";
 import type { Toast, ToastInput } from "~/utils/toast";
@@ -13,7 +13,7 @@ const toastStorage = createCookieSessionStorage({
     name: "__toast",
     httpOnly: true,
     sameSite: "lax",
-    secure: isProduction,
+    secure: false, // decided per response, like the session cookie
     path: "/",
     secrets: sessionSecrets(),
   },
@@ -21,17 +21,17 @@ const toastStorage = createCookieSessionStorage({
 
 const FLASH_KEY = "toasts";
 
-export async function toastHeader(input: ToastInput, request?: Request): Promise<string> {
-  const session = await toastStorage.getSession(request?.headers.get("Cookie"));
+export async function toastHeader(request: Request, input: ToastInput): Promise<string> {
+  const session = await toastStorage.getSession(request.headers.get("Cookie"));
   const pending = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
   const toast: Toast = { id: crypto.randomUUID(), type: input.type ?? "default", title: input.title, description: input.description };
   session.flash(FLASH_KEY, [...pending, toast].slice(-3));
-  return toastStorage.commitSession(session);
+  return toastStorage.commitSession(session, { secure: isSecureRequest(request) });
 }
 
-export async function redirectWithToast(url: string, toast: ToastInput, init: ResponseInit = {}, request?: Request) {
+export async function redirectWithToast(request: Request, url: string, toast: ToastInput, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await toastHeader(toast, request));
+  headers.append("Set-Cookie", await toastHeader(request, toast));
   return redirect(url, { ...init, headers });
 }
 
@@ -41,6 +41,6 @@ export async function readToasts(request: Request): Promise<{ toasts: Toast[]; h
   if (!cookie?.includes("__toast=")) return { toasts: [], headers: null };
   const session = await toastStorage.getSession(cookie);
   const toasts = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
-  const headers = new Headers({ "Set-Cookie": await toastStorage.destroySession(session) });
+  const headers = new Headers({ "Set-Cookie": await toastStorage.destroySession(session, { secure: isSecureRequest(request) }) });
   return { toasts, headers };
 }

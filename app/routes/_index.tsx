@@ -32,7 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
     await rateLimitRequest(LIMITS.newsletter, request, email);
     await subscribeToNewsletter(email);
-    return redirectWithToast("/#newsletter", { type: "success", title: "Email added Successfully" });
+    return redirectWithToast(request, "/#newsletter", { type: "success", title: "Email added Successfully" });
   } catch (error) {
     if (error instanceof AppError) return formFailure(error, form ? formValues(form, ["email"]) : undefined);
     throw error;

@@ -58,8 +58,8 @@ export async function action({ request }: ActionFunctionArgs) {
       }
     }
     const toast = { type: "success" as const, title: message };
-    if (redirectTo) return redirectWithToast(redirectTo, toast, { headers }, request);
-    headers.append("Set-Cookie", await toastHeader(toast, request));
+    if (redirectTo) return redirectWithToast(request, redirectTo, toast, { headers });
+    headers.append("Set-Cookie", await toastHeader(request, toast));
     return data({ ok: true } satisfies CartActionData, { headers });
   } catch (error) {
     if (error instanceof AppError) return formFailure(error);

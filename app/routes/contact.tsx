@@ -67,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
     await rateLimitRequest(LIMITS.contact, request, parsed.data.email);
     await saveContactMessage(parsed.data);
-    return redirectWithToast("/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
+    return redirectWithToast(request, "/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
   } catch (error) {
     if (error instanceof AppError) {
       return data<ActionData>({ formError: error.message }, { status: error.status, headers: error.headers });

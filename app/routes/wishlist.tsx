@@ -37,9 +37,9 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     const toast = { type: "success" as const, title };
     if (form.has("redirectTo")) {
-      return redirectWithToast(safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers }, request);
+      return redirectWithToast(request, safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers });
     }
-    headers.append("Set-Cookie", await toastHeader(toast, request));
+    headers.append("Set-Cookie", await toastHeader(request, toast));
     return data({ ok: true }, { headers });
   } catch (error) {
     if (error instanceof AppError) return formFailure(error);
