@@ -1,4 +1,5 @@
 // The cart: lines keyed by a cart id that the visitor's session carries.
+import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
@@ -72,32 +73,47 @@ function assertStock(title: string, stock: number, wanted: number) {
   if (wanted > stock) throw new AppError(409, `Only ${stock} of ${title} left in stock`);
 }
 
+/**
+ * Refuses what can never be added (unknown item 404, out of stock or too few 409) before a
+ * cart is created for it, so a refused add leaves no row behind.
+ */
+export async function assertAddable(itemId: number, quantity: number, db: Db = defaultDb): Promise<void> {
+  const item = await db.selectFrom("items").select(["title", "stock"]).where("id", "=", itemId).executeTakeFirst();
+  if (!item) throw new AppError(404, "That product was not found");
+  assertStock(item.title, item.stock, quantity);
+}
+
+/**
+ * Adds units to the cart's line for the item (quantities add, capped at 99), in one transaction.
+ * The write is an upsert, so two simultaneous adds of the same item cannot collide on the
+ * (cart, item) unique key; the stock check reads the result and rolls back when it is too much.
+ */
 export async function addToCart(cartId: string, itemId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
   return db.transaction().execute(async (trx) => {
     const item = await trx.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
     if (!item) throw new AppError(404, "That product was not found");
     const existing = await trx
       .selectFrom("cartLines")
-      .select(["id", "quantity"])
+      .select("quantity")
       .where("cartId", "=", cartId)
       .where("itemId", "=", itemId)
       .executeTakeFirst();
-    const wanted = Math.min((existing?.quantity ?? 0) + quantity, MAX_QUANTITY);
-    assertStock(item.title, item.stock, wanted);
-    let lineId: number;
-    if (existing) {
-      await trx.updateTable("cartLines").set({ quantity: wanted }).where("id", "=", existing.id).execute();
-      lineId = existing.id;
-    } else {
-      const inserted = await trx
-        .insertInto("cartLines")
-        .values({ cartId, itemId, quantity: wanted, createdAt: nowIso() })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      lineId = inserted.id;
+    if (existing && existing.quantity >= MAX_QUANTITY) {
+      throw new AppError(409, `You already have the most we take in one order (${MAX_QUANTITY}) of ${item.title} in your cart`);
     }
+    const line = await trx
+      .insertInto("cartLines")
+      .values({ cartId, itemId, quantity: Math.min(quantity, MAX_QUANTITY), createdAt: nowIso() })
+      .onConflict((oc) =>
+        oc.columns(["cartId", "itemId"]).doUpdateSet({
+          quantity: sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY} else cart_lines.quantity + excluded.quantity end`,
+        }),
+      )
+      .returning(["id", "quantity"])
+      .executeTakeFirstOrThrow();
+    assertStock(item.title, item.stock, line.quantity);
     await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
-    return getLine(cartId, lineId, trx);
+    return getLine(cartId, line.id, trx);
   });
 }
 
@@ -107,6 +123,7 @@ export async function updateCartLine(cartId: string | null, lineId: number, quan
     const line = await getLine(cartId, lineId, trx);
     assertStock(line.item.title, line.item.stock, quantity);
     await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
+    await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
     return { ...line, quantity };
   });
 }

@@ -10,7 +10,7 @@ import { formFailure } from "~/lib/form.server";
 import { parseWith, readForm, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import type { CartLine } from "~/models/cart.server";
-import { addToCart, clearCart, currentCartId, ensureCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { addToCart, assertAddable, clearCart, currentCartId, ensureCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { formatPrice } from "~/utils/money";
 import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
@@ -38,6 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
     let message: string;
     if (intent === "add") {
       const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
+      await assertAddable(input.itemId, input.quantity);
       const cart = await ensureCart(request);
       cart.headers.forEach((v, k) => headers.append(k, v));
       const line = await addToCart(cart.cartId, input.itemId, input.quantity);

@@ -213,3 +213,16 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath("//evil.com")).toBe("/");
   });
 });
+
+describe("whole numbers are taken only from digits or JSON numbers", () => {
+  it("refuses booleans, arrays, exponents and blanks that z.coerce would have turned into numbers", async () => {
+    const { IdSchema: id, QuantitySchema: quantity } = await import("./schemas");
+    for (const bad of [true, false, [5], "1e3", "", " ", null, "0x10", "5.0"]) {
+      expect(id.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+      expect(quantity.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+    expect(id.parse("12")).toBe(12);
+    expect(id.parse(12)).toBe(12);
+    expect(quantity.parse(" 3 ")).toBe(3);
+  });
+});

@@ -2,17 +2,21 @@
 import { z } from "zod";
 import { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
 
-export const IdSchema = z.coerce
-  .number({ error: "A valid id is required" })
-  .int("A valid id is required")
-  .positive("A valid id is required")
-  .max(2_147_483_647, "A valid id is required");
+/** A whole number from a form field ("12") or JSON (12); booleans, arrays and "1e3" are refused. */
+const wholeNumber = (message: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v),
+    z.number({ error: message }).int(message),
+  );
 
-export const QuantitySchema = z.coerce
-  .number({ error: `Quantity must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}` })
-  .int(`Quantity must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}`)
-  .min(MIN_QUANTITY, `Quantity must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}`)
-  .max(MAX_QUANTITY, `Quantity must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}`);
+export const IdSchema = wholeNumber("A valid id is required").pipe(
+  z.number().positive("A valid id is required").max(2_147_483_647, "A valid id is required"),
+);
+
+const QUANTITY_MESSAGE = `Quantity must be a whole number from ${MIN_QUANTITY} to ${MAX_QUANTITY}`;
+export const QuantitySchema = wholeNumber(QUANTITY_MESSAGE).pipe(
+  z.number().min(MIN_QUANTITY, QUANTITY_MESSAGE).max(MAX_QUANTITY, QUANTITY_MESSAGE),
+);
 
 export const EmailSchema = z
   .string({ error: "Please enter a valid email address" })

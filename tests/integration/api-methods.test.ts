@@ -1,6 +1,7 @@
 // Methods an API path does not serve, and paths that do not exist, answer the contract's JSON.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
 import * as unknownApi from "~/routes/api.$";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as categoryList from "~/routes/api.category.list";
@@ -32,3 +33,20 @@ describe("API methods and paths", () => {
     expectApiError(await call(unknownApi.action, jsonRequest("POST", "/api/nope", {}, { Origin: "https://evil.example" })), 403);
   });
 });
+
+describe("refused adds leave nothing behind", () => {
+  it("an out-of-stock or unknown item from a new visitor creates no cart and no session", async () => {
+    const count = async () => ({
+      carts: (await db.selectFrom("carts").select("id").execute()).length,
+      sessions: (await db.selectFrom("sessions").select("id").execute()).length,
+    });
+    const before = await count();
+    const outOfStock = await db.selectFrom("items").select("id").where("stock", "=", 0).executeTakeFirstOrThrow();
+    const refused = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: outOfStock.id, quantity: 1 }));
+    expectApiError(refused, 409);
+    expect(refused.headers.get("Set-Cookie")).toBeNull();
+    expectApiError(await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: 999_999, quantity: 1 })), 404);
+    expect(await count()).toEqual(before);
+  });
+});
+

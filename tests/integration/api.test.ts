@@ -120,9 +120,9 @@ describe("cart API", () => {
   let cookie = "";
   let lineId = 0;
 
-  it("POST /api/cart/add → 201 with the CartLine and a session cookie", async () => {
+  it("POST /api/cart/add → 200 with the CartLine and a session cookie", async () => {
     const answer = await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: inStockId, quantity: 2, price: 1 }));
-    const line = asRecord(expectJson(answer, 201));
+    const line = asRecord(expectJson(answer, 200));
     expect(line).toEqual({
       id: expect.any(Number),
       itemId: inStockId,
@@ -154,7 +154,7 @@ describe("cart API", () => {
 
   it("adding the same item again merges into the same line", async () => {
     const answer = await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: inStockId, quantity: 1 }, { Cookie: cookie }));
-    const line = asRecord(expectJson(answer, 201));
+    const line = asRecord(expectJson(answer, 200));
     expect(line).toMatchObject({ id: lineId, quantity: 3 });
     expect(setCookies(answer).filter((c) => c.startsWith("__session="))).toEqual([]);
   });
@@ -207,7 +207,7 @@ describe("cart API", () => {
       headers: { Host: "localhost:3000", Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ itemId: String(inStockId), quantity: "1" }).toString(),
     });
-    expect(asRecord(expectJson(await call(cartAdd, request), 201)).quantity).toBe(1);
+    expect(asRecord(expectJson(await call(cartAdd, request), 200)).quantity).toBe(1);
   });
 
   it("wrong method → 405", async () => {
@@ -228,7 +228,7 @@ describe("cart API", () => {
   });
 
   it("DELETE /api/cart/clear/{id} removes one line; again → 404; bad id → 400", async () => {
-    const second = asRecord(expectJson(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: anotherId, quantity: 1 }, { Cookie: cookie })), 201));
+    const second = asRecord(expectJson(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: anotherId, quantity: 1 }, { Cookie: cookie })), 200));
     const del = (id: string, headers: Record<string, string> = { Cookie: cookie }) =>
       call(cartClearLine, jsonRequest("DELETE", `/api/cart/clear/${id}`, undefined, headers), { id });
     expect(expectJson(await del(String(lineId)))).toEqual({ success: true });

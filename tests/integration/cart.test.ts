@@ -85,7 +85,17 @@ describe("addToCart", () => {
     const line = await addToCart(cartId, ids.plenty, 60);
     expect(line.quantity).toBe(99);
     expect((await lineRows(cartId))[0].quantity).toBe(99);
-    expect((await addToCart(cartId, ids.plenty, 1)).quantity).toBe(99);
+    // A line already at the maximum refuses more with a clear 409, instead of silently ignoring it.
+    await expectAppError(addToCart(cartId, ids.plenty, 1), 409, /99/);
+    expect((await lineRows(cartId))[0].quantity).toBe(99);
+  });
+
+  it("simultaneous adds of the same item to one cart merge into one line", async () => {
+    const cartId = await newCart();
+    await Promise.all([addToCart(cartId, ids.plenty, 2), addToCart(cartId, ids.plenty, 3), addToCart(cartId, ids.plenty, 4)]);
+    const rows = await lineRows(cartId);
+    expect(rows.length).toBe(1);
+    expect(rows[0].quantity).toBe(9);
   });
 
   it("refuses an out-of-stock item with 409 and adds nothing", async () => {
