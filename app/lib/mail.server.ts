@@ -27,7 +27,6 @@ export async function sendMail(mail: Mail): Promise<void> {
   const name = `${sentAt.replace(/[:.]/g, "-")}-${crypto.randomBytes(4).toString("hex")}.json`;
   const record: Record<string, string> = { to: mail.to, subject: mail.subject, text: mail.text };
   if (mail.html) record.html = mail.html;
-  if (mail.replyTo) record.replyTo = mail.replyTo;
   record.sentAt = sentAt;
   await fs.writeFile(path.join(env.MAIL_DIR, name), JSON.stringify(record, null, 2), { mode: 0o600 });
 }

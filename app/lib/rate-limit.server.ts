@@ -11,10 +11,21 @@ export interface Limit {
   windowMs: number;
 }
 
+const HOUR = 60 * 60 * 1000;
+
 export const LIMITS = {
-  newsletter: { name: "newsletter", max: 5, windowMs: 60 * 60 * 1000 },
-  contact: { name: "contact", max: 5, windowMs: 60 * 60 * 1000 },
+  newsletter: { name: "newsletter", max: 5, windowMs: HOUR },
+  contact: { name: "contact", max: 5, windowMs: HOUR },
 } satisfies Record<string, Limit>;
+
+/**
+ * Shop-wide ceilings per action, whoever asks. Without a trusted proxy the client's address is
+ * unknown, so a client changing the email on every request is held by these instead.
+ */
+export const SHOP_WIDE: Record<string, Limit> = {
+  newsletter: { name: "newsletter-all", max: 300, windowMs: HOUR },
+  contact: { name: "contact-all", max: 60, windowMs: HOUR },
+};
 
 /**
  * The client's address. remix-serve does not hand the socket address to the app, so it is
@@ -32,6 +43,8 @@ export async function rateLimitRequest(limit: Limit, request: Request, subject: 
   const ip = clientIp(request);
   if (ip) await rateLimit(limit, `ip:${ip}`);
   await rateLimit(limit, `s:${subject}`);
+  const ceiling = SHOP_WIDE[limit.name];
+  if (ceiling) await rateLimit(ceiling, "all");
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */

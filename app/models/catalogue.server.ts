@@ -120,3 +120,8 @@ export async function listRelated(currentSlug: string, limit = 4, db: Db = defau
     .execute();
   return rows.map(toItem);
 }
+
+/** Every product's slug and last change, for the sitemap. */
+export async function listItemSlugs(db: Db = defaultDb): Promise<{ slug: string; updatedAt: string }[]> {
+  return db.selectFrom("items").select(["slug", "updatedAt"]).orderBy("id").execute();
+}

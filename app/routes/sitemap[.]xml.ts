@@ -1,8 +1,8 @@
-// /sitemap.xml: every public page, category and product, for search engines.
+// /sitemap.xml: every public page, category and product, for search engines. Built from the
+// request's own origin, so it is cached privately (a forged Host cannot poison a shared cache).
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { db } from "~/lib/db.server";
 import { escapeHtml } from "~/lib/mail.server";
-import { listCategories } from "~/models/catalogue.server";
+import { listCategories, listItemSlugs } from "~/models/catalogue.server";
 
 const STATIC_PATHS = ["/", "/categories", "/about", "/contact", "/privacy-policy", "/t&c", "/shipping-policy"];
 
@@ -10,7 +10,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const origin = new URL(request.url).origin;
   const [categories, items] = await Promise.all([
     listCategories(),
-    db.selectFrom("items").select(["slug", "updatedAt"]).orderBy("id").execute(),
+    listItemSlugs(),
   ]);
   const urls = [
     ...STATIC_PATHS.map((path) => ({ loc: `${origin}${path}`, lastmod: null as string | null })),
@@ -22,6 +22,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     urls.map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ""}</url>`).join("\n") +
     `\n</urlset>\n`;
   return new Response(body, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff" },
+    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff" },
   });
 }
