@@ -16,6 +16,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .where("userId", "is", null)
     .where("updatedAt", "<", idleCutoff)
     .executeTakeFirst();
+  await db.deleteFrom("wishlists").where("userId", "is", null).where("updatedAt", "<", idleCutoff).execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
   return {
     sessions: Number(sessions.numDeletedRows),

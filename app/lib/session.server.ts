@@ -23,7 +23,7 @@ export const sessionCookie = createCookie("__session", {
   sameSite: "lax",
   secure: false, // decided per response: see commitSession
   path: "/",
-  maxAge: SESSION_IDLE_MS / 1000,
+  maxAge: SESSION_ABSOLUTE_MS / 1000, // the server enforces the idle limit
   secrets: sessionSecrets(),
 });
 
@@ -59,10 +59,15 @@ const storage = createSessionStorage<SessionData>({
       await db.deleteFrom("sessions").where("id", "=", id).execute();
       return null;
     }
+    const data = JSON.parse(row.data) as SessionData;
     if (Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS < now) {
-      await db.updateTable("sessions").set({ lastSeenAt: nowIso() }).where("id", "=", id).execute();
+      // A visit keeps the session, and the guest cart and wishlist it points at, alive.
+      const touched = nowIso();
+      await db.updateTable("sessions").set({ lastSeenAt: touched }).where("id", "=", id).execute();
+      if (data.cartId) await db.updateTable("carts").set({ updatedAt: touched }).where("id", "=", data.cartId).execute();
+      if (data.wishlistId) await db.updateTable("wishlists").set({ updatedAt: touched }).where("id", "=", data.wishlistId).execute();
     }
-    return JSON.parse(row.data) as SessionData;
+    return data;
   },
   async updateData(id, data) {
     await db

@@ -13,6 +13,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { listCategories, listFeatured } from "~/models/catalogue.server";
 import { subscribeToNewsletter } from "~/models/messages.server";
 import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
+import { HIGH_PRIORITY } from "~/utils/hooks";
 import { NewsletterSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [
@@ -94,7 +95,7 @@ export default function Home() {
         className="h-[440px] bg-wood-900 sm:h-[520px]"
         renderSlide={(slide, i, active) => (
           <div className="relative h-full w-full">
-            <img src={slide.imgPath} alt="" width={1600} height={700} loading={i === 0 ? "eager" : "lazy"} fetchPriority={i === 0 ? "high" : undefined} className="absolute inset-0 h-full w-full object-cover" />
+            <img src={slide.imgPath} alt="" width={1600} height={700} loading={i === 0 ? "eager" : "lazy"} {...(i === 0 ? HIGH_PRIORITY : {})} className="absolute inset-0 h-full w-full object-cover" />
             <div className="absolute inset-0 bg-gradient-to-r from-black/75 via-black/55 to-black/35 sm:via-black/40 sm:to-transparent" />
             <div className="container-page relative flex h-full flex-col justify-center pb-10 sm:px-20">
               <h2 className="max-w-xl text-3xl font-semibold text-white sm:text-5xl">{slide.title}</h2>

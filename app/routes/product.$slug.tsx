@@ -10,6 +10,7 @@ import { useCartFetcher } from "~/components/useCartFetcher";
 import { getCategoryById, getItemBySlug, listRelated, SlugSchema } from "~/models/catalogue.server";
 import { currentWishlistId, isInWishlist } from "~/models/wishlist.server";
 import { formatPrice } from "~/utils/money";
+import { HIGH_PRIORITY } from "~/utils/hooks";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
@@ -114,7 +115,7 @@ export default function ProductPage() {
 
       <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
         <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
-          <img src={item.imgPath} alt={item.title} width={800} height={600} fetchPriority="high" className="aspect-[4/3] w-full object-cover" />
+          <img src={item.imgPath} alt={item.title} width={800} height={600} {...HIGH_PRIORITY} className="aspect-[4/3] w-full object-cover" />
           {item.featured ? <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span> : null}
         </div>
         <div>

@@ -6,3 +6,6 @@ export function useHydrated() {
   useEffect(() => setHydrated(true), []);
   return hydrated;
 }
+
+/** `fetchpriority="high"` for a page's largest image (React 18 knows only the lowercase attribute). */
+export const HIGH_PRIORITY = { fetchpriority: "high" } as Record<string, string>;

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
+import { getSession, sessionCookie } from "~/lib/session.server";
 
 const DAY = 24 * 60 * 60 * 1000;
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
@@ -47,3 +48,28 @@ describe("purgeExpired", () => {
     expect((await db.selectFrom("rateLimits").select("key").execute()).map((r) => r.key)).toEqual(["t:open"]);
   });
 });
+
+describe("a visit keeps the guest cart alive", () => {
+  it("reading a session untouched for over an hour refreshes it and the cart and wishlist it points at", async () => {
+    const old = iso(29 * DAY);
+    await db.insertInto("carts").values({ id: "visited-cart", userId: null, createdAt: old, updatedAt: old }).execute();
+    await db.insertInto("wishlists").values({ id: "visited-list", userId: null, createdAt: old, updatedAt: old }).execute();
+    await db
+      .insertInto("sessions")
+      .values({ id: "visitor", userId: null, data: JSON.stringify({ cartId: "visited-cart", wishlistId: "visited-list" }), createdAt: old, lastSeenAt: iso(2 * 60 * 60 * 1000), expiresAt: iso(-DAY) })
+      .execute();
+    const cookie = (await sessionCookie.serialize("visitor")).split(";")[0];
+    const session = await getSession(new Request("http://localhost/", { headers: { Cookie: cookie } }));
+    expect(session.get("cartId")).toBe("visited-cart");
+
+    const since = Date.now() - 60_000;
+    const cart = await db.selectFrom("carts").select("updatedAt").where("id", "=", "visited-cart").executeTakeFirstOrThrow();
+    const list = await db.selectFrom("wishlists").select("updatedAt").where("id", "=", "visited-list").executeTakeFirstOrThrow();
+    expect(Date.parse(cart.updatedAt)).toBeGreaterThan(since);
+    expect(Date.parse(list.updatedAt)).toBeGreaterThan(since);
+    // Two days later (31 days after the last add), housekeeping still keeps them.
+    await purgeExpired(db, new Date(Date.now() + 2 * DAY));
+    expect(await db.selectFrom("carts").select("id").where("id", "=", "visited-cart").executeTakeFirst()).toBeTruthy();
+  });
+});
+
