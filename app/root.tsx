@@ -30,6 +30,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   return data(
     {
+      hasCart: cartId !== null,
       cartCount: await cartCount(cartId),
       wishlistCount: await wishlistCount(wishlistId),
       footerCategories: categories,

@@ -4,12 +4,13 @@ import type { Item } from "~/utils/catalogue";
 import { truncate } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
 import { CartIcon } from "./icons";
-import { useCartFetcher } from "./useCartFetcher";
+import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
 
 export function ProductCard({ item, eager = false, actions }: { item: Item; eager?: boolean; actions?: ReactNode }) {
   const location = useLocation();
   const { fetcher, onSubmit } = useCartFetcher(`add-card-${item.id}`);
-  const busy = fetcher.state !== "idle";
+  const waiting = useFirstAddInFlight();
+  const busy = fetcher.state !== "idle" || waiting;
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   return (
     <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md" data-testid="product-card">

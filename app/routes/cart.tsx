@@ -94,11 +94,12 @@ function useOptimisticLines(lines: CartLine[]): CartLine[] {
     });
 }
 
-function CartLineRow({ line }: { line: CartLine }) {
+function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity: number }) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.id}` });
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   const max = Math.min(MAX_QUANTITY, Math.max(line.item.stock, 1));
-  const submit = (fields: Record<string, string>) => fetcher.submit({ id: String(line.id), ...fields }, { method: "post", action: "/cart" });
+  const submit = (fields: Record<string, string>) =>
+    fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: "/cart" });
   return (
     <li className="flex gap-4 py-5" data-testid="cart-line">
       <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
@@ -173,7 +174,7 @@ export default function CartPage() {
           </div>
           <ul className="divide-y divide-sand-200">
             {lines.map((line) => (
-              <CartLineRow key={line.id} line={line} />
+              <CartLineRow key={line.id} line={line} serverQuantity={cart.items.find((l) => l.id === line.id)?.quantity ?? line.quantity} />
             ))}
           </ul>
         </div>

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
-import { useCartFetcher } from "~/components/useCartFetcher";
+import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
 import { getCategoryById, getItemBySlug, listRelated, SlugSchema } from "~/models/catalogue.server";
 import { currentWishlistId, isInWishlist } from "~/models/wishlist.server";
 import { formatPrice } from "~/utils/money";
@@ -64,6 +64,7 @@ export default function ProductPage() {
   const tab: Tab = tabParam === "specifications" ? "specifications" : "description";
   const [quantity, setQuantity] = useState(1);
   const { fetcher, onSubmit } = useCartFetcher("add-product");
+  const waiting = useFirstAddInFlight();
   const busy = fetcher.state !== "idle";
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
 
@@ -133,7 +134,7 @@ export default function ProductPage() {
             <input type="hidden" name="itemId" value={item.id} />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
             <QuantityInput id="product-quantity" label="Quantity" value={quantity} min={1} max={maxQty} onChange={setQuantity} disabled={!item.inStock} />
-            <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy}>
+            <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy || waiting}>
               {!item.inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
           </fetcher.Form>

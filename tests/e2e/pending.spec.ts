@@ -53,3 +53,43 @@ test("the cart badge rises by the quantity before the server answers", async ({ 
   await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
 });
+
+test("on the cart page the badge follows quantity changes, removals and clearing at once", async ({ page }) => {
+  for (const slug of ["teak-wood-diwan-with-bolsters", "sheesham-wood-3-seater-sofa"]) {
+    await page.goto(`/product/${slug}`);
+    await page.getByRole("button", { name: "Add to Cart" }).click();
+    await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled();
+  }
+  await page.goto("/cart");
+  await expect(page.getByTestId("cart-count")).toHaveText("2");
+
+  const hold = holdRequests(page, /\/cart\.data/);
+  await hold.ready;
+  await page.getByRole("button", { name: "Increase quantity" }).first().click();
+  await expect(page.getByTestId("cart-count")).toHaveText("3");
+  await page.getByRole("button", { name: /^Remove .* from cart$/ }).last().click();
+  await expect(page.getByTestId("cart-count")).toHaveText("2");
+  await page.getByRole("button", { name: "Clear Cart" }).click();
+  await expect(page.getByTestId("cart-count")).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
+  hold.release();
+  await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
+});
+
+test("while a first item is being added, the other add buttons wait", async ({ page }) => {
+  await page.goto("/category/dining-room");
+  const hold = holdRequests(page, /\/cart\.data/);
+  await hold.ready;
+  const buttons = page.getByRole("button", { name: /^Add .+ to cart$/ });
+  await buttons.first().click();
+  await expect(page.getByTestId("cart-count")).toHaveText("1");
+  await expect(buttons.nth(1)).toBeDisabled();
+  hold.release();
+  await expect(buttons.nth(1)).toBeEnabled();
+  await buttons.nth(1).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("2");
+  await page.reload();
+  await expect(page.getByTestId("cart-count")).toHaveText("2");
+});
