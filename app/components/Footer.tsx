@@ -1,4 +1,5 @@
 import { Link } from "@remix-run/react";
+import { contact, telHref } from "~/content/contact";
 import type { Category } from "~/utils/catalogue";
 import { NAV_LINKS } from "./Header";
 
@@ -9,9 +10,9 @@ const POLICIES = [
 ];
 
 const SOCIAL = [
-  { href: "https://www.facebook.com/sagwanliving", label: "Facebook" },
-  { href: "https://www.instagram.com/sagwanliving", label: "Instagram" },
-  { href: "https://twitter.com/sagwanliving", label: "Twitter" },
+  { href: contact.socialMedia.facebook, label: "Facebook" },
+  { href: contact.socialMedia.instagram, label: "Instagram" },
+  { href: contact.socialMedia.twitter, label: "Twitter" },
 ];
 
 export function Footer({ categories, year }: { categories: Category[]; year: number }) {
@@ -56,9 +57,9 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
         <div>
           <h2 className={heading}>Contact</h2>
           <address className="space-y-1 text-sm not-italic leading-relaxed">
-            <p>14 Sindhu Bhavan Road, Bodakdev, Ahmedabad, Gujarat 380054</p>
-            <p><a className="hover:text-white" href="tel:+917940001234">+91 79 4000 1234</a></p>
-            <p><a className="hover:text-white" href="mailto:support@sagwanliving.in">support@sagwanliving.in</a></p>
+            <p>{contact.address}</p>
+            <p><a className="hover:text-white" href={telHref(contact.phone)}>{contact.phone}</a></p>
+            <p><a className="hover:text-white" href={`mailto:${contact.email}`}>{contact.email}</a></p>
           </address>
           <h3 className="mt-5 mb-1 text-sm font-semibold text-white">Business Hours</h3>
           <p className="text-sm">Mon-Sat: 10:00 AM-8:00 PM</p>

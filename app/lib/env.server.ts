@@ -1,7 +1,7 @@
 // The typed environment, checked once at boot. Every variable is optional (contract.md).
 import { z } from "zod";
 
-const optional = (schema: z.ZodType) =>
+const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
 
 const EnvSchema = z.object({
@@ -22,23 +22,7 @@ const EnvSchema = z.object({
   TRUST_PROXY: optional(z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true")),
 });
 
-export type Env = {
-  NODE_ENV: "development" | "production" | "test";
-  PORT: number;
-  HOST?: string;
-  DATABASE_URL: string;
-  DATA_DIR: string;
-  SESSION_SECRET?: string;
-  ADMIN_PASSWORD?: string;
-  MAIL_DIR: string;
-  SMTP_URL?: string;
-  MAIL_FROM: string;
-  SHOP_EMAIL: string;
-  RAZORPAY_KEY_ID?: string;
-  RAZORPAY_KEY_SECRET?: string;
-  SEED: "demo" | "none";
-  TRUST_PROXY: boolean;
-};
+export type Env = z.output<typeof EnvSchema>;
 
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = EnvSchema.safeParse(source);
@@ -46,7 +30,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new Error(`Invalid environment: ${problems}`);
   }
-  const env = result.data as Env;
+  const env = result.data;
   if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
     throw new Error("Invalid environment: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither");
   }

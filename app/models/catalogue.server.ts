@@ -5,6 +5,7 @@ import { db as defaultDb } from "~/lib/db.server";
 import type { CategoryRow, ItemRow } from "~/lib/schema";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
 import { PRICE_RANGES } from "~/utils/catalogue";
+import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 
 export const SlugSchema = z
   .string({ error: "A slug is required" })
@@ -45,6 +46,20 @@ export function toItem(row: ItemRow): Item {
 export async function listCategories(db: Db = defaultDb): Promise<Category[]> {
   const rows = await db.selectFrom("categories").selectAll().orderBy("position").orderBy("id").execute();
   return rows.map(toCategory);
+}
+
+/**
+ * The category list the storefront shows: the built-in defaults when the shop has none yet,
+ * or when the database cannot be read (spec: "default categories remain").
+ */
+export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Category[]> {
+  try {
+    const categories = await listCategories(db);
+    return categories.length ? categories : DEFAULT_CATEGORIES;
+  } catch (error) {
+    console.error("categories could not be read; showing the defaults", error instanceof Error ? error.message : error);
+    return DEFAULT_CATEGORIES;
+  }
 }
 
 export async function getCategoryBySlug(slug: string, db: Db = defaultDb): Promise<Category | null> {

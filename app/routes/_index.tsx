@@ -10,11 +10,11 @@ import { formFailure, formValues } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { listCategories, listFeatured } from "~/models/catalogue.server";
+import { listCategoriesOrDefaults, listFeatured } from "~/models/catalogue.server";
 import { subscribeToNewsletter } from "~/models/messages.server";
 import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
 import { HIGH_PRIORITY } from "~/utils/hooks";
-import { NewsletterSchema } from "~/utils/schemas";
+import { MAX_LENGTH, NewsletterSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [
   { title: "Sagwan Living | Handcrafted Furniture Online in India" },
@@ -22,7 +22,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader() {
-  const [categories, featured] = await Promise.all([listCategories(), listFeatured(4)]);
+  const [categories, featured] = await Promise.all([listCategoriesOrDefaults(), listFeatured(4)]);
   return { categories: categories.slice(0, 3), featured };
 }
 
@@ -64,7 +64,7 @@ function Newsletter() {
             name="email"
             type="email"
             required
-            maxLength={254}
+            maxLength={MAX_LENGTH.email}
             placeholder="Your email address"
             defaultValue={actionData?.values?.email}
             aria-invalid={error ? true : undefined}

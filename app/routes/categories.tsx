@@ -2,8 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CategoryCard } from "~/components/CategoryCard";
 import { PageHero } from "~/components/PageHero";
-import { listCategories } from "~/models/catalogue.server";
-import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
+import { listCategoriesOrDefaults } from "~/models/catalogue.server";
 
 export const meta: MetaFunction = () => [
   { title: "Furniture Categories | Sagwan Living" },
@@ -11,8 +10,7 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader() {
-  const categories = await listCategories();
-  return { categories: categories.length ? categories : DEFAULT_CATEGORIES };
+  return { categories: await listCategoriesOrDefaults() };
 }
 
 export default function Categories() {

@@ -1,16 +1,16 @@
-import { data } from "@remix-run/node";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { PageHero } from "~/components/PageHero";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";
-import { AppError } from "~/lib/errors.server";
-import { fieldErrors, readForm } from "~/lib/http.server";
+import type { FormFailure } from "~/lib/form.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
 import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { saveContactMessage } from "~/models/messages.server";
-import { CONTACT_SUBJECTS, ContactSchema } from "~/utils/schemas";
+import { CONTACT_SUBJECTS, ContactSchema, MAX_LENGTH } from "~/utils/schemas";
 import { FormField, fieldA11y } from "~/components/FormField";
 
 /** The spec keeps "Sending..." on screen for 1.5 s before the thank-you panel (section 9). */
@@ -19,11 +19,7 @@ const THANK_YOU_DELAY_MS = 1500;
 const FIELDS = ["name", "email", "phone", "subject", "message"] as const;
 type Field = (typeof FIELDS)[number];
 
-type ActionData = {
-  formError?: string;
-  errors?: Partial<Record<Field, string>>;
-  values?: Partial<Record<Field, string>>;
-};
+type ActionData = Partial<Pick<FormFailure, "formError" | "fieldErrors" | "values">>;
 
 export const meta: MetaFunction = () => [
   { title: "Contact Us | Sagwan Living" },
@@ -40,40 +36,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    const form = await readForm(request);
-
-    const values: Record<Field, string> = {
-      name: "",
-      email: "",
-      phone: "",
-      subject: "",
-      message: "",
-    };
-    for (const field of FIELDS) {
-      const value = form.get(field);
-      values[field] = typeof value === "string" ? value : "";
-    }
-
-    const parsed = ContactSchema.safeParse(values);
-    if (!parsed.success) {
-      const errors: Partial<Record<Field, string>> = {};
-      const all = fieldErrors(parsed.error);
-      for (const field of FIELDS) {
-        if (all[field]) errors[field] = all[field];
-      }
-      return data<ActionData>({ errors, values }, { status: 400 });
-    }
-
-    await rateLimitRequest(LIMITS.contact, request, parsed.data.email);
-    await saveContactMessage(parsed.data);
-    return redirectWithToast(request, "/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
-  } catch (error) {
-    if (error instanceof AppError) {
-      return data<ActionData>({ formError: error.message }, { status: error.status, headers: error.headers });
-    }
-    throw error;
-  }
+  let form: FormData | null = null;
+  return formAction(
+    async () => {
+      form = await readForm(request);
+      const input = parseWith(ContactSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
+      await rateLimitRequest(LIMITS.contact, request, input.email);
+      await saveContactMessage(input);
+      return redirectWithToast(request, "/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
+    },
+    () => (form ? formValues(form, [...FIELDS]) : {}),
+  );
 }
 
 export default function ContactRoute() {
@@ -238,15 +211,16 @@ export default function ContactRoute() {
 }
 
 function ContactForm({ actionData, busy }: { actionData: ActionData | undefined; busy: boolean }) {
-  const errors = actionData?.errors ?? {};
-  const values = actionData?.values ?? {};
-  const formError = actionData?.formError;
+  const errors: Partial<Record<Field, string>> = actionData?.fieldErrors ?? {};
+  const values: Partial<Record<Field, string>> = actionData?.values ?? {};
+  // Field messages sit beside their fields; the banner is for what no field explains (429, 413…).
+  const formError = Object.keys(errors).length ? undefined : actionData?.formError;
 
   // With JavaScript, take the user to the first field that needs fixing.
   const formRef = useRef<HTMLFormElement>(null);
   useEffect(() => {
-    if (!actionData?.errors) return;
-    const first = FIELDS.find((field) => actionData.errors?.[field]);
+    if (!actionData?.fieldErrors) return;
+    const first = FIELDS.find((field) => actionData.fieldErrors?.[field]);
     if (!first) return;
     const element = formRef.current?.elements.namedItem(first);
     if (element instanceof HTMLElement) element.focus();
@@ -268,7 +242,7 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             type="text"
             autoComplete="name"
             required
-            maxLength={100}
+            maxLength={MAX_LENGTH.name}
             defaultValue={values.name}
             className="field-input"
             {...fieldA11y("contact-name", errors.name)}
@@ -281,7 +255,7 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             type="email"
             autoComplete="email"
             required
-            maxLength={254}
+            maxLength={MAX_LENGTH.email}
             defaultValue={values.email}
             className="field-input"
             {...fieldA11y("contact-email", errors.email)}
@@ -297,7 +271,7 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
             type="tel"
             autoComplete="tel"
             inputMode="tel"
-            maxLength={20}
+            maxLength={MAX_LENGTH.phone}
             defaultValue={values.phone}
             className="field-input"
             {...fieldA11y("contact-phone", errors.phone)}
@@ -328,7 +302,7 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
           name="message"
           rows={6}
           required
-          maxLength={5000}
+          maxLength={MAX_LENGTH.message}
           defaultValue={values.message}
           className="field-input"
           {...fieldA11y("contact-message", errors.message)}

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
 
+/** Field lengths: the schemas enforce them, the forms print them as maxLength. */
+export const MAX_LENGTH = { name: 100, email: 254, phone: 20, message: 5000 } as const;
+
 /** A whole number from a form field ("12") or JSON (12); booleans, arrays and "1e3" are refused. */
 const wholeNumber = (message: string) =>
   z.preprocess(
@@ -22,7 +25,7 @@ export const EmailSchema = z
   .string({ error: "Please enter a valid email address" })
   .trim()
   .toLowerCase()
-  .max(254, "That email address is too long")
+  .max(MAX_LENGTH.email, "That email address is too long")
   .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Please enter a valid email address");
 
 export const NewsletterSchema = z.object({ email: EmailSchema });
@@ -37,17 +40,17 @@ const required = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`);
 
 export const ContactSchema = z.object({
-  name: required("Name", 100),
+  name: required("Name", MAX_LENGTH.name),
   email: z.string({ error: "Email is required" }).trim().min(1, "Email is required").pipe(EmailSchema),
   phone: z
     .string()
     .trim()
-    .max(20, "Phone must be at most 20 characters")
+    .max(MAX_LENGTH.phone, `Phone must be at most ${MAX_LENGTH.phone} characters`)
     .regex(/^[+\d][\d\s-]{5,}$|^$/, "Please enter a valid phone number")
     .optional()
     .transform((v) => (v ? v : undefined)),
   subject: z.enum(CONTACT_SUBJECTS, { error: "Please choose a subject" }),
-  message: required("Message", 5000),
+  message: required("Message", MAX_LENGTH.message),
 });
 export type ContactInput = z.infer<typeof ContactSchema>;
 

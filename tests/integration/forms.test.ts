@@ -131,7 +131,7 @@ describe("contact page action", () => {
     const answer = await call(contactAction, formRequest("/contact", { name: "  ", email: "priya@example", phone: "", subject: "", message: "Hello" }));
     expect(answer.status).toBe(400);
     const body = asRecord(answer.body);
-    expect(body.errors).toEqual({
+    expect(body.fieldErrors).toEqual({
       name: "Name is required",
       email: "Please enter a valid email address",
       subject: "Please choose a subject",
@@ -140,7 +140,7 @@ describe("contact page action", () => {
 
     const empty = await call(contactAction, formRequest("/contact", {}));
     expect(empty.status).toBe(400);
-    expect(asRecord(empty.body).errors).toEqual({
+    expect(asRecord(empty.body).fieldErrors).toEqual({
       name: "Name is required",
       email: "Email is required",
       subject: "Please choose a subject",

@@ -2,6 +2,7 @@
 // and read whatever it answers (Response or single-fetch `data(...)`) the same way.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
+import { mergeCookies } from "../support/requests";
 
 export type RouteArgs = ActionFunctionArgs;
 export type RouteFn = (args: RouteArgs) => unknown;
@@ -87,15 +88,5 @@ export function setCookies(answer: Answer): string[] {
 
 /** The Cookie header a browser would send after this answer (merged into `previous`). */
 export function cookieJar(answer: Answer, previous = ""): string {
-  const jar = new Map<string, string>();
-  for (const part of previous.split(/;\s*/).filter(Boolean)) {
-    const [k, ...v] = part.split("=");
-    jar.set(k, v.join("="));
-  }
-  for (const header of setCookies(answer)) {
-    const [pair] = header.split(";");
-    const [k, ...v] = pair.split("=");
-    jar.set(k.trim(), v.join("="));
-  }
-  return [...jar].filter(([, v]) => v !== "").map(([k, v]) => `${k}=${v}`).join("; ");
+  return mergeCookies(setCookies(answer), previous);
 }

@@ -21,17 +21,22 @@ export function formRequest(path: string, fields: Record<string, string>, header
   });
 }
 
-/** The Cookie header a browser would send back after this response. */
-export function cookiesFrom(response: Response, previous = ""): string {
+/** The Cookie header a browser would send back after these Set-Cookie headers (merged into `previous`). */
+export function mergeCookies(setCookieHeaders: string[], previous = ""): string {
   const jar = new Map<string, string>();
   for (const part of previous.split(/;\s*/).filter(Boolean)) {
     const [k, ...v] = part.split("=");
     jar.set(k, v.join("="));
   }
-  for (const header of response.headers.getSetCookie()) {
+  for (const header of setCookieHeaders) {
     const [pair] = header.split(";");
     const [k, ...v] = pair.split("=");
     jar.set(k.trim(), v.join("="));
   }
   return [...jar].filter(([, v]) => v !== "").map(([k, v]) => `${k}=${v}`).join("; ");
+}
+
+/** The Cookie header a browser would send back after this response. */
+export function cookiesFrom(response: Response, previous = ""): string {
+  return mergeCookies(response.headers.getSetCookie(), previous);
 }
