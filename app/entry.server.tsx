@@ -15,6 +15,9 @@ await ready;
 if (env.NODE_ENV === "production" && !env.ADMIN_PASSWORD) {
   console.warn("ADMIN_PASSWORD is not set: the admin area cannot be opened in production.");
 }
+if (env.NODE_ENV === "production" && !env.TRUST_PROXY) {
+  console.info("Cookies are marked Secure on HTTPS requests; behind a TLS-terminating proxy set TRUST_PROXY=1.");
+}
 
 export const streamTimeout = 5_000;
 

@@ -12,6 +12,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { saveContactMessage } from "~/models/messages.server";
 import { CONTACT_SUBJECTS, ContactSchema, MAX_LENGTH } from "~/utils/schemas";
 import { FormField, fieldA11y } from "~/components/FormField";
+import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
 
 /** The spec keeps "Sending..." on screen for 1.5 s before the thank-you panel (section 9). */
 const THANK_YOU_DELAY_MS = 1500;
@@ -89,7 +90,7 @@ export default function ContactRoute() {
 
       <div className="container-page space-y-12 py-12 sm:space-y-16 sm:py-16">
         <section aria-label="Ways to reach us" className="grid grid-cols-1 gap-6 md:grid-cols-3">
-          <InfoCard icon={<MailIcon />} title="Email Us">
+          <InfoCard icon={<MailIcon className="h-5 w-5 shrink-0" />} title="Email Us">
             <a
               href={`mailto:${contact.email}`}
               className="inline-flex min-h-11 items-center font-medium break-all text-wood-700 underline-offset-4 hover:underline"
@@ -98,7 +99,7 @@ export default function ContactRoute() {
             </a>
             <p className="text-sm text-stone-600">{"We'll respond within 24 hours"}</p>
           </InfoCard>
-          <InfoCard icon={<PhoneIcon />} title="Call Us">
+          <InfoCard icon={<PhoneIcon className="h-5 w-5 shrink-0" />} title="Call Us">
             <a
               href={telHref(contact.phone)}
               className="inline-flex min-h-11 items-center font-medium text-wood-700 underline-offset-4 hover:underline"
@@ -107,7 +108,7 @@ export default function ContactRoute() {
             </a>
             <p className="text-sm text-stone-600">{contact.hours}</p>
           </InfoCard>
-          <InfoCard icon={<PinIcon />} title="Visit Us">
+          <InfoCard icon={<PinIcon className="h-5 w-5 shrink-0" />} title="Visit Us">
             <address className="not-italic leading-relaxed text-stone-700">{contact.address}</address>
           </InfoCard>
         </section>
@@ -155,7 +156,7 @@ export default function ContactRoute() {
 
             <section aria-labelledby="hours-heading" className="card p-6">
               <h2 id="hours-heading" className="flex items-center gap-2 text-xl font-semibold">
-                <ClockIcon />
+                <ClockIcon className="h-5 w-5 shrink-0" />
                 Opening Hours
               </h2>
               <dl className="mt-4 space-y-2 text-sm">
@@ -173,9 +174,9 @@ export default function ContactRoute() {
                 Follow Us
               </h2>
               <ul className="mt-4 flex flex-wrap gap-3">
-                <SocialLink href={contact.socialMedia.facebook} label="Facebook" icon={<FacebookIcon />} />
-                <SocialLink href={contact.socialMedia.instagram} label="Instagram" icon={<InstagramIcon />} />
-                <SocialLink href={contact.socialMedia.twitter} label="Twitter" icon={<TwitterIcon />} />
+                <SocialLink href={contact.socialMedia.facebook} label="Facebook" icon={<FacebookIcon className="h-5 w-5 shrink-0" />} />
+                <SocialLink href={contact.socialMedia.instagram} label="Instagram" icon={<InstagramIcon className="h-5 w-5 shrink-0" />} />
+                <SocialLink href={contact.socialMedia.twitter} label="Twitter" icon={<TwitterIcon className="h-5 w-5 shrink-0" />} />
               </ul>
             </section>
           </aside>
@@ -433,81 +434,6 @@ function ShowroomMap() {
           {contact.showroomName}
         </text>
       </g>
-    </svg>
-  );
-}
-
-function iconProps() {
-  return {
-    "aria-hidden": true as const,
-    viewBox: "0 0 24 24",
-    className: "h-5 w-5 shrink-0",
-    fill: "none",
-    stroke: "currentColor",
-    strokeWidth: 1.8,
-    strokeLinecap: "round" as const,
-    strokeLinejoin: "round" as const,
-  };
-}
-
-function MailIcon() {
-  return (
-    <svg {...iconProps()}>
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="M3.5 6.5L12 13l8.5-6.5" />
-    </svg>
-  );
-}
-
-function PhoneIcon() {
-  return (
-    <svg {...iconProps()}>
-      <path d="M5 3h3.5l1.5 4.5-2 1.5a11 11 0 0 0 7 7l1.5-2 4.5 1.5V19a2 2 0 0 1-2 2A17 17 0 0 1 3 5a2 2 0 0 1 2-2z" />
-    </svg>
-  );
-}
-
-function PinIcon() {
-  return (
-    <svg {...iconProps()}>
-      <path d="M12 21s-7-6.2-7-11.5a7 7 0 0 1 14 0C19 14.8 12 21 12 21z" />
-      <circle cx="12" cy="9.5" r="2.5" />
-    </svg>
-  );
-}
-
-function ClockIcon() {
-  return (
-    <svg {...iconProps()}>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M12 7v5l3 2" />
-    </svg>
-  );
-}
-
-function FacebookIcon() {
-  return (
-    <svg {...iconProps()}>
-      <path d="M14 8h3V4h-3a4 4 0 0 0-4 4v2H7v4h3v7h4v-7h3l1-4h-4V8.5a.5.5 0 0 1 .5-.5z" />
-    </svg>
-  );
-}
-
-function InstagramIcon() {
-  return (
-    <svg {...iconProps()}>
-      <rect x="3" y="3" width="18" height="18" rx="5" />
-      <circle cx="12" cy="12" r="4" />
-      <circle cx="17.5" cy="6.5" r="0.8" fill="currentColor" />
-    </svg>
-  );
-}
-
-function TwitterIcon() {
-  return (
-    <svg {...iconProps()}>
-      <path d="M4 4h4.5l11.5 16h-4.5z" />
-      <path d="M19.5 4l-6.3 7.2M10.8 12.8L4.5 20" />
     </svg>
   );
 }
