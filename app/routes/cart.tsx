@@ -101,19 +101,26 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
   const submit = (fields: Record<string, string>) =>
     fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: "/cart" });
   return (
-    <li className="flex gap-4 py-5" data-testid="cart-line">
+    <li className="flex gap-3 py-5 sm:gap-4" data-testid="cart-line">
       <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
-        <img src={line.item.imgPath} alt={line.item.title} width={800} height={600} className="aspect-[4/3] w-24 rounded-lg object-cover sm:w-32" />
+        <img src={line.item.imgPath} alt={line.item.title} width={800} height={600} className="aspect-[4/3] w-20 rounded-lg object-cover sm:w-32" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
-        <div className="flex items-start justify-between gap-3">
+        <div className="flex items-start justify-between gap-2">
           <div>
             <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">{line.item.title}</Link>
             <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
           </div>
-          <p className="font-semibold" data-testid="line-total">{formatPrice(line.item.price * line.quantity)}</p>
+          <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); submit({ intent: "remove" }); }}>
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="id" value={line.id} />
+            <input type="hidden" name="redirectTo" value="/cart" />
+            <button type="submit" className="btn-ghost -mr-2 -mt-2 px-3 text-red-700" aria-label={`Remove ${line.item.title} from cart`}>
+              <TrashIcon className="h-5 w-5" /> <span className="hidden sm:inline">Remove</span>
+            </button>
+          </Form>
         </div>
-        <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex flex-wrap items-center gap-2">
           {/* Without JavaScript: a plain form whose default button is "Update". */}
           <Form method="post" action="/cart" className="flex items-center gap-2" onSubmit={(e) => { e.preventDefault(); const q = Number(new FormData(e.currentTarget).get("quantity")); if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= max) submit({ intent: "update", quantity: String(q) }); }}>
             <input type="hidden" name="intent" value="update" />
@@ -124,14 +131,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
               <button type="submit" className="btn-secondary">Update</button>
             </noscript>
           </Form>
-          <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); submit({ intent: "remove" }); }}>
-            <input type="hidden" name="intent" value="remove" />
-            <input type="hidden" name="id" value={line.id} />
-            <input type="hidden" name="redirectTo" value="/cart" />
-            <button type="submit" className="btn-ghost text-red-700" aria-label={`Remove ${line.item.title} from cart`}>
-              <TrashIcon className="h-5 w-5" /> <span className="hidden sm:inline">Remove</span>
-            </button>
-          </Form>
+          <p className="ml-auto font-semibold" data-testid="line-total">{formatPrice(line.item.price * line.quantity)}</p>
         </div>
         {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
       </div>
@@ -163,7 +163,7 @@ export default function CartPage() {
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Shopping Cart</h1>
       {formError ? <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">{formError}</p> : null}
       <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_380px]">
-        <div className="card p-5 sm:p-6">
+        <div className="card p-4 sm:p-6">
           <div className="flex items-center justify-between border-b border-sand-200 pb-4">
             <h2 className="font-sans text-lg font-semibold">Cart Items ({totals.count})</h2>
             <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); clearFetcher.submit({ intent: "clear" }, { method: "post", action: "/cart" }); }}>
