@@ -31,9 +31,13 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
     },
   },
+  // Every test runs with JavaScript off (phone) and on (desktop); the visitor's whole path and
+  // the wishlist also run the other way round (JavaScript on a phone, off on a desktop).
   projects: [
     { name: "no-js", use: { javaScriptEnabled: false, viewport: { width: 390, height: 844 } } },
     { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
+    { name: "js-phone", testMatch: /(visitor|wishlist)\.spec\.ts/, use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true } },
+    { name: "no-js-desktop", testMatch: /(visitor|wishlist)\.spec\.ts/, use: { javaScriptEnabled: false, viewport: { width: 1280, height: 900 } } },
   ],
   webServer: {
     command: "node scripts/start.mjs",

@@ -42,4 +42,4 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
-export const jsEnabled = (projectName: string) => projectName === "js";
+export const jsEnabled = (projectName: string) => projectName === "js" || projectName.startsWith("js-");
