@@ -1,6 +1,6 @@
 import { Migrator } from "kysely";
 import type { Kysely } from "kysely";
-import { migrations } from "../../migrations";
+import { migrations } from "../../db/migrations";
 import type { DB } from "./schema";
 
 /** Applies every pending migration (without the camelCase plugin: migrations speak SQL names). */

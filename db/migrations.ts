@@ -1,0 +1,11 @@
+// Every migration in migrations/, by name, in order. Static imports so the server bundle
+// carries them. This registry lives outside migrations/ because it grows with every new
+// migration, while the files in migrations/ are frozen once landed.
+import type { Migration } from "kysely";
+import * as m0001 from "../migrations/2026-11-22-0001-initial-schema";
+import * as m0002 from "../migrations/2026-11-22-0002-wishlists";
+
+export const migrations: Record<string, Migration> = {
+  "2026-11-22-0001-initial-schema": m0001,
+  "2026-11-22-0002-wishlists": m0002,
+};
