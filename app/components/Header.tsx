@@ -1,4 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { useEffect, useRef, useState } from "react";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon, UserIcon } from "./icons";
 
@@ -37,6 +38,20 @@ export function Logo({ onClick }: { onClick?: () => void }) {
         <path d="M8 20h16v3H8zM10 12h12v6H10zM9 23v3M23 23v3" stroke="#fbf6f0" strokeWidth="2" fill="none" strokeLinecap="round" />
       </svg>
       <span className="font-display text-xl font-semibold tracking-tight text-ink">Sagwan Living</span>
+    </Link>
+  );
+}
+
+/** An icon link with a count badge, shown only above 0. */
+function CountLink({ to, label, count, testId, badgeClass, children }: { to: string; label: string; count: number; testId: string; badgeClass: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={label}>
+      {children}
+      {count > 0 ? (
+        <span data-testid={testId} className={`absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-xs font-semibold text-white ${badgeClass}`}>
+          {count}
+        </span>
+      ) : null}
     </Link>
   );
 }
@@ -100,22 +115,12 @@ export function Header({
               Login
             </Link>
           )}
-          <Link to="/wishlist" className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={`Wishlist, ${wishlistCount} saved`}>
+          <CountLink to="/wishlist" label={`Wishlist, ${wishlistCount} saved`} count={wishlistCount} testId="wishlist-count" badgeClass="bg-stone-700">
             <HeartIcon className="h-6 w-6" />
-            {wishlistCount > 0 ? (
-              <span data-testid="wishlist-count" className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-stone-700 px-1 text-xs font-semibold text-white">
-                {wishlistCount}
-              </span>
-            ) : null}
-          </Link>
-          <Link to="/cart" className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}>
+          </CountLink>
+          <CountLink to="/cart" label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`} count={cartCount} testId="cart-count" badgeClass="bg-wood-600">
             <CartIcon className="h-6 w-6" />
-            {cartCount > 0 ? (
-              <span data-testid="cart-count" className="absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-wood-600 px-1 text-xs font-semibold text-white">
-                {cartCount}
-              </span>
-            ) : null}
-          </Link>
+          </CountLink>
           <details ref={menuRef} className="group/menu md:hidden">
             <summary className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
               <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
