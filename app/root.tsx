@@ -13,6 +13,7 @@ import { useOptimisticCartCount } from "~/components/useCartFetcher";
 import { cartCount, currentCartId } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
 import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
+import { getUser } from "~/lib/auth.server";
 import { readToasts } from "~/lib/toast.server";
 import { useNonce } from "~/utils/nonce";
 
@@ -22,7 +23,8 @@ export const meta: MetaFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [cartId, wishlistId, categories, { toasts, headers }] = await Promise.all([
+  const [user, cartId, wishlistId, categories, { toasts, headers }] = await Promise.all([
+    getUser(request),
     currentCartId(request),
     currentWishlistId(request),
     listCategories(),
@@ -35,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       wishlistCount: await wishlistCount(wishlistId),
       footerCategories: categories,
       toasts,
-      user: null as { name: string } | null,
+      // Only what the header shows: the name (it prints the first word).
+      user: user ? { name: user.name } : null,
       year: new Date().getFullYear(),
     },
     { headers: headers ?? undefined },

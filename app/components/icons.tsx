@@ -70,3 +70,15 @@ export const InstagramIcon = (p: IconProps) => (
 export const TwitterIcon = (p: IconProps) => (
   <svg {...base} {...p}><path d="M4 4h4.5l11.5 16h-4.5z" /><path d="M19.5 4l-6.3 7.2M10.8 12.8L4.5 20" /></svg>
 );
+export const AlertIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="12" cy="12" r="9" /><path d="M12 7.5v5.5M12 16.5v.01" /></svg>
+);
+export const LockIcon = (p: IconProps) => (
+  <svg {...base} {...p}><rect x="5" y="10.5" width="14" height="10" rx="2" /><path d="M8 10.5V7.5a4 4 0 0 1 8 0v3" /></svg>
+);
+export const BoxIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M3.5 7.5 12 3l8.5 4.5v9L12 21l-8.5-4.5z" /><path d="M3.5 7.5 12 12l8.5-4.5M12 12v9" /></svg>
+);
+export const LogoutIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M14 4h4.5A1.5 1.5 0 0 1 20 5.5v13a1.5 1.5 0 0 1-1.5 1.5H14M10 16l-4-4 4-4M6 12h10" /></svg>
+);

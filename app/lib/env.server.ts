@@ -19,6 +19,7 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_ID: optional(z.string().optional()),
   RAZORPAY_KEY_SECRET: optional(z.string().optional()),
   SEED: optional(z.enum(["demo", "none"]).default("demo")),
+  PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),
   TRUST_PROXY: optional(z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true")),
 });
 

@@ -1,8 +1,11 @@
-// Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows.
+// Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
+// old one-time codes and API tokens, registrations never verified.
 // Runs at boot and then hourly in the server process.
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
 import { SESSION_IDLE_MS } from "./session.server";
+
+export const UNVERIFIED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export async function purgeExpired(db: Db, now = new Date()) {
   const idleCutoff = nowIso(new Date(now.getTime() - SESSION_IDLE_MS));
@@ -17,6 +20,16 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .where("updatedAt", "<", idleCutoff)
     .executeTakeFirst();
   await db.deleteFrom("wishlists").where("userId", "is", null).where("updatedAt", "<", idleCutoff).execute();
+  // Spent one-time codes and API tokens, kept a day for the record.
+  const dayAgo = nowIso(new Date(now.getTime() - 24 * 60 * 60 * 1000));
+  await db.deleteFrom("oneTimeCodes").where("expiresAt", "<", dayAgo).execute();
+  await db
+    .deleteFrom("apiTokens")
+    .where((eb) => eb.or([eb("expiresAt", "<", dayAgo), eb("revokedAt", "<", dayAgo)]))
+    .execute();
+  // A registration never verified within a week frees its email again.
+  const weekAgo = nowIso(new Date(now.getTime() - UNVERIFIED_TTL_MS));
+  await db.deleteFrom("users").where("emailVerifiedAt", "is", null).where("createdAt", "<", weekAgo).execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
   return {
     sessions: Number(sessions.numDeletedRows),

@@ -12,10 +12,18 @@ export interface Limit {
 }
 
 const HOUR = 60 * 60 * 1000;
+const QUARTER = 15 * 60 * 1000;
 
 export const LIMITS = {
   newsletter: { name: "newsletter", max: 5, windowMs: HOUR },
   contact: { name: "contact", max: 5, windowMs: HOUR },
+  /** per email (and per client address): enough for typos, far too few to guess a password */
+  login: { name: "login", max: 10, windowMs: QUARTER },
+  signup: { name: "signup", max: 5, windowMs: HOUR },
+  otpVerify: { name: "otp-verify", max: 10, windowMs: QUARTER },
+  otpResend: { name: "otp-resend", max: 3, windowMs: QUARTER },
+  passwordReset: { name: "password-reset", max: 3, windowMs: HOUR },
+  changePassword: { name: "change-password", max: 5, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
@@ -25,6 +33,11 @@ export const LIMITS = {
 export const SHOP_WIDE: Record<string, Limit> = {
   newsletter: { name: "newsletter-all", max: 300, windowMs: HOUR },
   contact: { name: "contact-all", max: 60, windowMs: HOUR },
+  login: { name: "login-all", max: 3000, windowMs: QUARTER },
+  signup: { name: "signup-all", max: 300, windowMs: HOUR },
+  "otp-verify": { name: "otp-verify-all", max: 1000, windowMs: QUARTER },
+  "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR },
+  "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR },
 };
 
 /**

@@ -16,6 +16,10 @@ export interface SessionData {
   wishlistId?: string;
   userId?: number;
   isAdmin?: boolean;
+  /** false when the visitor signed in without 'Remember me': the cookie then ends with the browser */
+  remember?: boolean;
+  /** what the sign-up form held, so the OTP step (and 'Change details') can show it */
+  pendingSignup?: { name: string; email: string; mobile: string | null };
 }
 
 export const sessionCookie = createCookie("__session", {
@@ -96,7 +100,10 @@ export function getSession(request: Request): Promise<ShopSession> {
 }
 
 export function commitSession(session: ShopSession, request: Request): Promise<string> {
-  return storage.commitSession(session, { secure: isSecureRequest(request) });
+  const secure = isSecureRequest(request);
+  // Without 'Remember me' the cookie has no Max-Age: the browser drops it when it closes.
+  if (session.get("remember") === false) return storage.commitSession(session, { secure, maxAge: undefined, expires: undefined });
+  return storage.commitSession(session, { secure });
 }
 
 export function destroySession(session: ShopSession, request: Request): Promise<string> {

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { ensureOwned, findOwned } from "~/lib/session-owned.server";
+import { adoptOwned, ensureOwned, findOwned } from "~/lib/session-owned.server";
 import type { CartTotals } from "~/utils/pricing";
 import { computeTotals, MAX_QUANTITY } from "~/utils/pricing";
 
@@ -17,6 +17,9 @@ export interface CartLine {
 export interface CartDetail extends CartTotals {
   items: CartLine[];
 }
+
+/** An upsert's new quantity: the line's plus the added units, capped at 99. */
+const ADD_QUANTITIES = sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY} else cart_lines.quantity + excluded.quantity end`;
 
 function lineQuery(db: Db) {
   return db
@@ -106,7 +109,7 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
       .values({ cartId, itemId, quantity: Math.min(quantity, MAX_QUANTITY), createdAt: nowIso() })
       .onConflict((oc) =>
         oc.columns(["cartId", "itemId"]).doUpdateSet({
-          quantity: sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY} else cart_lines.quantity + excluded.quantity end`,
+          quantity: ADD_QUANTITIES,
         }),
       )
       .returning(["id", "quantity"])
@@ -151,4 +154,22 @@ export function currentCartId(request: Request, db: Db = defaultDb): Promise<str
 export async function ensureCart(request: Request, db: Db = defaultDb): Promise<{ cartId: string; headers: Headers }> {
   const { id, headers } = await ensureOwned(request, "carts", db);
   return { cartId: id, headers };
+}
+
+/** At sign-in: the guest's cart joins the customer's; quantities of the same item add, capped at 99. */
+export function adoptGuestCart(trx: Db, guestCartId: string | undefined, userId: number): Promise<void> {
+  return adoptOwned(trx, "carts", guestCartId, userId, async (trx, fromId, toId) => {
+    const lines = await trx.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", fromId).execute();
+    for (const line of lines) {
+      await trx
+        .insertInto("cartLines")
+        .values({ cartId: toId, itemId: line.itemId, quantity: Math.min(line.quantity, MAX_QUANTITY), createdAt: nowIso() })
+        .onConflict((oc) =>
+          oc.columns(["cartId", "itemId"]).doUpdateSet({
+            quantity: ADD_QUANTITIES,
+          }),
+        )
+        .execute();
+    }
+  });
 }

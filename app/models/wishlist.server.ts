@@ -2,7 +2,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { ensureOwned, findOwned } from "~/lib/session-owned.server";
+import { adoptOwned, ensureOwned, findOwned } from "~/lib/session-owned.server";
 import type { Item } from "~/utils/catalogue";
 import { toItem } from "./catalogue.server";
 
@@ -64,4 +64,18 @@ export async function addToWishlist(wishlistId: string, itemId: number, db: Db =
 export async function removeFromWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<void> {
   if (!wishlistId) return;
   await db.deleteFrom("wishlistItems").where("wishlistId", "=", wishlistId).where("itemId", "=", itemId).execute();
+}
+
+/** At sign-in: the guest's saved products join the customer's wishlist. */
+export function adoptGuestWishlist(trx: Db, guestWishlistId: string | undefined, userId: number): Promise<void> {
+  return adoptOwned(trx, "wishlists", guestWishlistId, userId, async (trx, fromId, toId) => {
+    const rows = await trx.selectFrom("wishlistItems").select(["itemId", "createdAt"]).where("wishlistId", "=", fromId).execute();
+    for (const row of rows) {
+      await trx
+        .insertInto("wishlistItems")
+        .values({ wishlistId: toId, itemId: row.itemId, createdAt: row.createdAt })
+        .onConflict((oc) => oc.columns(["wishlistId", "itemId"]).doNothing())
+        .execute();
+    }
+  });
 }

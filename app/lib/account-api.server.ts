@@ -1,0 +1,31 @@
+// The account API's answers, shared by the paths the spec names twice
+// (/api/user/auth/login and /api/auth/login, /api/user/auth/register and /api/auth/register).
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiHandler, jsonResponse } from "./api.server";
+import { requireMutation } from "./api-params.server";
+import { authenticateCredentials } from "./auth.server";
+import { parseWith, readBody } from "./http.server";
+import { issueToken } from "./identity.server";
+import { registerAccount } from "~/models/users.server";
+import { RegisterSchema } from "~/utils/account-schemas";
+
+/** POST email, password → `{ token, user }` (401 on bad credentials). */
+export const loginAction = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["POST"]);
+    const user = await authenticateCredentials(request, await readBody(request));
+    return { token: await issueToken(user.id), user };
+  });
+
+/** POST name, email, password, mobile? → the code is mailed; `shape` picks the answer's form. */
+export const registerAction =
+  (shape: "success" | "user") =>
+  ({ request }: ActionFunctionArgs) =>
+    apiHandler(async () => {
+      requireMutation(request, ["POST"]);
+      const input = parseWith(RegisterSchema, await readBody(request));
+      const user = await registerAccount(input, request);
+      const message = "OTP sent successfully";
+      // The account gets no token until its code is verified (contract: token optional).
+      return jsonResponse(shape === "success" ? { success: true, message } : { success: true, message, user }, { status: 201 });
+    });

@@ -1,0 +1,99 @@
+// Signing in and out, and the guards every page and API path uses. Login goes through
+// remix-auth's FormStrategy; the app owns the session (remix-auth v4 keeps none).
+import { redirect } from "@remix-run/node";
+import { Authenticator } from "remix-auth";
+import { FormStrategy } from "remix-auth-form";
+import { db } from "./db.server";
+import { env } from "./env.server";
+import { AppError } from "./errors.server";
+import { parseWith } from "./http.server";
+import { getUserId } from "./identity.server";
+import { commitSession, destroySession, getSession, rotateSession } from "./session.server";
+import { redirectWithToast } from "./toast.server";
+import { adoptGuestCart } from "~/models/cart.server";
+import type { User } from "~/models/users.server";
+import { getUserById, verifyLogin } from "~/models/users.server";
+import { adoptGuestWishlist } from "~/models/wishlist.server";
+import { LoginSchema } from "~/utils/account-schemas";
+import type { ToastInput } from "~/utils/toast";
+
+export const authenticator = new Authenticator<User>();
+authenticator.use(
+  new FormStrategy(async ({ form, request }) => verifyLogin(parseWith(LoginSchema, Object.fromEntries(form)), request)),
+  "form",
+);
+
+/**
+ * Check credentials through the authenticator. Pages pass their (already size-checked) form,
+ * API routes their JSON body: both become the one form the strategy reads.
+ */
+export function authenticateCredentials(request: Request, fields: Record<string, unknown>): Promise<User> {
+  const body = new URLSearchParams();
+  for (const key of ["email", "password"]) {
+    const value = fields[key];
+    if (typeof value === "string") body.set(key, value);
+  }
+  const headers = new Headers(request.headers);
+  headers.set("Content-Type", "application/x-www-form-urlencoded");
+  headers.delete("Content-Length");
+  return authenticator.authenticate("form", new Request(request.url, { method: "POST", headers, body }));
+}
+
+/** The signed-in user, or null. */
+export async function getUser(request: Request): Promise<User | null> {
+  const userId = await getUserId(request);
+  return userId ? getUserById(userId) : null;
+}
+
+/** Pages: the signed-in user, or a redirect to /login that comes back here afterwards. */
+export async function requireUser(request: Request): Promise<User> {
+  const user = await getUser(request);
+  if (user) return user;
+  const url = new URL(request.url);
+  throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
+}
+
+/** API paths and actions: the signed-in user, or 401. */
+export async function requireApiUser(request: Request): Promise<User> {
+  const user = await getUser(request);
+  if (!user) throw new AppError(401, "Please log in to continue");
+  return user;
+}
+
+/**
+ * Sign the browser in: the guest's cart and wishlist join the account's, the session gets a
+ * fresh id (no fixation), and the answer redirects with a toast.
+ */
+export async function signIn(
+  request: Request,
+  user: User,
+  options: { redirectTo: string; toast: ToastInput; remember?: boolean },
+): Promise<Response> {
+  const session = await getSession(request);
+  await db.transaction().execute(async (trx) => {
+    await adoptGuestCart(trx, session.get("cartId"), user.id);
+    await adoptGuestWishlist(trx, session.get("wishlistId"), user.id);
+  });
+  const fresh = await rotateSession(session);
+  fresh.unset("cartId");
+  fresh.unset("wishlistId");
+  fresh.unset("pendingSignup");
+  fresh.set("userId", user.id);
+  fresh.set("remember", options.remember ?? true);
+  const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
+  return redirectWithToast(request, options.redirectTo, options.toast, { headers });
+}
+
+/** Sign the browser out: the session row is deleted and the cookie cleared. */
+export async function signOut(request: Request, redirectTo: string, toast?: ToastInput): Promise<Response> {
+  const session = await getSession(request);
+  const headers = new Headers({ "Set-Cookie": await destroySession(session, request) });
+  if (toast) return redirectWithToast(request, redirectTo, toast, { headers });
+  return redirect(redirectTo, { headers });
+}
+
+/** The address links in mails point at: PUBLIC_URL when set, else the address the request came to. */
+export function publicOrigin(request: Request): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, "");
+  return new URL(request.url).origin;
+}

@@ -1,0 +1,48 @@
+// Passwords: scrypt from node:crypto, a memory-hard function. Parameters follow OWASP's
+// Password Storage Cheat Sheet (N=2^14, r=8, p=5: one of its equal-strength scrypt
+// settings, 16 MiB per hash; see docs/decisions/0006-accounts-and-tokens.md).
+// The parameters travel inside the stored string, so they can be raised later and old
+// hashes still verify.
+import crypto from "node:crypto";
+import { promisify } from "node:util";
+
+const scrypt = promisify(crypto.scrypt) as (password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+
+export const SCRYPT_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
+const KEY_LENGTH = 32;
+const SALT_BYTES = 16;
+
+function maxmem(N: number, r: number, p: number) {
+  return 128 * N * r + 128 * r * p + 32 * 1024 * 1024;
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const { N, r, p } = SCRYPT_PARAMS;
+  const salt = crypto.randomBytes(SALT_BYTES);
+  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) });
+  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+const HASH_FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const match = stored ? HASH_FORMAT.exec(stored) : null;
+  if (!match) {
+    // Spend the same time as a real check, so a missing account does not answer faster.
+    await hashPassword(password);
+    return false;
+  }
+  const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const salt = Buffer.from(match[4]!, "base64");
+  const expected = Buffer.from(match[5]!, "base64");
+  if (N > 2 ** 20 || r > 32 || p > 32 || expected.length < 16) return false;
+  const key = await scrypt(password.normalize("NFKC"), salt, expected.length, { N, r, p, maxmem: maxmem(N, r, p) });
+  return crypto.timingSafeEqual(key, expected);
+}
+
+/** Whether a stored hash uses weaker parameters than today's (rehash it at the next login). */
+export function needsRehash(stored: string): boolean {
+  const match = HASH_FORMAT.exec(stored);
+  if (!match) return true;
+  return Number(match[1]) !== SCRYPT_PARAMS.N || Number(match[2]) !== SCRYPT_PARAMS.r || Number(match[3]) !== SCRYPT_PARAMS.p;
+}

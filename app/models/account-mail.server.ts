@@ -1,0 +1,62 @@
+// The mails an account receives. Every value is escaped in the HTML part.
+import { escapeHtml, sendMail } from "~/lib/mail.server";
+import { CODE_TTL_MS, RESET_TTL_MS } from "~/lib/one-time-codes.server";
+
+const SHOP = "Sagwan Living";
+const minutes = (ms: number) => Math.round(ms / 60000);
+
+function firstName(name: string) {
+  return name.trim().split(/\s+/)[0] ?? name;
+}
+
+function paragraphs(lines: string[]) {
+  return lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n");
+}
+
+export function sendSignupCode(to: string, name: string, code: string) {
+  const lines = [
+    `Hello ${firstName(name)},`,
+    `Your ${SHOP} verification code is ${code}.`,
+    `Enter it on the sign-up page within ${minutes(CODE_TTL_MS)} minutes to finish creating your account. The code works once.`,
+    "If you did not ask for an account, you can ignore this mail.",
+  ];
+  return sendMail({
+    to,
+    subject: `Your ${SHOP} verification code: ${code}`,
+    text: lines.join("\n\n"),
+    html: paragraphs(lines).replace(escapeHtml(code) + ".", `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`),
+  });
+}
+
+export function sendPasswordResetLink(to: string, name: string, link: string) {
+  const lines = [
+    `Hello ${firstName(name)},`,
+    `We received a request to reset the password of your ${SHOP} account. Open this link to choose a new one:`,
+    link,
+    `The link works once, within ${minutes(RESET_TTL_MS)} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
+  ];
+  return sendMail({
+    to,
+    subject: `Reset your ${SHOP} password`,
+    text: lines.join("\n\n"),
+    html: paragraphs(lines).replace(`<p>${escapeHtml(link)}</p>`, `<p><a href="${escapeHtml(link)}">Reset my password</a></p>`),
+  });
+}
+
+export function sendPasswordChanged(to: string, name: string) {
+  const lines = [
+    `Hello ${firstName(name)},`,
+    `The password of your ${SHOP} account was just changed, and every other device was signed out.`,
+    "If this was not you, reset your password at once with 'Forgot password' on the login page, and write to us.",
+  ];
+  return sendMail({ to, subject: `Your ${SHOP} password was changed`, text: lines.join("\n\n"), html: paragraphs(lines) });
+}
+
+export function sendEmailChanged(to: string, name: string, newEmail: string) {
+  const lines = [
+    `Hello ${firstName(name)},`,
+    `The email address of your ${SHOP} account was changed to ${newEmail}. We will write to that address from now on.`,
+    "If this was not you, write to us at once.",
+  ];
+  return sendMail({ to, subject: `Your ${SHOP} email address was changed`, text: lines.join("\n\n"), html: paragraphs(lines) });
+}

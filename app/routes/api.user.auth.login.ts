@@ -1,0 +1,5 @@
+import { loginAction } from "~/lib/account-api.server";
+import { otherMethods } from "~/lib/api-params.server";
+
+export const action = loginAction;
+export const loader = otherMethods(["POST"]);

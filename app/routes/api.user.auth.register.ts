@@ -1,0 +1,5 @@
+import { registerAction } from "~/lib/account-api.server";
+import { otherMethods } from "~/lib/api-params.server";
+
+export const action = registerAction("success");
+export const loader = otherMethods(["POST"]);

@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiHandler } from "~/lib/api.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
+import { parseWith, readBody } from "~/lib/http.server";
+import { issueToken } from "~/lib/identity.server";
+import { verifySignup } from "~/models/users.server";
+import { OtpSchema } from "~/utils/account-schemas";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["POST"]);
+    const input = parseWith(OtpSchema, await readBody(request));
+    const user = await verifySignup(input.email, input.otp, request);
+    return { token: await issueToken(user.id), user };
+  });
+export const loader = otherMethods(["POST"]);

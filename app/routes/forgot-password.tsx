@@ -1,0 +1,72 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { MailIcon } from "~/components/icons";
+import { useFormErrors } from "~/components/useFormErrors";
+import { publicOrigin } from "~/lib/auth.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { requestPasswordReset } from "~/models/users.server";
+import { EmailOnlySchema } from "~/utils/account-schemas";
+import { MAX_LENGTH } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Forgot Password | Sagwan Living" }];
+
+export function loader({ request }: LoaderFunctionArgs) {
+  return { sent: new URL(request.url).searchParams.get("sent") === "1" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | null = null;
+  return formAction(
+    async () => {
+      form = await readForm(request);
+      const { email } = parseWith(EmailOnlySchema, { email: form.get("email") ?? "" });
+      await requestPasswordReset(email, publicOrigin(request), request);
+      // The same answer whether or not the email has an account.
+      return redirect("/forgot-password?sent=1");
+    },
+    () => (form ? formValues(form, ["email"]) : {}),
+  );
+}
+
+export default function ForgotPasswordRoute() {
+  const { sent } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/forgot-password");
+  const back = (
+    <Link to="/login" className="font-semibold text-wood-700 hover:underline">
+      Back to Log In
+    </Link>
+  );
+
+  if (sent) {
+    return (
+      <AuthLayout title="Check Your Email" footer={back}>
+        <div role="status" className="flex flex-col items-center gap-4 text-center text-stone-700">
+          <MailIcon className="h-10 w-10 text-wood-600" />
+          <p>If an account exists for that email address, we have sent it a link to reset the password.</p>
+          <p className="text-sm text-stone-600">The link works once, within 30 minutes. Nothing arrived? Check the spam folder, or <Link to="/forgot-password" className="font-medium text-wood-700 underline">ask again</Link>.</p>
+        </div>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout title="Forgot Your Password?" intro="Enter the email address of your account and we will send you a link to choose a new password." footer={back}>
+      <Form method="post" onChange={errors.onChange} className="space-y-5">
+        <FormBanner message={errors.formError} />
+        <FormField id="forgot-email" label="Email Address" error={errors.error("email")}>
+          <input id="forgot-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={errors.value("email")} className="field-input" {...fieldA11y("forgot-email", errors.error("email"))} />
+        </FormField>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Sending..." : "Send Reset Link"}
+        </button>
+      </Form>
+    </AuthLayout>
+  );
+}

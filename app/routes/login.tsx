@@ -1,0 +1,121 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { useFormErrors } from "~/components/useFormErrors";
+import { authenticateCredentials, getUser, signIn } from "~/lib/auth.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { readForm, safeRedirectPath } from "~/lib/http.server";
+import { MAX_LENGTH } from "~/utils/schemas";
+import { MESSAGES, PASSWORD_MAX } from "~/utils/account-schemas";
+
+export const meta: MetaFunction = () => [{ title: "Log In | Sagwan Living" }];
+
+function redirectTarget(value: unknown) {
+  const target = safeRedirectPath(value, "/profile");
+  // Never come back to a page that only makes sense signed out.
+  return /^\/(login|signup|verify-otp|forgot-password|reset-password|logout)\b/.test(target) ? "/profile" : target;
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const redirectTo = redirectTarget(new URL(request.url).searchParams.get("redirectTo"));
+  if (await getUser(request)) throw redirect(redirectTo);
+  return { redirectTo };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | null = null;
+  return formAction(
+    async () => {
+      form = await readForm(request);
+      const user = await authenticateCredentials(request, Object.fromEntries(form));
+      return signIn(request, user, {
+        redirectTo: redirectTarget(form.get("redirectTo")),
+        toast: { type: "success", title: "Login successfully" },
+        remember: form.get("remember") === "on",
+      });
+    },
+    () => (form ? formValues(form, ["email", "remember"]) : {}),
+  );
+}
+
+export default function LoginRoute() {
+  const { redirectTo } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction?.startsWith("/login");
+  const unverified = result?.formError === MESSAGES.unverified ? errors.value("email") : undefined;
+
+  return (
+    <AuthLayout
+      title="Log In to Your Account"
+      intro="Welcome back. Log in to see your orders and check out faster."
+      footer={
+        <>
+          {"Don't have an account? "}
+          <Link to="/signup" className="font-semibold text-wood-700 hover:underline">
+            Sign up
+          </Link>
+        </>
+      }
+    >
+      {busy ? (
+        // Spec: while the request runs a loading text replaces the whole form.
+        <p role="status" className="flex min-h-64 items-center justify-center gap-3 text-stone-700">
+          <span className="h-5 w-5 animate-spin rounded-full border-2 border-wood-600 border-t-transparent motion-reduce:animate-none" aria-hidden="true" />
+          Logging you in...
+        </p>
+      ) : (
+        <Form method="post" onChange={errors.onChange} className="space-y-5">
+          <FormBanner message={errors.formError}>
+            {unverified ? (
+              <Link to={`/verify-otp?email=${encodeURIComponent(unverified)}`} className="mt-1 inline-block font-semibold underline">
+                Enter your OTP
+              </Link>
+            ) : null}
+          </FormBanner>
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <FormField id="login-email" label="Email Address" error={errors.error("email")}>
+            <input
+              id="login-email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              aria-required="true"
+              maxLength={MAX_LENGTH.email}
+              defaultValue={errors.value("email")}
+              className="field-input"
+              {...fieldA11y("login-email", errors.error("email"))}
+            />
+          </FormField>
+          <FormField id="login-password" label="Password" error={errors.error("password")}>
+            <input
+              id="login-password"
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              aria-required="true"
+              maxLength={PASSWORD_MAX}
+              className="field-input"
+              {...fieldA11y("login-password", errors.error("password"))}
+            />
+          </FormField>
+          <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
+            <label className="inline-flex min-h-11 items-center gap-2">
+              <input type="checkbox" name="remember" defaultChecked={errors.value("remember") === "on"} className="h-4 w-4 accent-wood-600" />
+              Remember me
+            </label>
+            <Link to="/forgot-password" className="inline-flex min-h-11 items-center font-medium text-wood-700 hover:underline">
+              Forgot password?
+            </Link>
+          </div>
+          <button type="submit" className="btn-primary w-full">
+            Log In
+          </button>
+        </Form>
+      )}
+    </AuthLayout>
+  );
+}

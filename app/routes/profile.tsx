@@ -1,0 +1,233 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { z } from "zod";
+import { FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
+import { useFormErrors } from "~/components/useFormErrors";
+import { requireUser } from "~/lib/auth.server";
+import { AppError } from "~/lib/errors.server";
+import { formFailure, formValues } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { commitSession, getSession, rotateSession } from "~/lib/session.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { changePassword, updateProfile } from "~/models/users.server";
+import { ChangePasswordSchema, PASSWORD_MAX, ProfileSchema } from "~/utils/account-schemas";
+import { MAX_LENGTH } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];
+
+const PROFILE_FAILED = "Failed to update profile. Please try again.";
+const IntentSchema = z.enum(["profile", "password"], { error: "Unknown action" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const params = new URL(request.url).searchParams;
+  return { user, editing: params.get("edit") === "1", changingPassword: params.get("password") === "1" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  let form: FormData | null = null;
+  let intent: "profile" | "password" = "profile";
+  try {
+    form = await readForm(request);
+    intent = parseWith(IntentSchema, form.get("intent"));
+    if (intent === "profile") {
+      const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
+      await updateProfile(user.id, input);
+      return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!" });
+    }
+    const input = parseWith(ChangePasswordSchema, {
+      currentPassword: form.get("currentPassword"),
+      newPassword: form.get("newPassword"),
+      confirmPassword: form.get("confirmPassword"),
+    });
+    const session = await getSession(request);
+    await changePassword(user.id, input, session.id);
+    // A new session id after the change; every other device is already signed out.
+    const fresh = await rotateSession(session);
+    const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
+    return redirectWithToast(request, "/profile", { type: "success", title: "Password changed successfully" }, { headers });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const values = { ...(form ? formValues(form, ["name", "email", "mobile"]) : {}), intent };
+    // Spec: a failed save says 'Failed to update profile. Please try again.'; the field says why.
+    if (intent === "profile" && error.status !== 429) return formFailure(new AppError(error.status, PROFILE_FAILED, error.fieldErrors, error.headers), values);
+    return formFailure(error, values);
+  }
+}
+
+export default function ProfileRoute() {
+  const { user, editing, changingPassword } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const failedIntent = result?.values?.intent;
+
+  return (
+    <div className="bg-sand-50">
+      <div className="container-page py-10 sm:py-14">
+        <h1 className="text-3xl font-semibold sm:text-4xl">My Account</h1>
+        <p className="mt-2 text-stone-600">Hello, {user.name}. Keep your details up to date for smooth deliveries.</p>
+        <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-4">
+          <AccountMenu />
+          <div className="space-y-6 lg:col-span-3">
+            <PersonalInformation user={user} editing={editing || failedIntent === "profile"} result={failedIntent === "profile" ? result : undefined} />
+            <AccountSecurity open={changingPassword || failedIntent === "password"} result={failedIntent === "password" ? result : undefined} />
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function AccountMenu() {
+  const item = "flex min-h-12 w-full items-center gap-3 rounded-lg px-4 text-left font-medium";
+  return (
+    <nav aria-label="Account" className="card h-fit p-2">
+      <ul className="grid grid-cols-3 gap-1 lg:grid-cols-1">
+        <li>
+          <span aria-current="page" className={`${item} bg-wood-50 text-wood-800`}>
+            <UserIcon className="hidden h-5 w-5 sm:block" /> My Account
+          </span>
+        </li>
+        <li>
+          <Link to="/orders" className={`${item} text-ink hover:bg-sand-100`}>
+            <BoxIcon className="hidden h-5 w-5 sm:block" /> Order History
+          </Link>
+        </li>
+        <li>
+          <Form method="post" action="/logout">
+            <input type="hidden" name="redirectTo" value="/login" />
+            <button type="submit" className={`${item} text-red-700 hover:bg-red-50`}>
+              <LogoutIcon className="hidden h-5 w-5 sm:block" /> Logout
+            </button>
+          </Form>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+function Card({ title, action, children }: { title: string; action?: ReactNode; children: ReactNode }) {
+  const id = title.toLowerCase().replace(/\W+/g, "-");
+  return (
+    <section aria-labelledby={id} className="card p-5 sm:p-6">
+      <div className="flex items-center justify-between gap-4">
+        <h2 id={id} className="text-xl font-semibold">
+          {title}
+        </h2>
+        {action}
+      </div>
+      <div className="mt-5">{children}</div>
+    </section>
+  );
+}
+
+type User = { id: number; name: string; email: string; mobile: string | null };
+type Result = ReturnType<typeof useActionData<typeof action>>;
+
+function PersonalInformation({ user, editing, result }: { user: User; editing: boolean; result: Result }) {
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "profile";
+  const toggle = editing ? (
+    <Link to="/profile" className="btn-ghost" replace>
+      Cancel
+    </Link>
+  ) : (
+    <Link to="/profile?edit=1" className="btn-secondary" replace>
+      Edit
+    </Link>
+  );
+
+  if (!editing) {
+    return (
+      <Card title="Personal Information" action={toggle}>
+        <dl className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+          <Detail label="Full Name" value={user.name} />
+          <Detail label="Email Address" value={user.email} />
+          <Detail label="Mobile Number" value={user.mobile ?? "Not provided"} muted={!user.mobile} />
+        </dl>
+      </Card>
+    );
+  }
+  const value = (name: keyof User) => errors.value(name) ?? String(user[name] ?? "");
+  return (
+    <Card title="Personal Information" action={toggle}>
+      <Form method="post" action="/profile" onChange={errors.onChange} className="space-y-5">
+        <FormBanner message={errors.formError} />
+        <input type="hidden" name="intent" value="profile" />
+        <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
+          <FormField id="profile-name" label="Full Name" required error={errors.error("name")}>
+            <input id="profile-name" name="name" autoComplete="name" aria-required="true" maxLength={MAX_LENGTH.name} defaultValue={value("name")} className="field-input" {...fieldA11y("profile-name", errors.error("name"))} />
+          </FormField>
+          <FormField id="profile-email" label="Email Address" required error={errors.error("email")}>
+            <input id="profile-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={value("email")} className="field-input" {...fieldA11y("profile-email", errors.error("email"))} />
+          </FormField>
+          <FormField id="profile-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
+            <input id="profile-mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={16} defaultValue={value("mobile")} className="field-input" {...fieldA11y("profile-mobile", errors.error("mobile"))} />
+          </FormField>
+        </div>
+        <div className="flex flex-wrap gap-3">
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? "Saving..." : "Save Changes"}
+          </button>
+          <Link to="/profile" className="btn-ghost" replace>
+            Cancel
+          </Link>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+function Detail({ label, value, muted }: { label: string; value: string; muted?: boolean }) {
+  return (
+    <div>
+      <dt className="text-sm text-stone-600">{label}</dt>
+      <dd className={`mt-1 break-all font-medium ${muted ? "text-stone-500 italic" : "text-ink"}`}>{value}</dd>
+    </div>
+  );
+}
+
+function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
+  const note = (
+    <p className="flex gap-3 text-sm text-stone-600">
+      <LockIcon className="h-5 w-5 shrink-0 text-wood-600" />
+      Use a strong, unique password that you do not use on any other site. Changing it signs out every other device.
+    </p>
+  );
+  if (!open) {
+    return (
+      <Card title="Account Security" action={<Link to="/profile?password=1" className="btn-secondary" replace>Change Password</Link>}>
+        {note}
+      </Card>
+    );
+  }
+  const field = (id: string, name: string, label: string, autoComplete: string) => (
+    <FormField id={id} label={label} required error={errors.error(name)}>
+      <input id={id} name={name} type="password" autoComplete={autoComplete} aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y(id, errors.error(name))} />
+    </FormField>
+  );
+  return (
+    <Card title="Account Security" action={<Link to="/profile" className="btn-ghost" replace>Cancel</Link>}>
+      <div className="space-y-5">
+        {note}
+        <Form method="post" action="/profile" onChange={errors.onChange} className="max-w-md space-y-5">
+          <FormBanner message={errors.formError} />
+          <input type="hidden" name="intent" value="password" />
+          {field("current-password", "currentPassword", "Current Password", "current-password")}
+          {field("new-password", "newPassword", "New Password", "new-password")}
+          {field("confirm-password", "confirmPassword", "Confirm New Password", "new-password")}
+          <button type="submit" className="btn-primary" disabled={saving}>
+            {saving ? "Updating..." : "Update Password"}
+          </button>
+        </Form>
+      </div>
+    </Card>
+  );
+}

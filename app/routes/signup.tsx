@@ -1,0 +1,123 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { useFormErrors } from "~/components/useFormErrors";
+import { getUser } from "~/lib/auth.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { commitSession, getSession } from "~/lib/session.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { registerAccount } from "~/models/users.server";
+import { MESSAGES, PASSWORD_MAX, SignupSchema } from "~/utils/account-schemas";
+import { MAX_LENGTH } from "~/utils/schemas";
+
+export const meta: MetaFunction = () => [{ title: "Create an Account | Sagwan Living" }];
+
+const FIELDS = ["name", "email", "mobile", "password", "confirmPassword", "terms"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (await getUser(request)) throw redirect("/profile");
+  // Back from the OTP step ('Change details'): the form keeps what was typed.
+  const pending = (await getSession(request)).get("pendingSignup");
+  return { pending: pending ?? null };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | null = null;
+  return formAction(
+    async () => {
+      form = await readForm(request);
+      const input = parseWith(SignupSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
+      await registerAccount(input, request);
+      const session = await getSession(request);
+      session.set("pendingSignup", { name: input.name, email: input.email, mobile: input.mobile });
+      const headers = new Headers({ "Set-Cookie": await commitSession(session, request) });
+      return redirectWithToast(request, `/verify-otp?email=${encodeURIComponent(input.email)}`, { type: "success", title: "OTP sent successfully" }, { headers });
+    },
+    // Passwords are never sent back.
+    () => (form ? formValues(form, ["name", "email", "mobile", "terms"]) : {}),
+  );
+}
+
+export default function SignupRoute() {
+  const { pending } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction?.startsWith("/signup");
+  const value = (name: "name" | "email" | "mobile") => errors.value(name) ?? pending?.[name] ?? undefined;
+
+  return (
+    <AuthLayout
+      title="Create an Account"
+      intro="Step 1 of 2: your details. We will email you a 4-digit code to confirm them."
+      footer={
+        <>
+          Already have an account?{" "}
+          <Link to="/login" className="font-semibold text-wood-700 hover:underline">
+            Log In
+          </Link>
+        </>
+      }
+    >
+      <Form method="post" onChange={errors.onChange} className="space-y-5">
+        <FormBanner message={errors.formError}>
+          {result?.fieldErrors?.email === MESSAGES.emailTaken ? (
+            <Link to="/login" className="mt-1 inline-block font-semibold underline">
+              Go to Log In
+            </Link>
+          ) : null}
+        </FormBanner>
+        <FormField id="signup-name" label="Full Name" required error={errors.error("name")}>
+          <input id="signup-name" name="name" type="text" autoComplete="name" aria-required="true" maxLength={MAX_LENGTH.name} defaultValue={value("name")} className="field-input" {...fieldA11y("signup-name", errors.error("name"))} />
+        </FormField>
+        <FormField id="signup-email" label="Email Address" required error={errors.error("email")}>
+          <input id="signup-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={value("email")} className="field-input" {...fieldA11y("signup-email", errors.error("email"))} />
+        </FormField>
+        <FormField id="signup-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
+          <input id="signup-mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={16} placeholder="10-digit mobile number" defaultValue={value("mobile")} className="field-input" {...fieldA11y("signup-mobile", errors.error("mobile"))} />
+        </FormField>
+        <FormField id="signup-password" label="Password" required error={errors.error("password")}>
+          <input
+            id="signup-password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            aria-required="true"
+            maxLength={PASSWORD_MAX}
+            className="field-input"
+            aria-invalid={errors.error("password") ? true : undefined}
+            aria-describedby={errors.error("password") ? "signup-password-error signup-password-hint" : "signup-password-hint"}
+          />
+          <p id="signup-password-hint" className="mt-1 text-xs text-stone-600">
+            {MESSAGES.passwordShort}
+          </p>
+        </FormField>
+        <FormField id="signup-confirm" label="Confirm Password" required error={errors.error("confirmPassword")}>
+          <input id="signup-confirm" name="confirmPassword" type="password" autoComplete="new-password" aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y("signup-confirm", errors.error("confirmPassword"))} />
+        </FormField>
+        <div>
+          <label className="flex min-h-11 items-start gap-3 text-sm text-stone-700">
+            <input type="checkbox" name="terms" defaultChecked={errors.value("terms") === "on"} aria-required="true" className="mt-0.5 h-4 w-4 shrink-0 accent-wood-600" {...fieldA11y("signup-terms", errors.error("terms"))} />
+            <span>
+              I agree to the{" "}
+              <Link to="/t&c" className="font-medium text-wood-700 underline" target="_blank">
+                Terms and Conditions
+              </Link>
+            </span>
+          </label>
+          {errors.error("terms") ? (
+            <p id="signup-terms-error" className="field-error">
+              {errors.error("terms")}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Creating Account..." : "Register"}
+        </button>
+      </Form>
+    </AuthLayout>
+  );
+}
