@@ -23,10 +23,12 @@ export function FormField({
 }) {
   return (
     <div>
-      <label htmlFor={id} className="field-label">
+      {/* The asterisk is drawn by CSS, so the label's text is exactly the field's name. */}
+      <label
+        htmlFor={id}
+        className={`field-label ${required ? "after:content-['_*']" : optional ? "after:font-normal after:text-stone-500 after:content-['_(optional)']" : ""}`}
+      >
         {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-        {optional ? <span className="font-normal text-stone-500"> (optional)</span> : null}
       </label>
       {children}
       {error ? (

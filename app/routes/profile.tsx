@@ -28,11 +28,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireUser(request);
   let form: FormData | null = null;
   let intent: "profile" | "password" = "profile";
   try {
     form = await readForm(request);
+    const user = await requireUser(request);
     intent = parseWith(IntentSchema, form.get("intent"));
     if (intent === "profile") {
       const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
@@ -82,7 +82,7 @@ export default function ProfileRoute() {
 }
 
 function AccountMenu() {
-  const item = "flex min-h-12 w-full items-center gap-3 rounded-lg px-4 text-left font-medium";
+  const item = "flex min-h-12 w-full items-center justify-center gap-3 whitespace-nowrap rounded-lg px-3 text-left text-sm font-medium sm:text-base lg:justify-start lg:px-4";
   return (
     <nav aria-label="Account" className="card h-fit p-2">
       <ul className="grid grid-cols-3 gap-1 lg:grid-cols-1">
@@ -113,7 +113,7 @@ function Card({ title, action, children }: { title: string; action?: ReactNode; 
   const id = title.toLowerCase().replace(/\W+/g, "-");
   return (
     <section aria-labelledby={id} className="card p-5 sm:p-6">
-      <div className="flex items-center justify-between gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id={id} className="text-xl font-semibold">
           {title}
         </h2>
@@ -203,7 +203,7 @@ function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
   );
   if (!open) {
     return (
-      <Card title="Account Security" action={<Link to="/profile?password=1" className="btn-secondary" replace>Change Password</Link>}>
+      <Card title="Account Security" action={<Link to="/profile?password=1" className="btn-secondary whitespace-nowrap" replace>Change Password</Link>}>
         {note}
       </Card>
     );

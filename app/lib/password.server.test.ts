@@ -1,0 +1,86 @@
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password.server";
+
+// Each real hash costs a few hundred milliseconds: two hashes serve the whole file.
+const PASSWORD = "correct horse 42";
+let first = "";
+let second = "";
+
+beforeAll(async () => {
+  [first, second] = await Promise.all([hashPassword(PASSWORD), hashPassword(PASSWORD)]);
+});
+
+/** A hash in the stored format made with cheap parameters (what an older setting left behind). */
+function cheapHash(password: string, N = 1024, r = 8, p = 1) {
+  const salt = crypto.randomBytes(16);
+  const key = crypto.scryptSync(password.normalize("NFKC"), salt, 32, { N, r, p });
+  return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
+}
+
+describe("hashPassword", () => {
+  it("stores the scrypt parameters (N=16384, r=8, p=5), a salt and a key, never the password", () => {
+    expect(SCRYPT_PARAMS).toEqual({ N: 16384, r: 8, p: 5 });
+    const parts = first.split("$");
+    expect(parts.slice(0, 4)).toEqual(["scrypt", "16384", "8", "5"]);
+    expect(parts).toHaveLength(6);
+    expect(Buffer.from(parts[4]!, "base64")).toHaveLength(16);
+    expect(Buffer.from(parts[5]!, "base64")).toHaveLength(32);
+    expect(first).not.toContain(PASSWORD);
+  });
+
+  it("salts: two hashes of the same password differ", () => {
+    expect(second).not.toBe(first);
+    expect(second.split("$")[4]).not.toBe(first.split("$")[4]);
+  });
+});
+
+describe("verifyPassword", () => {
+  it("round trip: the right password matches both hashes", async () => {
+    expect(await verifyPassword(PASSWORD, first)).toBe(true);
+    expect(await verifyPassword(PASSWORD, second)).toBe(true);
+  });
+
+  it("a wrong password is false", async () => {
+    expect(await verifyPassword("correct horse 43", first)).toBe(false);
+  });
+
+  it("no stored hash (unknown account) is false", async () => {
+    expect(await verifyPassword(PASSWORD, null)).toBe(false);
+  });
+
+  it("a malformed stored value is false", async () => {
+    expect(await verifyPassword(PASSWORD, "plain-text-password")).toBe(false);
+  });
+
+  it("hashes made with other parameters still verify: the parameters travel in the string", async () => {
+    const old = cheapHash("old secret");
+    expect(await verifyPassword("old secret", old)).toBe(true);
+    expect(await verifyPassword("Old secret", old)).toBe(false);
+  });
+
+  it("refuses absurd parameters without computing them", async () => {
+    const base = cheapHash("x").split("$");
+    const huge = ["scrypt", String(2 ** 24), base[2], base[3], base[4], base[5]].join("$");
+    expect(await verifyPassword("x", huge)).toBe(false);
+  });
+
+  it("compares NFKC-normalised text", async () => {
+    // U+FB01 (the "fi" ligature) and "fi" are the same password after NFKC.
+    const stored = cheapHash("ﬁsh-and-chips");
+    expect(await verifyPassword("fish-and-chips", stored)).toBe(true);
+  });
+});
+
+describe("needsRehash", () => {
+  it("is false for today's parameters", () => {
+    expect(needsRehash(first)).toBe(false);
+  });
+
+  it("is true for weaker parameters or an unknown format", () => {
+    expect(needsRehash(cheapHash("x"))).toBe(true);
+    expect(needsRehash(cheapHash("x", 16384, 8, 1))).toBe(true);
+    expect(needsRehash("not a hash")).toBe(true);
+    expect(needsRehash("")).toBe(true);
+  });
+});

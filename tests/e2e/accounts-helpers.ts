@@ -1,0 +1,131 @@
+// Shared steps of the customer-account browser tests (accounts.spec.ts, password.spec.ts):
+// a unique customer per test, the sign-up form, the OTP step, logging in and out.
+import type { Locator, Page, TestInfo } from "@playwright/test";
+import { MAIL_DIR } from "../../playwright.config";
+import { latestCode, latestResetLink } from "../support/outbox";
+import { expect } from "./fixtures";
+
+export interface Account {
+  name: string;
+  email: string;
+  mobile?: string;
+  password: string;
+}
+
+/** A lower-case address no other test (or project, or run) uses. */
+export function uniqueEmail(testInfo: TestInfo, tag = "user"): string {
+  const random = Math.random().toString(36).slice(2, 8);
+  return `${testInfo.project.name}-${tag}-${Date.now()}-${random}@example.com`.toLowerCase();
+}
+
+export function newAccount(testInfo: TestInfo, overrides: Partial<Account> & { tag?: string } = {}): Account {
+  const { tag, ...rest } = overrides;
+  return { name: "Asha Rani Verma", email: uniqueEmail(testInfo, tag), mobile: "9876543210", password: "Teak-wood-42", ...rest };
+}
+
+export const firstWord = (name: string) => name.trim().split(/\s+/)[0];
+
+/** A toast (success toasts are role=status) with this text. */
+export function toast(page: Page, text: string | RegExp): Locator {
+  return page.getByRole("status").filter({ hasText: text });
+}
+
+/** The form-level error banner of the page's form (role=alert inside <main>). */
+export function banner(page: Page): Locator {
+  return page.getByRole("main").getByRole("alert");
+}
+
+/** The value next to a label in a <dl> (Personal Information card). */
+export function detail(scope: Locator, label: string): Locator {
+  return scope.locator(`dt:text-is("${label}") + dd`);
+}
+
+export interface SignupFields {
+  name: string;
+  email: string;
+  mobile?: string;
+  password: string;
+  confirm?: string;
+  terms?: boolean;
+}
+
+/** Fill every field of 'Create an Account' (all of them, so a no-JS re-render starts clean). */
+export async function fillSignup(page: Page, f: SignupFields) {
+  await page.getByLabel("Full Name").fill(f.name);
+  await page.getByLabel("Email Address").fill(f.email);
+  await page.getByLabel("Mobile Number (optional)").fill(f.mobile ?? "");
+  await page.getByLabel("Password", { exact: true }).fill(f.password);
+  await page.getByLabel("Confirm Password").fill(f.confirm ?? f.password);
+  await page.getByRole("checkbox", { name: "I agree to the Terms and Conditions" }).setChecked(f.terms ?? true);
+}
+
+/** The newest sign-up code mailed to `email`, waiting until the mail exists. */
+export async function mailedCode(email: string): Promise<string> {
+  let code = "";
+  await expect
+    .poll(async () => (code = await latestCode(email, MAIL_DIR).catch(() => "")), { message: `sign-up code mailed to ${email}` })
+    .toMatch(/^\d{4}$/);
+  return code;
+}
+
+/** The newest password-reset link mailed to `email`, waiting until the mail exists. */
+export async function mailedResetLink(email: string): Promise<string> {
+  let link = "";
+  await expect
+    .poll(async () => (link = await latestResetLink(email, MAIL_DIR).catch(() => "")), { message: `reset link mailed to ${email}` })
+    .toMatch(/\/reset-password\?token=/);
+  return link;
+}
+
+export function otpBox(page: Page, index: number): Locator {
+  return page.getByLabel(`Digit ${index + 1} of 4`, { exact: true });
+}
+
+/** Type the code into the four boxes, one digit each (works with and without JavaScript). */
+export async function enterOtp(page: Page, code: string) {
+  for (const [i, digit] of [...code].entries()) await otpBox(page, i).fill(digit);
+}
+
+/** Register and verify through the pages; ends signed in on /profile. */
+export async function signUp(page: Page, account: Account) {
+  await page.goto("/signup");
+  await fillSignup(page, account);
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/verify-otp\?email=/);
+  await enterOtp(page, await mailedCode(account.email));
+  await page.getByRole("button", { name: "Verify OTP" }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page.getByRole("heading", { level: 1, name: "My Account" })).toBeVisible();
+}
+
+/**
+ * Log out from the header. With JavaScript (desktop) through the user menu that opens on hover;
+ * without it (phone) through the <details> 'Menu', which needs no script.
+ */
+export async function logoutFromHeader(page: Page, js: boolean, name: string) {
+  const header = page.getByRole("banner");
+  if (js) {
+    await header.getByRole("button", { name: firstWord(name), exact: true }).hover();
+  } else {
+    await header.getByLabel("Menu", { exact: true }).click();
+  }
+  await header.getByRole("button", { name: "Logout" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(toast(page, "You have been logged out")).toBeVisible();
+}
+
+/** Fill and send 'Log In to Your Account' (the page must be open). */
+export async function submitLogin(page: Page, email: string, password: string) {
+  await expect(page.getByRole("heading", { level: 1, name: "Log In to Your Account" })).toBeVisible();
+  await page.getByLabel("Email Address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Log In", exact: true }).click();
+}
+
+/** Open /login and log in; waits for the page it lands on. */
+export async function logIn(page: Page, email: string, password: string, landing: RegExp = /\/profile$/) {
+  await page.goto("/login");
+  await submitLogin(page, email, password);
+  await expect(page).toHaveURL(landing);
+  await expect(toast(page, "Login successfully")).toBeVisible();
+}

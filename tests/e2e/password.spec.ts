@@ -1,0 +1,103 @@
+// Passwords, with and without JavaScript: changing it on the profile, and the emailed
+// single-use reset link from 'Forgot password?'. Each test makes its own customer.
+import { MAIL_DIR } from "../../playwright.config";
+import { mailsTo } from "../support/outbox";
+import { banner, logoutFromHeader, mailedResetLink, newAccount, signUp, submitLogin, toast, uniqueEmail } from "./accounts-helpers";
+import { expect, jsEnabled, test } from "./fixtures";
+import { dropExpectedStatusErrors } from "./helpers";
+
+test("change the password on the profile; the old one stops working", async ({ page, consoleErrors }, testInfo) => {
+  const js = jsEnabled(testInfo.project.name);
+  const account = newAccount(testInfo);
+  const newPassword = "Sheesham-new-77";
+  await signUp(page, account);
+
+  const security = page.getByRole("region", { name: "Account Security" });
+  await expect(security).toContainText("strong, unique password");
+  await security.getByRole("link", { name: "Change Password" }).click();
+  const current = security.getByLabel("Current Password");
+  const fresh = security.getByLabel("New Password", { exact: true });
+  const confirm = security.getByLabel("Confirm New Password");
+  const update = security.getByRole("button", { name: "Update Password" });
+
+  // A wrong current password
+  await current.fill("not-my-password");
+  await fresh.fill(newPassword);
+  await confirm.fill(newPassword);
+  await update.click();
+  await expect(banner(page)).toHaveText("Your current password is incorrect");
+  await expect(current).toHaveAccessibleDescription("Your current password is incorrect");
+
+  // The right one
+  await current.fill(account.password);
+  await fresh.fill(newPassword);
+  await confirm.fill(newPassword);
+  await update.click();
+  await expect(toast(page, "Password changed successfully")).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(security.getByRole("link", { name: "Change Password" })).toBeVisible();
+  // still signed in here
+  await expect(page.getByRole("heading", { level: 1, name: "My Account" })).toBeVisible();
+
+  await logoutFromHeader(page, js, account.name);
+  await page.goto("/login");
+  await submitLogin(page, account.email, account.password);
+  await expect(banner(page)).toHaveText("Invalid email or password");
+  await submitLogin(page, account.email, newPassword);
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(toast(page, "Login successfully")).toBeVisible();
+
+  dropExpectedStatusErrors(consoleErrors, 400); // the wrong current password
+  dropExpectedStatusErrors(consoleErrors, 401); // the old password at login
+});
+
+test("forgot password: the emailed link sets a new password once", async ({ page, consoleErrors }, testInfo) => {
+  const js = jsEnabled(testInfo.project.name);
+  const account = newAccount(testInfo);
+  const newPassword = "Rosewood-reset-31";
+  await signUp(page, account);
+  await logoutFromHeader(page, js, account.name);
+
+  // From the login page
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Forgot Your Password?" })).toBeVisible();
+  await page.getByLabel("Email Address").fill(account.email);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Check Your Email" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Back to Log In" })).toHaveAttribute("href", "/login");
+
+  // An unknown email gets the same answer, and no mail is sent.
+  const unknown = uniqueEmail(testInfo, "nobody");
+  await page.goto("/forgot-password");
+  await page.getByLabel("Email Address").fill(unknown);
+  await page.getByRole("button", { name: "Send Reset Link" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Check Your Email" })).toBeVisible();
+  expect(await mailsTo(unknown, MAIL_DIR)).toEqual([]);
+
+  // The mailed link points at this shop
+  const link = await mailedResetLink(account.email);
+  expect(new URL(link).origin).toBe(new URL(testInfo.project.use.baseURL ?? "").origin);
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Choose a New Password" })).toBeVisible();
+  await page.getByLabel("New Password", { exact: true }).fill(newPassword);
+  await page.getByLabel("Confirm New Password").fill(newPassword);
+  await page.getByRole("button", { name: "Set New Password" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(toast(page, /Your password has been reset/)).toBeVisible();
+
+  // The old password no longer works, the new one does.
+  await submitLogin(page, account.email, account.password);
+  await expect(banner(page)).toHaveText("Invalid email or password");
+  await submitLogin(page, account.email, newPassword);
+  await expect(page).toHaveURL(/\/profile$/);
+  await expect(toast(page, "Login successfully")).toBeVisible();
+
+  // The link works once
+  await page.goto(link);
+  await expect(page.getByRole("heading", { level: 1, name: "Link Expired" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Request a New Link" })).toHaveAttribute("href", "/forgot-password");
+
+  dropExpectedStatusErrors(consoleErrors, 401); // the old password at login
+});

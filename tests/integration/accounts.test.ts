@@ -1,0 +1,508 @@
+// The account API through the route modules: register → emailed code → verify → token, login,
+// logout, profile, and the token on the cart API.
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db, toCount } from "~/lib/db.server";
+import { CODE_MESSAGES, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
+import { LIMITS } from "~/lib/rate-limit.server";
+import type { User } from "~/models/users.server";
+import { registerAccount, verifySignup } from "~/models/users.server";
+import * as authLogin from "~/routes/api.auth.login";
+import * as authLogout from "~/routes/api.auth.logout";
+import * as authProfile from "~/routes/api.auth.profile";
+import * as authRegister from "~/routes/api.auth.register";
+import * as cartAdd from "~/routes/api.cart.add";
+import * as cartGet from "~/routes/api.cart.get";
+import * as userLogin from "~/routes/api.user.auth.login";
+import * as userLogout from "~/routes/api.user.auth.logout";
+import * as userRegister from "~/routes/api.user.auth.register";
+import * as resendOtp from "~/routes/api.user.auth.resendOtp";
+import * as verifyOtp from "~/routes/api.user.auth.verifyOtp";
+import { MESSAGES } from "~/utils/account-schemas";
+import { latestCode, mailsTo } from "../support/outbox";
+import { getRequest, jsonRequest } from "../support/requests";
+import type { Answer } from "./helpers";
+import { asRecord, call, expectApiError } from "./helpers";
+
+const PASSWORD = "secret12";
+let itemId = 0;
+let otherItemId = 0;
+
+beforeAll(async () => {
+  await ready;
+  const now = new Date().toISOString();
+  const category = await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const make = async (slug: string) =>
+    (
+      await db
+        .insertInto("items")
+        .values({ categoryId: category.id, title: `Accounts ${slug}`, slug, description: "t", price: 1500, imgPath: "/x.svg", featured: 0, stock: 500, specifications: "{}", createdAt: now, updatedAt: now })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+  itemId = await make("accounts-test-chair");
+  otherItemId = await make("accounts-test-table");
+});
+
+let counter = 0;
+/** A fresh address per test: rate limits are per email. */
+const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3).toString("hex")}@example.com`;
+
+/** A verified account made through the models (one hash), ready to log in with PASSWORD. */
+async function registerVerified(email: string, name = "Test Customer", mobile: string | null = null): Promise<User> {
+  const request = jsonRequest("POST", "/api/user/auth/register", {});
+  await registerAccount({ name, email, mobile, password: PASSWORD }, request);
+  return verifySignup(email, await latestCode(email), request);
+}
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+function register(body: unknown) {
+  return call(userRegister.action, jsonRequest("POST", "/api/user/auth/register", body));
+}
+function verify(body: unknown) {
+  return call(verifyOtp.action, jsonRequest("POST", "/api/user/auth/verifyOtp", body));
+}
+function login(body: unknown, route: "user" | "auth" = "user") {
+  return route === "user"
+    ? call(userLogin.action, jsonRequest("POST", "/api/user/auth/login", body))
+    : call(authLogin.action, jsonRequest("POST", "/api/auth/login", body));
+}
+function profileOf(token: string) {
+  return call(authProfile.loader, getRequest("/api/auth/profile", bearer(token)));
+}
+function getCart(token: string) {
+  return call(cartGet.loader, getRequest("/api/cart/get", bearer(token)));
+}
+function addToCart(token: string, body: unknown = { itemId, quantity: 2 }) {
+  return call(cartAdd.action, jsonRequest("POST", "/api/cart/add", body, bearer(token)));
+}
+
+/** `{ token, user }` of a successful login or verification, checked for shape and secrets. */
+function expectSignedIn(answer: Answer, email: string): { token: string; user: User } {
+  expect(answer.status).toBe(200);
+  const body = asRecord(answer.body);
+  expect(Object.keys(body).sort()).toEqual(["token", "user"]);
+  expect(typeof body.token).toBe("string");
+  expect((body.token as string).length).toBeGreaterThan(20);
+  const user = asRecord(body.user);
+  expect(Object.keys(user).sort()).toEqual(["email", "id", "mobile", "name"]);
+  expect(typeof user.id).toBe("number");
+  expect(user.email).toBe(email);
+  expectNoSecrets(answer.body);
+  return body as unknown as { token: string; user: User };
+}
+
+function expectNoSecrets(body: unknown) {
+  const text = JSON.stringify(body);
+  expect(text).not.toMatch(/password|hash|scrypt|salt/i);
+  expect(text).not.toContain(PASSWORD);
+}
+
+async function cartRows() {
+  const row = await db.selectFrom("carts").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  return toCount(row.n);
+}
+
+describe("register → emailed code → verify → token", () => {
+  it("the whole path, and the token works on the profile and cart API", async () => {
+    const email = freshEmail("flow");
+    const r = await register({ name: "  Asha Patel ", email: email.toUpperCase(), password: PASSWORD, mobile: "+91 98765 43210" });
+    expect(r.status).toBe(201);
+    expect(r.body).toEqual({ success: true, message: "OTP sent successfully" });
+    expect(r.headers.get("Content-Type")).toContain("application/json");
+
+    // The code arrives by mail (to the normalised address), never in the answer.
+    const code = await latestCode(email);
+    expect(code).toMatch(/^\d{4}$/);
+    expect(JSON.stringify(r.body)).not.toContain(code);
+    const mails = await mailsTo(email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toBe(email);
+
+    const v = await verify({ email: email.toUpperCase(), otp: code });
+    const { token, user } = expectSignedIn(v, email);
+    expect(user).toEqual({ id: user.id, name: "Asha Patel", email, mobile: "9876543210" });
+    const row = await db.selectFrom("users").selectAll().where("id", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.emailVerifiedAt).not.toBeNull();
+
+    // The bearer token signs API calls in.
+    const me = await profileOf(token);
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({ user });
+    expectNoSecrets(me.body);
+
+    const added = await addToCart(token);
+    expect(added.status).toBe(200);
+    expect(asRecord(added.body)).toMatchObject({ itemId, quantity: 2 });
+    // A token-signed request gets no guest cookie: the cart belongs to the user.
+    expect(added.headers.getSetCookie()).toEqual([]);
+    const carts = await db.selectFrom("carts").select(["id", "userId"]).where("userId", "=", user.id).execute();
+    expect(carts).toHaveLength(1);
+
+    const cart = await getCart(token);
+    expect(cart.status).toBe(200);
+    const detail = asRecord(cart.body);
+    expect(detail.items).toEqual([expect.objectContaining({ itemId, quantity: 2 })]);
+    expect(detail.count).toBe(2);
+
+    // Without the token the same request is a guest's, with an empty cart.
+    const guest = await call(cartGet.loader, getRequest("/api/cart/get"));
+    expect(asRecord(guest.body).items).toEqual([]);
+  });
+
+  it("/api/auth/register answers 201 with the user and no token", async () => {
+    const email = freshEmail("authreg");
+    const r = await call(authRegister.action, jsonRequest("POST", "/api/auth/register", { name: "Ravi Kumar", email, password: PASSWORD }));
+    expect(r.status).toBe(201);
+    const body = asRecord(r.body);
+    expect(body.token).toBeUndefined();
+    expect(body).toEqual({ success: true, message: "OTP sent successfully", user: { id: expect.any(Number), name: "Ravi Kumar", email, mobile: null } });
+    expectNoSecrets(r.body);
+    // Not signed in until the code is verified.
+    expectApiError(await login({ email, password: PASSWORD }, "auth"), 403);
+    expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+  });
+
+  it("login before verification → 403 with a clear message", async () => {
+    const email = freshEmail("unverified");
+    expect((await register({ name: "Not Yet", email, password: PASSWORD })).status).toBe(201);
+    for (const route of ["user", "auth"] as const) {
+      const error = expectApiError(await login({ email, password: PASSWORD }, route), 403);
+      expect(error.message).toBe(MESSAGES.unverified);
+    }
+    // A wrong password says nothing about the account's state.
+    expect(expectApiError(await login({ email, password: "wrongpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+  });
+
+  it("a wrong code, an expired code and a reused code each give a clear 400", async () => {
+    const email = freshEmail("codes");
+    expect((await register({ name: "Code Tester", email, password: PASSWORD })).status).toBe(201);
+    const code = await latestCode(email);
+    const wrong = String((Number(code) + 1) % 10000).padStart(4, "0");
+
+    const w = expectApiError(await verify({ email, otp: wrong }), 400);
+    expect(w.message).toBe(CODE_MESSAGES.wrong);
+    expect(w.errors).toEqual({ otp: CODE_MESSAGES.wrong });
+
+    const malformed = expectApiError(await verify({ email, otp: "12" }), 400);
+    expect(malformed.message).toBe(MESSAGES.otp);
+
+    // Ten minutes pass.
+    await db
+      .updateTable("oneTimeCodes")
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where("email", "=", email)
+      .where("purpose", "=", "signup")
+      .execute();
+    expect(expectApiError(await verify({ email, otp: code }), 400).message).toBe(CODE_MESSAGES.expired);
+
+    // A new code works once; the second use says so.
+    expect((await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }))).status).toBe(200);
+    const fresh = await latestCode(email);
+    expectSignedIn(await verify({ email, otp: fresh }), email);
+    expect(expectApiError(await verify({ email, otp: fresh }), 400).message).toBe(CODE_MESSAGES.used);
+  });
+
+  it(`the ${MAX_CODE_ATTEMPTS + 1}th try fails even with the right code; a resent code works`, async () => {
+    const email = freshEmail("dead");
+    expect((await register({ name: "Guess Er", email, password: PASSWORD })).status).toBe(201);
+    const code = await latestCode(email);
+    const wrong = String((Number(code) + 1) % 10000).padStart(4, "0");
+    for (let i = 1; i <= MAX_CODE_ATTEMPTS; i++) {
+      const error = expectApiError(await verify({ email, otp: wrong }), 400);
+      expect(error.message).toBe(i < MAX_CODE_ATTEMPTS ? CODE_MESSAGES.wrong : CODE_MESSAGES.lastWrong);
+    }
+    expect(expectApiError(await verify({ email, otp: code }), 400).message).toBe(CODE_MESSAGES.dead);
+    expectApiError(await login({ email, password: PASSWORD }), 403);
+
+    const resent = await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }));
+    expect(resent.status).toBe(200);
+    expect(asRecord(resent.body).success).toBe(true);
+    expect((await mailsTo(email)).length).toBe(2);
+    const fresh = await latestCode(email);
+    expectSignedIn(await verify({ email, otp: fresh }), email);
+    expectSignedIn(await login({ email, password: PASSWORD }), email);
+  });
+
+  it("resendOtp answers the same for an unknown or a verified email and mails nothing", async () => {
+    const verified = freshEmail("resend-verified");
+    await registerVerified(verified);
+    const unknown = freshEmail("resend-unknown");
+    const a = await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email: unknown }));
+    const b = await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email: verified }));
+    expect(a.status).toBe(200);
+    expect(b.body).toEqual(a.body);
+    expect(await mailsTo(unknown)).toEqual([]);
+    expect(await mailsTo(verified)).toHaveLength(1);
+  });
+
+  it("a verified email cannot register again (409); an unverified one can, and its old code stops working", async () => {
+    const taken = freshEmail("taken");
+    await registerVerified(taken);
+    for (const email of [taken, taken.toUpperCase()]) {
+      const error = expectApiError(await register({ name: "Someone Else", email, password: "other123" }), 409);
+      expect(error.message).toBe(MESSAGES.emailTaken);
+      expect(error.errors).toEqual({ email: MESSAGES.emailTaken });
+    }
+    expectApiError(await call(authRegister.action, jsonRequest("POST", "/api/auth/register", { name: "X Y", email: taken, password: "other123" })), 409);
+    // The original password still works.
+    expectSignedIn(await login({ email: taken, password: PASSWORD }), taken);
+
+    const pending = freshEmail("pending");
+    expect((await register({ name: "First Try", email: pending, password: "firstpass" })).status).toBe(201);
+    const oldCode = await latestCode(pending);
+    expect((await register({ name: "Second Try", email: pending, password: "secondpass" })).status).toBe(201);
+    const newCode = await latestCode(pending);
+    expect(await db.selectFrom("users").select("id").where("email", "=", pending).execute()).toHaveLength(1);
+    // (The two draws match once in 10,000; then the old code is the new one.)
+    if (newCode !== oldCode) expect(expectApiError(await verify({ email: pending, otp: oldCode }), 400).message).toBe(CODE_MESSAGES.wrong);
+    const { user } = expectSignedIn(await verify({ email: pending, otp: newCode }), pending);
+    expect(user.name).toBe("Second Try");
+    expectApiError(await login({ email: pending, password: "firstpass" }), 401);
+    expectSignedIn(await login({ email: pending, password: "secondpass" }), pending);
+  });
+});
+
+describe("login", () => {
+  it("/api/user/auth/login and /api/auth/login both answer { token, user }, with emails matched case-insensitively", async () => {
+    const email = freshEmail("login");
+    const registered = await registerVerified(email, "Login Person", "9123456789");
+    const a = expectSignedIn(await login({ email, password: PASSWORD }, "user"), email);
+    const b = expectSignedIn(await login({ email: `  ${email.toUpperCase()} `, password: PASSWORD }, "auth"), email);
+    expect(a.user).toEqual(registered);
+    expect(b.user).toEqual({ id: registered.id, name: "Login Person", email, mobile: "9123456789" });
+    expect(a.token).not.toBe(b.token);
+    for (const token of [a.token, b.token]) expect((await profileOf(token)).status).toBe(200);
+  });
+
+  it("a wrong password and an unknown email get the same 401 'Invalid email or password'", async () => {
+    const email = freshEmail("badlogin");
+    await registerVerified(email);
+    const wrong = await login({ email, password: "not-the-password" });
+    const unknown = await login({ email: freshEmail("nobody"), password: PASSWORD }, "auth");
+    expect(expectApiError(wrong, 401).message).toBe("Invalid email or password");
+    expect(expectApiError(unknown, 401).message).toBe("Invalid email or password");
+    expect(unknown.body).toEqual(wrong.body);
+    // Passwords are case-sensitive.
+    expectApiError(await login({ email, password: PASSWORD.toUpperCase() }), 401);
+  });
+
+  it("empty fields → 400 'Please enter both email and password'", async () => {
+    expect(expectApiError(await login({ email: "", password: "" }), 400).message).toBe(MESSAGES.loginRequired);
+    expect(expectApiError(await login({ email: "someone@example.com" }, "auth"), 400).message).toBe(MESSAGES.loginRequired);
+  });
+
+  it(`after ${LIMITS.login.max} attempts for one email the next gets 429, even with the right password`, async () => {
+    const email = freshEmail("ratelimit");
+    await registerVerified(email);
+    const attempts = await Promise.all(Array.from({ length: LIMITS.login.max }, () => login({ email, password: "wrongpass" })));
+    for (const a of attempts) expectApiError(a, 401);
+    const limited = await login({ email, password: PASSWORD });
+    const error = expectApiError(limited, 429);
+    expect(error.message).toMatch(/too many/i);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // The other login path shares the limit; the email's case does not escape it.
+    expectApiError(await login({ email: email.toUpperCase(), password: PASSWORD }, "auth"), 429);
+    // Another email is not affected.
+    const other = freshEmail("ratelimit-other");
+    await registerVerified(other);
+    expectSignedIn(await login({ email: other, password: PASSWORD }), other);
+  });
+});
+
+describe("logout and token checks", () => {
+  it("logout revokes the token: it then gets 401 on the profile and the cart API", async () => {
+    const email = freshEmail("logout");
+    await registerVerified(email);
+    const { token } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+    const { token: other } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+    expect((await addToCart(token)).status).toBe(200);
+
+    const out = await call(authLogout.action, jsonRequest("POST", "/api/auth/logout", undefined, bearer(token)));
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ success: true });
+    const revoked = await db.selectFrom("apiTokens").select("revokedAt").where("revokedAt", "is not", null).execute();
+    expect(revoked.length).toBeGreaterThanOrEqual(1);
+
+    expectApiError(await profileOf(token), 401);
+    const before = await cartRows();
+    expectApiError(await getCart(token), 401);
+    const add = await addToCart(token);
+    expectApiError(add, 401);
+    expect(add.headers.getSetCookie()).toEqual([]);
+    expect(await cartRows()).toBe(before);
+
+    // Only that token: the user's other sign-in still works and sees the cart.
+    expect((await profileOf(other)).status).toBe(200);
+    expect(asRecord((await getCart(other)).body).count).toBe(2);
+
+    // /api/user/auth/logout is the same action.
+    expect((await call(userLogout.action, jsonRequest("POST", "/api/user/auth/logout", undefined, bearer(other)))).status).toBe(200);
+    expectApiError(await profileOf(other), 401);
+  });
+
+  it("a garbage or unknown bearer token gets 401 on the cart API, not a new guest cart", async () => {
+    const before = await cartRows();
+    for (const token of ["garbage", `slt_${crypto.randomBytes(32).toString("base64url")}`, "x".repeat(500)]) {
+      for (const answer of [await getCart(token), await addToCart(token), await profileOf(token)]) {
+        expectApiError(answer, 401);
+        expect(answer.headers.getSetCookie()).toEqual([]);
+      }
+    }
+    expect(await cartRows()).toBe(before);
+  });
+
+  it("the profile API without any sign-in is 401", async () => {
+    expectApiError(await call(authProfile.loader, getRequest("/api/auth/profile")), 401);
+    expectApiError(await call(authProfile.action, jsonRequest("PUT", "/api/auth/profile", { name: "X", email: "x@example.com" })), 401);
+  });
+});
+
+describe("PUT /api/auth/profile", () => {
+  function put(token: string, body: unknown) {
+    return call(authProfile.action, jsonRequest("PUT", "/api/auth/profile", body, bearer(token)));
+  }
+
+  it("updates name and mobile, and answers { user }", async () => {
+    const email = freshEmail("profile");
+    const user = await registerVerified(email, "Old Name");
+    const { token } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+    const r = await put(token, { name: " New Name ", email, mobile: "+91 70000 12345" });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({ user: { id: user.id, name: "New Name", email, mobile: "7000012345" } });
+    expect((await profileOf(token)).body).toEqual(r.body);
+    // Clearing the mobile stores null.
+    expect(asRecord((await put(token, { name: "New Name", email, mobile: "" })).body).user).toMatchObject({ mobile: null });
+  });
+
+  it("a new email must be free (409 with errors.email); a changed email signs in and the old one does not", async () => {
+    const taken = freshEmail("profile-taken");
+    await registerVerified(taken);
+    const email = freshEmail("profile-mover");
+    await registerVerified(email, "Mover");
+    const { token } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+
+    const conflict = expectApiError(await put(token, { name: "Mover", email: taken.toUpperCase() }), 409);
+    expect(conflict.errors).toEqual({ email: MESSAGES.emailInUse });
+    expect(asRecord((await profileOf(token)).body).user).toMatchObject({ email });
+
+    const moved = freshEmail("profile-moved");
+    const r = await put(token, { name: "Mover", email: ` ${moved.toUpperCase()} ` });
+    expect(asRecord(r.body).user).toMatchObject({ email: moved });
+    // The old address is told of the change.
+    expect((await mailsTo(email)).some((m) => /email address was changed/i.test(m.subject))).toBe(true);
+    expectSignedIn(await login({ email: moved, password: PASSWORD }), moved);
+    expectApiError(await login({ email, password: PASSWORD }), 401);
+  });
+
+  it("a bad mobile or email → 400 with the field's message; nothing changes", async () => {
+    const email = freshEmail("profile-bad");
+    await registerVerified(email, "Bad Input", "9000000001");
+    const { token } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+    const mobile = expectApiError(await put(token, { name: "Bad Input", email, mobile: "12345" }), 400);
+    expect(mobile.errors).toEqual({ mobile: MESSAGES.mobile });
+    const mail = expectApiError(await put(token, { name: "Bad Input", email: "not-an-email", mobile: "" }), 400);
+    expect(mail.errors).toEqual({ email: MESSAGES.email });
+    expectApiError(await put(token, { name: "", email }), 400);
+    expectApiError(await put(token, { name: "N".repeat(101), email }), 400);
+    expect(asRecord((await profileOf(token)).body).user).toMatchObject({ name: "Bad Input", email, mobile: "9000000001" });
+  });
+
+  it("only PUT changes the profile", async () => {
+    const email = freshEmail("profile-method");
+    await registerVerified(email);
+    const { token } = expectSignedIn(await login({ email, password: PASSWORD }), email);
+    const r = await call(authProfile.action, jsonRequest("POST", "/api/auth/profile", { name: "Posted", email }, bearer(token)));
+    expectApiError(r, 405);
+    expect(asRecord((await profileOf(token)).body).user).toMatchObject({ name: "Test Customer" });
+  });
+});
+
+describe("hostile and oversized input", () => {
+  it("overlong input → 400", async () => {
+    const email = freshEmail("long");
+    for (const body of [
+      { name: "N".repeat(101), email, password: PASSWORD },
+      { name: "Long", email, password: "p".repeat(129) },
+      { name: "Long", email: `${"a".repeat(300)}@example.com`, password: PASSWORD },
+      { name: "Long", email, password: PASSWORD, mobile: "9".repeat(40) },
+    ]) {
+      expectApiError(await register(body), 400);
+    }
+    expect(await mailsTo(email)).toEqual([]);
+    expect(await db.selectFrom("users").select("id").where("email", "=", email).execute()).toEqual([]);
+    // Login refuses an overlong password before checking it (400, not 401).
+    expectApiError(await login({ email, password: "p".repeat(10_000) }), 400);
+    expectApiError(await verify({ email, otp: "1".repeat(1000) }), 400);
+  });
+
+  it("wrong types are refused with 400", async () => {
+    expectApiError(await register({ name: ["A"], email: "t@example.com", password: PASSWORD }), 400);
+    expectApiError(await login({ email: { $ne: "" }, password: PASSWORD }), 400);
+    expectApiError(await login({ email: "a@example.com", password: 12345678 }), 400);
+    const notObject = await call(userLogin.action, new Request("http://localhost:3000/api/user/auth/login", {
+      method: "POST",
+      headers: { Host: "localhost:3000", Origin: "http://localhost:3000", "Content-Type": "application/json" },
+      body: "[1,2]",
+    }));
+    expectApiError(notObject, 400);
+  });
+
+  it("extra JSON fields (id, emailVerifiedAt, passwordHash...) cannot sign in or alter anything", async () => {
+    const victim = freshEmail("victim");
+    const victimUser = await registerVerified(victim, "Victim");
+    const victimRow = await db.selectFrom("users").selectAll().where("id", "=", victimUser.id).executeTakeFirstOrThrow();
+
+    // Registration ignores them: a new, unverified account, not the victim's id.
+    const email = freshEmail("extra");
+    const r = await call(
+      authRegister.action,
+      jsonRequest("POST", "/api/auth/register", {
+        name: "Sneaky",
+        email,
+        password: PASSWORD,
+        id: victimUser.id,
+        emailVerifiedAt: new Date().toISOString(),
+        passwordHash: "scrypt$1$1$1$AAAA$AAAA",
+        token: "slt_forged",
+        isAdmin: true,
+      }),
+    );
+    expect(r.status).toBe(201);
+    const sneaky = asRecord(asRecord(r.body).user);
+    expect(sneaky.id).not.toBe(victimUser.id);
+    const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
+    expect(row.emailVerifiedAt).toBeNull();
+    expect(row.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 403);
+
+    // Login with a forged token or user in the body still needs the password.
+    expectApiError(await login({ email: victim, password: "wrongpass", token: "slt_forged", user: victimUser, id: victimUser.id }), 401);
+    expectApiError(await verify({ email: victim, otp: "0000", user: victimUser, emailVerifiedAt: null }), 400);
+
+    // Profile updates touch only the caller's name, email and mobile.
+    const { token } = expectSignedIn(await login({ email: victim, password: PASSWORD }), victim);
+    const attackerEmail = freshEmail("attacker");
+    const attacker = await registerVerified(attackerEmail, "Attacker");
+    const { token: attackerToken } = expectSignedIn(await login({ email: attackerEmail, password: PASSWORD }), attackerEmail);
+    const put = await call(
+      authProfile.action,
+      jsonRequest(
+        "PUT",
+        "/api/auth/profile",
+        { id: victimUser.id, userId: victimUser.id, name: "Renamed", email: attackerEmail, mobile: "", passwordHash: "x", emailVerifiedAt: null, createdAt: "2000-01-01" },
+        bearer(attackerToken),
+      ),
+    );
+    expect(put.status).toBe(200);
+    expect(asRecord(put.body).user).toEqual({ id: attacker.id, name: "Renamed", email: attackerEmail, mobile: null });
+    expect(await db.selectFrom("users").selectAll().where("id", "=", victimUser.id).executeTakeFirstOrThrow()).toEqual(victimRow);
+    const attackerRow = await db.selectFrom("users").selectAll().where("id", "=", attacker.id).executeTakeFirstOrThrow();
+    expect(attackerRow.emailVerifiedAt).not.toBeNull();
+    expect(attackerRow.passwordHash).toMatch(/^scrypt\$/);
+    expectSignedIn(await login({ email: attackerEmail, password: PASSWORD }), attackerEmail);
+    expect(asRecord((await profileOf(token)).body).user).toEqual(victimUser);
+  });
+});
