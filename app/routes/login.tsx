@@ -37,6 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
       });
     },
     () => (form ? formValues(form, ["email", "remember"]) : {}),
+    "An error occurred. Please try again.",
   );
 }
 

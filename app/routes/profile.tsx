@@ -8,7 +8,7 @@ import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
 import { requireUser } from "~/lib/auth.server";
 import { AppError } from "~/lib/errors.server";
-import { formFailure, formValues } from "~/lib/form.server";
+import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -51,10 +51,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
     return redirectWithToast(request, "/profile", { type: "success", title: "Password changed successfully" }, { headers });
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
+    if (error instanceof Response) throw error;
     const values = { ...(form ? formValues(form, ["name", "email", "mobile"]) : {}), intent };
+    if (!(error instanceof AppError)) return unexpectedFailure(error, intent === "profile" ? PROFILE_FAILED : "An error occurred. Please try again.", values);
     // Spec: a failed save says 'Failed to update profile. Please try again.'; the field says why.
-    if (intent === "profile" && error.status !== 429) return formFailure(new AppError(error.status, PROFILE_FAILED, error.fieldErrors, error.headers), values);
+    if (intent === "profile" && (error.status === 400 || error.status === 409)) return formFailure(new AppError(error.status, PROFILE_FAILED, error.fieldErrors, error.headers), values);
     return formFailure(error, values);
   }
 }

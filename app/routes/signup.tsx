@@ -38,6 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
     },
     // Passwords are never sent back.
     () => (form ? formValues(form, ["name", "email", "mobile", "terms"]) : {}),
+    "Registration failed. Please try again.",
   );
 }
 

@@ -39,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
     const user = await verifySignup(input.email, input.otp, request);
     return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
-  });
+  }, undefined, "OTP verification failed.");
 }
 
 export default function VerifyOtpRoute() {

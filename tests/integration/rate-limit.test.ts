@@ -28,3 +28,20 @@ describe("rate limits", () => {
     expect(refused).toBe(LIMITS.contact.max + 5);
   });
 });
+
+describe("login attempts behind a trusted proxy", () => {
+  it("are limited per client address too, whatever email each try names", async () => {
+    const { env } = await import("~/lib/env.server");
+    const trusted = env.TRUST_PROXY;
+    env.TRUST_PROXY = true;
+    try {
+      const from = (ip: string) => getRequest("/login", { "X-Forwarded-For": `${ip}, 10.0.0.1` });
+      for (let i = 0; i < LIMITS.login.max; i++) await rateLimitRequest(LIMITS.login, from("203.0.113.9"), `try-${i}@example.com`);
+      await expect(rateLimitRequest(LIMITS.login, from("203.0.113.9"), "fresh@example.com")).rejects.toMatchObject({ status: 429 });
+      // Another address is not held by the first one's tries.
+      await expect(rateLimitRequest(LIMITS.login, from("198.51.100.7"), "other@example.com")).resolves.toBeUndefined();
+    } finally {
+      env.TRUST_PROXY = trusted;
+    }
+  });
+});
