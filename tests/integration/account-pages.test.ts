@@ -1,0 +1,479 @@
+// The account pages with form posts, as a browser without JavaScript sends them: sign-up,
+// the OTP step, login (session rotation, safe redirects, the guest's cart and wishlist joining
+// the account), profile and password change, forgot and reset password, logout.
+import crypto from "node:crypto";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import { issueToken } from "~/lib/identity.server";
+import { RESET_INVALID } from "~/lib/one-time-codes.server";
+import { sessionCookie } from "~/lib/session.server";
+import type { User } from "~/models/users.server";
+import { registerAccount, verifySignup } from "~/models/users.server";
+import * as root from "~/root";
+import * as authProfile from "~/routes/api.auth.profile";
+import * as cart from "~/routes/cart";
+import * as forgotPassword from "~/routes/forgot-password";
+import * as login from "~/routes/login";
+import * as logout from "~/routes/logout";
+import * as profile from "~/routes/profile";
+import * as resetPassword from "~/routes/reset-password";
+import * as signup from "~/routes/signup";
+import * as verifyOtp from "~/routes/verify-otp";
+import * as wishlist from "~/routes/wishlist";
+import { MESSAGES } from "~/utils/account-schemas";
+import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
+import { ORIGIN, formRequest, getRequest } from "../support/requests";
+import type { Answer } from "./helpers";
+import { asRecord, call, cookieJar } from "./helpers";
+
+// Every registration and login costs a scrypt hash (~0.3 s, several times that on a busy
+// machine): the tests that make many get room beyond the default 20 s.
+vi.setConfig({ testTimeout: 60_000 });
+
+const PASSWORD = "secret12";
+const PROFILE_FAILED = "Failed to update profile. Please try again.";
+const items = { a: 0, b: 0, c: 0, d: 0 };
+
+beforeAll(async () => {
+  await ready;
+  const now = new Date().toISOString();
+  const category = await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
+  const make = async (slug: string) =>
+    (
+      await db
+        .insertInto("items")
+        .values({ categoryId: category.id, title: `Pages ${slug}`, slug, description: "t", price: 2500, imgPath: "/x.svg", featured: 0, stock: 1000, specifications: "{}", createdAt: now, updatedAt: now })
+        .returning("id")
+        .executeTakeFirstOrThrow()
+    ).id;
+  items.a = await make("pages-test-a");
+  items.b = await make("pages-test-b");
+  items.c = await make("pages-test-c");
+  items.d = await make("pages-test-d");
+});
+
+let counter = 0;
+const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3).toString("hex")}@example.com`;
+
+async function registerVerified(email: string, name = "Page Customer"): Promise<User> {
+  const request = formRequest("/signup", {});
+  await registerAccount({ name, email, mobile: null, password: PASSWORD }, request);
+  return verifySignup(email, await latestCode(email), request);
+}
+
+/** A form post whose body may repeat a key (the four OTP boxes). */
+function postForm(path: string, body: URLSearchParams, cookie = "") {
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { Host: "localhost:3000", Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+    body: body.toString(),
+  });
+}
+
+const withCookie = (cookie: string): Record<string, string> => (cookie ? { Cookie: cookie } : {});
+
+function post(route: { action: Parameters<typeof call>[0] }, path: string, fields: Record<string, string>, cookie = "") {
+  return call(route.action, formRequest(path, fields, withCookie(cookie)));
+}
+
+/** Log in through the page; returns the answer and the browser's cookies afterwards. */
+async function logIn(email: string, password = PASSWORD, cookie = "", extra: Record<string, string> = {}) {
+  const answer = await post(login, "/login", { email, password, ...extra }, cookie);
+  return { answer, cookie: cookieJar(answer, cookie) };
+}
+
+/** The session id a Cookie header carries (the signed __session value), or null. */
+async function sessionId(cookie: string): Promise<string | null> {
+  return ((await sessionCookie.parse(cookie)) as string | null) ?? null;
+}
+
+async function sessionRow(id: string | null) {
+  if (!id) return undefined;
+  return db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+function cookieValue(cookie: string, name: string) {
+  return cookie.split(/;\s*/).find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** Who the root loader (the header) says is signed in. */
+async function headerUser(cookie: string) {
+  const answer = await call(root.loader, getRequest("/", withCookie(cookie)));
+  expect(answer.status).toBe(200);
+  return asRecord(answer.body).user as { name: string } | null;
+}
+
+function expectRedirect(answer: Answer, location: string | RegExp) {
+  expect([302, 303]).toContain(answer.status);
+  const target = answer.headers.get("Location") ?? "";
+  if (typeof location === "string") expect(target).toBe(location);
+  else expect(target).toMatch(location);
+}
+
+function failure(answer: Answer, status: number) {
+  expect(answer.status).toBe(status);
+  const body = asRecord(answer.body);
+  expect(body.ok).toBe(false);
+  return body as { formError: string; fieldErrors: Record<string, string>; values?: Record<string, string> };
+}
+
+function signupFields(email: string, over: Record<string, string> = {}) {
+  return { name: "Priya Shah", email, mobile: "98765 43210", password: PASSWORD, confirmPassword: PASSWORD, terms: "on", ...over };
+}
+
+describe("sign-up and the OTP step", () => {
+  it("signup → /verify-otp?email=… → four otp fields → /profile, signed in", async () => {
+    const email = freshEmail("pagesignup");
+    const s = await post(signup, "/signup", signupFields(email.toUpperCase()));
+    expectRedirect(s, `/verify-otp?email=${encodeURIComponent(email)}`);
+    expect(s.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(true);
+    let cookie = cookieJar(s);
+
+    // The OTP page shows what the form held, to this browser only.
+    const page = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`, withCookie(cookie)));
+    expect(asRecord(page.body)).toEqual({ email, pending: { name: "Priya Shah", email, mobile: "9876543210" } });
+    const stranger = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`));
+    expect(asRecord(stranger.body).pending).toBeNull();
+
+    const code = await latestCode(email);
+    const body = new URLSearchParams({ email, intent: "verify" });
+    for (const digit of code) body.append("otp", digit);
+    const before = await sessionId(cookie);
+    const v = await call(verifyOtp.action, postForm("/verify-otp", body, cookie));
+    expectRedirect(v, "/profile");
+    expect(v.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(true);
+    cookie = cookieJar(v, cookie);
+    expect(await sessionId(cookie)).not.toBe(before);
+
+    expect(await headerUser(cookie)).toEqual({ name: "Priya Shah" });
+    const me = await call(profile.loader, getRequest("/profile", withCookie(cookie)));
+    expect(me.status).toBe(200);
+    expect(asRecord(me.body).user).toMatchObject({ name: "Priya Shah", email, mobile: "9876543210" });
+    // The session no longer holds the pending sign-up.
+    expect(JSON.parse((await sessionRow(await sessionId(cookie)))!.data)).not.toHaveProperty("pendingSignup");
+  });
+
+  it("sign-up errors re-render with the spec's message and never echo the password", async () => {
+    const email = freshEmail("pagesignup-bad");
+    const missing = failure(await post(signup, "/signup", signupFields(email, { name: " ", confirmPassword: "different" })), 400);
+    expect(missing.formError).toBe("Please fill in all required fields");
+    const differ = failure(await post(signup, "/signup", signupFields(email, { confirmPassword: "secret13" })), 400);
+    expect(differ.formError).toBe("Passwords do not match");
+    expect(differ.values).toMatchObject({ name: "Priya Shah", email, mobile: "98765 43210", terms: "on" });
+    expect(JSON.stringify(differ)).not.toContain(PASSWORD);
+    const short = failure(await post(signup, "/signup", signupFields(email, { password: "abc", confirmPassword: "abc" })), 400);
+    expect(short.formError).toBe("Password must be at least 6 characters long");
+    expect(failure(await post(signup, "/signup", signupFields(email, { terms: "" })), 400).fieldErrors.terms).toBe(MESSAGES.terms);
+    expect(await mailsTo(email)).toEqual([]);
+
+    const taken = freshEmail("pagesignup-taken");
+    await registerVerified(taken);
+    const conflict = failure(await post(signup, "/signup", signupFields(taken)), 409);
+    expect(conflict.formError).toBe(MESSAGES.emailTaken);
+    expect(conflict.fieldErrors.email).toBe(MESSAGES.emailTaken);
+  });
+
+  it("a wrong code re-renders with 400; resend mails a new code", async () => {
+    const email = freshEmail("pageotp");
+    const cookie = cookieJar(await post(signup, "/signup", signupFields(email)));
+    const code = await latestCode(email);
+    const wrong = String((Number(code) + 1) % 10000).padStart(4, "0");
+    const body = new URLSearchParams({ email });
+    for (const digit of wrong) body.append("otp", digit);
+    const w = failure(await call(verifyOtp.action, postForm("/verify-otp", body, cookie)), 400);
+    expect(w.formError).toMatch(/Invalid OTP/);
+    expect(w.fieldErrors.otp).toBe(w.formError);
+
+    const threeBoxes = new URLSearchParams({ email });
+    for (const digit of code.slice(0, 3)) threeBoxes.append("otp", digit);
+    expect(failure(await call(verifyOtp.action, postForm("/verify-otp", threeBoxes, cookie)), 400).formError).toBe(MESSAGES.otp);
+
+    const resent = await post(verifyOtp, "/verify-otp", { email, intent: "resend" }, cookie);
+    expectRedirect(resent, `/verify-otp?email=${encodeURIComponent(email)}`);
+    expect(await mailsTo(email)).toHaveLength(2);
+    const fresh = new URLSearchParams({ email, intent: "verify" });
+    for (const digit of await latestCode(email)) fresh.append("otp", digit);
+    expectRedirect(await call(verifyOtp.action, postForm("/verify-otp", fresh, cookie)), "/profile");
+  });
+});
+
+describe("login page", () => {
+  it("/profile without a session redirects to /login?redirectTo=%2Fprofile", async () => {
+    const answer = await call(profile.loader, getRequest("/profile"));
+    expectRedirect(answer, "/login?redirectTo=%2Fprofile");
+  });
+
+  it("a bad password → 401 'Invalid email or password'; empty fields → 400 'Please enter both email and password'", async () => {
+    const email = freshEmail("pagelogin-bad");
+    await registerVerified(email);
+    const bad = failure((await logIn(email, "wrongpass")).answer, 401);
+    expect(bad.formError).toBe("Invalid email or password");
+    expect(bad.values).toEqual({ email });
+    const unknown = failure((await logIn(freshEmail("nobody"), PASSWORD)).answer, 401);
+    expect(unknown.formError).toBe("Invalid email or password");
+    const empty = failure((await logIn("", "")).answer, 400);
+    expect(empty.formError).toBe("Please enter both email and password");
+    expect(failure((await logIn(email, "")).answer, 400).formError).toBe("Please enter both email and password");
+  });
+
+  it("an unverified account is refused with 403", async () => {
+    const email = freshEmail("pagelogin-unverified");
+    await post(signup, "/signup", signupFields(email));
+    expect(failure((await logIn(email)).answer, 403).formError).toBe(MESSAGES.unverified);
+  });
+
+  it("success goes to a same-site redirectTo; //evil.example and auth pages go to /profile", async () => {
+    const email = freshEmail("pagelogin-redirect");
+    await registerVerified(email);
+    expectRedirect((await logIn(email, PASSWORD, "", { redirectTo: "/cart?x=1" })).answer, "/cart?x=1");
+    for (const redirectTo of ["//evil.example", "https://evil.example/", "/\\evil.example", "/login"]) {
+      expectRedirect((await logIn(email, PASSWORD, "", { redirectTo })).answer, "/profile");
+    }
+  });
+
+  it("the session id changes at login and the old session row is gone", async () => {
+    const email = freshEmail("pagelogin-rotate");
+    await registerVerified(email);
+    // A guest session first (adding to the cart makes one).
+    const guest = await post(cart, "/cart", { intent: "add", itemId: String(items.d), quantity: "1" });
+    const guestCookie = cookieJar(guest);
+    const oldId = await sessionId(guestCookie);
+    expect(oldId).toBeTruthy();
+    expect(await sessionRow(oldId)).toBeDefined();
+
+    const { answer, cookie } = await logIn(email, PASSWORD, guestCookie, { email: email.toUpperCase() });
+    expectRedirect(answer, "/profile");
+    expect(cookieValue(cookie, "__session")).not.toBe(cookieValue(guestCookie, "__session"));
+    const newId = await sessionId(cookie);
+    expect(newId).toBeTruthy();
+    expect(newId).not.toBe(oldId);
+    expect(await sessionRow(oldId)).toBeUndefined();
+    const row = await sessionRow(newId);
+    expect(row?.userId).toBeTruthy();
+    // The old cookie is a signed-out visitor now.
+    expect(await headerUser(guestCookie)).toBeNull();
+    expect(await headerUser(cookie)).toEqual({ name: "Page Customer" });
+  });
+
+  it("the guest's cart and wishlist join the account's: A 98 + 2 → 99 (capped), B stays, the guest rows go", async () => {
+    const email = freshEmail("pagelogin-merge");
+    const user = await registerVerified(email);
+    // The account's cart from an earlier visit: A x98, B x1; its wishlist holds D.
+    const now = new Date().toISOString();
+    const userCart = crypto.randomUUID();
+    await db.insertInto("carts").values({ id: userCart, userId: user.id, createdAt: now, updatedAt: now }).execute();
+    await db
+      .insertInto("cartLines")
+      .values([
+        { cartId: userCart, itemId: items.a, quantity: 98, createdAt: now },
+        { cartId: userCart, itemId: items.b, quantity: 1, createdAt: now },
+      ])
+      .execute();
+    const userWishlist = crypto.randomUUID();
+    await db.insertInto("wishlists").values({ id: userWishlist, userId: user.id, createdAt: now, updatedAt: now }).execute();
+    await db.insertInto("wishlistItems").values({ wishlistId: userWishlist, itemId: items.d, createdAt: now }).execute();
+
+    // As a guest: A x2 in the cart, C and D saved.
+    const added = await post(cart, "/cart", { intent: "add", itemId: String(items.a), quantity: "2" });
+    expect(added.status).toBe(200);
+    let cookie = cookieJar(added);
+    for (const itemId of [items.c, items.d]) {
+      const saved = await post(wishlist, "/wishlist", { intent: "add", itemId: String(itemId) }, cookie);
+      expect(saved.status).toBeLessThan(400);
+      cookie = cookieJar(saved, cookie);
+    }
+    const session = JSON.parse((await sessionRow(await sessionId(cookie)))!.data) as { cartId: string; wishlistId: string };
+    expect(session.cartId).toBeTruthy();
+    expect(session.wishlistId).toBeTruthy();
+
+    const { answer, cookie: signedIn } = await logIn(email, PASSWORD, cookie);
+    expectRedirect(answer, "/profile");
+
+    const lines = await db.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", userCart).orderBy("itemId").execute();
+    expect(lines).toEqual([
+      { itemId: items.a, quantity: 99 },
+      { itemId: items.b, quantity: 1 },
+    ]);
+    expect(await db.selectFrom("carts").select("id").where("id", "=", session.cartId).executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom("cartLines").select("id").where("cartId", "=", session.cartId).execute()).toEqual([]);
+    const saved = await db.selectFrom("wishlistItems").select("itemId").where("wishlistId", "=", userWishlist).orderBy("itemId").execute();
+    expect(saved.map((r) => r.itemId)).toEqual([items.c, items.d].sort((x, y) => x - y));
+    expect(await db.selectFrom("wishlists").select("id").where("id", "=", session.wishlistId).executeTakeFirst()).toBeUndefined();
+
+    // The page and the header now show the account's cart.
+    const page = await call(cart.loader, getRequest("/cart", withCookie(signedIn)));
+    expect(asRecord(page.body).count).toBe(100);
+    expect(asRecord((await call(root.loader, getRequest("/", withCookie(signedIn)))).body)).toMatchObject({ cartCount: 100, wishlistCount: 2 });
+    expect(JSON.parse((await sessionRow(await sessionId(signedIn)))!.data)).not.toHaveProperty("cartId");
+  });
+
+  it("a guest cart is claimed whole by an account that has none", async () => {
+    const email = freshEmail("pagelogin-claim");
+    const user = await registerVerified(email);
+    const added = await post(cart, "/cart", { intent: "add", itemId: String(items.b), quantity: "3" });
+    const cookie = cookieJar(added);
+    const { cartId } = JSON.parse((await sessionRow(await sessionId(cookie)))!.data) as { cartId: string };
+    expectRedirect((await logIn(email, PASSWORD, cookie)).answer, "/profile");
+    const row = await db.selectFrom("carts").select(["id", "userId"]).where("userId", "=", user.id).executeTakeFirstOrThrow();
+    expect(row.id).toBe(cartId);
+    expect(await db.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", cartId).execute()).toEqual([{ itemId: items.b, quantity: 3 }]);
+  });
+});
+
+describe("profile page", () => {
+  it("intent=profile saves, and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email", async () => {
+    const taken = freshEmail("pageprofile-taken");
+    await registerVerified(taken);
+    const email = freshEmail("pageprofile");
+    await registerVerified(email, "Kiran Rao");
+    const { cookie } = await logIn(email);
+
+    const saved = await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "9123456780" }, cookie);
+    expectRedirect(saved, "/profile");
+    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ name: "Kiran R", mobile: "9123456780" });
+
+    const conflict = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email: taken, mobile: "" }, cookie), 409);
+    expect(conflict.formError).toBe(PROFILE_FAILED);
+    expect(conflict.fieldErrors.email).toBe(MESSAGES.emailInUse);
+    expect(conflict.values).toMatchObject({ intent: "profile", email: taken });
+
+    const badMobile = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "12" }, cookie), 400);
+    expect(badMobile.formError).toBe(PROFILE_FAILED);
+    expect(badMobile.fieldErrors.mobile).toBe(MESSAGES.mobile);
+    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ email, mobile: "9123456780" });
+  });
+
+  it("the profile action without a session sends the visitor to /login", async () => {
+    const answer = await post(profile, "/profile", { intent: "profile", name: "X", email: "x@example.com" });
+    expectRedirect(answer, "/login?redirectTo=%2Fprofile");
+  });
+
+  it("intent=password with a wrong current password → 400 'Your current password is incorrect'", async () => {
+    const email = freshEmail("pagepw-wrong");
+    await registerVerified(email);
+    const { cookie } = await logIn(email);
+    const wrong = failure(await post(profile, "/profile", { intent: "password", currentPassword: "notmypass", newPassword: "newpass99", confirmPassword: "newpass99" }, cookie), 400);
+    expect(wrong.formError).toBe("Your current password is incorrect");
+    expect(wrong.fieldErrors.currentPassword).toBe(MESSAGES.wrongCurrent);
+    const mismatch = failure(await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "newpass99", confirmPassword: "newpass98" }, cookie), 400);
+    expect(mismatch.formError).toBe(MESSAGES.passwordsDiffer);
+    // Still signed in, password unchanged.
+    expect(await headerUser(cookie)).not.toBeNull();
+  });
+
+  it("a password change keeps this browser signed in (new cookie), ends the other sessions and revokes API tokens", async () => {
+    const email = freshEmail("pagepw");
+    const user = await registerVerified(email, "Changer");
+    const here = (await logIn(email)).cookie;
+    const elsewhere = (await logIn(email)).cookie;
+    const token = await issueToken(user.id);
+    const elsewhereId = await sessionId(elsewhere);
+    expect(await headerUser(elsewhere)).toEqual({ name: "Changer" });
+
+    const changed = await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "brandnew1", confirmPassword: "brandnew1" }, here);
+    expectRedirect(changed, "/profile");
+    expect(changed.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(true);
+    const after = cookieJar(changed, here);
+    expect(cookieValue(after, "__session")).not.toBe(cookieValue(here, "__session"));
+
+    expect(await headerUser(after)).toEqual({ name: "Changer" });
+    expect(await headerUser(here)).toBeNull();
+    expect(await headerUser(elsewhere)).toBeNull();
+    expect(await sessionRow(elsewhereId)).toBeUndefined();
+    const sessions = await db.selectFrom("sessions").select("id").where("userId", "=", user.id).execute();
+    expect(sessions.map((s) => s.id)).toEqual([await sessionId(after)]);
+    expect((await call(authProfile.loader, getRequest("/api/auth/profile", { Authorization: `Bearer ${token}` }))).status).toBe(401);
+    expect((await mailsTo(email)).some((m) => /password was changed/i.test(m.subject))).toBe(true);
+
+    expect((await logIn(email, PASSWORD)).answer.status).toBe(401);
+    expectRedirect((await logIn(email, "brandnew1")).answer, "/profile");
+  });
+});
+
+describe("forgot and reset password", () => {
+  it("an unknown and a known email get the same redirect; only the known one gets a mail", async () => {
+    const known = freshEmail("forgot-known");
+    await registerVerified(known);
+    const unknown = freshEmail("forgot-unknown");
+    const a = await post(forgotPassword, "/forgot-password", { email: unknown });
+    const b = await post(forgotPassword, "/forgot-password", { email: known.toUpperCase() });
+    expectRedirect(a, "/forgot-password?sent=1");
+    expectRedirect(b, "/forgot-password?sent=1");
+    expect(a.headers.getSetCookie()).toEqual(b.headers.getSetCookie());
+    expect(await mailsTo(unknown)).toEqual([]);
+    expect(await latestResetLink(known)).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=/);
+    expect(failure(await post(forgotPassword, "/forgot-password", { email: "nope" }), 400).fieldErrors.email).toBe(MESSAGES.email);
+  });
+
+  it("the mailed link sets a new password once; login works with the new one, not the old, and sessions end", async () => {
+    const email = freshEmail("reset");
+    const user = await registerVerified(email, "Resetter");
+    const { cookie } = await logIn(email);
+    const token = await issueToken(user.id);
+    expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+    const link = new URL(await latestResetLink(email));
+    const resetToken = link.searchParams.get("token")!;
+
+    const page = await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`));
+    expect(asRecord(page.body).token).toBe(resetToken);
+
+    const mismatch = failure(await post(resetPassword, "/reset-password", { token: resetToken, password: "resetpass1", confirmPassword: "resetpass2" }), 400);
+    expect(mismatch.formError).toBe(MESSAGES.passwordsDiffer);
+
+    const done = await post(resetPassword, "/reset-password", { token: resetToken, password: "resetpass1", confirmPassword: "resetpass1" });
+    expectRedirect(done, "/login");
+
+    expect(failure((await logIn(email, PASSWORD)).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+    expectRedirect((await logIn(email, "resetpass1")).answer, "/profile");
+    // Every earlier sign-in ended.
+    expect(await headerUser(cookie)).toBeNull();
+    expect((await call(authProfile.loader, getRequest("/api/auth/profile", { Authorization: `Bearer ${token}` }))).status).toBe(401);
+
+    // The token works once.
+    const again = failure(await post(resetPassword, "/reset-password", { token: resetToken, password: "another12", confirmPassword: "another12" }), 400);
+    expect(again.formError).toBe(RESET_INVALID);
+    expect(asRecord((await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`))).body).token).toBeNull();
+    expect(failure((await logIn(email, "another12")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+  });
+
+  it("a forged token is refused", async () => {
+    const answer = failure(await post(resetPassword, "/reset-password", { token: `1.${"A".repeat(43)}`, password: "forged123", confirmPassword: "forged123" }), 400);
+    expect(answer.formError).toBe(RESET_INVALID);
+    expect(asRecord((await call(resetPassword.loader, getRequest("/reset-password?token=garbage"))).body).token).toBeNull();
+  });
+});
+
+describe("logout page action", () => {
+  it("deletes the session row and redirects to the given same-site redirectTo", async () => {
+    const email = freshEmail("pagelogout");
+    await registerVerified(email);
+    const { cookie } = await logIn(email);
+    const id = await sessionId(cookie);
+    expect(await sessionRow(id)).toBeDefined();
+
+    const out = await post(logout, "/logout", { redirectTo: "/login" }, cookie);
+    expectRedirect(out, "/login");
+    expect(await sessionRow(id)).toBeUndefined();
+    const cleared = out.headers.getSetCookie().find((c) => c.startsWith("__session="));
+    expect(cleared).toMatch(/^__session=;|Max-Age=0|Expires=Thu, 01 Jan 1970/);
+    expect(await headerUser(cookie)).toBeNull();
+    expect(await headerUser(cookieJar(out, cookie))).toBeNull();
+  });
+
+  it("a foreign redirectTo goes to / instead", async () => {
+    const email = freshEmail("pagelogout-evil");
+    await registerVerified(email);
+    const { cookie } = await logIn(email);
+    expectRedirect(await post(logout, "/logout", { redirectTo: "//evil.example" }, cookie), "/");
+    expect(await headerUser(cookie)).toBeNull();
+  });
+
+  it("GET /logout signs nobody out", async () => {
+    const email = freshEmail("pagelogout-get");
+    await registerVerified(email);
+    const { cookie } = await logIn(email);
+    expectRedirect(await call(logout.loader, getRequest("/logout", withCookie(cookie))), "/");
+    expect(await headerUser(cookie)).not.toBeNull();
+  });
+});
