@@ -4,8 +4,10 @@
 import type { Migration } from "kysely";
 import * as m0001 from "../migrations/2026-11-22-0001-initial-schema";
 import * as m0002 from "../migrations/2026-11-22-0002-wishlists";
+import * as m0003 from "../migrations/2026-11-22-0003-signup-attempts";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
   "2026-11-22-0002-wishlists": m0002,
+  "2026-11-22-0003-signup-attempts": m0003,
 };

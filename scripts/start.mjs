@@ -15,7 +15,7 @@ if (!fs.existsSync(serverBuild)) {
 }
 
 const env = { ...process.env, NODE_ENV: "production" };
-const server = spawn(bin("remix-serve"), [serverBuild], { cwd: root, stdio: "inherit", env });
+const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { cwd: root, stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => server.kill(signal));
 }

@@ -24,7 +24,7 @@ export const registerAction =
     apiHandler(async () => {
       requireMutation(request, ["POST"]);
       const input = parseWith(RegisterSchema, await readBody(request));
-      const user = await registerAccount(input, request);
+      const { user } = await registerAccount(input, request);
       const message = "OTP sent successfully";
       // The account gets no token until its code is verified (contract: token optional).
       return jsonResponse(shape === "success" ? { success: true, message } : { success: true, message, user }, { status: 201 });

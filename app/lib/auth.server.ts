@@ -92,8 +92,11 @@ export async function signOut(request: Request, redirectTo: string, toast?: Toas
   return redirect(redirectTo, { headers });
 }
 
-/** The address links in mails point at: PUBLIC_URL when set, else the address the request came to. */
-export function publicOrigin(request: Request): string {
+/**
+ * The address links in mails point at: PUBLIC_URL, else this server on localhost. Never the
+ * request's Host header: a forged one would send a reset link to someone else's site.
+ */
+export function publicOrigin(): string {
   if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, "");
-  return new URL(request.url).origin;
+  return `http://localhost:${env.PORT}`;
 }

@@ -1,7 +1,7 @@
 // Runs once per process before the first request: migrate, then seed an empty demo shop.
 import { seedIfEmpty } from "../../db/seed.server";
 import { db } from "./db.server";
-import { env } from "./env.server";
+import { env, isProduction } from "./env.server";
 import { scheduleHousekeeping } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
 
@@ -9,6 +9,9 @@ async function boot() {
   await migrateToLatest(db);
   if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
   await scheduleHousekeeping(db);
+  if (isProduction && !env.PUBLIC_URL) {
+    console.warn(`PUBLIC_URL is not set: links in mails (password reset) point at http://localhost:${env.PORT}. Set it to the shop's public address.`);
+  }
 }
 
 const globalForBoot = globalThis as unknown as { __shopBoot?: Promise<void> };

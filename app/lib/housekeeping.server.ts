@@ -1,11 +1,9 @@
 // Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
-// old one-time codes and API tokens, registrations never verified.
+// old one-time codes (and the sign-up attempts they hold) and API tokens.
 // Runs at boot and then hourly in the server process.
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
 import { SESSION_IDLE_MS } from "./session.server";
-
-export const UNVERIFIED_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
 export async function purgeExpired(db: Db, now = new Date()) {
   const idleCutoff = nowIso(new Date(now.getTime() - SESSION_IDLE_MS));
@@ -27,9 +25,6 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .deleteFrom("apiTokens")
     .where((eb) => eb.or([eb("expiresAt", "<", dayAgo), eb("revokedAt", "<", dayAgo)]))
     .execute();
-  // A registration never verified within a week frees its email again.
-  const weekAgo = nowIso(new Date(now.getTime() - UNVERIFIED_TTL_MS));
-  await db.deleteFrom("users").where("emailVerifiedAt", "is", null).where("createdAt", "<", weekAgo).execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
   return {
     sessions: Number(sessions.numDeletedRows),

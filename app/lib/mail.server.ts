@@ -35,3 +35,22 @@ export async function sendMail(mail: Mail): Promise<void> {
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 }
+
+const inFlight = new Set<Promise<void>>();
+
+/**
+ * Send without making the request wait: for answers that must take the same time whether or
+ * not a mail goes out (password reset, code resend) and for notices after a change is made.
+ * A failure is logged, never shown.
+ */
+export function sendInBackground(send: () => Promise<void>): void {
+  const job = send()
+    .catch((error: unknown) => console.error("mail failed:", error instanceof Error ? error.message : error))
+    .finally(() => inFlight.delete(job));
+  inFlight.add(job);
+}
+
+/** Wait for background mails (tests, and a clean shutdown). */
+export async function settleMail(): Promise<void> {
+  await Promise.all([...inFlight]);
+}

@@ -35,11 +35,21 @@ function sameHash(a: string, b: string) {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
-/** A fresh 4-digit sign-up code for the email; any earlier code for it stops working. */
-export async function issueSignupCode(db: Db, email: string, now = new Date()): Promise<string> {
-  const code = crypto.randomInt(0, 10 ** OTP_LENGTH).toString().padStart(OTP_LENGTH, "0");
-  await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "signup").execute();
-  await db
+/** A sign-up attempt (and its codes) lives this long at most, however often a code is resent. */
+export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
+
+function newCode() {
+  return crypto.randomInt(0, 10 ** OTP_LENGTH).toString().padStart(OTP_LENGTH, "0");
+}
+
+/**
+ * Open a sign-up attempt for the email, holding `payload` (what the form said) until its code
+ * is verified. Earlier attempts for the same email stay as they are: a second registration
+ * cannot change or end the first. Returns the attempt's id and its 4-digit code.
+ */
+export async function issueSignupCode(db: Db, email: string, payload: string, now = new Date()): Promise<{ id: number; code: string }> {
+  const code = newCode();
+  const row = await db
     .insertInto("oneTimeCodes")
     .values({
       email,
@@ -48,48 +58,91 @@ export async function issueSignupCode(db: Db, email: string, now = new Date()): 
       attempts: 0,
       expiresAt: nowIso(new Date(now.getTime() + CODE_TTL_MS)),
       createdAt: nowIso(now),
+      payload,
     })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return { id: row.id, code };
+}
+
+/**
+ * A new code for a waiting attempt (the newest one for the email when `attemptId` is null):
+ * the old code stops working and the tries start again. Null when no attempt is waiting.
+ */
+export async function renewSignupCode(db: Db, email: string, attemptId: number | null, now = new Date()): Promise<string | null> {
+  let query = db
+    .selectFrom("oneTimeCodes")
+    .select(["id", "createdAt"])
+    .where("email", "=", email)
+    .where("purpose", "=", "signup")
+    .where("usedAt", "is", null)
+    .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS)));
+  if (attemptId !== null) query = query.where("id", "=", attemptId);
+  const row = await query.orderBy("id", "desc").executeTakeFirst();
+  if (!row) return null;
+  const code = newCode();
+  const end = Math.min(now.getTime() + CODE_TTL_MS, Date.parse(row.createdAt) + ATTEMPT_TTL_MS);
+  await db
+    .updateTable("oneTimeCodes")
+    .set({ codeHash: codeHash("signup", email, code), attempts: 0, expiresAt: nowIso(new Date(end)) })
+    .where("id", "=", row.id)
+    .where("usedAt", "is", null)
     .execute();
   return code;
 }
 
 /**
- * Check a sign-up code and use it up. Throws a 400 with the reason (wrong, expired, used,
- * no tries left); a wrong try is counted atomically, so parallel guesses cannot exceed the limit.
- * Wrong tries must be counted even when the caller's transaction fails, so pass the main db.
+ * Check a sign-up code and use it up; returns the attempt's payload. With `attemptId` (the
+ * browser that filled in the form) only that attempt's code counts; without it (API clients),
+ * any attempt waiting for the email. Throws a 400 with the reason: wrong, expired, used, or no
+ * tries left. A wrong try is counted atomically on every attempt it was checked against, so
+ * parallel guesses cannot exceed the limit; pass the main db so the count survives a rollback.
  */
-export async function consumeSignupCode(db: Db, email: string, code: string, now = new Date()): Promise<void> {
-  const row = await db
+export async function consumeSignupCode(db: Db, email: string, code: string, attemptId: number | null, now = new Date()): Promise<string> {
+  let query = db
     .selectFrom("oneTimeCodes")
     .selectAll()
     .where("email", "=", email)
     .where("purpose", "=", "signup")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
+    .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS - CODE_TTL_MS)));
+  if (attemptId !== null) query = query.where("id", "=", attemptId);
+  const rows = await query.orderBy("id", "desc").execute();
   const fail = (message: string) => new AppError(400, message, { otp: message });
-  if (!row) throw fail(CODE_MESSAGES.wrong);
-  if (row.usedAt) throw fail(CODE_MESSAGES.used);
-  if (row.attempts >= MAX_CODE_ATTEMPTS) throw fail(CODE_MESSAGES.dead);
-  if (Date.parse(row.expiresAt) <= now.getTime()) throw fail(CODE_MESSAGES.expired);
-  if (!sameHash(row.codeHash, codeHash("signup", email, code))) {
-    const counted = await db
+  const hash = codeHash("signup", email, code);
+  const match = rows.find((r) => sameHash(r.codeHash, hash));
+  if (match) {
+    if (match.usedAt) throw fail(CODE_MESSAGES.used);
+    if (match.attempts >= MAX_CODE_ATTEMPTS) throw fail(CODE_MESSAGES.dead);
+    if (Date.parse(match.expiresAt) <= now.getTime()) throw fail(CODE_MESSAGES.expired);
+    const used = await db
       .updateTable("oneTimeCodes")
-      .set({ attempts: sql`attempts + 1` })
-      .where("id", "=", row.id)
+      .set({ usedAt: nowIso(now) })
+      .where("id", "=", match.id)
+      .where("usedAt", "is", null)
       .where("attempts", "<", MAX_CODE_ATTEMPTS)
-      .returning("attempts")
       .executeTakeFirst();
-    if (!counted) throw fail(CODE_MESSAGES.dead);
-    throw fail(counted.attempts >= MAX_CODE_ATTEMPTS ? CODE_MESSAGES.lastWrong : CODE_MESSAGES.wrong);
+    if (Number(used.numUpdatedRows) !== 1) throw fail(CODE_MESSAGES.used);
+    return match.payload ?? "{}";
   }
-  const used = await db
+  const waiting = rows.filter((r) => !r.usedAt && Date.parse(r.expiresAt) > now.getTime());
+  if (waiting.length === 0) {
+    if (rows.some((r) => !r.usedAt && r.attempts < MAX_CODE_ATTEMPTS)) throw fail(CODE_MESSAGES.expired);
+    throw fail(rows.length ? CODE_MESSAGES.dead : CODE_MESSAGES.wrong);
+  }
+  const counted = await db
     .updateTable("oneTimeCodes")
-    .set({ usedAt: nowIso(now) })
-    .where("id", "=", row.id)
-    .where("usedAt", "is", null)
+    .set({ attempts: sql`attempts + 1` })
+    .where("id", "in", waiting.map((r) => r.id))
     .where("attempts", "<", MAX_CODE_ATTEMPTS)
-    .executeTakeFirst();
-  if (Number(used.numUpdatedRows) !== 1) throw fail(CODE_MESSAGES.used);
+    .returning("attempts")
+    .execute();
+  if (counted.length === 0) throw fail(CODE_MESSAGES.dead);
+  throw fail(counted.every((r) => r.attempts >= MAX_CODE_ATTEMPTS) ? CODE_MESSAGES.lastWrong : CODE_MESSAGES.wrong);
+}
+
+/** After a verified sign-up: every other attempt for the email ends. */
+export async function endSignupAttempts(db: Db, email: string): Promise<void> {
+  await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "signup").where("usedAt", "is", null).execute();
 }
 
 /** A password-reset token for the email: `<row id>.<random>`, valid once within RESET_TTL_MS. */
@@ -116,7 +169,7 @@ export const RESET_INVALID = MESSAGES.resetInvalid;
 /** The email a live reset token belongs to, or null. */
 export async function findResetToken(db: Db, token: string, now = new Date()): Promise<{ id: number; email: string } | null> {
   const match = /^(\d{1,10})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) return null;
+  if (!match || Number(match[1]) > 2_147_483_647) return null;
   const row = await db
     .selectFrom("oneTimeCodes")
     .select(["id", "email", "codeHash", "usedAt", "expiresAt"])
@@ -140,4 +193,9 @@ export async function consumeResetToken(db: Db, token: string, now = new Date())
     .executeTakeFirst();
   if (Number(used.numUpdatedRows) !== 1) throw new AppError(400, RESET_INVALID);
   return found.email;
+}
+
+/** Reset links still out for the email stop working (after a password or email change). */
+export async function endResetTokens(db: Db, email: string): Promise<void> {
+  await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "password_reset").execute();
 }

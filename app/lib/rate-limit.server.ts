@@ -7,7 +7,13 @@ import { AppError } from "./errors.server";
 export interface Limit {
   /** what is limited, e.g. "newsletter" */
   name: string;
+  /** tries per subject (an email, an account) in the window */
   max: number;
+  /**
+   * tries per client address in the window: higher, since many customers can share one
+   * address (offices, mobile networks behind carrier-grade NAT)
+   */
+  perAddress?: number;
   windowMs: number;
 }
 
@@ -15,20 +21,25 @@ const HOUR = 60 * 60 * 1000;
 const QUARTER = 15 * 60 * 1000;
 
 export const LIMITS = {
-  newsletter: { name: "newsletter", max: 5, windowMs: HOUR },
-  contact: { name: "contact", max: 5, windowMs: HOUR },
-  /** per email (and per client address): enough for typos, far too few to guess a password */
-  login: { name: "login", max: 10, windowMs: QUARTER },
-  signup: { name: "signup", max: 5, windowMs: HOUR },
-  otpVerify: { name: "otp-verify", max: 10, windowMs: QUARTER },
-  otpResend: { name: "otp-resend", max: 3, windowMs: QUARTER },
-  passwordReset: { name: "password-reset", max: 3, windowMs: HOUR },
+  newsletter: { name: "newsletter", max: 5, perAddress: 30, windowMs: HOUR },
+  contact: { name: "contact", max: 5, perAddress: 20, windowMs: HOUR },
+  /** per email: enough for typos, far too few to guess a password */
+  login: { name: "login", max: 10, perAddress: 100, windowMs: QUARTER },
+  signup: { name: "signup", max: 5, perAddress: 30, windowMs: HOUR },
+  otpVerify: { name: "otp-verify", max: 10, perAddress: 60, windowMs: QUARTER },
+  otpResend: { name: "otp-resend", max: 3, perAddress: 20, windowMs: QUARTER },
+  passwordReset: { name: "password-reset", max: 3, perAddress: 20, windowMs: HOUR },
+  resetSubmit: { name: "reset-submit", max: 10, perAddress: 30, windowMs: QUARTER },
+  /** per account */
   changePassword: { name: "change-password", max: 5, windowMs: QUARTER },
+  profile: { name: "profile", max: 10, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
- * Shop-wide ceilings per action, whoever asks. Without a trusted proxy the client's address is
- * unknown, so a client changing the email on every request is held by these instead.
+ * Shop-wide ceilings per action, used only when the client's address is unknown (a server
+ * other than scripts/server.mjs, without a trusted proxy): a client changing the email on
+ * every request is then held by these instead. With the address known they would only let
+ * one client lock everyone out, so they are not applied.
  */
 export const SHOP_WIDE: Record<string, Limit> = {
   newsletter: { name: "newsletter-all", max: 300, windowMs: HOUR },
@@ -38,26 +49,30 @@ export const SHOP_WIDE: Record<string, Limit> = {
   "otp-verify": { name: "otp-verify-all", max: 1000, windowMs: QUARTER },
   "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR },
   "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR },
+  "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
 };
 
 /**
- * The client's address. remix-serve does not hand the socket address to the app, so it is
- * known only behind a reverse proxy that sets X-Forwarded-For (TRUST_PROXY=1); without
- * one the header is the client's own claim and is ignored.
+ * The client's address. The shop's own server (scripts/server.mjs) writes it into a header it
+ * names on globalThis, overwriting anything the client sent. Elsewhere (the dev server) it is
+ * known only behind a reverse proxy (TRUST_PROXY=1), as the right-most X-Forwarded-For entry:
+ * the one the proxy added, not the ones the client wrote itself.
  */
 export function clientIp(request: Request): string | null {
+  const header = (globalThis as { __shopClientAddressHeader?: string }).__shopClientAddressHeader;
+  if (header) return request.headers.get(header) || null;
   if (!env.TRUST_PROXY) return null;
-  const forwarded = request.headers.get("X-Forwarded-For")?.split(",")[0]?.trim();
+  const forwarded = request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim();
   return forwarded || request.headers.get("X-Real-IP") || null;
 }
 
 /** Limits one request: by the client's address when known, and by what it names (an email). */
 export async function rateLimitRequest(limit: Limit, request: Request, subject: string): Promise<void> {
   const ip = clientIp(request);
-  if (ip) await rateLimit(limit, `ip:${ip}`);
+  if (ip) await rateLimit({ ...limit, max: limit.perAddress ?? limit.max }, `ip:${ip}`);
   await rateLimit(limit, `s:${subject}`);
   const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling) await rateLimit(ceiling, "all");
+  if (!ip && ceiling) await rateLimit(ceiling, "all");
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */

@@ -43,6 +43,8 @@ export interface OneTimeCodesTable {
   expiresAt: string;
   usedAt: string | null;
   createdAt: string;
+  /** a sign-up attempt's JSON { name, mobile, passwordHash } (migration 0003) */
+  payload: string | null;
 }
 
 export interface RateLimitsTable {

@@ -1,5 +1,5 @@
 // The mails an account receives. Every value is escaped in the HTML part.
-import { escapeHtml, sendMail } from "~/lib/mail.server";
+import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
 import { CODE_TTL_MS, RESET_TTL_MS } from "~/lib/one-time-codes.server";
 
 const SHOP = "Sagwan Living";
@@ -13,21 +13,26 @@ function paragraphs(lines: string[]) {
   return lines.map((l) => `<p>${escapeHtml(l)}</p>`).join("\n");
 }
 
-export function sendSignupCode(to: string, name: string, code: string) {
+/** `background`: for resends, which answer the same whether or not a code goes out. */
+export function sendSignupCode(to: string, name: string, code: string, background = false) {
   const lines = [
     `Hello ${firstName(name)},`,
     `Your ${SHOP} verification code is ${code}.`,
     `Enter it on the sign-up page within ${minutes(CODE_TTL_MS)} minutes to finish creating your account. The code works once.`,
     "If you did not ask for an account, you can ignore this mail.",
   ];
-  return sendMail({
-    to,
-    subject: `Your ${SHOP} verification code: ${code}`,
-    text: lines.join("\n\n"),
-    html: paragraphs(lines).replace(escapeHtml(code) + ".", `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`),
-  });
+  const send = () =>
+    sendMail({
+      to,
+      subject: `Your ${SHOP} verification code: ${code}`,
+      text: lines.join("\n\n"),
+      html: paragraphs(lines).replace(escapeHtml(code) + ".", `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`),
+    });
+  if (background) return sendInBackground(send);
+  return send();
 }
 
+/** Sent in the background, so the answer takes the same time for every email. */
 export function sendPasswordResetLink(to: string, name: string, link: string) {
   const lines = [
     `Hello ${firstName(name)},`,
@@ -35,12 +40,12 @@ export function sendPasswordResetLink(to: string, name: string, link: string) {
     link,
     `The link works once, within ${minutes(RESET_TTL_MS)} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
   ];
-  return sendMail({
+  sendInBackground(() => sendMail({
     to,
     subject: `Reset your ${SHOP} password`,
     text: lines.join("\n\n"),
     html: paragraphs(lines).replace(`<p>${escapeHtml(link)}</p>`, `<p><a href="${escapeHtml(link)}">Reset my password</a></p>`),
-  });
+  }));
 }
 
 export function sendPasswordChanged(to: string, name: string) {
@@ -49,7 +54,7 @@ export function sendPasswordChanged(to: string, name: string) {
     `The password of your ${SHOP} account was just changed, and every other device was signed out.`,
     "If this was not you, reset your password at once with 'Forgot password' on the login page, and write to us.",
   ];
-  return sendMail({ to, subject: `Your ${SHOP} password was changed`, text: lines.join("\n\n"), html: paragraphs(lines) });
+  sendInBackground(() => sendMail({ to, subject: `Your ${SHOP} password was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }));
 }
 
 export function sendEmailChanged(to: string, name: string, newEmail: string) {
@@ -58,5 +63,5 @@ export function sendEmailChanged(to: string, name: string, newEmail: string) {
     `The email address of your ${SHOP} account was changed to ${newEmail}. We will write to that address from now on.`,
     "If this was not you, write to us at once.",
   ];
-  return sendMail({ to, subject: `Your ${SHOP} email address was changed`, text: lines.join("\n\n"), html: paragraphs(lines) });
+  sendInBackground(() => sendMail({ to, subject: `Your ${SHOP} email address was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }));
 }

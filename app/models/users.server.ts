@@ -1,11 +1,12 @@
 // Accounts: registration with an emailed code, login, profile, password change and reset.
 // Routes and API paths both call these; every rate limit of an account action lives here.
 import type { Selectable } from "kysely";
+import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
-import { CODE_MESSAGES, consumeResetToken, consumeSignupCode, issueResetToken, issueSignupCode, RESET_INVALID } from "~/lib/one-time-codes.server";
+import { consumeResetToken, consumeSignupCode, endResetTokens, endSignupAttempts, findResetToken, issueResetToken, issueSignupCode, renewSignupCode, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import { LIMITS, rateLimit, rateLimitRequest } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/schema";
@@ -39,51 +40,70 @@ function findByEmail(email: string, db: Db) {
   return db.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
 }
 
+/** What a sign-up attempt holds until its code is verified. */
+const PendingSchema = z.object({ name: z.string(), mobile: z.string().nullable(), passwordHash: z.string() });
+
+export interface SignupAttempt {
+  attemptId: number;
+  /** the details as typed; there is no users row (and no id) until the code is verified */
+  user: Omit<User, "id">;
+}
+
 /**
- * Register, or refresh a registration that was never verified (a new code, the new name and
- * password: nobody can use an unverified account, so nothing is lost). A verified email is 409.
- * The 4-digit code is mailed; the account is usable only after verifySignup.
+ * Start a sign-up: the details wait beside a 4-digit code mailed to the email, and the account
+ * exists only once that code is verified (verifySignup). Another registration of the same
+ * email opens its own attempt with its own code, so it can neither change nor end this one.
+ * An email with an account already answers 409.
  */
-export async function registerAccount(input: RegisterInput, request: Request, db: Db = defaultDb): Promise<User> {
+export async function registerAccount(input: RegisterInput, request: Request, db: Db = defaultDb): Promise<SignupAttempt> {
   await rateLimitRequest(LIMITS.signup, request, input.email);
+  if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
   const passwordHash = await hashPassword(input.password);
-  const { id, code } = await db.transaction().execute(async (trx) => {
-    const existing = await findByEmail(input.email, trx);
-    if (existing?.emailVerifiedAt) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
-    const now = nowIso();
-    const fields = { name: input.name, mobile: input.mobile, passwordHash, updatedAt: now };
-    const id = existing
-      ? (await trx.updateTable("users").set(fields).where("id", "=", existing.id).returning("id").executeTakeFirstOrThrow()).id
-      : (await trx
-          .insertInto("users")
-          .values({ ...fields, email: input.email, emailVerifiedAt: null, createdAt: now })
-          .returning("id")
-          .executeTakeFirstOrThrow()).id;
-    return { id, code: await issueSignupCode(trx, input.email) };
-  });
+  const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash });
+  const { id, code } = await issueSignupCode(db, input.email, payload);
   await sendSignupCode(input.email, input.name, code);
-  return toUser({ id, name: input.name, email: input.email, mobile: input.mobile });
+  return { attemptId: id, user: { name: input.name, email: input.email, mobile: input.mobile } };
 }
 
-/** A new code for a registration waiting for verification. Silent for any other email. */
-export async function resendSignupCode(email: string, request: Request, db: Db = defaultDb): Promise<void> {
+/**
+ * A new code for a sign-up waiting for verification: the browser's own attempt when known,
+ * else the newest for the email. Answers the same (and as fast) for any email.
+ */
+export async function resendSignupCode(email: string, attemptId: number | null, request: Request, db: Db = defaultDb): Promise<void> {
   await rateLimitRequest(LIMITS.otpResend, request, email);
-  const user = await findByEmail(email, db);
-  if (!user || user.emailVerifiedAt) return;
-  const code = await issueSignupCode(db, user.email);
-  await sendSignupCode(user.email, user.name, code);
+  const code = await renewSignupCode(db, email, attemptId);
+  if (code) sendSignupCode(email, "there", code, true);
 }
 
-/** Check the emailed code and mark the account verified. Returns the user to sign in. */
-export async function verifySignup(email: string, otp: string, request: Request, db: Db = defaultDb): Promise<User> {
+/**
+ * Check the emailed code and create the account from its attempt. Returns the user to sign in.
+ * `attemptId` ties the code to the browser that filled in the form (null: API clients).
+ */
+export async function verifySignup(email: string, otp: string, attemptId: number | null, request: Request, db: Db = defaultDb): Promise<User> {
   await rateLimitRequest(LIMITS.otpVerify, request, email);
-  // Counted outside any transaction, so a wrong try stays counted.
-  await consumeSignupCode(db, email, otp);
-  const user = await findByEmail(email, db);
-  if (!user) throw new AppError(400, CODE_MESSAGES.wrong, { otp: CODE_MESSAGES.wrong });
-  const now = nowIso();
-  await db.updateTable("users").set({ emailVerifiedAt: user.emailVerifiedAt ?? now, updatedAt: now }).where("id", "=", user.id).execute();
-  return toUser(user);
+  // Checked outside the transaction, so a wrong try stays counted.
+  const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attemptId)));
+  try {
+    return await db.transaction().execute(async (trx) => {
+      if (await findByEmail(email, trx)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+      const now = nowIso();
+      const row = await trx
+        .insertInto("users")
+        .values({ name: pending.name, email, mobile: pending.mobile, passwordHash: pending.passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+        .returning(userColumns)
+        .executeTakeFirstOrThrow();
+      await endSignupAttempts(trx, email);
+      return toUser(row);
+    });
+  } catch (error) {
+    // Two attempts for one email verified at the same moment: the unique email decides.
+    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+    throw error;
+  }
+}
+
+function isUniqueViolation(error: unknown) {
+  return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
 }
 
 /**
@@ -94,42 +114,50 @@ export async function verifyLogin(input: LoginInput, request: Request, db: Db = 
   await rateLimitRequest(LIMITS.login, request, input.email);
   const user = await findByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
-  if (!user || !ok) throw new AppError(401, MESSAGES.invalidLogin);
-  if (!user.emailVerifiedAt) throw new AppError(403, MESSAGES.unverified);
+  // Accounts exist only once verified; the check stays as a second line.
+  if (!user || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
   if (user.passwordHash && needsRehash(user.passwordHash)) {
     await db.updateTable("users").set({ passwordHash: await hashPassword(input.password) }).where("id", "=", user.id).execute();
   }
   return toUser(user);
 }
 
-/** Name, email and mobile. A new email must be free (409); the old address is told of the change. */
+/**
+ * Name, email and mobile. A new email must be free (409); the old address is told of the
+ * change, and reset links still out for either address stop working. Limited per account, so
+ * the 409 cannot be used to list who has an account.
+ */
 export async function updateProfile(userId: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
+  await rateLimit(LIMITS.profile, `user:${userId}`);
   const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
   if (!before) throw new AppError(401, "Please log in to continue");
-  if (input.email !== before.email) {
-    const other = await findByEmail(input.email, db);
-    if (other) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
-  }
+  const emailChanges = input.email !== before.email;
+  if (emailChanges && (await findByEmail(input.email, db))) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
   try {
-    await db
-      .updateTable("users")
-      .set({ name: input.name, email: input.email, mobile: input.mobile, updatedAt: nowIso() })
-      .where("id", "=", userId)
-      .execute();
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable("users")
+        .set({ name: input.name, email: input.email, mobile: input.mobile, updatedAt: nowIso() })
+        .where("id", "=", userId)
+        .execute();
+      if (emailChanges) {
+        await endResetTokens(trx, before.email);
+        await endResetTokens(trx, input.email);
+      }
+    });
   } catch (error) {
     // Two accounts racing for the same new email: the unique index decides.
-    if (/unique|duplicate/i.test(error instanceof Error ? error.message : "")) {
-      throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
-    }
+    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
     throw error;
   }
-  if (input.email !== before.email) await sendEmailChanged(before.email, input.name, input.email);
+  if (emailChanges) sendEmailChanged(before.email, input.name, input.email);
   return toUser({ id: userId, ...input });
 }
 
 /**
  * Change the password after checking the current one. Every other device and API token is
- * signed out; the session `keepSessionId` (the one asking) stays.
+ * signed out and reset links still out stop working; the session `keepSessionId` (the one
+ * asking) stays.
  */
 export async function changePassword(
   userId: number,
@@ -147,40 +175,40 @@ export async function changePassword(
   await db.transaction().execute(async (trx) => {
     await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", userId).execute();
     await endOtherSignIns(trx, userId, keepSessionId);
+    await endResetTokens(trx, user.email);
   });
-  await sendPasswordChanged(user.email, user.name);
+  sendPasswordChanged(user.email, user.name);
 }
 
 /**
- * Mail a single-use reset link when the email has an account; answer the same either way,
- * so the form never tells who has an account.
+ * Mail a single-use reset link when the email has an account. The answer is the same, and as
+ * fast, either way (the mail goes out in the background), so the form never tells who has an
+ * account. `origin` must come from configuration, never from the request's headers.
  */
 export async function requestPasswordReset(email: string, origin: string, request: Request, db: Db = defaultDb): Promise<void> {
   await rateLimitRequest(LIMITS.passwordReset, request, email);
   const user = await findByEmail(email, db);
   if (!user) return;
   const token = await issueResetToken(db, user.email);
-  await sendPasswordResetLink(user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
+  sendPasswordResetLink(user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
 }
 
 /**
- * Set a new password with a reset token: the token is used up, the email counts as verified
- * (the link proved it), and every session and API token of the account ends.
+ * Set a new password with a reset token: the token is used up, and every session and API
+ * token of the account ends. The token is checked before the (costly) hash is computed.
  */
-export async function resetPassword(token: string, password: string, db: Db = defaultDb): Promise<void> {
+export async function resetPassword(token: string, password: string, request: Request, db: Db = defaultDb): Promise<void> {
+  const live = await findResetToken(db, token);
+  await rateLimitRequest(LIMITS.resetSubmit, request, live ? `token:${live.id}` : "token:none");
+  if (!live) throw new AppError(400, RESET_INVALID);
   const passwordHash = await hashPassword(password);
   const user = await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);
     const user = await findByEmail(email, trx);
     if (!user) throw new AppError(400, RESET_INVALID);
-    const now = nowIso();
-    await trx
-      .updateTable("users")
-      .set({ passwordHash, emailVerifiedAt: user.emailVerifiedAt ?? now, updatedAt: now })
-      .where("id", "=", user.id)
-      .execute();
+    await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", user.id).execute();
     await endOtherSignIns(trx, user.id);
     return user;
   });
-  await sendPasswordChanged(user.email, user.name);
+  sendPasswordChanged(user.email, user.name);
 }

@@ -10,7 +10,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const { email } = parseWith(EmailOnlySchema, await readBody(request));
-    await resendSignupCode(email, request);
+    await resendSignupCode(email, null, request);
     // The same answer whether or not the email waits for a code.
     return { success: true, message: "If this email is waiting for verification, a new OTP has been sent." };
   });

@@ -24,11 +24,12 @@ export async function action({ request }: ActionFunctionArgs) {
     async () => {
       form = await readForm(request);
       const { email } = parseWith(EmailOnlySchema, { email: form.get("email") ?? "" });
-      await requestPasswordReset(email, publicOrigin(request), request);
+      await requestPasswordReset(email, publicOrigin(), request);
       // The same answer whether or not the email has an account.
       return redirect("/forgot-password?sent=1");
     },
     () => (form ? formValues(form, ["email"]) : {}),
+    "An error occurred. Please try again.",
   );
 }
 

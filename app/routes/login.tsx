@@ -8,7 +8,7 @@ import { authenticateCredentials, getUser, signIn } from "~/lib/auth.server";
 import { formAction, formValues } from "~/lib/form.server";
 import { readForm, safeRedirectPath } from "~/lib/http.server";
 import { MAX_LENGTH } from "~/utils/schemas";
-import { MESSAGES, PASSWORD_MAX } from "~/utils/account-schemas";
+import { PASSWORD_MAX } from "~/utils/account-schemas";
 
 export const meta: MetaFunction = () => [{ title: "Log In | Sagwan Living" }];
 
@@ -47,7 +47,6 @@ export default function LoginRoute() {
   const errors = useFormErrors(result);
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction?.startsWith("/login");
-  const unverified = result?.formError === MESSAGES.unverified ? errors.value("email") : undefined;
 
   return (
     <AuthLayout
@@ -70,13 +69,7 @@ export default function LoginRoute() {
         </p>
       ) : (
         <Form method="post" onChange={errors.onChange} className="space-y-5">
-          <FormBanner message={errors.formError}>
-            {unverified ? (
-              <Link to={`/verify-otp?email=${encodeURIComponent(unverified)}`} className="mt-1 inline-block font-semibold underline">
-                Enter your OTP
-              </Link>
-            ) : null}
-          </FormBanner>
+          <FormBanner message={errors.formError} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           <FormField id="login-email" label="Email Address" error={errors.error("email")}>
             <input
@@ -109,7 +102,7 @@ export default function LoginRoute() {
               Remember me
             </label>
             <Link to="/forgot-password" className="inline-flex min-h-11 items-center font-medium text-wood-700 hover:underline">
-              Forgot password?
+              Forgot password
             </Link>
           </div>
           <button type="submit" className="btn-primary w-full">

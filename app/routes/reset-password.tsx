@@ -23,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return formAction(async () => {
     const form = await readForm(request);
     const input = parseWith(ResetPasswordSchema, { token: form.get("token"), password: form.get("password"), confirmPassword: form.get("confirmPassword") });
-    await resetPassword(input.token, input.password);
+    await resetPassword(input.token, input.password, request);
     return redirectWithToast(request, "/login", { type: "success", title: "Your password has been reset. Please log in with your new password." });
   });
 }

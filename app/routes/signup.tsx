@@ -30,9 +30,9 @@ export async function action({ request }: ActionFunctionArgs) {
     async () => {
       form = await readForm(request);
       const input = parseWith(SignupSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
-      await registerAccount(input, request);
+      const { attemptId } = await registerAccount(input, request);
       const session = await getSession(request);
-      session.set("pendingSignup", { name: input.name, email: input.email, mobile: input.mobile });
+      session.set("pendingSignup", { attemptId, name: input.name, email: input.email, mobile: input.mobile });
       const headers = new Headers({ "Set-Cookie": await commitSession(session, request) });
       return redirectWithToast(request, `/verify-otp?email=${encodeURIComponent(input.email)}`, { type: "success", title: "OTP sent successfully" }, { headers });
     },

@@ -31,13 +31,16 @@ export async function action({ request }: ActionFunctionArgs) {
   return formAction(async () => {
     const form = await readForm(request);
     const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
+    const pending = (await getSession(request)).get("pendingSignup");
+    // The code must belong to the sign-up this browser made, when it made one.
+    const attemptFor = (email: string) => (pending?.email === email ? pending.attemptId : null);
     if (intent === "resend") {
       const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
-      await resendSignupCode(email, request);
+      await resendSignupCode(email, attemptFor(email), request);
       return redirectWithToast(request, `/verify-otp?email=${encodeURIComponent(email)}`, { type: "success", title: "A new OTP has been sent to your email" });
     }
     const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
-    const user = await verifySignup(input.email, input.otp, request);
+    const user = await verifySignup(input.email, input.otp, attemptFor(input.email), request);
     return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
   }, undefined, "OTP verification failed.");
 }

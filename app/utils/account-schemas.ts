@@ -24,7 +24,6 @@ export const MESSAGES = {
   invalidLogin: "Invalid email or password",
   wrongCurrent: "Your current password is incorrect",
   resetInvalid: "This password reset link is invalid or has expired. Please request a new one.",
-  unverified: "Please verify your email address first: enter the OTP we sent you, or request a new one.",
 } as const;
 
 /** A form field or JSON value as text ("" when missing); numbers are accepted for codes. */
@@ -121,9 +120,9 @@ export type ProfileInput = z.output<typeof ProfileSchema>;
 export const ChangePasswordSchema = z
   .object({ currentPassword: text, newPassword: text, confirmPassword: text })
   .superRefine((v, ctx) => {
-    if (!v.currentPassword || !v.newPassword || !v.confirmPassword) {
+    if (!v.currentPassword || !v.newPassword.trim() || !v.confirmPassword) {
       for (const key of ["currentPassword", "newPassword", "confirmPassword"] as const) {
-        if (!v[key]) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
+        if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
       }
       return;
     }
@@ -137,9 +136,9 @@ export const ChangePasswordSchema = z
 export const ResetPasswordSchema = z
   .object({ token: text, password: text, confirmPassword: text })
   .superRefine((v, ctx) => {
-    if (!v.password || !v.confirmPassword) {
+    if (!v.password.trim() || !v.confirmPassword) {
       for (const key of ["password", "confirmPassword"] as const) {
-        if (!v[key]) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
+        if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
       }
       return;
     }

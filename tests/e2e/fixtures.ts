@@ -8,8 +8,14 @@ async function waitForHydration(page: Page) {
   await page.locator("html[data-hydrated='true']").waitFor({ state: "attached" });
 }
 
+let clients = 0;
+
 export const test = base.extend<{ consoleErrors: string[] }>({
-  page: async ({ page, javaScriptEnabled }, use) => {
+  page: async ({ page, javaScriptEnabled }, use, testInfo) => {
+    // Each test is its own customer on its own address (the server trusts one proxy hop in
+    // tests), so the per-address rate limits count one test's requests, as for a real shopper.
+    clients += 1;
+    await page.setExtraHTTPHeaders({ "X-Forwarded-For": `10.${testInfo.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);
       const reload = page.reload.bind(page);

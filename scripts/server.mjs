@@ -1,0 +1,43 @@
+// The production server: Express with the Remix request handler, as remix-serve does
+// (compression, hashed assets cached for a year, request log), plus one thing remix-serve
+// cannot do: tell the app the client's address, so rate limits hold per address.
+// The address is the socket's peer, or with TRUST_PROXY=1 what the one proxy in front
+// reports (Express "trust proxy": the right-most X-Forwarded-For entry, not the client's own claim).
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { createRequestHandler } from "@remix-run/express";
+import { installGlobals } from "@remix-run/node";
+import compression from "compression";
+import express from "express";
+import morgan from "morgan";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const buildPath = path.join(root, "build", "server", "index.js");
+// Read by app/lib/rate-limit.server.ts: the header below is set by this server, so it can be trusted.
+globalThis.__shopClientAddressHeader = "x-shop-client-address";
+
+const build = await import(pathToFileURL(buildPath).href);
+installGlobals({ nativeFetch: build.future.v3_singleFetch });
+
+const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", trustProxy ? 1 : false);
+app.use(compression());
+app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "build", "client"), { maxAge: "1h" }));
+app.use(morgan("tiny"));
+app.use((req, _res, next) => {
+  // Overwrites whatever a client sent under the same name.
+  req.headers[globalThis.__shopClientAddressHeader] = req.ip ?? req.socket.remoteAddress ?? "";
+  next();
+});
+app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+
+const port = Number(process.env.PORT ?? 3000);
+const host = process.env.HOST;
+const onListen = () => console.log(`[shop] http://${host ?? "localhost"}:${port}`);
+const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.once(signal, () => server.close(() => process.exit(0)));
+}
