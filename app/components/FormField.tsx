@@ -23,10 +23,11 @@ export function FormField({
 }) {
   return (
     <div>
-      {/* The asterisk is drawn by CSS, so the label's text is exactly the field's name. */}
+      {/* The asterisk and '(optional)' are drawn by CSS with empty alternative text, so the
+          label's text and accessible name are exactly the field's name. */}
       <label
         htmlFor={id}
-        className={`field-label ${required ? "after:content-['_*']" : optional ? "after:font-normal after:text-stone-500 after:content-['_(optional)']" : ""}`}
+        className={`field-label ${required ? "label-required" : optional ? "label-optional" : ""}`}
       >
         {label}
       </label>

@@ -135,6 +135,9 @@ export function Header({
                 ))}
                 {user ? (
                   <>
+                    <p className="mt-6 flex items-center gap-2 px-2 pb-2 text-sm font-semibold text-stone-600">
+                      <UserIcon className="h-5 w-5" /> {firstName(user.name)}
+                    </p>
                     <Link to="/profile" className="flex min-h-12 items-center border-b border-sand-100 px-2">My Profile</Link>
                     <Link to="/orders" className="flex min-h-12 items-center border-b border-sand-100 px-2">Order History</Link>
                     <Form method="post" action="/logout">

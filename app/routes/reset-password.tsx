@@ -11,7 +11,8 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { resetPassword } from "~/models/users.server";
 import { MESSAGES, PASSWORD_MAX, ResetPasswordSchema } from "~/utils/account-schemas";
 
-export const meta: MetaFunction = () => [{ title: "Choose a New Password | Sagwan Living" }, { name: "referrer", content: "no-referrer" }];
+export const meta: MetaFunction = () => [{ title: "Choose a New Password | Sagwan Living" }, // The token never leaves in a Referer to another site; same-site posts keep their Origin.
+  { name: "referrer", content: "same-origin" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";

@@ -25,9 +25,12 @@ export function newAccount(testInfo: TestInfo, overrides: Partial<Account> & { t
 
 export const firstWord = (name: string) => name.trim().split(/\s+/)[0];
 
-/** A toast (success toasts are role=status) with this text. */
+/**
+ * The newest toast (success toasts are role=status) with this text. With JavaScript a toast
+ * stays for 5 s, so an earlier one with the same text (a second login) may still be there.
+ */
 export function toast(page: Page, text: string | RegExp): Locator {
-  return page.getByRole("status").filter({ hasText: text });
+  return page.getByRole("status").filter({ hasText: text }).last();
 }
 
 /** The form-level error banner of the page's form (role=alert inside <main>). */
@@ -51,11 +54,11 @@ export interface SignupFields {
 
 /** Fill every field of 'Create an Account' (all of them, so a no-JS re-render starts clean). */
 export async function fillSignup(page: Page, f: SignupFields) {
-  await page.getByLabel("Full Name").fill(f.name);
-  await page.getByLabel("Email Address").fill(f.email);
-  await page.getByLabel("Mobile Number (optional)").fill(f.mobile ?? "");
+  await page.getByLabel("Full Name", { exact: true }).fill(f.name);
+  await page.getByLabel("Email Address", { exact: true }).fill(f.email);
+  await page.getByLabel("Mobile Number", { exact: true }).fill(f.mobile ?? "");
   await page.getByLabel("Password", { exact: true }).fill(f.password);
-  await page.getByLabel("Confirm Password").fill(f.confirm ?? f.password);
+  await page.getByLabel("Confirm Password", { exact: true }).fill(f.confirm ?? f.password);
   await page.getByRole("checkbox", { name: "I agree to the Terms and Conditions" }).setChecked(f.terms ?? true);
 }
 
@@ -117,7 +120,7 @@ export async function logoutFromHeader(page: Page, js: boolean, name: string) {
 /** Fill and send 'Log In to Your Account' (the page must be open). */
 export async function submitLogin(page: Page, email: string, password: string) {
   await expect(page.getByRole("heading", { level: 1, name: "Log In to Your Account" })).toBeVisible();
-  await page.getByLabel("Email Address").fill(email);
+  await page.getByLabel("Email Address", { exact: true }).fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Log In", exact: true }).click();
 }

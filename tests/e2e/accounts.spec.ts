@@ -100,6 +100,7 @@ for (const withMobile of [true, false]) {
 }
 
 test("sign-up messages come in the spec's order, and a registered email is refused", async ({ page, consoleErrors }, testInfo) => {
+  test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
   const account = newAccount(testInfo, { mobile: undefined });
   const register = page.getByRole("button", { name: "Register" });
@@ -124,7 +125,7 @@ test("sign-up messages come in the spec's order, and a registered email is refus
     await expect(page).toHaveURL(/\/signup$/);
   }
   // the mobile message is also the field's own
-  await expect(page.getByLabel("Mobile Number (optional)")).toHaveAccessibleDescription(MOBILE_MESSAGE);
+  await expect(page.getByLabel("Mobile Number", { exact: true })).toHaveAccessibleDescription(MOBILE_MESSAGE);
   // nothing was registered, so no code was mailed
   expect(await mailsTo(account.email, MAIL_DIR)).toEqual([]);
 
@@ -145,6 +146,7 @@ test("sign-up messages come in the spec's order, and a registered email is refus
 });
 
 test("log out from the header, log in again, redirects to and from /login, the profile's Logout", async ({ page, consoleErrors }, testInfo) => {
+  test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
   const account = newAccount(testInfo);
   const header = page.getByRole("banner");
@@ -203,6 +205,7 @@ test("log out from the header, log in again, redirects to and from /login, the p
 });
 
 test("profile: edit and save, cancel, a bad mobile number, another customer's email", async ({ page, consoleErrors }, testInfo) => {
+  test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
   const other = newAccount(testInfo, { tag: "other", name: "Kabir Singh" });
   await signUp(page, other);
@@ -211,9 +214,9 @@ test("profile: edit and save, cancel, a bad mobile number, another customer's em
   const account = newAccount(testInfo, { name: "Ananya Das", mobile: "9876543210" });
   await signUp(page, account);
   const card = personalInformation(page);
-  const name = card.getByLabel("Full Name");
-  const email = card.getByLabel("Email Address");
-  const mobile = card.getByLabel("Mobile Number");
+  const name = card.getByLabel("Full Name", { exact: true });
+  const email = card.getByLabel("Email Address", { exact: true });
+  const mobile = card.getByLabel("Mobile Number", { exact: true });
   const save = card.getByRole("button", { name: "Save Changes" });
 
   // Edit shows the form with the current values; Cancel goes back without saving.
@@ -265,6 +268,7 @@ test("profile: edit and save, cancel, a bad mobile number, another customer's em
 });
 
 test("the guest's cart joins the account's cart at login", async ({ page }, testInfo) => {
+  test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
   const account = newAccount(testInfo);
   const badge = page.getByTestId("cart-count");
@@ -370,6 +374,7 @@ test("OTP boxes: focus moves on and back, a paste fills them, 'Creating Account.
 });
 
 test("screenshots of the account pages", async ({ page }, testInfo) => {
+  test.slow(); // six pages, a sign-up and full-page shots
   // Phone size without JavaScript (no-js), desktop with it (js). Nothing is compared.
   const size = jsEnabled(testInfo.project.name) ? "desktop" : "phone";
   const shoot = (name: string) =>
