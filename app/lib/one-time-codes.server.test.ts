@@ -4,14 +4,18 @@ import { ready } from "./boot.server";
 import { db } from "./db.server";
 import { AppError } from "./errors.server";
 import {
+  ATTEMPT_TTL_MS,
   CODE_MESSAGES,
   CODE_TTL_MS,
   consumeResetToken,
   consumeSignupCode,
+  endResetTokens,
+  endSignupAttempts,
   findResetToken,
   issueResetToken,
   issueSignupCode,
   MAX_CODE_ATTEMPTS,
+  renewSignupCode,
   RESET_INVALID,
   RESET_TTL_MS,
 } from "./one-time-codes.server";
@@ -49,19 +53,47 @@ function signupRows(email: string) {
   return db.selectFrom("oneTimeCodes").selectAll().where("email", "=", email).where("purpose", "=", "signup").execute();
 }
 
+/** What a sign-up attempt holds: the form's details, the password only as its hash. */
+const payloadFor = (name: string) => JSON.stringify({ name, mobile: null, passwordHash: `scrypt$16384$8$5$${name}` });
+
+/** Open an attempt with a payload of its own; returns its id, its code and that payload. */
+async function attempt(email: string, name = "Asha", now?: Date) {
+  const payload = payloadFor(name);
+  const { id, code } = await issueSignupCode(db, email, payload, now);
+  return { id, code, payload };
+}
+
+/** Open a second attempt whose code differs from `code` (1 in 10,000 the draw repeats). */
+async function attemptWithOtherCode(email: string, code: string, name = "Other") {
+  let next = await attempt(email, name);
+  while (next.code === code) next = await attempt(email, name);
+  return next;
+}
+
+async function attemptRow(id: number) {
+  return db.selectFrom("oneTimeCodes").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+}
+
 describe("sign-up codes", () => {
-  it("are 4 digits", async () => {
-    const codes = await Promise.all(Array.from({ length: 5 }, () => issueSignupCode(db, freshEmail())));
-    for (const code of codes) expect(code).toMatch(/^\d{4}$/);
+  it("are 4 digits, each attempt with its own id", async () => {
+    const email = freshEmail();
+    const made = await Promise.all(Array.from({ length: 5 }, () => issueSignupCode(db, email, payloadFor("x"))));
+    for (const { id, code } of made) {
+      expect(code).toMatch(/^\d{4}$/);
+      expect(Number.isInteger(id)).toBe(true);
+    }
+    expect(new Set(made.map((m) => m.id)).size).toBe(5);
   });
 
-  it("are stored only as a keyed hash, with an expiry 10 minutes ahead", async () => {
+  it("are stored only as a keyed hash, beside the attempt's payload, with an expiry 10 minutes ahead", async () => {
     const email = freshEmail();
     const now = new Date();
-    const code = await issueSignupCode(db, email, now);
+    const { id, code, payload } = await attempt(email, "Asha", now);
     const rows = await signupRows(email);
     expect(rows).toHaveLength(1);
     const row = rows[0]!;
+    expect(row.id).toBe(id);
+    expect(row.payload).toBe(payload);
     expect(row.codeHash).not.toBe(code);
     expect(row.codeHash).toMatch(/^[0-9a-f]{64}$/);
     // Not a plain hash of the code either (10,000 guesses would reverse it).
@@ -70,92 +102,241 @@ describe("sign-up codes", () => {
     }
     // No column holds the code itself.
     for (const value of Object.values(row)) expect(String(value)).not.toBe(code);
-    expect(JSON.stringify(row)).not.toContain(`"${code}"`);
+    expect(JSON.stringify({ ...row, payload: null })).not.toContain(`"${code}"`);
     expect(Number(row.attempts)).toBe(0);
     expect(row.usedAt).toBeNull();
     expect(Date.parse(row.expiresAt) - now.getTime()).toBe(CODE_TTL_MS);
   });
 
-  it("a correct code works once; the second use says it was used", async () => {
+  it("a correct code works once and gives back the attempt's payload; the second use says it was used", async () => {
     const email = freshEmail();
-    const code = await issueSignupCode(db, email);
-    await expect(consumeSignupCode(db, email, code)).resolves.toBeUndefined();
-    expect((await signupRows(email))[0]!.usedAt).not.toBeNull();
-    await expectCodeError(consumeSignupCode(db, email, code), CODE_MESSAGES.used);
+    const { id, code, payload } = await attempt(email);
+    await expect(consumeSignupCode(db, email, code, null)).resolves.toBe(payload);
+    expect((await attemptRow(id)).usedAt).not.toBeNull();
+    await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.used);
+    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.used);
   });
 
   it("a code belongs to its email", async () => {
     const email = freshEmail();
-    const code = await issueSignupCode(db, email);
-    await expectCodeError(consumeSignupCode(db, freshEmail(), code), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, code)).resolves.toBeUndefined();
+    const { code, payload } = await attempt(email);
+    await expectCodeError(consumeSignupCode(db, freshEmail(), code, null), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, code, null)).resolves.toBe(payload);
+  });
+
+  it("a code belongs to its attempt's email even when the attempt id is given", async () => {
+    const email = freshEmail();
+    const { id, code, payload } = await attempt(email);
+    // Another email naming this attempt's id finds no attempt of its own.
+    await expectCodeError(consumeSignupCode(db, freshEmail(), code, id), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
   });
 
   it("an expired code is refused with the expired message", async () => {
     const email = freshEmail();
     const issuedAt = new Date();
-    const code = await issueSignupCode(db, email, issuedAt);
-    await expectCodeError(consumeSignupCode(db, email, code, minutes(11, issuedAt)), CODE_MESSAGES.expired);
+    const { code, payload } = await attempt(email, "Asha", issuedAt);
+    await expectCodeError(consumeSignupCode(db, email, code, null, minutes(11, issuedAt)), CODE_MESSAGES.expired);
+    // A wrong code after the expiry says the same (nothing waits any more).
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), null, minutes(11, issuedAt)), CODE_MESSAGES.expired);
     expect(CODE_MESSAGES.expired).toBe("This OTP has expired. Please request a new one.");
     // Nothing was used up: within the ten minutes it still works.
-    await expect(consumeSignupCode(db, email, code, minutes(9, issuedAt))).resolves.toBeUndefined();
+    await expect(consumeSignupCode(db, email, code, null, minutes(9, issuedAt))).resolves.toBe(payload);
   });
 
   it("counts wrong tries", async () => {
     const email = freshEmail();
-    const code = await issueSignupCode(db, email);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(code)), CODE_MESSAGES.wrong);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(code)), CODE_MESSAGES.wrong);
-    expect(Number((await signupRows(email))[0]!.attempts)).toBe(2);
+    const { id, code, payload } = await attempt(email);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), id), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(id)).attempts)).toBe(2);
     // A few wrong tries do not kill the code.
-    await expect(consumeSignupCode(db, email, code)).resolves.toBeUndefined();
+    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
   });
 
   it(`after ${MAX_CODE_ATTEMPTS} wrong tries the code is dead: the 6th try fails even with the right code`, async () => {
     expect(MAX_CODE_ATTEMPTS).toBe(5);
     const email = freshEmail();
-    const code = await issueSignupCode(db, email);
-    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, otherCode(code)), CODE_MESSAGES.wrong);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(code)), CODE_MESSAGES.lastWrong);
-    await expectCodeError(consumeSignupCode(db, email, code), CODE_MESSAGES.dead);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(code)), CODE_MESSAGES.dead);
-    const [row] = await signupRows(email);
-    expect(Number(row!.attempts)).toBe(MAX_CODE_ATTEMPTS);
-    expect(row!.usedAt).toBeNull();
+    const { id, code } = await attempt(email);
+    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.lastWrong);
+    await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.dead);
+    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.dead);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.dead);
+    const row = await attemptRow(id);
+    expect(Number(row.attempts)).toBe(MAX_CODE_ATTEMPTS);
+    expect(row.usedAt).toBeNull();
   });
 
   it("parallel wrong guesses cannot go past the limit", async () => {
     const email = freshEmail();
-    const code = await issueSignupCode(db, email);
+    const { id, code } = await attempt(email);
     const guesses = Array.from({ length: 12 }, (_, i) => String((Number(code) + 1 + i) % 10000).padStart(4, "0"));
-    const results = await Promise.allSettled(guesses.map((g) => consumeSignupCode(db, email, g)));
+    const results = await Promise.allSettled(guesses.map((g) => consumeSignupCode(db, email, g, null)));
     expect(results.every((r) => r.status === "rejected")).toBe(true);
-    expect(Number((await signupRows(email))[0]!.attempts)).toBe(MAX_CODE_ATTEMPTS);
-    await expectCodeError(consumeSignupCode(db, email, code), CODE_MESSAGES.dead);
-  });
-
-  it("issuing a new code kills the old one", async () => {
-    const email = freshEmail();
-    const old = await issueSignupCode(db, email);
-    let fresh = await issueSignupCode(db, email);
-    // 1 in 10,000 the new code equals the old one: draw again so the test means something.
-    while (fresh === old) fresh = await issueSignupCode(db, email);
-    expect(await signupRows(email)).toHaveLength(1);
-    await expectCodeError(consumeSignupCode(db, email, old), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, fresh)).resolves.toBeUndefined();
-  });
-
-  it("a new code starts with a clean count", async () => {
-    const email = freshEmail();
-    const dead = await issueSignupCode(db, email);
-    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead)).catch(() => undefined);
-    await expectCodeError(consumeSignupCode(db, email, dead), CODE_MESSAGES.dead);
-    const fresh = await issueSignupCode(db, email);
-    await expect(consumeSignupCode(db, email, fresh)).resolves.toBeUndefined();
+    expect(Number((await attemptRow(id)).attempts)).toBe(MAX_CODE_ATTEMPTS);
+    await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.dead);
   });
 
   it("an email with no code gets the wrong-code message", async () => {
-    await expectCodeError(consumeSignupCode(db, freshEmail(), "1234"), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, freshEmail(), "1234", null), CODE_MESSAGES.wrong);
+  });
+});
+
+describe("several sign-up attempts for one email", () => {
+  it("a second attempt leaves the first as it is: both rows wait, each code gives back its own payload", async () => {
+    const email = freshEmail();
+    const first = await attempt(email, "Victim");
+    const before = await attemptRow(first.id);
+    const second = await attemptWithOtherCode(email, first.code, "Attacker");
+    expect(second.id).not.toBe(first.id);
+    expect((await signupRows(email)).map((r) => r.id).sort((a, b) => a - b)).toEqual([first.id, second.id].sort((a, b) => a - b));
+    // The first attempt's row is untouched: same code hash, payload, tries and expiry.
+    expect(await attemptRow(first.id)).toEqual(before);
+    // Without an attempt id (API clients) any waiting attempt's code counts.
+    await expect(consumeSignupCode(db, email, first.code, null)).resolves.toBe(first.payload);
+    await expect(consumeSignupCode(db, email, second.code, null)).resolves.toBe(second.payload);
+  });
+
+  it("with an attempt id only that attempt's code counts", async () => {
+    const email = freshEmail();
+    const mine = await attempt(email, "Victim");
+    const theirs = await attemptWithOtherCode(email, mine.code, "Attacker");
+    // The other attempt's (valid) code is a wrong code for this attempt, and is counted on it alone.
+    await expectCodeError(consumeSignupCode(db, email, theirs.code, mine.id), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(mine.id)).attempts)).toBe(1);
+    expect(Number((await attemptRow(theirs.id)).attempts)).toBe(0);
+    expect((await attemptRow(theirs.id)).usedAt).toBeNull();
+    // Its own code works, and gives back its own payload.
+    await expect(consumeSignupCode(db, email, mine.code, mine.id)).resolves.toBe(mine.payload);
+    // The other attempt was not used up by any of this.
+    await expect(consumeSignupCode(db, email, theirs.code, theirs.id)).resolves.toBe(theirs.payload);
+  });
+
+  it("a wrong try without an attempt id is counted on every waiting attempt", async () => {
+    const email = freshEmail();
+    const a = await attempt(email, "A");
+    const b = await attemptWithOtherCode(email, a.code, "B");
+    let wrong = otherCode(a.code);
+    while (wrong === b.code) wrong = otherCode(wrong);
+    await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(a.id)).attempts)).toBe(1);
+    expect(Number((await attemptRow(b.id)).attempts)).toBe(1);
+    // So guessing across several attempts gets no more than MAX_CODE_ATTEMPTS tries in all.
+    for (let i = 2; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.lastWrong);
+    await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.dead);
+    await expectCodeError(consumeSignupCode(db, email, b.code, null), CODE_MESSAGES.dead);
+  });
+
+  it("an attempt's tries do not count on the attempts that were not checked", async () => {
+    const email = freshEmail();
+    const a = await attempt(email, "A");
+    const b = await attemptWithOtherCode(email, a.code, "B");
+    let wrong = otherCode(a.code);
+    while (wrong === b.code) wrong = otherCode(wrong);
+    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, a.id), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, wrong, a.id), CODE_MESSAGES.lastWrong);
+    await expectCodeError(consumeSignupCode(db, email, a.code, a.id), CODE_MESSAGES.dead);
+    expect(Number((await attemptRow(b.id)).attempts)).toBe(0);
+    await expect(consumeSignupCode(db, email, b.code, null)).resolves.toBe(b.payload);
+  });
+
+  it("endSignupAttempts deletes the waiting attempts, and their codes stop working", async () => {
+    const email = freshEmail();
+    const used = await attempt(email, "Verified");
+    await consumeSignupCode(db, email, used.code, used.id);
+    const a = await attempt(email, "A");
+    const b = await attempt(email, "B");
+    const bystander = freshEmail();
+    const other = await attempt(bystander, "Someone else");
+    await endSignupAttempts(db, email);
+    // The used attempt stays (for the record); the waiting ones are gone.
+    expect((await signupRows(email)).map((r) => r.id)).toEqual([used.id]);
+    for (const ended of [a, b]) {
+      const error = await rejection(consumeSignupCode(db, email, ended.code, null));
+      expect(error.status).toBe(400);
+      expect(Object.values(CODE_MESSAGES)).toContain(error.message);
+      expect(await renewSignupCode(db, email, ended.id)).toBeNull();
+    }
+    expect(await renewSignupCode(db, email, null)).toBeNull();
+    // Another email's attempt is not touched.
+    await expect(consumeSignupCode(db, bystander, other.code, other.id)).resolves.toBe(other.payload);
+  });
+});
+
+describe("renewSignupCode", () => {
+  it("gives the attempt a new code: the old one stops working and the tries start again", async () => {
+    const email = freshEmail();
+    const { id, code, payload } = await attempt(email);
+    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(code), id).catch(() => undefined);
+    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.dead);
+    let fresh = await renewSignupCode(db, email, id);
+    // 1 in 10,000 the new code equals the old one: draw again so the test means something.
+    while (fresh === code) fresh = await renewSignupCode(db, email, id);
+    expect(fresh).toMatch(/^\d{4}$/);
+    const row = await attemptRow(id);
+    expect(Number(row.attempts)).toBe(0);
+    expect(row.payload).toBe(payload);
+    expect(await signupRows(email)).toHaveLength(1);
+    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, id)).resolves.toBe(payload);
+  });
+
+  it("without an attempt id renews the newest waiting attempt; the others keep their codes", async () => {
+    const email = freshEmail();
+    const older = await attempt(email, "Older");
+    const newer = await attemptWithOtherCode(email, older.code, "Newer");
+    const olderBefore = await attemptRow(older.id);
+    let fresh = await renewSignupCode(db, email, null);
+    while (fresh === newer.code) fresh = await renewSignupCode(db, email, null);
+    expect(await attemptRow(older.id)).toEqual(olderBefore);
+    await expectCodeError(consumeSignupCode(db, email, newer.code, newer.id), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, newer.id)).resolves.toBe(newer.payload);
+    await expect(consumeSignupCode(db, email, older.code, older.id)).resolves.toBe(older.payload);
+  });
+
+  it("with an attempt id renews that attempt only", async () => {
+    const email = freshEmail();
+    const older = await attempt(email, "Older");
+    const newer = await attemptWithOtherCode(email, older.code, "Newer");
+    const newerBefore = await attemptRow(newer.id);
+    let fresh = await renewSignupCode(db, email, older.id);
+    while (fresh === older.code) fresh = await renewSignupCode(db, email, older.id);
+    expect(await attemptRow(newer.id)).toEqual(newerBefore);
+    await expectCodeError(consumeSignupCode(db, email, older.code, older.id), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, older.id)).resolves.toBe(older.payload);
+    await expect(consumeSignupCode(db, email, newer.code, newer.id)).resolves.toBe(newer.payload);
+  });
+
+  it("answers null when nothing waits: unknown email, another email's attempt, a used attempt", async () => {
+    expect(await renewSignupCode(db, freshEmail(), null)).toBeNull();
+    const email = freshEmail();
+    const { id, code } = await attempt(email);
+    expect(await renewSignupCode(db, freshEmail(), id)).toBeNull();
+    await consumeSignupCode(db, email, code, id);
+    expect(await renewSignupCode(db, email, id)).toBeNull();
+    expect(await renewSignupCode(db, email, null)).toBeNull();
+  });
+
+  it(`an attempt lives at most ${ATTEMPT_TTL_MS / 60000} minutes, however often its code is renewed`, async () => {
+    expect(ATTEMPT_TTL_MS).toBe(60 * 60 * 1000);
+    const email = freshEmail();
+    const openedAt = new Date();
+    const { id, payload } = await attempt(email, "Late", openedAt);
+    // Renewed after 30 minutes: the usual 10 minutes ahead.
+    const mid = await renewSignupCode(db, email, id, minutes(30, openedAt));
+    expect(mid).toMatch(/^\d{4}$/);
+    expect(Date.parse((await attemptRow(id)).expiresAt)).toBe(minutes(40, openedAt).getTime());
+    // Renewed after 55 minutes: the code ends with the attempt, at 60, not at 65.
+    const late = await renewSignupCode(db, email, id, minutes(55, openedAt));
+    expect(Date.parse((await attemptRow(id)).expiresAt)).toBe(openedAt.getTime() + ATTEMPT_TTL_MS);
+    await expectCodeError(consumeSignupCode(db, email, late!, id, minutes(61, openedAt)), CODE_MESSAGES.expired);
+    // After the hour no new code is given.
+    expect(await renewSignupCode(db, email, id, minutes(61, openedAt))).toBeNull();
+    expect(await renewSignupCode(db, email, null, minutes(61, openedAt))).toBeNull();
+    // Before its end the last code still works.
+    await expect(consumeSignupCode(db, email, late!, id, minutes(59, openedAt))).resolves.toBe(payload);
   });
 });
 
@@ -228,11 +409,29 @@ describe("password-reset tokens", () => {
 
   it("a sign-up code cannot be used as a reset token, nor the other way round", async () => {
     const email = freshEmail();
-    await issueSignupCode(db, email);
-    const [signupRow] = await signupRows(email);
-    expect(await findResetToken(db, `${signupRow!.id}.${"A".repeat(43)}`)).toBeNull();
-    await issueResetToken(db, email);
-    // The reset row does not satisfy the sign-up check (it only looks at sign-up rows).
+    const { id, code, payload } = await attempt(email);
+    expect(await findResetToken(db, `${id}.${"A".repeat(43)}`)).toBeNull();
+    const token = await issueResetToken(db, email);
+    // A new reset token replaces reset tokens only: the sign-up attempt waits on.
     expect(await signupRows(email)).toHaveLength(1);
+    // The reset row does not satisfy the sign-up check (it only looks at sign-up rows).
+    await expectCodeError(consumeSignupCode(db, email, token, null), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(id)).attempts)).toBe(1);
+    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
+    expect(await consumeResetToken(db, token)).toBe(email);
+  });
+
+  it("endResetTokens ends the email's reset tokens only", async () => {
+    const email = freshEmail();
+    const other = freshEmail();
+    const token = await issueResetToken(db, email);
+    const othersToken = await issueResetToken(db, other);
+    const signup = await attempt(email);
+    await endResetTokens(db, email);
+    expect(await findResetToken(db, token)).toBeNull();
+    expect((await rejection(consumeResetToken(db, token))).message).toBe(RESET_INVALID);
+    expect(await findResetToken(db, othersToken)).not.toBeNull();
+    // Sign-up attempts are not reset tokens: they wait on.
+    await expect(consumeSignupCode(db, email, signup.code, signup.id)).resolves.toBe(signup.payload);
   });
 });

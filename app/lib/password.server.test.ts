@@ -49,6 +49,21 @@ describe("verifyPassword", () => {
     expect(await verifyPassword(PASSWORD, null)).toBe(false);
   });
 
+  it("no stored hash still costs about one real check, so an unknown email (or a sign-up not yet verified) answers no faster", async () => {
+    // Interleaved, so a busy machine slows both sides alike.
+    let missing = 0;
+    let real = 0;
+    for (let i = 0; i < 3; i++) {
+      let t = performance.now();
+      expect(await verifyPassword(PASSWORD, null)).toBe(false);
+      missing += performance.now() - t;
+      t = performance.now();
+      expect(await verifyPassword("wrong password", first)).toBe(false);
+      real += performance.now() - t;
+    }
+    expect(missing).toBeGreaterThan(real * 0.3);
+  });
+
   it("a malformed stored value is false", async () => {
     expect(await verifyPassword(PASSWORD, "plain-text-password")).toBe(false);
   });

@@ -164,6 +164,13 @@ describe("RegisterSchema (API bodies)", () => {
   });
 });
 
+describe("MESSAGES", () => {
+  it("has no 'unverified' message: before its code is verified there is no account to log in to", () => {
+    expect(MESSAGES).not.toHaveProperty("unverified");
+    expect(MESSAGES.invalidLogin).toBe("Invalid email or password");
+  });
+});
+
 describe("normaliseMobile", () => {
   it("returns the 10 digits or null", () => {
     expect(normaliseMobile("0091 98765 43210")).toBe("9876543210");
@@ -281,6 +288,21 @@ describe("ChangePasswordSchema", () => {
     expect(Object.keys(fieldErrors)).toEqual(["newPassword"]);
   });
 
+  it("a whitespace-only new password counts as missing", () => {
+    const blank = failure(ChangePasswordSchema, { ...ok, newPassword: "      ", confirmPassword: "      " });
+    expect(blank.message).toBe("Please fill in all required fields");
+    expect(blank.fieldErrors).toEqual({ newPassword: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
+    // Also when only the new password is blank: that field is named, not a mismatch.
+    const onlyNew = failure(ChangePasswordSchema, { ...ok, newPassword: " \t  ", confirmPassword: "newpass1" });
+    expect(onlyNew.message).toBe(MESSAGES.fillRequired);
+    expect(onlyNew.fieldErrors).toEqual({ newPassword: MESSAGES.fillRequired });
+  });
+
+  it("spaces inside a new password are kept as typed", () => {
+    const spaced = { ...ok, newPassword: " new pass ", confirmPassword: " new pass " };
+    expect(ChangePasswordSchema.parse(spaced)).toEqual(spaced);
+  });
+
   it("refuses overlong passwords", () => {
     const long = "x".repeat(PASSWORD_MAX + 1);
     expect(failure(ChangePasswordSchema, { ...ok, newPassword: long, confirmPassword: long }).message).toBe(MESSAGES.passwordLong);
@@ -301,6 +323,17 @@ describe("ResetPasswordSchema", () => {
     const { message, fieldErrors } = failure(ResetPasswordSchema, { token: "1.abc", password: "", confirmPassword: "" });
     expect(message).toBe(MESSAGES.fillRequired);
     expect(fieldErrors).toEqual({ password: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
+  });
+
+  it("a whitespace-only password counts as missing", () => {
+    const blank = failure(ResetPasswordSchema, { token: "1.abc", password: "      ", confirmPassword: "      " });
+    expect(blank.message).toBe("Please fill in all required fields");
+    expect(blank.fieldErrors).toEqual({ password: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
+    const onlyPassword = failure(ResetPasswordSchema, { token: "1.abc", password: "   ", confirmPassword: "newpass1" });
+    expect(onlyPassword.message).toBe(MESSAGES.fillRequired);
+    expect(onlyPassword.fieldErrors).toEqual({ password: MESSAGES.fillRequired });
+    // Spaces around real characters are part of the password.
+    expect(ResetPasswordSchema.parse({ token: "1.abc", password: " new pass ", confirmPassword: " new pass " }).password).toBe(" new pass ");
   });
 
   it("refuses a mismatch, then a short password", () => {

@@ -1,12 +1,18 @@
 // The account pages with form posts, as a browser without JavaScript sends them: sign-up,
 // the OTP step, login (session rotation, safe redirects, the guest's cart and wishlist joining
-// the account), profile and password change, forgot and reset password, logout.
+// the account), profile and password change, forgot and reset password, logout. The sign-up
+// takeover found in review (someone re-registering a waiting email with their own password)
+// is tried here from both browsers.
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { issueToken } from "~/lib/identity.server";
-import { RESET_INVALID } from "~/lib/one-time-codes.server";
+import { hashPassword } from "~/lib/password.server";
+import { LIMITS } from "~/lib/rate-limit.server";
+import { settleMail } from "~/lib/mail.server";
+import { CODE_MESSAGES, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { sessionCookie } from "~/lib/session.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, verifySignup } from "~/models/users.server";
@@ -59,7 +65,17 @@ const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3)
 async function registerVerified(email: string, name = "Page Customer"): Promise<User> {
   const request = formRequest("/signup", {});
   await registerAccount({ name, email, mobile: null, password: PASSWORD }, request);
-  return verifySignup(email, await latestCode(email), request);
+  return verifySignup(email, await latestCode(email), null, request);
+}
+
+/** The users rows with this email (none until a sign-up code is verified). */
+function usersWith(email: string) {
+  return db.selectFrom("users").select(["id", "name", "emailVerifiedAt"]).where("email", "=", email).execute();
+}
+
+/** The session's stored data (what the server keeps for this cookie). */
+async function sessionData(cookie: string): Promise<Record<string, unknown>> {
+  return JSON.parse((await sessionRow(await sessionId(cookie)))?.data ?? "{}") as Record<string, unknown>;
 }
 
 /** A form post whose body may repeat a key (the four OTP boxes). */
@@ -75,6 +91,13 @@ const withCookie = (cookie: string): Record<string, string> => (cookie ? { Cooki
 
 function post(route: { action: Parameters<typeof call>[0] }, path: string, fields: Record<string, string>, cookie = "") {
   return call(route.action, formRequest(path, fields, withCookie(cookie)));
+}
+
+/** Post the OTP form as the four boxes send it. */
+function verifyCode(email: string, code: string, cookie = "") {
+  const body = new URLSearchParams({ email, intent: "verify" });
+  for (const digit of code) body.append("otp", digit);
+  return call(verifyOtp.action, postForm("/verify-otp", body, cookie));
 }
 
 /** Log in through the page; returns the answer and the browser's cookies afterwards. */
@@ -132,7 +155,11 @@ describe("sign-up and the OTP step", () => {
 
     // The OTP page shows what the form held, to this browser only.
     const page = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`, withCookie(cookie)));
-    expect(asRecord(page.body)).toEqual({ email, pending: { name: "Priya Shah", email, mobile: "9876543210" } });
+    expect(asRecord(page.body)).toEqual({ email, pending: { attemptId: expect.any(Number), name: "Priya Shah", email, mobile: "9876543210" } });
+    // The session holds the attempt this browser opened; no account exists yet.
+    const [attempt] = await db.selectFrom("oneTimeCodes").select("id").where("email", "=", email).where("purpose", "=", "signup").execute();
+    expect(asRecord((await sessionData(cookie)).pendingSignup).attemptId).toBe(attempt!.id);
+    expect(await usersWith(email)).toEqual([]);
     const stranger = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`));
     expect(asRecord(stranger.body).pending).toBeNull();
 
@@ -191,10 +218,90 @@ describe("sign-up and the OTP step", () => {
 
     const resent = await post(verifyOtp, "/verify-otp", { email, intent: "resend" }, cookie);
     expectRedirect(resent, `/verify-otp?email=${encodeURIComponent(email)}`);
+    // The resend mail goes out in the background.
+    await settleMail();
     expect(await mailsTo(email)).toHaveLength(2);
     const fresh = new URLSearchParams({ email, intent: "verify" });
     for (const digit of await latestCode(email)) fresh.append("otp", digit);
     expectRedirect(await call(verifyOtp.action, postForm("/verify-otp", fresh, cookie)), "/profile");
+  });
+
+  /**
+   * The victim fills in the form (attempt A, code CA), then someone else registers the same
+   * email from another browser with a password of their own (attempt B, code CB, mailed to
+   * the victim as well). CB is the newest mail in the victim's inbox.
+   */
+  async function victimAndAttacker(tag: string) {
+    const email = freshEmail(tag);
+    const victim = cookieJar(await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })));
+    const ca = await latestCode(email);
+    let attacker = "";
+    let cb = ca;
+    // 1 in 10,000 the attacker's code equals the victim's: register again for a different one.
+    for (let i = 0; i < 3 && cb === ca; i++) {
+      const answer = await post(signup, "/signup", signupFields(email, { name: "Mallory", mobile: "", password: "attackpass", confirmPassword: "attackpass" }));
+      expectRedirect(answer, `/verify-otp?email=${encodeURIComponent(email)}`);
+      attacker = cookieJar(answer);
+      cb = await latestCode(email);
+    }
+    expect(cb).not.toBe(ca);
+    const attemptOf = async (cookie: string) => asRecord((await sessionData(cookie)).pendingSignup).attemptId;
+    expect(await attemptOf(victim)).not.toBe(await attemptOf(attacker));
+    return { email, victim, attacker, ca, cb };
+  }
+
+  it("takeover: re-registering a waiting email with another password cannot take it over from the victim's browser", async () => {
+    const { email, victim, attacker, ca, cb } = await victimAndAttacker("takeover");
+    // Both codes went to the victim's mailbox; no account exists yet.
+    expect((await mailsTo(email)).map((m) => m.to)).toEqual([email, email]);
+    expect(await usersWith(email)).toEqual([]);
+
+    // The victim types the newest code (the attacker's): wrong for the victim's own attempt.
+    const refused = failure(await verifyCode(email, cb, victim), 400);
+    expect(refused.formError).toBe(CODE_MESSAGES.wrong);
+    expect(refused.fieldErrors).toEqual({ otp: CODE_MESSAGES.wrong });
+    expect(await usersWith(email)).toEqual([]);
+    expect(await headerUser(victim)).toBeNull();
+
+    // The victim's own code makes the account, with the victim's details and password.
+    const verified = await verifyCode(email, ca, victim);
+    expectRedirect(verified, "/profile");
+    const signedIn = cookieJar(verified, victim);
+    expect(await headerUser(signedIn)).toEqual({ name: "Vera Victim" });
+    const rows = await usersWith(email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.name).toBe("Vera Victim");
+    expect(rows[0]!.emailVerifiedAt).not.toBeNull();
+    expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
+    expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+
+    // The attacker's attempt ended with the verification: its code fails from the attacker's browser too.
+    failure(await verifyCode(email, cb, attacker), 400);
+    expect(await headerUser(cookieJar(await verifyCode(email, ca, attacker), attacker))).toBeNull();
+    expect(await usersWith(email)).toHaveLength(1);
+    // And the email registers no more.
+    expect(failure(await post(signup, "/signup", signupFields(email, { password: "attackpass", confirmPassword: "attackpass" }), attacker), 409).formError).toBe(MESSAGES.emailTaken);
+    expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
+  });
+
+  it("takeover: the attacker's browser cannot use the victim's code either", async () => {
+    const { email, attacker, ca } = await victimAndAttacker("takeover-reverse");
+    expect(failure(await verifyCode(email, ca, attacker), 400).formError).toBe(CODE_MESSAGES.wrong);
+    expect(await usersWith(email)).toEqual([]);
+  });
+
+  it("'Resend code' in the victim's browser renews the victim's own attempt, not the newer one", async () => {
+    const { email, victim, ca, cb } = await victimAndAttacker("takeover-resend");
+    expectRedirect(await post(verifyOtp, "/verify-otp", { email, intent: "resend" }, victim), `/verify-otp?email=${encodeURIComponent(email)}`);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(3);
+    const renewed = await latestCode(email);
+    if (renewed !== cb) expect(failure(await verifyCode(email, cb, victim), 400).formError).toBe(CODE_MESSAGES.wrong);
+    if (renewed !== ca) failure(await verifyCode(email, ca, victim), 400);
+    expectRedirect(await verifyCode(email, renewed, victim), "/profile");
+    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
+    expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
+    failure((await logIn(email, "attackpass")).answer, 401);
   });
 });
 
@@ -217,10 +324,13 @@ describe("login page", () => {
     expect(failure((await logIn(email, "")).answer, 400).formError).toBe("Please enter both email and password");
   });
 
-  it("an unverified account is refused with 403", async () => {
+  it("before its code is verified there is no account: login → 401 'Invalid email or password'", async () => {
     const email = freshEmail("pagelogin-unverified");
-    await post(signup, "/signup", signupFields(email));
-    expect(failure((await logIn(email)).answer, 403).formError).toBe(MESSAGES.unverified);
+    expectRedirect(await post(signup, "/signup", signupFields(email)), /^\/verify-otp\?/);
+    const refused = failure((await logIn(email)).answer, 401);
+    expect(refused.formError).toBe(MESSAGES.invalidLogin);
+    expect(refused.values).toEqual({ email });
+    expect(await usersWith(email)).toEqual([]);
   });
 
   it("success goes to a same-site redirectTo; //evil.example and auth pages go to /profile", async () => {
@@ -362,6 +472,67 @@ describe("profile page", () => {
     expect(await headerUser(cookie)).not.toBeNull();
   });
 
+  it("a whitespace-only new password counts as missing", async () => {
+    const email = freshEmail("pagepw-blank");
+    await registerVerified(email);
+    const { cookie } = await logIn(email);
+    const blank = failure(await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "      ", confirmPassword: "      " }, cookie), 400);
+    expect(blank.formError).toBe(MESSAGES.fillRequired);
+    expect(blank.fieldErrors).toEqual({ newPassword: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
+    expectRedirect((await logIn(email, PASSWORD)).answer, "/profile");
+  });
+
+  it("a reset link mailed before a password change no longer works after it (a failed change leaves it alone)", async () => {
+    const email = freshEmail("pagepw-reset");
+    await registerVerified(email, "Careful");
+    const { cookie } = await logIn(email);
+    expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+    await settleMail();
+    const link = new URL(await latestResetLink(email));
+    const token = link.searchParams.get("token")!;
+    const linkPage = async () => asRecord((await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`))).body).token;
+    expect(await linkPage()).toBe(token);
+
+    failure(await post(profile, "/profile", { intent: "password", currentPassword: "notmypass", newPassword: "changed12", confirmPassword: "changed12" }, cookie), 400);
+    expect(await linkPage()).toBe(token);
+
+    const changed = await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "changed12", confirmPassword: "changed12" }, cookie);
+    expectRedirect(changed, "/profile");
+    expect(await linkPage()).toBeNull();
+    const refused = failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400);
+    expect(refused.formError).toBe(RESET_INVALID);
+    expect(failure((await logIn(email, "stolen123")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+    expectRedirect((await logIn(email, "changed12")).answer, "/profile");
+  });
+
+  it("an email change on the profile page ends the reset links still out", async () => {
+    const email = freshEmail("pageprofile-reset");
+    await registerVerified(email, "Mover");
+    const { cookie } = await logIn(email);
+    expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+    await settleMail();
+    const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
+    const moved = freshEmail("pageprofile-reset-moved");
+    expectRedirect(await post(profile, "/profile", { intent: "profile", name: "Mover", email: moved, mobile: "" }, cookie), "/profile");
+    expect(failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400).formError).toBe(RESET_INVALID);
+    // The old address is told of the change.
+    await settleMail();
+    expect((await mailsTo(email)).some((m) => /email address was changed/i.test(m.subject))).toBe(true);
+    expectRedirect((await logIn(moved, PASSWORD)).answer, "/profile");
+  });
+
+  it(`profile saves are limited per account: after ${LIMITS.profile.max} the form answers 429`, async () => {
+    const email = freshEmail("pageprofile-limit");
+    await registerVerified(email, "Fidget");
+    const { cookie } = await logIn(email);
+    for (let i = 1; i <= LIMITS.profile.max; i++) {
+      expectRedirect(await post(profile, "/profile", { intent: "profile", name: `Fidget ${i}`, email, mobile: "" }, cookie), "/profile");
+    }
+    const limited = failure(await post(profile, "/profile", { intent: "profile", name: "Fidget again", email, mobile: "" }, cookie), 429);
+    expect(limited.formError).toMatch(/too many/i);
+    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ name: `Fidget ${LIMITS.profile.max}` });
+  });
+
   it("a password change keeps this browser signed in (new cookie), ends the other sessions and revokes API tokens", async () => {
     const email = freshEmail("pagepw");
     const user = await registerVerified(email, "Changer");
@@ -384,6 +555,8 @@ describe("profile page", () => {
     const sessions = await db.selectFrom("sessions").select("id").where("userId", "=", user.id).execute();
     expect(sessions.map((s) => s.id)).toEqual([await sessionId(after)]);
     expect((await call(authProfile.loader, getRequest("/api/auth/profile", { Authorization: `Bearer ${token}` }))).status).toBe(401);
+    // The notice goes out in the background.
+    await settleMail();
     expect((await mailsTo(email)).some((m) => /password was changed/i.test(m.subject))).toBe(true);
 
     expect((await logIn(email, PASSWORD)).answer.status).toBe(401);
@@ -401,6 +574,8 @@ describe("forgot and reset password", () => {
     expectRedirect(a, "/forgot-password?sent=1");
     expectRedirect(b, "/forgot-password?sent=1");
     expect(a.headers.getSetCookie()).toEqual(b.headers.getSetCookie());
+    // The mail goes out in the background, so the answer is the same either way.
+    await settleMail();
     expect(await mailsTo(unknown)).toEqual([]);
     expect(await latestResetLink(known)).toMatch(/^http:\/\/localhost:3000\/reset-password\?token=/);
     expect(failure(await post(forgotPassword, "/forgot-password", { email: "nope" }), 400).fieldErrors.email).toBe(MESSAGES.email);
@@ -412,6 +587,7 @@ describe("forgot and reset password", () => {
     const { cookie } = await logIn(email);
     const token = await issueToken(user.id);
     expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+    await settleMail();
     const link = new URL(await latestResetLink(email));
     const resetToken = link.searchParams.get("token")!;
 
@@ -435,6 +611,78 @@ describe("forgot and reset password", () => {
     expect(again.formError).toBe(RESET_INVALID);
     expect(asRecord((await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`))).body).token).toBeNull();
     expect(failure((await logIn(email, "another12")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+  });
+
+  it("a forged Host/Origin pair cannot change the link's address: it is PUBLIC_URL or this server on localhost", async () => {
+    const email = freshEmail("forgot-host");
+    await registerVerified(email);
+    const forged = new Request("http://evil.example/forgot-password", {
+      method: "POST",
+      headers: {
+        Host: "evil.example",
+        Origin: "http://evil.example",
+        "X-Forwarded-Host": "evil.example",
+        "X-Forwarded-Proto": "https",
+        "Content-Type": "application/x-www-form-urlencoded",
+      },
+      body: new URLSearchParams({ email }).toString(),
+    });
+    // The pair is consistent, so the request passes the origin check...
+    expectRedirect(await call(forgotPassword.action, forged), "/forgot-password?sent=1");
+    await settleMail();
+    // ...but the mailed link points at the shop, not at the Host the request named.
+    const origin = env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, "") : "http://localhost:3000";
+    const link = await latestResetLink(email);
+    expect(link.startsWith(`${origin}/reset-password?token=`)).toBe(true);
+    const mail = (await mailsTo(email)).filter((m) => /reset your/i.test(m.subject)).at(-1)!;
+    expect(`${mail.text}\n${mail.html ?? ""}`).not.toContain("evil.example");
+    // And the link works on the shop.
+    const token = new URL(link).searchParams.get("token")!;
+    expectRedirect(await post(resetPassword, "/reset-password", { token, password: "hostsafe1", confirmPassword: "hostsafe1" }), "/login");
+  });
+
+  it("a whitespace-only new password counts as missing, and leaves the link usable", async () => {
+    const email = freshEmail("reset-blank");
+    await registerVerified(email);
+    expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+    await settleMail();
+    const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
+    const blank = failure(await post(resetPassword, "/reset-password", { token, password: "      ", confirmPassword: "      " }), 400);
+    expect(blank.formError).toBe(MESSAGES.fillRequired);
+    expect(blank.fieldErrors).toEqual({ password: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
+    expectRedirect(await post(resetPassword, "/reset-password", { token, password: "notblank1", confirmPassword: "notblank1" }), "/login");
+    expectRedirect((await logIn(email, "notblank1")).answer, "/profile");
+  });
+
+  it(`the token is checked before the costly hash, and bad tokens are limited (${LIMITS.resetSubmit.max}) without holding up a live link`, async () => {
+    const fresh = () => db.deleteFrom("rateLimits").where("key", "like", "reset-submit%").execute();
+    await fresh();
+    try {
+      const started = Date.now();
+      await hashPassword("one hash, for scale");
+      const oneHash = Date.now() - started;
+
+      const forged = (i: number) => ({ token: `${900_000 + i}.${"B".repeat(43)}`, password: "forged123", confirmPassword: "forged123" });
+      const before = Date.now();
+      for (let i = 0; i < LIMITS.resetSubmit.max; i++) {
+        expect(failure(await post(resetPassword, "/reset-password", forged(i)), 400).formError).toBe(RESET_INVALID);
+      }
+      // Had each been hashed first, they would have taken about ten hashes.
+      expect(Date.now() - before).toBeLessThan(Math.max(3 * oneHash, 200));
+      const limited = await post(resetPassword, "/reset-password", forged(LIMITS.resetSubmit.max));
+      expect(failure(limited, 429).formError).toMatch(/too many/i);
+      expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+
+      // A live link is limited on its own: it still works.
+      const email = freshEmail("reset-limit");
+      await registerVerified(email);
+      expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+      await settleMail();
+      const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
+      expectRedirect(await post(resetPassword, "/reset-password", { token, password: "stillworks1", confirmPassword: "stillworks1" }), "/login");
+    } finally {
+      await fresh();
+    }
   });
 
   it("a forged token is refused", async () => {

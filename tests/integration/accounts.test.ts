@@ -1,14 +1,18 @@
 // The account API through the route modules: register → emailed code → verify → token, login,
-// logout, profile, and the token on the cart API.
+// logout, profile, and the token on the cart API. A registration is only a sign-up attempt
+// (a one_time_codes row) until its code is verified; the users row is made then.
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
+import { publicOrigin } from "~/lib/auth.server";
+import { AppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
-import { CODE_MESSAGES, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
+import { settleMail } from "~/lib/mail.server";
+import { CODE_MESSAGES, findResetToken, MAX_CODE_ATTEMPTS, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { LIMITS } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
-import { registerAccount, verifySignup } from "~/models/users.server";
+import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
 import * as authLogin from "~/routes/api.auth.login";
 import * as authLogout from "~/routes/api.auth.logout";
 import * as authProfile from "~/routes/api.auth.profile";
@@ -21,7 +25,7 @@ import * as userRegister from "~/routes/api.user.auth.register";
 import * as resendOtp from "~/routes/api.user.auth.resendOtp";
 import * as verifyOtp from "~/routes/api.user.auth.verifyOtp";
 import { MESSAGES } from "~/utils/account-schemas";
-import { latestCode, mailsTo } from "../support/outbox";
+import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call, expectApiError } from "./helpers";
@@ -56,7 +60,24 @@ const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3)
 async function registerVerified(email: string, name = "Test Customer", mobile: string | null = null): Promise<User> {
   const request = jsonRequest("POST", "/api/user/auth/register", {});
   await registerAccount({ name, email, mobile, password: PASSWORD }, request);
-  return verifySignup(email, await latestCode(email), request);
+  return verifySignup(email, await latestCode(email), null, request);
+}
+
+/** The users rows with this email (none until a sign-up code is verified). */
+function usersWith(email: string) {
+  return db.selectFrom("users").selectAll().where("email", "=", email).execute();
+}
+
+/** The sign-up attempts of an email (used or waiting), oldest first. */
+function attemptsFor(email: string) {
+  return db.selectFrom("oneTimeCodes").selectAll().where("email", "=", email).where("purpose", "=", "signup").orderBy("id").execute();
+}
+
+/** The code of the newest mail to `email` whose code differs from `code` (or throws). */
+async function newerCode(email: string, code: string): Promise<string> {
+  const next = await latestCode(email);
+  if (next === code) throw new Error("the two codes are equal (1 in 10,000): run the test again");
+  return next;
 }
 
 /** A token for the user without a login (no hash): for tests about something else. */
@@ -164,22 +185,48 @@ describe("register → emailed code → verify → token", () => {
     expect(r.status).toBe(201);
     const body = asRecord(r.body);
     expect(body.token).toBeUndefined();
-    expect(body).toEqual({ success: true, message: "OTP sent successfully", user: { id: expect.any(Number), name: "Ravi Kumar", email, mobile: null } });
+    // The details as typed: there is no account (and no id) until the code is verified.
+    expect(body).toEqual({ success: true, message: "OTP sent successfully", user: { name: "Ravi Kumar", email, mobile: null } });
     expectNoSecrets(r.body);
-    // Not signed in until the code is verified.
-    expectApiError(await login({ email, password: PASSWORD }, "auth"), 403);
-    expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+    // Not signed in until the code is verified: there is no account to log in to.
+    expect(expectApiError(await login({ email, password: PASSWORD }, "auth"), 401).message).toBe(MESSAGES.invalidLogin);
+    const { user } = expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+    expect(user).toEqual({ id: expect.any(Number), name: "Ravi Kumar", email, mobile: null });
   });
 
-  it("login before verification → 403 with a clear message", async () => {
+  it("a registration makes no account: it waits as an attempt holding the details and only the password's hash", async () => {
+    const email = freshEmail("attempt");
+    expect((await register({ name: "Waiting Person", email, password: PASSWORD, mobile: "9876543210" })).status).toBe(201);
+    expect(await usersWith(email)).toEqual([]);
+    const attempts = await attemptsFor(email);
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]!.usedAt).toBeNull();
+    const payload = JSON.parse(attempts[0]!.payload ?? "null") as Record<string, unknown>;
+    expect(Object.keys(payload).sort()).toEqual(["mobile", "name", "passwordHash"]);
+    expect(payload).toMatchObject({ name: "Waiting Person", mobile: "9876543210" });
+    expect(payload.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(attempts[0]!.payload).not.toContain(PASSWORD);
+
+    // Verifying makes the account from the attempt, verified from the start.
+    const { user } = expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+    const rows = await usersWith(email);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: user.id, name: "Waiting Person", mobile: "9876543210", passwordHash: payload.passwordHash });
+    expect(rows[0]!.emailVerifiedAt).not.toBeNull();
+  });
+
+  it("login before verification → the same 401 'Invalid email or password' as an unknown email", async () => {
     const email = freshEmail("unverified");
     expect((await register({ name: "Not Yet", email, password: PASSWORD })).status).toBe(201);
+    const unknown = await login({ email: freshEmail("nobody-yet"), password: PASSWORD });
     for (const route of ["user", "auth"] as const) {
-      const error = expectApiError(await login({ email, password: PASSWORD }, route), 403);
-      expect(error.message).toBe(MESSAGES.unverified);
+      const answer = await login({ email, password: PASSWORD }, route);
+      expect(expectApiError(answer, 401).message).toBe(MESSAGES.invalidLogin);
+      // Nothing tells a waiting sign-up from an unknown email.
+      expect(answer.body).toEqual(unknown.body);
     }
-    // A wrong password says nothing about the account's state.
     expect(expectApiError(await login({ email, password: "wrongpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+    expect(await usersWith(email)).toEqual([]);
   });
 
   it("a wrong code, an expired code and a reused code each give a clear 400", async () => {
@@ -204,9 +251,11 @@ describe("register → emailed code → verify → token", () => {
       .execute();
     expect(expectApiError(await verify({ email, otp: code }), 400).message).toBe(CODE_MESSAGES.expired);
 
-    // A new code works once; the second use says so.
+    // A new code works once; the second use says so. The resend mail goes out in the background.
     expect((await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }))).status).toBe(200);
-    const fresh = await latestCode(email);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(2);
+    const fresh = await newerCode(email, code);
     expectSignedIn(await verify({ email, otp: fresh }), email);
     expect(expectApiError(await verify({ email, otp: fresh }), 400).message).toBe(CODE_MESSAGES.used);
   });
@@ -221,11 +270,13 @@ describe("register → emailed code → verify → token", () => {
       expect(error.message).toBe(i < MAX_CODE_ATTEMPTS ? CODE_MESSAGES.wrong : CODE_MESSAGES.lastWrong);
     }
     expect(expectApiError(await verify({ email, otp: code }), 400).message).toBe(CODE_MESSAGES.dead);
-    expectApiError(await login({ email, password: PASSWORD }), 403);
+    expect(expectApiError(await login({ email, password: PASSWORD }), 401).message).toBe(MESSAGES.invalidLogin);
+    expect(await usersWith(email)).toEqual([]);
 
     const resent = await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }));
     expect(resent.status).toBe(200);
     expect(asRecord(resent.body).success).toBe(true);
+    await settleMail();
     expect((await mailsTo(email)).length).toBe(2);
     const fresh = await latestCode(email);
     expectSignedIn(await verify({ email, otp: fresh }), email);
@@ -240,6 +291,7 @@ describe("register → emailed code → verify → token", () => {
     const b = await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email: verified }));
     expect(a.status).toBe(200);
     expect(b.body).toEqual(a.body);
+    await settleMail();
     expect(await mailsTo(unknown)).toEqual([]);
     expect(await mailsTo(verified)).toHaveLength(1);
   });
@@ -259,19 +311,78 @@ describe("register → emailed code → verify → token", () => {
     expect(await mailsTo(taken)).toHaveLength(1);
   });
 
-  it("an unverified email can register again; the old code then stops working", async () => {
-    const pending = freshEmail("pending");
-    expect((await register({ name: "First Try", email: pending, password: "firstpass" })).status).toBe(201);
-    const oldCode = await latestCode(pending);
-    expect((await register({ name: "Second Try", email: pending, password: "secondpass" })).status).toBe(201);
-    const newCode = await latestCode(pending);
-    expect(await db.selectFrom("users").select("id").where("email", "=", pending).execute()).toHaveLength(1);
-    // (The two draws match once in 10,000; then the old code is the new one.)
-    if (newCode !== oldCode) expect(expectApiError(await verify({ email: pending, otp: oldCode }), 400).message).toBe(CODE_MESSAGES.wrong);
-    const { user } = expectSignedIn(await verify({ email: pending, otp: newCode }), pending);
-    expect(user.name).toBe("Second Try");
-    expectApiError(await login({ email: pending, password: "firstpass" }), 401);
-    expectSignedIn(await login({ email: pending, password: "secondpass" }), pending);
+  it("a second registration of a waiting email does not end the first: the first code still works, with the first password", async () => {
+    const email = freshEmail("twice");
+    expect((await register({ name: "First Try", email, password: "firstpass" })).status).toBe(201);
+    const firstCode = await latestCode(email);
+    // Someone else registers the same email with a password of their own: a second attempt.
+    expect((await register({ name: "Second Try", email, password: "secondpass" })).status).toBe(201);
+    const secondCode = await newerCode(email, firstCode);
+    expect(await mailsTo(email)).toHaveLength(2);
+    expect(await usersWith(email)).toEqual([]);
+    const attempts = await attemptsFor(email);
+    expect(attempts).toHaveLength(2);
+    expect(attempts.every((a) => a.usedAt === null && Number(a.attempts) === 0)).toBe(true);
+
+    // The first code works through the API too (which matches any waiting attempt of the email).
+    const { user } = expectSignedIn(await verify({ email, otp: firstCode }), email);
+    expect(user.name).toBe("First Try");
+    expectSignedIn(await login({ email, password: "firstpass" }), email);
+    expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+
+    // The second attempt ended with the verification: its code fails and makes no account.
+    expectApiError(await verify({ email, otp: secondCode }), 400);
+    expect(await usersWith(email)).toHaveLength(1);
+    expect((await attemptsFor(email)).map((a) => a.usedAt === null)).toEqual([false]);
+    expectSignedIn(await login({ email, password: "firstpass" }), email);
+  });
+
+  it("once one attempt is verified the others are gone, their codes fail, and the email registers no more (409)", async () => {
+    const email = freshEmail("others-end");
+    expect((await register({ name: "One", email, password: "onepass1" })).status).toBe(201);
+    const one = await latestCode(email);
+    expect((await register({ name: "Two", email, password: "twopass2" })).status).toBe(201);
+    const two = await newerCode(email, one);
+    const [first, second] = await attemptsFor(email);
+
+    expect(expectSignedIn(await verify({ email, otp: two }), email).user.name).toBe("Two");
+    // Only the verified attempt is left (used); the other is deleted.
+    const left = await attemptsFor(email);
+    expect(left.map((a) => a.id)).toEqual([second!.id]);
+    expect(left[0]!.usedAt).not.toBeNull();
+    expect(await db.selectFrom("oneTimeCodes").select("id").where("id", "=", first!.id).executeTakeFirst()).toBeUndefined();
+
+    const late = expectApiError(await verify({ email, otp: one }), 400);
+    expect(late.errors).toEqual({ otp: late.message });
+    expect(expectApiError(await verify({ email, otp: two }), 400).message).toBe(CODE_MESSAGES.used);
+    expect(await usersWith(email)).toHaveLength(1);
+    expect(expectApiError(await login({ email, password: "onepass1" }), 401).message).toBe(MESSAGES.invalidLogin);
+
+    const again = expectApiError(await register({ name: "Three", email, password: "threepass3" }), 409);
+    expect(again.message).toBe(MESSAGES.emailTaken);
+    // A resend finds nothing waiting and mails nothing.
+    const mailed = (await mailsTo(email)).length;
+    expect((await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }))).status).toBe(200);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(mailed);
+  });
+
+  it("a code verified after the email got an account meanwhile → 409, and that account is untouched", async () => {
+    const email = freshEmail("meanwhile");
+    expect((await register({ name: "Late Verifier", email, password: "latepass1" })).status).toBe(201);
+    const code = await latestCode(email);
+    // Another account moves to this email while the sign-up waits.
+    const mover = await registerVerified(freshEmail("mover"), "Mover");
+    const moved = await call(authProfile.action, jsonRequest("PUT", "/api/auth/profile", { email }, bearer(await tokenFor(mover))));
+    expect(moved.status).toBe(200);
+
+    const conflict = expectApiError(await verify({ email, otp: code }), 409);
+    expect(conflict.message).toBe(MESSAGES.emailTaken);
+    const rows = await usersWith(email);
+    expect(rows.map((r) => r.id)).toEqual([mover.id]);
+    expect(rows[0]!.name).toBe("Mover");
+    expectSignedIn(await login({ email, password: PASSWORD }), email);
+    expectApiError(await login({ email, password: "latepass1" }), 401);
   });
 });
 
@@ -398,7 +509,8 @@ describe("PUT /api/auth/profile", () => {
     const moved = freshEmail("profile-moved");
     const r = await put(token, { name: "Mover", email: ` ${moved.toUpperCase()} ` });
     expect(asRecord(r.body).user).toMatchObject({ email: moved });
-    // The old address is told of the change.
+    // The old address is told of the change (in the background).
+    await settleMail();
     expect((await mailsTo(email)).some((m) => /email address was changed/i.test(m.subject))).toBe(true);
     expectSignedIn(await login({ email: moved, password: PASSWORD }), moved);
     expectApiError(await login({ email, password: PASSWORD }), 401);
@@ -414,6 +526,76 @@ describe("PUT /api/auth/profile", () => {
     expectApiError(await put(token, { name: "", email }), 400);
     expectApiError(await put(token, { name: "N".repeat(101), email }), 400);
     expect(asRecord((await profileOf(token)).body).user).toMatchObject({ name: "Bad Input", email, mobile: "9000000001" });
+  });
+
+  it("a field left out keeps its value", async () => {
+    const email = freshEmail("profile-partial");
+    const user = await registerVerified(email, "Partial Person", "9000000002");
+    const token = await tokenFor(user);
+
+    // Only the name: email and mobile stay.
+    const named = await put(token, { name: "Renamed Person" });
+    expect(named.status).toBe(200);
+    expect(named.body).toEqual({ user: { id: user.id, name: "Renamed Person", email, mobile: "9000000002" } });
+
+    // Only the mobile: name and email stay; an empty mobile clears it.
+    expect(asRecord((await put(token, { mobile: "+91 80000 11111" })).body).user).toEqual({ id: user.id, name: "Renamed Person", email, mobile: "8000011111" });
+    expect(asRecord((await put(token, { mobile: "" })).body).user).toEqual({ id: user.id, name: "Renamed Person", email, mobile: null });
+
+    // Only the email: name (and the cleared mobile) stay.
+    const moved = freshEmail("profile-partial-moved");
+    expect(asRecord((await put(token, { email: moved })).body).user).toEqual({ id: user.id, name: "Renamed Person", email: moved, mobile: null });
+
+    // Nothing at all: nothing changes.
+    expect((await put(token, {})).body).toEqual({ user: { id: user.id, name: "Renamed Person", email: moved, mobile: null } });
+    expect(asRecord((await profileOf(token)).body).user).toEqual({ id: user.id, name: "Renamed Person", email: moved, mobile: null });
+
+    // A field sent empty is not left out: it is checked.
+    expect(expectApiError(await put(token, { name: "" }), 400).errors).toEqual({ name: "Name is required" });
+    expect(expectApiError(await put(token, { email: "" }), 400).errors).toEqual({ email: "Email is required" });
+  });
+
+  it(`after ${LIMITS.profile.max} updates in a window the account gets 429; another account does not`, async () => {
+    const email = freshEmail("profile-limit");
+    const user = await registerVerified(email, "Busy Editor");
+    const token = await tokenFor(user);
+    for (let i = 1; i <= LIMITS.profile.max; i++) expect((await put(token, { name: `Busy Editor ${i}` })).status).toBe(200);
+    const limited = await put(token, { name: "One Too Many" });
+    expect(expectApiError(limited, 429).message).toMatch(/too many/i);
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(asRecord((await profileOf(token)).body).user).toMatchObject({ name: `Busy Editor ${LIMITS.profile.max}` });
+    // Per account: a second token of the same account is held too, another account is not.
+    expectApiError(await put(await tokenFor(user), { name: "Other Token" }), 429);
+    const other = await tokenFor(await registerVerified(freshEmail("profile-limit-other"), "Calm Editor"));
+    expect((await put(other, { name: "Calm Editor 2" })).status).toBe(200);
+  });
+
+  it("an email change ends the reset links still out for the old address", async () => {
+    const email = freshEmail("profile-reset");
+    const user = await registerVerified(email, "Link Holder");
+    const token = await tokenFor(user);
+    await requestPasswordReset(email, publicOrigin(), jsonRequest("POST", "/forgot-password", {}));
+    await settleMail();
+    const resetToken = new URL(await latestResetLink(email)).searchParams.get("token")!;
+    expect(await findResetToken(db, resetToken)).not.toBeNull();
+
+    // A name-only change leaves the link alone...
+    expect((await put(token, { name: "Link Holder Two" })).status).toBe(200);
+    expect(await findResetToken(db, resetToken)).not.toBeNull();
+
+    // ...an email change ends it.
+    const moved = freshEmail("profile-reset-moved");
+    expect((await put(token, { email: moved })).status).toBe(200);
+    expect(await findResetToken(db, resetToken)).toBeNull();
+    const refused = await resetPassword(resetToken, "takeover1", jsonRequest("POST", "/reset-password", {})).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).status).toBe(400);
+    expect((refused as AppError).message).toBe(RESET_INVALID);
+    expectSignedIn(await login({ email: moved, password: PASSWORD }), moved);
+    expectApiError(await login({ email: moved, password: "takeover1" }), 401);
   });
 
   it("only PUT changes the profile", async () => {
@@ -460,7 +642,7 @@ describe("hostile and oversized input", () => {
     const victimUser = await registerVerified(victim, "Victim");
     const victimRow = await db.selectFrom("users").selectAll().where("id", "=", victimUser.id).executeTakeFirstOrThrow();
 
-    // Registration ignores them: a new, unverified account, not the victim's id.
+    // Registration ignores them: a sign-up attempt with the server's own hash, no account yet.
     const email = freshEmail("extra");
     const r = await call(
       authRegister.action,
@@ -476,12 +658,20 @@ describe("hostile and oversized input", () => {
       }),
     );
     expect(r.status).toBe(201);
-    const sneaky = asRecord(asRecord(r.body).user);
+    expect(asRecord(r.body).user).toEqual({ name: "Sneaky", email, mobile: null });
+    expect(await usersWith(email)).toEqual([]);
+    const [pending] = await attemptsFor(email);
+    const payload = JSON.parse(pending!.payload ?? "null") as Record<string, unknown>;
+    expect(Object.keys(payload).sort()).toEqual(["mobile", "name", "passwordHash"]);
+    expect(payload.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(payload.passwordHash).not.toBe("scrypt$1$1$1$AAAA$AAAA");
+    expect(expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 401).message).toBe(MESSAGES.invalidLogin);
+    // Verified, it becomes a new account of its own, with the server's hash.
+    const sneaky = expectSignedIn(await verify({ email, otp: await latestCode(email), id: victimUser.id }), email).user;
     expect(sneaky.id).not.toBe(victimUser.id);
-    const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
-    expect(row.emailVerifiedAt).toBeNull();
-    expect(row.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
-    expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 403);
+    const row = (await usersWith(email))[0]!;
+    expect(row.passwordHash).toBe(payload.passwordHash);
+    expect(row.emailVerifiedAt).not.toBeNull();
 
     // Login with a forged token or user in the body still needs the password.
     expectApiError(await login({ email: victim, password: "wrongpass", token: "slt_forged", user: victimUser, id: victimUser.id }), 401);
