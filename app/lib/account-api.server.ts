@@ -24,8 +24,9 @@ export const registerAction =
     apiHandler(async () => {
       requireMutation(request, ["POST"]);
       const input = parseWith(RegisterSchema, await readBody(request));
-      const { user } = await registerAccount(input, request);
+      const { attemptId, user } = await registerAccount(input, request);
       const message = "OTP sent successfully";
       // The account gets no token until its code is verified (contract: token optional).
-      return jsonResponse(shape === "success" ? { success: true, message } : { success: true, message, user }, { status: 201 });
+      // `attemptId`, sent back with verifyOtp, binds the code to this sign-up (ADR 0006).
+      return jsonResponse(shape === "success" ? { success: true, message, attemptId } : { success: true, message, attemptId, user }, { status: 201 });
     });

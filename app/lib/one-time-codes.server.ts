@@ -126,8 +126,10 @@ export async function consumeSignupCode(db: Db, email: string, code: string, att
   }
   const waiting = rows.filter((r) => !r.usedAt && Date.parse(r.expiresAt) > now.getTime());
   if (waiting.length === 0) {
-    if (rows.some((r) => !r.usedAt && r.attempts < MAX_CODE_ATTEMPTS)) throw fail(CODE_MESSAGES.expired);
-    throw fail(rows.length ? CODE_MESSAGES.dead : CODE_MESSAGES.wrong);
+    const unused = rows.filter((r) => !r.usedAt);
+    if (unused.some((r) => r.attempts < MAX_CODE_ATTEMPTS)) throw fail(CODE_MESSAGES.expired);
+    // Only dead codes wait: say so. Nothing waits (or only a used code): the code is just wrong.
+    throw fail(unused.length ? CODE_MESSAGES.dead : CODE_MESSAGES.wrong);
   }
   const counted = await db
     .updateTable("oneTimeCodes")

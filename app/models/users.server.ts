@@ -108,7 +108,7 @@ function isUniqueViolation(error: unknown) {
 
 /**
  * Check an email and password. One answer for an unknown email and a wrong password (401),
- * taking the same time; 403 for an account whose code was never verified.
+ * taking the same time. A sign-up not yet verified has no account, so it gets the same 401.
  */
 export async function verifyLogin(input: LoginInput, request: Request, db: Db = defaultDb): Promise<User> {
   await rateLimitRequest(LIMITS.login, request, input.email);
@@ -199,8 +199,9 @@ export async function requestPasswordReset(email: string, origin: string, reques
  */
 export async function resetPassword(token: string, password: string, request: Request, db: Db = defaultDb): Promise<void> {
   const live = await findResetToken(db, token);
-  await rateLimitRequest(LIMITS.resetSubmit, request, live ? `token:${live.id}` : "token:none");
+  // A dead token costs nothing to refuse; a live one is limited before the costly hash.
   if (!live) throw new AppError(400, RESET_INVALID);
+  await rateLimitRequest(LIMITS.resetSubmit, request, `token:${live.id}`);
   const passwordHash = await hashPassword(password);
   const user = await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);

@@ -4,13 +4,13 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { resendSignupCode } from "~/models/users.server";
-import { EmailOnlySchema } from "~/utils/account-schemas";
+import { ResendSchema } from "~/utils/account-schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
-    const { email } = parseWith(EmailOnlySchema, await readBody(request));
-    await resendSignupCode(email, null, request);
+    const { email, attemptId } = parseWith(ResendSchema, await readBody(request));
+    await resendSignupCode(email, attemptId ?? null, request);
     // The same answer whether or not the email waits for a code.
     return { success: true, message: "If this email is waiting for verification, a new OTP has been sent." };
   });

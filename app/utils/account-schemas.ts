@@ -2,7 +2,7 @@
 // the browser. The sign-up checks run in the spec's order, so the first message is the
 // spec's, whatever else is wrong.
 import { z } from "zod";
-import { EmailSchema, MAX_LENGTH } from "./schemas";
+import { EmailSchema, IdSchema, MAX_LENGTH } from "./schemas";
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 128;
@@ -101,9 +101,12 @@ export const OtpSchema = z.object({
     (v) => (Array.isArray(v) ? v.join("") : typeof v === "number" ? String(v).padStart(OTP_LENGTH, "0") : v),
     z.string({ error: MESSAGES.otp }).trim().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), MESSAGES.otp),
   ),
+  /** API clients may send back the `attemptId` registration gave them, to bind the code to their own sign-up */
+  attemptId: IdSchema.optional(),
 });
 
 export const EmailOnlySchema = z.object({ email: EmailSchema });
+export const ResendSchema = z.object({ email: EmailSchema, attemptId: IdSchema.optional() });
 
 export const ProfileSchema = z
   .object({ name: text, email: text, mobile: text })

@@ -137,7 +137,7 @@ describe("register → emailed code → verify → token", () => {
     const email = freshEmail("flow");
     const r = await register({ name: "  Asha Patel ", email: email.toUpperCase(), password: PASSWORD, mobile: "+91 98765 43210" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ success: true, message: "OTP sent successfully" });
+    expect(r.body).toEqual({ success: true, message: "OTP sent successfully", attemptId: expect.any(Number) });
     expect(r.headers.get("Content-Type")).toContain("application/json");
 
     // The code arrives by mail (to the normalised address), never in the answer.
@@ -186,7 +186,7 @@ describe("register → emailed code → verify → token", () => {
     const body = asRecord(r.body);
     expect(body.token).toBeUndefined();
     // The details as typed: there is no account (and no id) until the code is verified.
-    expect(body).toEqual({ success: true, message: "OTP sent successfully", user: { name: "Ravi Kumar", email, mobile: null } });
+    expect(body).toEqual({ success: true, message: "OTP sent successfully", attemptId: expect.any(Number), user: { name: "Ravi Kumar", email, mobile: null } });
     expectNoSecrets(r.body);
     // Not signed in until the code is verified: there is no account to log in to.
     expect(expectApiError(await login({ email, password: PASSWORD }, "auth"), 401).message).toBe(MESSAGES.invalidLogin);
@@ -335,6 +335,26 @@ describe("register → emailed code → verify → token", () => {
     expect(await usersWith(email)).toHaveLength(1);
     expect((await attemptsFor(email)).map((a) => a.usedAt === null)).toEqual([false]);
     expectSignedIn(await login({ email, password: "firstpass" }), email);
+  });
+
+  it("an API client that sends back its attemptId verifies only its own sign-up: another registration's code fails for it", async () => {
+    const email = freshEmail("bound");
+    const mine = await register({ name: "Owner", email, password: "ownerpass" });
+    expect(mine.status).toBe(201);
+    const attemptId = asRecord(mine.body).attemptId;
+    expect(typeof attemptId).toBe("number");
+    const myCode = await latestCode(email);
+    // Someone else registers the owner's email; the owner's inbox now holds their code too.
+    expect((await register({ name: "Intruder", email, password: "intruderpass" })).status).toBe(201);
+    const theirCode = await newerCode(email, myCode);
+
+    const refused = expectApiError(await verify({ email, otp: theirCode, attemptId }), 400);
+    expect(refused.errors?.otp).toBeTruthy();
+    expect(await usersWith(email)).toEqual([]);
+    const { user } = expectSignedIn(await verify({ email, otp: myCode, attemptId }), email);
+    expect(user.name).toBe("Owner");
+    expectSignedIn(await login({ email, password: "ownerpass" }), email);
+    expect(expectApiError(await login({ email, password: "intruderpass" }), 401).message).toBe(MESSAGES.invalidLogin);
   });
 
   it("once one attempt is verified the others are gone, their codes fail, and the email registers no more (409)", async () => {
