@@ -36,7 +36,7 @@ app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST;
-const onListen = () => console.log(`[shop] http://${host ?? "localhost"}:${port}`);
+const onListen = () => console.info(`[shop] http://${host ?? "localhost"}:${port}`);
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.once(signal, () => server.close(() => process.exit(0)));
