@@ -73,9 +73,11 @@ export async function ensureOwned(request: Request, table: OwnedTable, db: Db = 
 }
 
 /**
- * At sign-in, the guest's row joins the customer's: claimed whole when the customer has none,
- * otherwise its lines are merged by `mergeLines(fromId, toId)` and the guest row deleted.
- * Run it inside the sign-in transaction.
+ * At sign-in, the guest's row joins the customer's: its lines are merged by
+ * `mergeLines(fromId, toId)` into the customer's row (created when missing) and the guest row
+ * is deleted. The customer's row is made with an insert that yields to one created at the same
+ * moment (an API call), so the unique user id can never fail the sign-in. Run it inside the
+ * sign-in transaction.
  */
 export async function adoptOwned(
   trx: Db,
@@ -85,11 +87,8 @@ export async function adoptOwned(
   mergeLines: (trx: Db, fromId: string, toId: string) => Promise<void>,
 ): Promise<void> {
   if (!guestId || !(await guestRow(table, guestId, trx))) return;
-  const mine = await userRow(table, userId, trx);
-  if (!mine) {
-    await trx.updateTable(table).set({ userId, updatedAt: nowIso() }).where("id", "=", guestId).execute();
-    return;
-  }
+  await insertRow(table, userId, trx);
+  const mine = (await userRow(table, userId, trx))!;
   await mergeLines(trx, guestId, mine);
   await trx.deleteFrom(table).where("id", "=", guestId).execute();
   await trx.updateTable(table).set({ updatedAt: nowIso() }).where("id", "=", mine).execute();
