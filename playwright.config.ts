@@ -53,6 +53,7 @@ export default defineConfig({
       MAIL_DIR,
       SEED: "demo",
       ADMIN_PASSWORD: "e2e-admin-password",
+      PUBLIC_URL: `http://localhost:${port}`,
       // Behind "one proxy": each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts).
       TRUST_PROXY: "1",
     },
