@@ -28,6 +28,7 @@ import * as signup from "~/routes/signup";
 import * as verifyOtp from "~/routes/verify-otp";
 import * as wishlist from "~/routes/wishlist";
 import { MESSAGES } from "~/utils/account-schemas";
+import { createTestItem } from "../support/items";
 import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -43,20 +44,7 @@ const items = { a: 0, b: 0, c: 0, d: 0 };
 
 beforeAll(async () => {
   await ready;
-  const now = new Date().toISOString();
-  const category = await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
-  const make = async (slug: string) =>
-    (
-      await db
-        .insertInto("items")
-        .values({ categoryId: category.id, title: `Pages ${slug}`, slug, description: "t", price: 2500, imgPath: "/x.svg", featured: 0, stock: 1000, specifications: "{}", createdAt: now, updatedAt: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  items.a = await make("pages-test-a");
-  items.b = await make("pages-test-b");
-  items.c = await make("pages-test-c");
-  items.d = await make("pages-test-d");
+  for (const key of ["a", "b", "c", "d"] as const) items[key] = await createTestItem(`pages-test-${key}`);
 });
 
 let counter = 0;

@@ -25,6 +25,7 @@ import * as userRegister from "~/routes/api.user.auth.register";
 import * as resendOtp from "~/routes/api.user.auth.resendOtp";
 import * as verifyOtp from "~/routes/api.user.auth.verifyOtp";
 import { MESSAGES } from "~/utils/account-schemas";
+import { createTestItem } from "../support/items";
 import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -39,17 +40,7 @@ let itemId = 0;
 
 beforeAll(async () => {
   await ready;
-  const now = new Date().toISOString();
-  const category = await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow();
-  const make = async (slug: string) =>
-    (
-      await db
-        .insertInto("items")
-        .values({ categoryId: category.id, title: `Accounts ${slug}`, slug, description: "t", price: 1500, imgPath: "/x.svg", featured: 0, stock: 500, specifications: "{}", createdAt: now, updatedAt: now })
-        .returning("id")
-        .executeTakeFirstOrThrow()
-    ).id;
-  itemId = await make("accounts-test-chair");
+  itemId = await createTestItem("accounts-test-chair", { price: 1500, stock: 500 });
 });
 
 let counter = 0;
