@@ -232,6 +232,8 @@ test("sorting high to low, then Default restores the original order", async ({ p
   await highToLow.click();
   await expect(page).toHaveURL(/[?&]sort=price-desc(&|$)/);
   await expect(highToLow).toHaveAttribute("aria-current", "true");
+  // Without JavaScript the new page may still be streaming in: wait for every card.
+  await expect(cards).toHaveCount(original.length);
   const prices = await cardPrices(cards);
   expect(isAscending([...prices].reverse()), `prices descending: ${prices.join(", ")}`).toBe(true);
 
@@ -239,5 +241,5 @@ test("sorting high to low, then Default restores the original order", async ({ p
   await byDefault.click();
   await expect(byDefault).toHaveAttribute("aria-current", "true");
   await expect(page).not.toHaveURL(/sort=/);
-  expect(await cardTitles(cards)).toEqual(original);
+  await expect.poll(() => cardTitles(cards)).toEqual(original);
 });
