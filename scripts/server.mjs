@@ -13,6 +13,8 @@ import morgan from "morgan";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const buildPath = path.join(root, "build", "server", "index.js");
+// Production unless told otherwise, as remix-serve (run directly, this is still the production server).
+process.env.NODE_ENV ??= "production";
 // Read by app/lib/rate-limit.server.ts: the header below is set by this server, so it can be trusted.
 globalThis.__shopClientAddressHeader = "x-shop-client-address";
 
@@ -24,8 +26,9 @@ const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", trustProxy ? 1 : false);
 app.use(compression());
-app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "build", "client"), { maxAge: "1h" }));
+const staticOptions = { dotfiles: "ignore", redirect: false, index: false };
+app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));
+app.use(express.static(path.join(root, "build", "client"), { ...staticOptions, maxAge: "1h" }));
 app.use(morgan("tiny"));
 app.use((req, _res, next) => {
   // Overwrites whatever a client sent under the same name.
@@ -34,7 +37,8 @@ app.use((req, _res, next) => {
 });
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
 
-const port = Number(process.env.PORT ?? 3000);
+// As app/lib/env.server.ts reads it: unset or blank is 3000.
+const port = process.env.PORT?.trim() ? Number(process.env.PORT) : 3000;
 const host = process.env.HOST;
 const onListen = () => console.info(`[shop] http://${host ?? "localhost"}:${port}`);
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);

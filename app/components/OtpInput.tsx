@@ -1,6 +1,7 @@
 import type { ClipboardEvent, FormEvent, KeyboardEvent } from "react";
 import { useRef } from "react";
 import { OTP_LENGTH } from "~/utils/account-schemas";
+import { useHydrated } from "~/utils/hooks";
 
 /**
  * Four single-digit boxes that post as four `otp` fields (the server joins them), so they
@@ -9,13 +10,27 @@ import { OTP_LENGTH } from "~/utils/account-schemas";
  */
 export function OtpInput({ error, describedBy }: { error?: string; describedBy?: string }) {
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
+  // Without JavaScript each box takes one digit (maxLength). With it, a box may receive the
+  // whole code at once (the phone's one-time-code autofill), which is spread over the boxes.
+  const hydrated = useHydrated();
   const focus = (index: number) => boxes.current[Math.max(0, Math.min(OTP_LENGTH - 1, index))]?.focus();
 
   const onInput = (index: number) => (event: FormEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
-    const digit = input.value.replace(/\D/g, "").slice(-1);
-    input.value = digit;
-    if (digit && index < OTP_LENGTH - 1) focus(index + 1);
+    const digits = input.value.replace(/\D/g, "");
+    if (digits.length > 1) {
+      digits
+        .slice(0, OTP_LENGTH - index)
+        .split("")
+        .forEach((digit, i) => {
+          const box = boxes.current[index + i];
+          if (box) box.value = digit;
+        });
+      focus(index + digits.length);
+      return;
+    }
+    input.value = digits;
+    if (digits && index < OTP_LENGTH - 1) focus(index + 1);
   };
 
   const onKeyDown = (index: number) => (event: KeyboardEvent<HTMLInputElement>) => {
@@ -51,7 +66,7 @@ export function OtpInput({ error, describedBy }: { error?: string; describedBy?:
             type="text"
             inputMode="numeric"
             pattern="[0-9]"
-            maxLength={1}
+            maxLength={hydrated ? undefined : 1}
             autoComplete={i === 0 ? "one-time-code" : "off"}
             aria-label={`Digit ${i + 1} of ${OTP_LENGTH}`}
             aria-invalid={error ? true : undefined}

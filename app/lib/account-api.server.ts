@@ -3,9 +3,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "./api.server";
 import { requireMutation } from "./api-params.server";
-import { authenticateCredentials } from "./auth.server";
+import { authenticateCredentials, joinGuestRowsForToken } from "./auth.server";
 import { parseWith, readBody } from "./http.server";
 import { issueToken } from "./identity.server";
+import type { User } from "~/models/users.server";
 import { registerAccount } from "~/models/users.server";
 import { RegisterSchema } from "~/utils/account-schemas";
 
@@ -14,8 +15,14 @@ export const loginAction = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const user = await authenticateCredentials(request, await readBody(request));
-    return { token: await issueToken(user.id), user };
+    return tokenAnswer(request, user);
   });
+
+/** `{ token, user }` for a fresh API sign-in; a guest cart built with the cookie joins the account. */
+export async function tokenAnswer(request: Request, user: User): Promise<Response> {
+  const cookie = await joinGuestRowsForToken(request, user.id);
+  return jsonResponse({ token: await issueToken(user.id), user }, { headers: cookie ? { "Set-Cookie": cookie } : undefined });
+}
 
 /** POST name, email, password, mobile? → the code is mailed; `shape` picks the answer's form. */
 export const registerAction =

@@ -8,6 +8,7 @@ import { env } from "./env.server";
 import { AppError } from "./errors.server";
 import { parseWith } from "./http.server";
 import { getUserId } from "./identity.server";
+import type { ShopSession } from "./session.server";
 import { commitSession, destroySession, getSession, rotateSession } from "./session.server";
 import { redirectWithToast } from "./toast.server";
 import { adoptGuestCart } from "~/models/cart.server";
@@ -69,11 +70,7 @@ export async function signIn(
   user: User,
   options: { redirectTo: string; toast: ToastInput; remember?: boolean },
 ): Promise<Response> {
-  const session = await getSession(request);
-  await db.transaction().execute(async (trx) => {
-    await adoptGuestCart(trx, session.get("cartId"), user.id);
-    await adoptGuestWishlist(trx, session.get("wishlistId"), user.id);
-  });
+  const session = await joinGuestRows(request, user.id);
   const fresh = await rotateSession(session);
   fresh.unset("cartId");
   fresh.unset("wishlistId");
@@ -82,6 +79,33 @@ export async function signIn(
   fresh.set("remember", options.remember ?? true);
   const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
   return redirectWithToast(request, options.redirectTo, options.toast, { headers });
+}
+
+/**
+ * The guest's cart and wishlist (found through the request's session) join the account's, in
+ * one transaction. Returns the session, which then points at neither.
+ */
+export async function joinGuestRows(request: Request, userId: number): Promise<ShopSession> {
+  const session = await getSession(request);
+  await db.transaction().execute(async (trx) => {
+    await adoptGuestCart(trx, session.get("cartId"), userId);
+    await adoptGuestWishlist(trx, session.get("wishlistId"), userId);
+  });
+  return session;
+}
+
+/**
+ * An API sign-in (login or code verification answering a token): a guest cart and wishlist
+ * the client built with the session cookie join the account too. The Set-Cookie to send back
+ * (the session no longer points at them), or null when there was nothing to join.
+ */
+export async function joinGuestRowsForToken(request: Request, userId: number): Promise<string | null> {
+  if (!request.headers.get("Cookie")) return null;
+  const session = await joinGuestRows(request, userId);
+  if (!session.has("cartId") && !session.has("wishlistId")) return null;
+  session.unset("cartId");
+  session.unset("wishlistId");
+  return commitSession(session, request);
 }
 
 /** Sign the browser out: the session row is deleted and the cookie cleared. */

@@ -18,6 +18,7 @@ import {
   renewSignupCode,
   RESET_INVALID,
   RESET_TTL_MS,
+  SEVERAL_WAITING,
 } from "./one-time-codes.server";
 
 beforeAll(async () => {
@@ -53,22 +54,43 @@ function signupRows(email: string) {
   return db.selectFrom("oneTimeCodes").selectAll().where("email", "=", email).where("purpose", "=", "signup").execute();
 }
 
-/** What a sign-up attempt holds: the form's details, the password only as its hash. */
-const payloadFor = (name: string) => JSON.stringify({ name, mobile: null, passwordHash: `scrypt$16384$8$5$${name}` });
+/**
+ * What a sign-up attempt holds: the form's details, the password only as its hash, and whether
+ * it is bound to the browser that made it (web sign-ups are; API registrations are not).
+ */
+const payloadFor = (name: string, bound = false) => JSON.stringify({ name, mobile: null, passwordHash: `scrypt$16384$8$5$${name}`, bound });
 
 /** Open an attempt with a payload of its own; returns its id, its code and that payload. */
-async function attempt(email: string, name = "Asha", now?: Date) {
-  const payload = payloadFor(name);
+async function attempt(email: string, name = "Asha", now?: Date, bound = false) {
+  const payload = payloadFor(name, bound);
   const { id, code } = await issueSignupCode(db, email, payload, now);
   return { id, code, payload };
 }
 
-/** Open a second attempt whose code differs from `code` (1 in 10,000 the draw repeats). */
-async function attemptWithOtherCode(email: string, code: string, name = "Other") {
-  let next = await attempt(email, name);
-  while (next.code === code) next = await attempt(email, name);
+/** Open another attempt whose code differs from each of `codes` (1 in 10,000 a draw repeats). */
+async function attemptWithOtherCode(email: string, codes: string | string[], name = "Other", bound = false) {
+  const taken = [codes].flat();
+  let next = await attempt(email, name, undefined, bound);
+  while (taken.includes(next.code)) next = await attempt(email, name, undefined, bound);
   return next;
 }
+
+/** A 4-digit code that is none of `codes`. */
+function codeOtherThan(...codes: string[]) {
+  let wrong = otherCode(codes[0]!);
+  while (codes.includes(wrong)) wrong = otherCode(wrong);
+  return wrong;
+}
+
+/** The 409 a code without an attempt id gets while several unbound attempts wait. */
+async function expectSeveralWaiting(promise: Promise<unknown>) {
+  const error = await rejection(promise);
+  expect(error.status).toBe(409);
+  expect(error.message).toBe(SEVERAL_WAITING);
+  expect(error.fieldErrors).toEqual({ otp: SEVERAL_WAITING });
+}
+
+const exists = async (id: number) => (await db.selectFrom("oneTimeCodes").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 
 async function attemptRow(id: number) {
   return db.selectFrom("oneTimeCodes").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -184,7 +206,7 @@ describe("sign-up codes", () => {
 });
 
 describe("several sign-up attempts for one email", () => {
-  it("a second attempt leaves the first as it is: both rows wait, each code gives back its own payload", async () => {
+  it("a second attempt leaves the first as it is: both rows wait, each code (with its attempt id) gives back its own payload", async () => {
     const email = freshEmail();
     const first = await attempt(email, "Victim");
     const before = await attemptRow(first.id);
@@ -193,9 +215,72 @@ describe("several sign-up attempts for one email", () => {
     expect((await signupRows(email)).map((r) => r.id).sort((a, b) => a - b)).toEqual([first.id, second.id].sort((a, b) => a - b));
     // The first attempt's row is untouched: same code hash, payload, tries and expiry.
     expect(await attemptRow(first.id)).toEqual(before);
-    // Without an attempt id (API clients) any waiting attempt's code counts.
-    await expect(consumeSignupCode(db, email, first.code, null)).resolves.toBe(first.payload);
-    await expect(consumeSignupCode(db, email, second.code, null)).resolves.toBe(second.payload);
+    // With its attempt id each code confirms its own attempt.
+    await expect(consumeSignupCode(db, email, first.code, first.id)).resolves.toBe(first.payload);
+    await expect(consumeSignupCode(db, email, second.code, second.id)).resolves.toBe(second.payload);
+  });
+
+  it("without an attempt id, several unbound attempts waiting: 409, they all end, whatever the code; bound and finished attempts stay", async () => {
+    const email = freshEmail();
+    // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
+    const dead = await attempt(email, "Dead");
+    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead.code), dead.id).catch(() => undefined);
+    const expired = await attemptWithOtherCode(email, dead.code, "Expired");
+    await db.updateTable("oneTimeCodes").set({ expiresAt: minutes(-1).toISOString() }).where("id", "=", expired.id).execute();
+    const bound = await attemptWithOtherCode(email, [dead.code, expired.code], "Browser", true);
+    const a = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "A");
+    const b = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, a.code], "B");
+    const untouched = await Promise.all([dead.id, expired.id, bound.id].map(attemptRow));
+
+    // Even the right code of one of them: it cannot tell whose sign-up it would confirm.
+    await expectSeveralWaiting(consumeSignupCode(db, email, a.code, null));
+    expect(await exists(a.id)).toBe(false);
+    expect(await exists(b.id)).toBe(false);
+    expect(await Promise.all([dead.id, expired.id, bound.id].map(attemptRow))).toEqual(untouched);
+    // Their codes work no more, with or without their ids; nothing is left to renew for them.
+    for (const ended of [a, b]) {
+      await expectCodeError(consumeSignupCode(db, email, ended.code, ended.id), CODE_MESSAGES.wrong);
+      expect(await renewSignupCode(db, email, ended.id)).toBeNull();
+    }
+    // Without an id only finished attempts are left in sight, and of them only the dead one waits.
+    await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.dead);
+
+    // A wrong code, too, ends them all (and counts nowhere).
+    const c = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "C");
+    const d = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, c.code], "D");
+    await expectSeveralWaiting(consumeSignupCode(db, email, codeOtherThan(c.code, d.code), null));
+    expect(await exists(c.id)).toBe(false);
+    expect(await exists(d.id)).toBe(false);
+    expect(await Promise.all([dead.id, expired.id, bound.id].map(attemptRow))).toEqual(untouched);
+
+    // A new attempt alone works without an id again (dead and expired ones do not count as waiting),
+    // and the browser's bound attempt still works with its id.
+    const fresh = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "Fresh");
+    await expect(consumeSignupCode(db, email, fresh.code, null)).resolves.toBe(fresh.payload);
+    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+  });
+
+  it("an attempt bound to a browser is out of sight without its id: its code is wrong there, its tries are not counted, it is not renewed", async () => {
+    const email = freshEmail();
+    const bound = await attempt(email, "Browser", undefined, true);
+    const before = await attemptRow(bound.id);
+    await expectCodeError(consumeSignupCode(db, email, bound.code, null), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(bound.code), null), CODE_MESSAGES.wrong);
+    expect(await renewSignupCode(db, email, null)).toBeNull();
+    expect(await attemptRow(bound.id)).toEqual(before);
+    // With its id it is reached like any attempt.
+    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+  });
+
+  it("two bound attempts do not make the unbound one ambiguous: without an id it alone is checked", async () => {
+    const email = freshEmail();
+    const x = await attempt(email, "Browser X", undefined, true);
+    const y = await attemptWithOtherCode(email, x.code, "Browser Y", true);
+    const api = await attemptWithOtherCode(email, [x.code, y.code], "API");
+    await expectCodeError(consumeSignupCode(db, email, x.code, null), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, api.code, null)).resolves.toBe(api.payload);
+    expect(Number((await attemptRow(x.id)).attempts)).toBe(0);
+    expect(Number((await attemptRow(y.id)).attempts)).toBe(0);
   });
 
   it("with an attempt id only that attempt's code counts", async () => {
@@ -213,20 +298,25 @@ describe("several sign-up attempts for one email", () => {
     await expect(consumeSignupCode(db, email, theirs.code, theirs.id)).resolves.toBe(theirs.payload);
   });
 
-  it("a wrong try without an attempt id is counted on every waiting attempt", async () => {
+  it("a wrong try without an attempt id is counted on the unbound waiting attempt only, never on a bound one", async () => {
     const email = freshEmail();
-    const a = await attempt(email, "A");
-    const b = await attemptWithOtherCode(email, a.code, "B");
-    let wrong = otherCode(a.code);
-    while (wrong === b.code) wrong = otherCode(wrong);
+    const bound = await attempt(email, "Browser", undefined, true);
+    const a = await attemptWithOtherCode(email, bound.code, "A");
+    const wrong = codeOtherThan(a.code, bound.code);
     await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.wrong);
     expect(Number((await attemptRow(a.id)).attempts)).toBe(1);
-    expect(Number((await attemptRow(b.id)).attempts)).toBe(1);
-    // So guessing across several attempts gets no more than MAX_CODE_ATTEMPTS tries in all.
-    for (let i = 2; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(bound.id)).attempts)).toBe(0);
+    // The bound attempt's own code is just another wrong code there, counted on the unbound one.
+    await expectCodeError(consumeSignupCode(db, email, bound.code, null), CODE_MESSAGES.wrong);
+    expect(Number((await attemptRow(a.id)).attempts)).toBe(2);
+    for (let i = 3; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.wrong);
     await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.lastWrong);
     await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.dead);
-    await expectCodeError(consumeSignupCode(db, email, b.code, null), CODE_MESSAGES.dead);
+    await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.dead);
+    expect(Number((await attemptRow(a.id)).attempts)).toBe(MAX_CODE_ATTEMPTS);
+    // The bound attempt had none of those tries, and still works with its id.
+    expect(Number((await attemptRow(bound.id)).attempts)).toBe(0);
+    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
   });
 
   it("an attempt's tries do not count on the attempts that were not checked", async () => {
@@ -283,17 +373,40 @@ describe("renewSignupCode", () => {
     await expect(consumeSignupCode(db, email, fresh!, id)).resolves.toBe(payload);
   });
 
-  it("without an attempt id renews the newest waiting attempt; the others keep their codes", async () => {
+  it("without an attempt id renews the only unbound waiting attempt; a bound one keeps its code", async () => {
+    const email = freshEmail();
+    const bound = await attempt(email, "Browser", undefined, true);
+    const api = await attemptWithOtherCode(email, bound.code, "API");
+    const boundBefore = await attemptRow(bound.id);
+    let fresh = await renewSignupCode(db, email, null);
+    while (fresh === api.code) fresh = await renewSignupCode(db, email, null);
+    expect(fresh).toMatch(/^\d{4}$/);
+    expect(await attemptRow(bound.id)).toEqual(boundBefore);
+    await expectCodeError(consumeSignupCode(db, email, api.code, api.id), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, api.id)).resolves.toBe(api.payload);
+    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+  });
+
+  it("without an attempt id renews nothing while several unbound attempts wait (whose would it be?)", async () => {
     const email = freshEmail();
     const older = await attempt(email, "Older");
     const newer = await attemptWithOtherCode(email, older.code, "Newer");
-    const olderBefore = await attemptRow(older.id);
-    let fresh = await renewSignupCode(db, email, null);
-    while (fresh === newer.code) fresh = await renewSignupCode(db, email, null);
-    expect(await attemptRow(older.id)).toEqual(olderBefore);
-    await expectCodeError(consumeSignupCode(db, email, newer.code, newer.id), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, fresh!, newer.id)).resolves.toBe(newer.payload);
+    const before = await Promise.all([older.id, newer.id].map(attemptRow));
+    expect(await renewSignupCode(db, email, null)).toBeNull();
+    expect(await Promise.all([older.id, newer.id].map(attemptRow))).toEqual(before);
+    // Nothing was changed or ended: each code still works with its id.
     await expect(consumeSignupCode(db, email, older.code, older.id)).resolves.toBe(older.payload);
+    await expect(consumeSignupCode(db, email, newer.code, newer.id)).resolves.toBe(newer.payload);
+  });
+
+  it("without an attempt id renews nothing when only a bound attempt waits", async () => {
+    const email = freshEmail();
+    const bound = await attempt(email, "Browser", undefined, true);
+    const before = await attemptRow(bound.id);
+    expect(await renewSignupCode(db, email, null)).toBeNull();
+    expect(await attemptRow(bound.id)).toEqual(before);
+    // With its id it is renewed like any attempt.
+    expect(await renewSignupCode(db, email, bound.id)).toMatch(/^\d{4}$/);
   });
 
   it("with an attempt id renews that attempt only", async () => {

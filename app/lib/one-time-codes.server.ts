@@ -35,6 +35,20 @@ function sameHash(a: string, b: string) {
   return x.length === y.length && crypto.timingSafeEqual(x, y);
 }
 
+/**
+ * Whether an attempt may only be reached with its id: sign-ups made on the web page are
+ * (the browser keeps the id in its session). Requests without an id never see them.
+ */
+function isBound(payload: string | null): boolean {
+  try {
+    return (JSON.parse(payload ?? "{}") as { bound?: unknown }).bound === true;
+  } catch {
+    return false;
+  }
+}
+
+export const SEVERAL_WAITING = "More than one sign-up was waiting for this email, so none of them can be confirmed this way. Please register again.";
+
 /** A sign-up attempt (and its codes) lives this long at most, however often a code is resent. */
 export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
 
@@ -66,20 +80,23 @@ export async function issueSignupCode(db: Db, email: string, payload: string, no
 }
 
 /**
- * A new code for a waiting attempt (the newest one for the email when `attemptId` is null):
- * the old code stops working and the tries start again. Null when no attempt is waiting.
+ * A new code for a waiting attempt: the one `attemptId` names, or without an id the email's
+ * only waiting attempt that is not bound to a browser (none when several wait: whose would it
+ * be?). The old code stops working and the tries start again. Null when none qualifies.
  */
 export async function renewSignupCode(db: Db, email: string, attemptId: number | null, now = new Date()): Promise<string | null> {
   let query = db
     .selectFrom("oneTimeCodes")
-    .select(["id", "createdAt"])
+    .select(["id", "createdAt", "payload"])
     .where("email", "=", email)
     .where("purpose", "=", "signup")
     .where("usedAt", "is", null)
     .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS)));
   if (attemptId !== null) query = query.where("id", "=", attemptId);
-  const row = await query.orderBy("id", "desc").executeTakeFirst();
-  if (!row) return null;
+  const rows = await query.orderBy("id", "desc").execute();
+  const candidates = attemptId !== null ? rows : rows.filter((r) => !isBound(r.payload));
+  if (candidates.length !== 1) return null;
+  const row = candidates[0]!;
   const code = newCode();
   const end = Math.min(now.getTime() + CODE_TTL_MS, Date.parse(row.createdAt) + ATTEMPT_TTL_MS);
   await db
@@ -93,9 +110,11 @@ export async function renewSignupCode(db: Db, email: string, attemptId: number |
 
 /**
  * Check a sign-up code and use it up; returns the attempt's payload. With `attemptId` (the
- * browser that filled in the form) only that attempt's code counts; without it (API clients),
- * any attempt waiting for the email. Throws a 400 with the reason: wrong, expired, used, or no
- * tries left. A wrong try is counted atomically on every attempt it was checked against, so
+ * browser that filled in the form, or an API client that kept it) only that attempt's code
+ * counts. Without it, only attempts not bound to a browser, and only while exactly one waits:
+ * with several waiting, a code cannot tell whose sign-up it confirms (one may be someone
+ * else's, with their password), so they all end (409, register again). Throws a 400 with the
+ * reason: wrong, expired, used, or no tries left. A wrong try is counted atomically on every attempt it was checked against, so
  * parallel guesses cannot exceed the limit; pass the main db so the count survives a rollback.
  */
 export async function consumeSignupCode(db: Db, email: string, code: string, attemptId: number | null, now = new Date()): Promise<string> {
@@ -106,8 +125,16 @@ export async function consumeSignupCode(db: Db, email: string, code: string, att
     .where("purpose", "=", "signup")
     .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS - CODE_TTL_MS)));
   if (attemptId !== null) query = query.where("id", "=", attemptId);
-  const rows = await query.orderBy("id", "desc").execute();
+  const all = await query.orderBy("id", "desc").execute();
+  const rows = attemptId !== null ? all : all.filter((r) => !isBound(r.payload));
   const fail = (message: string) => new AppError(400, message, { otp: message });
+  if (attemptId === null) {
+    const open = rows.filter((r) => !r.usedAt && Date.parse(r.expiresAt) > now.getTime() && r.attempts < MAX_CODE_ATTEMPTS);
+    if (open.length > 1) {
+      await db.deleteFrom("oneTimeCodes").where("id", "in", open.map((r) => r.id)).execute();
+      throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });
+    }
+  }
   const hash = codeHash("signup", email, code);
   const match = rows.find((r) => sameHash(r.codeHash, hash));
   if (match) {

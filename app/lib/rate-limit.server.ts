@@ -36,19 +36,20 @@ export const LIMITS = {
 } satisfies Record<string, Limit>;
 
 /**
- * Shop-wide ceilings per action, used only when the client's address is unknown (a server
- * other than scripts/server.mjs, without a trusted proxy): a client changing the email on
- * every request is then held by these instead. With the address known they would only let
- * one client lock everyone out, so they are not applied.
+ * Shop-wide ceilings per action. Used when the client's address is unknown (a server other
+ * than scripts/server.mjs, without a trusted proxy): a client changing the email on every
+ * request is then held by these instead. With the address known they would mostly let one
+ * client lock everyone out, so only the ones marked `always` hold then: the actions that mail
+ * a code or link to any address typed in, so the shop cannot be made to mail strangers in bulk.
  */
-export const SHOP_WIDE: Record<string, Limit> = {
+export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   newsletter: { name: "newsletter-all", max: 300, windowMs: HOUR },
   contact: { name: "contact-all", max: 60, windowMs: HOUR },
   login: { name: "login-all", max: 3000, windowMs: QUARTER },
-  signup: { name: "signup-all", max: 300, windowMs: HOUR },
+  signup: { name: "signup-all", max: 300, windowMs: HOUR, always: true },
   "otp-verify": { name: "otp-verify-all", max: 1000, windowMs: QUARTER },
-  "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR },
-  "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR },
+  "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR, always: true },
+  "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR, always: true },
   "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
 };
 
@@ -60,10 +61,26 @@ export const SHOP_WIDE: Record<string, Limit> = {
  */
 export function clientIp(request: Request): string | null {
   const header = (globalThis as { __shopClientAddressHeader?: string }).__shopClientAddressHeader;
-  if (header) return request.headers.get(header) || null;
+  if (header) return addressKey(request.headers.get(header));
   if (!env.TRUST_PROXY) return null;
-  const forwarded = request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim();
-  return forwarded || request.headers.get("X-Real-IP") || null;
+  return addressKey(request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim());
+}
+
+/**
+ * The key an address is limited under: IPv4 as is (also when written as ::ffff:a.b.c.d), IPv6
+ * by its /64, since one machine commonly holds a whole /64 and could take a new address for
+ * every request.
+ */
+export function addressKey(address: string | null | undefined): string | null {
+  if (!address) return null;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(":")) return address;
+  const [head, tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
 /** Limits one request: by the client's address when known, and by what it names (an email). */
@@ -72,7 +89,7 @@ export async function rateLimitRequest(limit: Limit, request: Request, subject: 
   if (ip) await rateLimit({ ...limit, max: limit.perAddress ?? limit.max }, `ip:${ip}`);
   await rateLimit(limit, `s:${subject}`);
   const ceiling = SHOP_WIDE[limit.name];
-  if (!ip && ceiling) await rateLimit(ceiling, "all");
+  if (ceiling && (!ip || ceiling.always)) await rateLimit(ceiling, "all");
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */

@@ -53,13 +53,20 @@ export interface SignupAttempt {
  * Start a sign-up: the details wait beside a 4-digit code mailed to the email, and the account
  * exists only once that code is verified (verifySignup). Another registration of the same
  * email opens its own attempt with its own code, so it can neither change nor end this one.
- * An email with an account already answers 409.
+ * An email with an account already answers 409. See consumeSignupCode for which code
+ * confirms which attempt.
  */
-export async function registerAccount(input: RegisterInput, request: Request, db: Db = defaultDb): Promise<SignupAttempt> {
+export async function registerAccount(
+  input: RegisterInput,
+  request: Request,
+  options: { boundToBrowser?: boolean } = {},
+  db: Db = defaultDb,
+): Promise<SignupAttempt> {
   await rateLimitRequest(LIMITS.signup, request, input.email);
   if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
   const passwordHash = await hashPassword(input.password);
-  const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash });
+  // boundToBrowser: the web page keeps the attempt's id in the session, and only that id reaches it.
+  const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
   const { id, code } = await issueSignupCode(db, input.email, payload);
   await sendSignupCode(input.email, input.name, code);
   return { attemptId: id, user: { name: input.name, email: input.email, mobile: input.mobile } };

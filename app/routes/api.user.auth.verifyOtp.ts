@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { tokenAnswer } from "~/lib/account-api.server";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { issueToken } from "~/lib/identity.server";
 import { verifySignup } from "~/models/users.server";
 import { OtpSchema } from "~/utils/account-schemas";
 
@@ -13,6 +13,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     // Without the attemptId registration answered (the spec's clients send none), any code
     // waiting for the email counts.
     const user = await verifySignup(input.email, input.otp, input.attemptId ?? null, request);
-    return { token: await issueToken(user.id), user };
+    return tokenAnswer(request, user);
   });
 export const loader = otherMethods(["POST"]);

@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
     async () => {
       form = await readForm(request);
       const input = parseWith(SignupSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
-      const { attemptId } = await registerAccount(input, request);
+      const { attemptId } = await registerAccount(input, request, { boundToBrowser: true });
       const session = await getSession(request);
       session.set("pendingSignup", { attemptId, name: input.name, email: input.email, mobile: input.mobile });
       const headers = new Headers({ "Set-Cookie": await commitSession(session, request) });

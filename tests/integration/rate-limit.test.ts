@@ -46,3 +46,17 @@ describe("login attempts behind a trusted proxy", () => {
     }
   });
 });
+
+describe("addressKey", () => {
+  it("keeps IPv4, unwraps IPv4-mapped IPv6, and limits IPv6 by its /64", async () => {
+    const { addressKey } = await import("~/lib/rate-limit.server");
+    expect(addressKey("203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("::ffff:203.0.113.9")).toBe("203.0.113.9");
+    expect(addressKey("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(addressKey("2001:db8:1:2::1")).toBe(addressKey("2001:0db8:0001:0002:ffff::9"));
+    expect(addressKey("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(addressKey("::1")).toBe("0:0:0:0::/64");
+    expect(addressKey("")).toBeNull();
+    expect(addressKey(null)).toBeNull();
+  });
+});
