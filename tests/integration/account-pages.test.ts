@@ -2,7 +2,7 @@
 // the OTP step, login (session rotation, safe redirects, the guest's cart and wishlist joining
 // the account), profile and password change, forgot and reset password, logout. The sign-up
 // takeover found in review (someone re-registering a waiting email with their own password)
-// is tried here from both browsers.
+// is tried here from both browsers, and from the API against a web sign-up.
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
@@ -12,12 +12,15 @@ import { issueToken } from "~/lib/identity.server";
 import { hashPassword } from "~/lib/password.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { settleMail } from "~/lib/mail.server";
-import { CODE_MESSAGES, RESET_INVALID } from "~/lib/one-time-codes.server";
+import { CODE_MESSAGES, MAX_CODE_ATTEMPTS, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { sessionCookie } from "~/lib/session.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, verifySignup } from "~/models/users.server";
 import * as root from "~/root";
 import * as authProfile from "~/routes/api.auth.profile";
+import * as apiRegister from "~/routes/api.user.auth.register";
+import * as apiResendOtp from "~/routes/api.user.auth.resendOtp";
+import * as apiVerifyOtp from "~/routes/api.user.auth.verifyOtp";
 import * as cart from "~/routes/cart";
 import * as forgotPassword from "~/routes/forgot-password";
 import * as login from "~/routes/login";
@@ -30,9 +33,9 @@ import * as wishlist from "~/routes/wishlist";
 import { MESSAGES } from "~/utils/account-schemas";
 import { createTestItem } from "../support/items";
 import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
-import { ORIGIN, formRequest, getRequest } from "../support/requests";
+import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar } from "./helpers";
+import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 
 // Every registration and login costs a scrypt hash (~0.3 s, several times that on a busy
 // machine): the tests that make many get room beyond the default 20 s.
@@ -276,6 +279,90 @@ describe("sign-up and the OTP step", () => {
     const { email, attacker, ca } = await victimAndAttacker("takeover-reverse");
     expect(failure(await verifyCode(email, ca, attacker), 400).formError).toBe(CODE_MESSAGES.wrong);
     expect(await usersWith(email)).toEqual([]);
+  });
+
+  /**
+   * The victim fills in the web form (attempt A, bound to the browser, code CA); an attacker
+   * registers the same email through the API with a password of their own (attempt B, unbound,
+   * code CB, mailed to the victim as well).
+   */
+  async function webVictimAndApiAttacker(tag: string) {
+    const email = freshEmail(tag);
+    const victim = cookieJar(await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })));
+    const ca = await latestCode(email);
+    const victimId = asRecord((await sessionData(victim)).pendingSignup).attemptId as number;
+    const registered = await call(apiRegister.action, jsonRequest("POST", "/api/user/auth/register", { name: "Mallory", email, password: "attackpass" }));
+    expect(registered.status).toBe(201);
+    const attackerId = asRecord(registered.body).attemptId as number;
+    const cb = await latestCode(email);
+    if (cb === ca) throw new Error("the two codes are equal (1 in 10,000): run the test again");
+    const row = (id: number) => db.selectFrom("oneTimeCodes").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    // The web attempt is bound to its browser; the API one is not.
+    expect(JSON.parse((await row(victimId)).payload ?? "null")).toMatchObject({ name: "Vera Victim", bound: true });
+    expect(JSON.parse((await row(attackerId)).payload ?? "null")).toMatchObject({ name: "Mallory", bound: false });
+    return { email, victim, ca, cb, victimId, attackerId, row };
+  }
+
+  const apiVerify = (body: unknown) => call(apiVerifyOtp.action, jsonRequest("POST", "/api/user/auth/verifyOtp", body));
+  const apiResend = (body: unknown) => call(apiResendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", body));
+
+  it("an API registration of the same email cannot touch a web sign-up: no tries counted on it, no resend of it, the victim's browser still verifies", async () => {
+    const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web");
+    const victimBefore = await row(victimId);
+
+    // Through the API without attemptId only the attacker's unbound attempt is in sight (one
+    // waits, so no 409): the victim's own code is a wrong code there, and every wrong try
+    // counts on the attacker's attempt alone.
+    const guesses = [ca];
+    for (let n = Number(ca) + 1; guesses.length < MAX_CODE_ATTEMPTS; n++) {
+      const guess = String(n % 10000).padStart(4, "0");
+      if (guess !== cb) guesses.push(guess);
+    }
+    for (const [i, otp] of guesses.entries()) {
+      const refused = expectApiError(await apiVerify({ email, otp }), 400);
+      expect(refused.message).toBe(i < MAX_CODE_ATTEMPTS - 1 ? CODE_MESSAGES.wrong : CODE_MESSAGES.lastWrong);
+    }
+    expect(Number((await row(attackerId)).attempts)).toBe(MAX_CODE_ATTEMPTS);
+    expect(await row(victimId)).toEqual(victimBefore);
+    expect(await usersWith(email)).toEqual([]);
+
+    // A resend without attemptId renews the attacker's attempt (the only unbound one), not the victim's.
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(2);
+    expect((await apiResend({ email })).status).toBe(200);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(3);
+    expect(Number((await row(attackerId)).attempts)).toBe(0);
+    expect(await row(victimId)).toEqual(victimBefore);
+    const renewed = await latestCode(email);
+
+    // The victim's browser verifies with its own code: the account has the victim's details and password.
+    expectRedirect(await verifyCode(email, ca, victim), "/profile");
+    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
+    expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
+    expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+    // The attacker's attempt ended with it: its renewed code makes nothing, with or without its id.
+    expectApiError(await apiVerify({ email, otp: renewed }), 400);
+    expectApiError(await apiVerify({ email, otp: renewed, attemptId: attackerId }), 400);
+    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
+  });
+
+  it("through the API without attemptId the attacker's code confirms the attacker's attempt only, never the victim's web sign-up", async () => {
+    const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web-code");
+    // CB was mailed to the victim's address; whoever enters it through the API without attemptId
+    // confirms B, with Mallory's details. The bound attempt does not count as a second waiting
+    // one (no 409), and its details are never what a code confirms there.
+    const answer = await apiVerify({ email, otp: cb });
+    expect(answer.status).toBe(200);
+    expect(asRecord(asRecord(answer.body).user)).toMatchObject({ name: "Mallory", email });
+    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
+    expect((await row(attackerId)).usedAt).not.toBeNull();
+    // The victim's attempt was not what the code confirmed (it ends, as every other attempt does
+    // once the email has an account): the victim's browser makes no account of it.
+    expect(await db.selectFrom("oneTimeCodes").select("id").where("id", "=", victimId).executeTakeFirst()).toBeUndefined();
+    failure(await verifyCode(email, ca, victim), 400);
+    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
+    expect(failure((await logIn(email, "victimpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
   });
 
   it("'Resend code' in the victim's browser renews the victim's own attempt, not the newer one", async () => {

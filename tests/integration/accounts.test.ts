@@ -9,7 +9,7 @@ import { publicOrigin } from "~/lib/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { settleMail } from "~/lib/mail.server";
-import { CODE_MESSAGES, findResetToken, MAX_CODE_ATTEMPTS, RESET_INVALID } from "~/lib/one-time-codes.server";
+import { CODE_MESSAGES, findResetToken, MAX_CODE_ATTEMPTS, RESET_INVALID, SEVERAL_WAITING } from "~/lib/one-time-codes.server";
 import { LIMITS } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
@@ -81,6 +81,16 @@ function register(body: unknown) {
 }
 function verify(body: unknown) {
   return call(verifyOtp.action, jsonRequest("POST", "/api/user/auth/verifyOtp", body));
+}
+function resend(body: unknown) {
+  return call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", body));
+}
+/** The `attemptId` a successful registration answered. */
+function attemptIdOf(answer: Answer): number {
+  expect(answer.status).toBe(201);
+  const id = asRecord(answer.body).attemptId;
+  expect(typeof id).toBe("number");
+  return id as number;
 }
 function login(body: unknown, route: "user" | "auth" = "user") {
   return route === "user"
@@ -193,8 +203,9 @@ describe("register → emailed code → verify → token", () => {
     expect(attempts).toHaveLength(1);
     expect(attempts[0]!.usedAt).toBeNull();
     const payload = JSON.parse(attempts[0]!.payload ?? "null") as Record<string, unknown>;
-    expect(Object.keys(payload).sort()).toEqual(["mobile", "name", "passwordHash"]);
-    expect(payload).toMatchObject({ name: "Waiting Person", mobile: "9876543210" });
+    expect(Object.keys(payload).sort()).toEqual(["bound", "mobile", "name", "passwordHash"]);
+    // An API registration is not bound to a browser: a code without attemptId may reach it.
+    expect(payload).toMatchObject({ name: "Waiting Person", mobile: "9876543210", bound: false });
     expect(payload.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(attempts[0]!.payload).not.toContain(PASSWORD);
 
@@ -302,10 +313,11 @@ describe("register → emailed code → verify → token", () => {
     expect(await mailsTo(taken)).toHaveLength(1);
   });
 
-  it("a second registration of a waiting email does not end the first: the first code still works, with the first password", async () => {
+  it("a second registration of a waiting email does not end or change the first: the first code, with its attemptId, still works with the first password", async () => {
     const email = freshEmail("twice");
-    expect((await register({ name: "First Try", email, password: "firstpass" })).status).toBe(201);
+    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
     const firstCode = await latestCode(email);
+    const [firstBefore] = await attemptsFor(email);
     // Someone else registers the same email with a password of their own: a second attempt.
     expect((await register({ name: "Second Try", email, password: "secondpass" })).status).toBe(201);
     const secondCode = await newerCode(email, firstCode);
@@ -314,9 +326,10 @@ describe("register → emailed code → verify → token", () => {
     const attempts = await attemptsFor(email);
     expect(attempts).toHaveLength(2);
     expect(attempts.every((a) => a.usedAt === null && Number(a.attempts) === 0)).toBe(true);
+    expect(attempts[0]).toEqual(firstBefore);
 
-    // The first code works through the API too (which matches any waiting attempt of the email).
-    const { user } = expectSignedIn(await verify({ email, otp: firstCode }), email);
+    // The first code, sent with its attemptId, confirms the first attempt.
+    const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
     expect(user.name).toBe("First Try");
     expectSignedIn(await login({ email, password: "firstpass" }), email);
     expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
@@ -350,13 +363,14 @@ describe("register → emailed code → verify → token", () => {
 
   it("once one attempt is verified the others are gone, their codes fail, and the email registers no more (409)", async () => {
     const email = freshEmail("others-end");
-    expect((await register({ name: "One", email, password: "onepass1" })).status).toBe(201);
+    const oneId = attemptIdOf(await register({ name: "One", email, password: "onepass1" }));
     const one = await latestCode(email);
-    expect((await register({ name: "Two", email, password: "twopass2" })).status).toBe(201);
+    const twoId = attemptIdOf(await register({ name: "Two", email, password: "twopass2" }));
     const two = await newerCode(email, one);
     const [first, second] = await attemptsFor(email);
+    expect([first!.id, second!.id]).toEqual([oneId, twoId]);
 
-    expect(expectSignedIn(await verify({ email, otp: two }), email).user.name).toBe("Two");
+    expect(expectSignedIn(await verify({ email, otp: two, attemptId: twoId }), email).user.name).toBe("Two");
     // Only the verified attempt is left (used); the other is deleted.
     const left = await attemptsFor(email);
     expect(left.map((a) => a.id)).toEqual([second!.id]);
@@ -365,6 +379,7 @@ describe("register → emailed code → verify → token", () => {
 
     const late = expectApiError(await verify({ email, otp: one }), 400);
     expect(late.errors).toEqual({ otp: late.message });
+    expect(expectApiError(await verify({ email, otp: one, attemptId: oneId }), 400).message).toBe(CODE_MESSAGES.wrong);
     expect(expectApiError(await verify({ email, otp: two }), 400).message).toBe(CODE_MESSAGES.used);
     expect(await usersWith(email)).toHaveLength(1);
     expect(expectApiError(await login({ email, password: "onepass1" }), 401).message).toBe(MESSAGES.invalidLogin);
@@ -376,6 +391,70 @@ describe("register → emailed code → verify → token", () => {
     expect((await call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", { email }))).status).toBe(200);
     await settleMail();
     expect(await mailsTo(email)).toHaveLength(mailed);
+  });
+
+  it("two registrations waiting: a code without attemptId → 409, both attempts end, neither code works any more, a new registration does", async () => {
+    const email = freshEmail("several");
+    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
+    const firstCode = await latestCode(email);
+    const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
+    const secondCode = await newerCode(email, firstCode);
+
+    // Even the right code of one of them: nothing tells whose sign-up (and password) it would confirm.
+    const several = expectApiError(await verify({ email, otp: firstCode }), 409);
+    expect(several.message).toBe(SEVERAL_WAITING);
+    expect(several.errors).toEqual({ otp: SEVERAL_WAITING });
+    expect(await attemptsFor(email)).toEqual([]);
+    expect(await usersWith(email)).toEqual([]);
+
+    // Neither code works afterwards, with or without its attemptId.
+    for (const [otp, attemptId] of [
+      [firstCode, firstId],
+      [secondCode, secondId],
+    ] as const) {
+      expect(expectApiError(await verify({ email, otp }), 400).message).toBe(CODE_MESSAGES.wrong);
+      expect(expectApiError(await verify({ email, otp, attemptId }), 400).message).toBe(CODE_MESSAGES.wrong);
+    }
+    expect(await usersWith(email)).toEqual([]);
+    expect(expectApiError(await login({ email, password: "firstpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+
+    // Registering again starts afresh: one attempt waits, and its code works without attemptId.
+    expect((await register({ name: "Third Try", email, password: "thirdpass" })).status).toBe(201);
+    expect(await attemptsFor(email)).toHaveLength(1);
+    const { user } = expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+    expect(user.name).toBe("Third Try");
+    expectSignedIn(await login({ email, password: "thirdpass" }), email);
+    expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+  });
+
+  it("resendOtp without attemptId renews nothing while two registrations wait: no mail, both attempts unchanged; with an attemptId it renews that one", async () => {
+    const email = freshEmail("resend-several");
+    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
+    const firstCode = await latestCode(email);
+    const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
+    await newerCode(email, firstCode);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(2);
+    const before = await attemptsFor(email);
+
+    const resent = await resend({ email });
+    expect(resent.status).toBe(200);
+    expect(asRecord(resent.body).success).toBe(true);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(2);
+    expect(await attemptsFor(email)).toEqual(before);
+    // The answer is the one any email gets, waiting or not.
+    expect((await resend({ email: freshEmail("resend-nobody") })).body).toEqual(resent.body);
+
+    // Named by its attemptId, the second attempt is renewed (one mail); the first keeps its code.
+    expect((await resend({ email, attemptId: secondId })).status).toBe(200);
+    await settleMail();
+    expect(await mailsTo(email)).toHaveLength(3);
+    const after = await attemptsFor(email);
+    expect(after[0]).toEqual(before[0]);
+    expect(after).toHaveLength(2);
+    const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
+    expect(user.name).toBe("First Try");
   });
 
   it("a code verified after the email got an account meanwhile → 409, and that account is untouched", async () => {
@@ -666,6 +745,7 @@ describe("hostile and oversized input", () => {
         passwordHash: "scrypt$1$1$1$AAAA$AAAA",
         token: "slt_forged",
         isAdmin: true,
+        bound: true,
       }),
     );
     expect(r.status).toBe(201);
@@ -673,7 +753,9 @@ describe("hostile and oversized input", () => {
     expect(await usersWith(email)).toEqual([]);
     const [pending] = await attemptsFor(email);
     const payload = JSON.parse(pending!.payload ?? "null") as Record<string, unknown>;
-    expect(Object.keys(payload).sort()).toEqual(["mobile", "name", "passwordHash"]);
+    expect(Object.keys(payload).sort()).toEqual(["bound", "mobile", "name", "passwordHash"]);
+    // An API client cannot bind its attempt to a browser by asking.
+    expect(payload.bound).toBe(false);
     expect(payload.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(payload.passwordHash).not.toBe("scrypt$1$1$1$AAAA$AAAA");
     expect(expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 401).message).toBe(MESSAGES.invalidLogin);
