@@ -220,7 +220,7 @@ describe("several sign-up attempts for one email", () => {
     await expect(consumeSignupCode(db, email, second.code, second.id)).resolves.toBe(second.payload);
   });
 
-  it("without an attempt id, several unbound attempts waiting: 409, they all end, whatever the code; bound and finished attempts stay", async () => {
+  it("without an attempt id, several unbound attempts waiting (live, dead or with an expired code): 409, they all end, whatever the code; bound and used attempts stay", async () => {
     const email = freshEmail();
     // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
     const dead = await attempt(email, "Dead");
@@ -230,20 +230,20 @@ describe("several sign-up attempts for one email", () => {
     const bound = await attemptWithOtherCode(email, [dead.code, expired.code], "Browser", true);
     const a = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "A");
     const b = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, a.code], "B");
-    const untouched = await Promise.all([dead.id, expired.id, bound.id].map(attemptRow));
+    const untouched = await attemptRow(bound.id);
 
     // Even the right code of one of them: it cannot tell whose sign-up it would confirm.
+    // A dead or expired attempt still waits (a resend would renew it), so it ends too.
     await expectSeveralWaiting(consumeSignupCode(db, email, a.code, null));
-    expect(await exists(a.id)).toBe(false);
-    expect(await exists(b.id)).toBe(false);
-    expect(await Promise.all([dead.id, expired.id, bound.id].map(attemptRow))).toEqual(untouched);
+    for (const ended of [a, b, dead, expired]) expect(await exists(ended.id)).toBe(false);
+    expect(await attemptRow(bound.id)).toEqual(untouched);
     // Their codes work no more, with or without their ids; nothing is left to renew for them.
     for (const ended of [a, b]) {
       await expectCodeError(consumeSignupCode(db, email, ended.code, ended.id), CODE_MESSAGES.wrong);
       expect(await renewSignupCode(db, email, ended.id)).toBeNull();
     }
-    // Without an id only finished attempts are left in sight, and of them only the dead one waits.
-    await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.dead);
+    // Without an id nothing unbound is left in sight: the code is just wrong.
+    await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.wrong);
 
     // A wrong code, too, ends them all (and counts nowhere).
     const c = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "C");
@@ -251,10 +251,10 @@ describe("several sign-up attempts for one email", () => {
     await expectSeveralWaiting(consumeSignupCode(db, email, codeOtherThan(c.code, d.code), null));
     expect(await exists(c.id)).toBe(false);
     expect(await exists(d.id)).toBe(false);
-    expect(await Promise.all([dead.id, expired.id, bound.id].map(attemptRow))).toEqual(untouched);
+    expect(await attemptRow(bound.id)).toEqual(untouched);
 
-    // A new attempt alone works without an id again (dead and expired ones do not count as waiting),
-    // and the browser's bound attempt still works with its id.
+    // A new attempt alone works without an id again, and the browser's bound attempt still
+    // works with its id.
     const fresh = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "Fresh");
     await expect(consumeSignupCode(db, email, fresh.code, null)).resolves.toBe(fresh.payload);
     await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
@@ -329,7 +329,7 @@ describe("several sign-up attempts for one email", () => {
     await expectCodeError(consumeSignupCode(db, email, wrong, a.id), CODE_MESSAGES.lastWrong);
     await expectCodeError(consumeSignupCode(db, email, a.code, a.id), CODE_MESSAGES.dead);
     expect(Number((await attemptRow(b.id)).attempts)).toBe(0);
-    await expect(consumeSignupCode(db, email, b.code, null)).resolves.toBe(b.payload);
+    await expect(consumeSignupCode(db, email, b.code, b.id)).resolves.toBe(b.payload);
   });
 
   it("endSignupAttempts deletes the waiting attempts, and their codes stop working", async () => {

@@ -129,7 +129,9 @@ export async function consumeSignupCode(db: Db, email: string, code: string, att
   const rows = attemptId !== null ? all : all.filter((r) => !isBound(r.payload));
   const fail = (message: string) => new AppError(400, message, { otp: message });
   if (attemptId === null) {
-    const open = rows.filter((r) => !r.usedAt && Date.parse(r.expiresAt) > now.getTime() && r.attempts < MAX_CODE_ATTEMPTS);
+    // Waiting as resend sees it: unused and within the attempt's life (its code may have expired).
+    const lifeStart = now.getTime() - ATTEMPT_TTL_MS;
+    const open = rows.filter((r) => !r.usedAt && Date.parse(r.createdAt) > lifeStart);
     if (open.length > 1) {
       await db.deleteFrom("oneTimeCodes").where("id", "in", open.map((r) => r.id)).execute();
       throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });

@@ -73,8 +73,9 @@ export async function registerAccount(
 }
 
 /**
- * A new code for a sign-up waiting for verification: the browser's own attempt when known,
- * else the newest for the email. Answers the same (and as fast) for any email.
+ * A new code for a sign-up waiting for verification: the attempt `attemptId` names (the
+ * browser's own, or an API client's), else the email's lone API sign-up. Answers the same for
+ * any email; the mail goes out in the background.
  */
 export async function resendSignupCode(email: string, attemptId: number | null, request: Request, db: Db = defaultDb): Promise<void> {
   await rateLimitRequest(LIMITS.otpResend, request, email);

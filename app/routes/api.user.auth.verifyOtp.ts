@@ -10,8 +10,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const input = parseWith(OtpSchema, await readBody(request));
-    // Without the attemptId registration answered (the spec's clients send none), any code
-    // waiting for the email counts.
+    // Without the attemptId registration answered (the spec's clients send none), a code
+    // confirms an API sign-up only while it is the one waiting for the email (ADR 0006).
     const user = await verifySignup(input.email, input.otp, input.attemptId ?? null, request);
     return tokenAnswer(request, user);
   });
