@@ -1,7 +1,7 @@
 import "./tailwind.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useNavigationType, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
@@ -90,6 +90,15 @@ export default function App() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+  // Spec: the page scrolls to the top on every route change. ScrollRestoration does this as the
+  // new page commits; a page whose content arrives after that (a slow list swapping out its
+  // skeleton) could leave the browser's scroll anchoring holding the old position, so the top
+  // is asserted once more after paint. Back and forward keep their restored positions.
+  const { pathname } = useLocation();
+  const navigationType = useNavigationType();
+  useEffect(() => {
+    if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
+  }, [pathname, navigationType]);
   // A slow navigation to a list page shows that page's loading text and skeleton (spec).
   const slowTarget = useSlowNavigationTarget();
   return <Shell>{slowTarget && hasPendingPage(slowTarget) ? <PendingPage path={slowTarget} /> : <Outlet />}</Shell>;

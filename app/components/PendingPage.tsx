@@ -17,7 +17,9 @@ export function useSlowNavigationTarget(delayMs = 300): string | null {
     const timer = setTimeout(() => setSlow(target), delayMs);
     return () => clearTimeout(timer);
   }, [target, delayMs]);
-  return slow;
+  // Only while that navigation still runs: the render that lands on the new page must show the
+  // page itself, not one last frame of its skeleton (which upset the scroll to the top).
+  return slow !== null && slow === target ? slow : null;
 }
 
 function Loading({ text }: { text: string }) {
