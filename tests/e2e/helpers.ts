@@ -35,12 +35,22 @@ export function productCards(scope: Page | Locator): Locator {
 }
 
 /** The price shown on each of `cards` (a product-card locator), in order. */
+/**
+ * Without JavaScript a link is a full page load that may still be streaming in when the URL
+ * has changed: read a list only once the whole document is parsed.
+ */
+async function wholeDocument(cards: Locator) {
+  await cards.page().waitForLoadState("domcontentloaded");
+}
+
 export async function cardPrices(cards: Locator): Promise<number[]> {
+  await wholeDocument(cards);
   const texts = await cards.getByText(/^₹[\d,]+$/).allTextContents();
   return texts.map(parseRupees);
 }
 
 export async function cardTitles(cards: Locator): Promise<string[]> {
+  await wholeDocument(cards);
   return (await cards.getByRole("heading", { level: 3 }).allTextContents()).map((t) => t.trim());
 }
 
