@@ -7,7 +7,7 @@ import { db } from "./db.server";
 import { env } from "./env.server";
 import { AppError } from "./errors.server";
 import { parseWith } from "./http.server";
-import { getUserId } from "./identity.server";
+import { bearerToken, getUserId } from "./identity.server";
 import type { ShopSession } from "./session.server";
 import { commitSession, destroySession, getSession, rotateSession } from "./session.server";
 import { redirectWithToast } from "./toast.server";
@@ -59,6 +59,23 @@ export async function requireApiUser(request: Request): Promise<User> {
   const user = await getUser(request);
   if (!user) throw new AppError(401, "Please log in to continue");
   return user;
+}
+
+/**
+ * Does this request carry the shop's admin flag? Only a browser session can (the admin signs
+ * in through the Admin Access dialog); a bearer-token call never does.
+ */
+export async function isAdminRequest(request: Request): Promise<boolean> {
+  if (bearerToken(request) !== null) return false;
+  const session = await getSession(request);
+  return session.get("isAdmin") === true;
+}
+
+/** API order paths: who is asking, as orders.server's Viewer. The shop's admin, or a customer (else 401). */
+export async function requireOrderViewer(request: Request): Promise<{ userId: number | null; isAdmin: boolean }> {
+  if (await isAdminRequest(request)) return { userId: await getUserId(request), isAdmin: true };
+  const user = await requireApiUser(request);
+  return { userId: user.id, isAdmin: false };
 }
 
 /**

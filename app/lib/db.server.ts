@@ -46,3 +46,8 @@ export function nowIso(date = new Date()) {
 export function toCount(value: string | number | bigint | null | undefined) {
   return Number(value ?? 0);
 }
+
+/** A write refused by a unique constraint (SQLite and PostgreSQL word it differently). */
+export function isUniqueViolation(error: unknown) {
+  return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
+}

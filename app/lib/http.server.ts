@@ -70,6 +70,12 @@ export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promis
   throw new AppError(415, "Send the form as application/x-www-form-urlencoded");
 }
 
+/** Origin check + size limit, and the body exactly as sent (signed webhooks are checked over it). */
+export async function readRawBody(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  assertSameOrigin(request);
+  return readLimitedText(request, limit);
+}
+
 /** Origin check + size limit + JSON (or form) body as a plain object for zod to parse. */
 export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promise<Record<string, unknown>> {
   assertSameOrigin(request);

@@ -33,6 +33,11 @@ export const LIMITS = {
   /** per account */
   changePassword: { name: "change-password", max: 5, windowMs: QUARTER },
   profile: { name: "profile", max: 10, windowMs: QUARTER },
+  /** per account: placing orders and starting online payments */
+  placeOrder: { name: "place-order", max: 20, windowMs: HOUR },
+  paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
+  verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
+  orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**

@@ -4,6 +4,8 @@ import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
 export type OrderStatus = "processing" | "shipped" | "delivered" | "cancelled";
 export type PaymentMethod = "cod" | "online";
+/** created: waiting for payment; paid: a verified payment is recorded; failed: paid, but no order could be placed (refund due) */
+export type PaymentOrderStatus = "created" | "paid" | "failed";
 
 export interface UsersTable {
   id: Generated<number>;
@@ -113,8 +115,12 @@ export interface PaymentOrdersTable {
   userId: number | null;
   amountPaise: number;
   currency: string;
-  status: string;
+  status: PaymentOrderStatus;
   paymentId: string | null;
+  /** JSON of the checkout this payment is for (shipping details, idempotency key), if any */
+  checkout: string | null;
+  /** why a paid payment order could not become an order */
+  failure: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,7 +3,7 @@
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
 import { consumeResetToken, consumeSignupCode, endResetTokens, endSignupAttempts, findResetToken, issueResetToken, issueSignupCode, renewSignupCode, RESET_INVALID } from "~/lib/one-time-codes.server";
@@ -108,10 +108,6 @@ export async function verifySignup(email: string, otp: string, attemptId: number
     if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
     throw error;
   }
-}
-
-function isUniqueViolation(error: unknown) {
-  return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
 }
 
 /**

@@ -56,3 +56,9 @@ export type ContactInput = z.infer<typeof ContactSchema>;
 
 export const CartAddSchema = z.object({ itemId: IdSchema, quantity: QuantitySchema.default(1) });
 export const CartUpdateSchema = z.object({ id: IdSchema, quantity: QuantitySchema });
+
+const STATUS_MESSAGE = "Status must be one of processing, shipped, delivered, cancelled";
+export const OrderStatusChangeSchema = z.object({
+  orderId: IdSchema,
+  status: z.enum(["processing", "shipped", "delivered", "cancelled"], { error: STATUS_MESSAGE }),
+});

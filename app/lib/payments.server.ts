@@ -1,0 +1,82 @@
+// The payment gateway: real Razorpay when RAZORPAY_KEY_ID/SECRET are set, otherwise the
+// offline test gateway (contract.md), whose key secret is generated once and kept in the data
+// folder. Both sign a payment exactly as Razorpay does (HMAC-SHA256 of "order_id|payment_id",
+// hex) and both are checked by `isValidPaymentSignature`, one code path, timing-safe.
+import crypto from "node:crypto";
+import { env } from "./env.server";
+import { persistentSecret } from "./secrets.server";
+
+export type PaymentMode = "razorpay" | "offline";
+
+export function paymentMode(): PaymentMode {
+  return env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET ? "razorpay" : "offline";
+}
+
+/** The key secret signatures are made and checked with. */
+function keySecret(): string {
+  return env.RAZORPAY_KEY_SECRET ?? persistentSecret("offline-gateway");
+}
+
+/** The secret of webhook signatures: Razorpay's dashboard setting, else one kept in the data folder. */
+function webhookSecret(): string {
+  return env.RAZORPAY_WEBHOOK_SECRET ?? persistentSecret("offline-gateway-webhook");
+}
+
+export function publicKeyId(): string | null {
+  return paymentMode() === "razorpay" ? env.RAZORPAY_KEY_ID! : null;
+}
+
+function hmacHex(secret: string, payload: string): string {
+  return crypto.createHmac("sha256", secret).update(payload).digest("hex");
+}
+
+/** Constant-time comparison of two hex signatures (a wrong length or non-hex value is simply false). */
+function sameHex(expected: string, given: string): boolean {
+  if (!/^[0-9a-f]+$/i.test(given) || given.length !== expected.length) return false;
+  return crypto.timingSafeEqual(Buffer.from(expected, "hex"), Buffer.from(given.toLowerCase(), "hex"));
+}
+
+/** Razorpay's payment signature of an order and payment: what Checkout hands the browser. */
+export function signPayment(orderId: string, paymentId: string, secret = keySecret()): string {
+  return hmacHex(secret, `${orderId}|${paymentId}`);
+}
+
+export function isValidPaymentSignature(orderId: string, paymentId: string, signature: string, secret = keySecret()): boolean {
+  return sameHex(signPayment(orderId, paymentId, secret), signature);
+}
+
+export function signWebhook(rawBody: string, secret = webhookSecret()): string {
+  return hmacHex(secret, rawBody);
+}
+
+/** X-Razorpay-Signature: HMAC-SHA256 of the raw request body with the webhook secret. */
+export function isValidWebhookSignature(rawBody: string, signature: string, secret = webhookSecret()): boolean {
+  return sameHex(signWebhook(rawBody, secret), signature);
+}
+
+/** An id in Razorpay's style: a prefix and 14 characters from [A-Za-z0-9]. */
+export function gatewayId(prefix: "order" | "pay"): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let out = "";
+  for (let i = 0; i < 14; i++) out += alphabet[crypto.randomInt(alphabet.length)];
+  return `${prefix}_${out}`;
+}
+
+/**
+ * Create the gateway's order for an amount in paise. Razorpay mode calls Razorpay's Orders API
+ * (network); offline mode makes a local id.
+ */
+export async function createGatewayOrder(amountPaise: number, receipt: string): Promise<string> {
+  if (paymentMode() === "offline") return gatewayId("order");
+  const { default: Razorpay } = await import("razorpay");
+  const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
+  const order = await client.orders.create({ amount: amountPaise, currency: "INR", receipt });
+  return String(order.id);
+}
+
+/** The offline gateway's "payment": a new payment id and its signature. */
+export function offlinePayment(orderId: string): { paymentId: string; signature: string } {
+  if (paymentMode() !== "offline") throw new Error("The offline test gateway is off while Razorpay keys are set");
+  const paymentId = gatewayId("pay");
+  return { paymentId, signature: signPayment(orderId, paymentId) };
+}

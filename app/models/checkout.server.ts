@@ -1,0 +1,219 @@
+// Checkout: cash-on-delivery orders, online payment orders, payment verification and the
+// Razorpay webhook. Pages and API routes both call these; the order itself is written by
+// orders.server's placeOrder, and the confirmation mail goes out once it is committed.
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import { createGatewayOrder, isValidPaymentSignature, isValidWebhookSignature, paymentMode, publicKeyId } from "~/lib/payments.server";
+import type { PaymentOrderStatus } from "~/lib/schema";
+import type { ShippingAddress } from "~/utils/checkout";
+import { computeTotals } from "~/utils/pricing";
+import { sendOrderConfirmation } from "./order-mail.server";
+import type { Order } from "./orders.server";
+import { EMPTY_CART, getOrder, placeOrder } from "./orders.server";
+import { getUserById } from "./users.server";
+
+export const PAYMENT_FAILED = "Payment verification failed";
+
+export interface PaymentOrder {
+  id: string;
+  userId: number | null;
+  amountPaise: number;
+  currency: string;
+  status: PaymentOrderStatus;
+  paymentId: string | null;
+  shipping: ShippingAddress | null;
+  failure: string | null;
+  orderId: number | null;
+}
+
+async function notify(orderId: number, db: Db): Promise<Order> {
+  const order = (await getOrder(orderId, { userId: null, isAdmin: true }, db))!;
+  const customer = await getUserById(order.userId, db);
+  if (customer) sendOrderConfirmation(order, customer);
+  return order;
+}
+
+/** A cash-on-delivery order from the customer's cart; the confirmation mail follows. */
+export async function placeCodOrder(userId: number, shipping: ShippingAddress, idempotencyKey: string | null, db: Db = defaultDb): Promise<Order> {
+  const id = await placeOrder({ userId, shipping, paymentMethod: "cod", idempotencyKey }, db);
+  return notify(id, db);
+}
+
+/** The cart's lines, refused (like placeOrder) when empty or when something is short of stock. */
+async function payableTotal(userId: number, db: Db): Promise<number> {
+  const lines = await db
+    .selectFrom("carts")
+    .innerJoin("cartLines", "cartLines.cartId", "carts.id")
+    .innerJoin("items", "items.id", "cartLines.itemId")
+    .select(["items.title", "items.price", "items.stock", "cartLines.quantity"])
+    .where("carts.userId", "=", userId)
+    .execute();
+  if (lines.length === 0) throw new AppError(400, EMPTY_CART);
+  for (const line of lines) {
+    if (line.stock <= 0) throw new AppError(409, `${line.title} is out of stock. Please remove it from your cart.`);
+    if (line.quantity > line.stock) throw new AppError(409, `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`);
+  }
+  return computeTotals(lines).total;
+}
+
+/**
+ * A payment order for the total of the customer's cart, computed here (a client's amount is
+ * never used). `shipping` is kept with it when the checkout page made it, so the order can be
+ * placed from the webhook alone.
+ */
+export async function createPaymentOrder(
+  userId: number,
+  shipping: ShippingAddress | null,
+  db: Db = defaultDb,
+): Promise<{ id: string; amount: number; currency: "INR"; key: string | null; mode: "razorpay" | "offline" }> {
+  const total = await payableTotal(userId, db);
+  const amountPaise = total * 100;
+  const now = nowIso();
+  const id = await createGatewayOrder(amountPaise, `u${userId}-${Date.now()}`);
+  await db
+    .insertInto("paymentOrders")
+    .values({ id, userId, amountPaise, currency: "INR", status: "created", paymentId: null, checkout: shipping ? JSON.stringify({ shipping }) : null, failure: null, createdAt: now, updatedAt: now })
+    .execute();
+  return { id, amount: amountPaise, currency: "INR", key: publicKeyId(), mode: paymentMode() };
+}
+
+/** A payment order of this customer's, or null. */
+export async function getPaymentOrder(id: string, userId: number, db: Db = defaultDb): Promise<PaymentOrder | null> {
+  const row = await db
+    .selectFrom("paymentOrders")
+    .leftJoin("orders", "orders.paymentOrderId", "paymentOrders.id")
+    .select([
+      "paymentOrders.id", "paymentOrders.userId", "paymentOrders.amountPaise", "paymentOrders.currency", "paymentOrders.status",
+      "paymentOrders.paymentId", "paymentOrders.checkout", "paymentOrders.failure", "orders.id as orderId",
+    ])
+    .where("paymentOrders.id", "=", id)
+    .where("paymentOrders.userId", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const checkout = row.checkout ? (JSON.parse(row.checkout) as { shipping?: ShippingAddress }) : null;
+  return { ...row, shipping: checkout?.shipping ?? null };
+}
+
+export interface PaymentProofInput {
+  razorpay_order_id: string;
+  razorpay_payment_id: string;
+  razorpay_signature: string;
+}
+
+/** Record a verified payment on its payment order; a different payment for the same order, or one payment for two orders, is refused. */
+async function recordPayment(paymentOrderId: string, paymentId: string, db: Db): Promise<void> {
+  try {
+    const result = await db
+      .updateTable("paymentOrders")
+      .set({ paymentId, status: "paid", updatedAt: nowIso() })
+      .where("id", "=", paymentOrderId)
+      .where((eb) => eb.or([eb("paymentId", "is", null), eb("paymentId", "=", paymentId)]))
+      .where("status", "!=", "failed")
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new AppError(409, "This payment order has already been paid with another payment");
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
+    throw error;
+  }
+}
+
+/**
+ * Check the signature of a payment (one code path for Razorpay and the offline gateway, a
+ * timing-safe comparison) and that the payment order is the customer's, then record it.
+ */
+export async function verifyPayment(proof: PaymentProofInput, userId: number, db: Db = defaultDb): Promise<PaymentOrder> {
+  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) {
+    throw new AppError(400, PAYMENT_FAILED);
+  }
+  const paymentOrder = await getPaymentOrder(proof.razorpay_order_id, userId, db);
+  if (!paymentOrder) throw new AppError(404, "That payment order was not found");
+  await recordPayment(paymentOrder.id, proof.razorpay_payment_id, db);
+  return { ...paymentOrder, paymentId: proof.razorpay_payment_id, status: "paid" };
+}
+
+/**
+ * An online order: a verified payment of exactly the order's total pays for it, once.
+ * `shipping` comes from the API's body, or else from the checkout page that made the payment order.
+ */
+export async function placeOnlineOrder(proof: PaymentProofInput, userId: number, shipping: ShippingAddress | null, db: Db = defaultDb): Promise<Order> {
+  const paymentOrder = await verifyPayment(proof, userId, db);
+  const address = shipping ?? paymentOrder.shipping;
+  if (!address) throw new AppError(400, "Shipping details are required");
+  const id = await placeOrder(
+    {
+      userId,
+      shipping: address,
+      paymentMethod: "online",
+      payment: { paymentOrderId: paymentOrder.id, paymentId: proof.razorpay_payment_id, amountPaise: paymentOrder.amountPaise },
+    },
+    db,
+  );
+  return notify(id, db);
+}
+
+interface WebhookPayment {
+  id?: unknown;
+  order_id?: unknown;
+  amount?: unknown;
+  status?: unknown;
+}
+
+/**
+ * Razorpay's webhook (payment.captured, order.paid): with a valid X-Razorpay-Signature over the
+ * raw body, the payment is recorded, and when the checkout page left its shipping details and
+ * no order exists yet (the customer closed the tab after paying), the order is placed. What
+ * cannot be ordered any more is marked failed with the reason, for a refund.
+ */
+export async function handleWebhook(rawBody: string, signature: string | null, db: Db = defaultDb): Promise<{ received: true; orderId?: number }> {
+  if (!signature || !isValidWebhookSignature(rawBody, signature)) throw new AppError(400, "Invalid webhook signature");
+  let event: { event?: unknown; payload?: { payment?: { entity?: WebhookPayment } } };
+  try {
+    event = JSON.parse(rawBody) as typeof event;
+  } catch {
+    throw new AppError(400, "The webhook body is not JSON");
+  }
+  if (event.event !== "payment.captured" && event.event !== "order.paid") return { received: true };
+  const payment = event.payload?.payment?.entity;
+  if (!payment || typeof payment.id !== "string" || typeof payment.order_id !== "string" || typeof payment.amount !== "number") {
+    throw new AppError(400, "The webhook has no payment");
+  }
+  const row = await db.selectFrom("paymentOrders").select(["id", "userId", "amountPaise"]).where("id", "=", payment.order_id).executeTakeFirst();
+  if (!row || row.userId === null) return { received: true };
+  if (payment.amount !== row.amountPaise) {
+    await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db);
+    return { received: true };
+  }
+  const paymentOrder = (await getPaymentOrder(row.id, row.userId, db))!;
+  if (paymentOrder.orderId) return { received: true, orderId: paymentOrder.orderId };
+  try {
+    await recordPayment(row.id, payment.id, db);
+  } catch (error) {
+    if (error instanceof AppError) return { received: true };
+    throw error;
+  }
+  if (!paymentOrder.shipping) return { received: true };
+  try {
+    const id = await placeOrder(
+      {
+        userId: row.userId,
+        shipping: paymentOrder.shipping,
+        paymentMethod: "online",
+        payment: { paymentOrderId: row.id, paymentId: payment.id, amountPaise: row.amountPaise },
+        actor: "system",
+      },
+      db,
+    );
+    await notify(id, db);
+    return { received: true, orderId: id };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.status === 409 && "orderId" in error) return { received: true, orderId: (error as { orderId: number }).orderId };
+    await markFailed(row.id, error.message, db);
+    return { received: true };
+  }
+}
+
+async function markFailed(id: string, reason: string, db: Db) {
+  await db.updateTable("paymentOrders").set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() }).where("id", "=", id).execute();
+}

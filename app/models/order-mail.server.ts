@@ -1,0 +1,51 @@
+// The order confirmation mail, sent to the account's registered address after the order is
+// committed. Every value is escaped in the HTML part.
+import { publicOrigin } from "~/lib/auth.server";
+import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
+import { formatLongDate } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
+import type { Order } from "./orders.server";
+
+const SHOP = "Sagwan Living";
+
+export function orderConfirmationMail(order: Order, customer: { name: string; email: string }) {
+  const a = order.shippingAddress;
+  const link = `${publicOrigin()}/order-confirmation/${order.id}`;
+  const first = customer.name.trim().split(/\s+/)[0] ?? customer.name;
+  const lines = order.items.map((i) => `${i.title} × ${i.quantity}: ${formatPrice(i.price * i.quantity)}`);
+  const sums = [
+    `Subtotal: ${formatPrice(order.subtotal)}`,
+    `Shipping: ${order.shipping === 0 ? "Free" : formatPrice(order.shipping)}`,
+    `GST (18%): ${formatPrice(order.gst)}`,
+    `Total: ${formatPrice(order.total)}`,
+  ];
+  const address = [a.name, a.address, `${a.city}, ${a.state} - ${a.pincode}`, `Phone: ${a.phone}`];
+  const payment = order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery";
+  const text = [
+    `Hello ${first},`,
+    `Thank you for your order. Order #${order.id} was placed on ${formatLongDate(order.createdAt)} and is being processed.`,
+    `Estimated delivery: ${formatLongDate(order.estimatedDelivery)} (Standard Delivery, delivered within 5-7 business days).`,
+    lines.join("\n"),
+    sums.join("\n"),
+    `Payment: ${payment}`,
+    `Shipping to:\n${address.join("\n")}`,
+    `See your order and its invoice: ${link}`,
+  ].join("\n\n");
+  const row = (l: string, r: string) => `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(l)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(r)}</td></tr>`;
+  const html = [
+    `<p>Hello ${escapeHtml(first)},</p>`,
+    `<p>Thank you for your order. Order <strong>#${order.id}</strong> was placed on ${escapeHtml(formatLongDate(order.createdAt))} and is being processed.</p>`,
+    `<p>Estimated delivery: ${escapeHtml(formatLongDate(order.estimatedDelivery))} (Standard Delivery, delivered within 5-7 business days).</p>`,
+    `<table>${order.items.map((i) => row(`${i.title} × ${i.quantity}`, formatPrice(i.price * i.quantity))).join("")}</table>`,
+    `<table>${[row("Subtotal", formatPrice(order.subtotal)), row("Shipping", order.shipping === 0 ? "Free" : formatPrice(order.shipping)), row("GST (18%)", formatPrice(order.gst)), row("Total", formatPrice(order.total))].join("")}</table>`,
+    `<p>Payment: ${escapeHtml(payment)}</p>`,
+    `<p>Shipping to:<br>${address.map(escapeHtml).join("<br>")}</p>`,
+    `<p><a href="${escapeHtml(link)}">See your order and its invoice</a></p>`,
+  ].join("\n");
+  return { to: customer.email, subject: `${SHOP}: order #${order.id} confirmed`, text, html };
+}
+
+/** Sent once the order is committed; a failed send is logged and never undoes the order. */
+export function sendOrderConfirmation(order: Order, customer: { name: string; email: string }) {
+  sendInBackground(() => sendMail(orderConfirmationMail(order, customer)));
+}

@@ -1,0 +1,358 @@
+// Orders: placing one from the customer's cart (one transaction: stock, order, items, event,
+// empty cart), reading them, and changing their status through the one status module.
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import type { OrderStatus, PaymentMethod } from "~/lib/schema";
+import type { ShippingAddress } from "~/utils/checkout";
+import type { Actor } from "~/utils/order-status";
+import { checkTransition } from "~/utils/order-status";
+import { computeTotals } from "~/utils/pricing";
+
+export const DELIVERY_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface OrderLine {
+  itemId: number | null;
+  title: string;
+  slug: string;
+  imgPath: string;
+  quantity: number;
+  /** unit price in rupees at the time of the order */
+  price: number;
+}
+
+export interface OrderEvent {
+  from: OrderStatus | null;
+  status: OrderStatus;
+  actor: "customer" | "admin" | "system";
+  at: string;
+}
+
+export interface Order {
+  id: number;
+  userId: number;
+  status: OrderStatus;
+  createdAt: string;
+  orderDate: string;
+  updatedAt: string;
+  estimatedDelivery: string;
+  items: OrderLine[];
+  shippingAddress: ShippingAddress;
+  paymentMethod: PaymentMethod;
+  paymentId: string | null;
+  subtotal: number;
+  shipping: number;
+  gst: number;
+  total: number;
+  /** the spec's JSON string: items, total (the subtotal, as the spec says) and the address */
+  orderDetails: string;
+  events: OrderEvent[];
+}
+
+/** Who is asking: a customer sees only their orders; the shop sees all. */
+export interface Viewer {
+  userId: number | null;
+  isAdmin: boolean;
+}
+
+type OrderRow = {
+  id: number;
+  userId: number;
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+  paymentId: string | null;
+  subtotal: number;
+  shipping: number;
+  gst: number;
+  total: number;
+  shipName: string;
+  shipAddress: string;
+  shipCity: string;
+  shipState: string;
+  shipPincode: string;
+  shipPhone: string;
+  shipEmail: string;
+  createdAt: string;
+  updatedAt: string;
+};
+
+const ORDER_COLUMNS = [
+  "id", "userId", "status", "paymentMethod", "paymentId", "subtotal", "shipping", "gst", "total",
+  "shipName", "shipAddress", "shipCity", "shipState", "shipPincode", "shipPhone", "shipEmail", "createdAt", "updatedAt",
+] as const;
+
+export function estimatedDelivery(createdAt: string): string {
+  return new Date(Date.parse(createdAt) + DELIVERY_DAYS * DAY_MS).toISOString();
+}
+
+function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order {
+  const shippingAddress: ShippingAddress = {
+    name: row.shipName,
+    address: row.shipAddress,
+    city: row.shipCity,
+    state: row.shipState,
+    pincode: row.shipPincode,
+    phone: row.shipPhone,
+    email: row.shipEmail,
+  };
+  return {
+    id: row.id,
+    userId: row.userId,
+    status: row.status,
+    createdAt: row.createdAt,
+    orderDate: row.createdAt,
+    updatedAt: row.updatedAt,
+    estimatedDelivery: estimatedDelivery(row.createdAt),
+    items,
+    shippingAddress,
+    paymentMethod: row.paymentMethod,
+    paymentId: row.paymentId,
+    subtotal: row.subtotal,
+    shipping: row.shipping,
+    gst: row.gst,
+    total: row.total,
+    orderDetails: JSON.stringify({
+      items: items.map((i) => ({ itemId: i.itemId, title: i.title, quantity: i.quantity, price: i.price })),
+      total: row.subtotal,
+      shippingAddress,
+    }),
+    events,
+  };
+}
+
+async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [lines, events] = await Promise.all([
+    db
+      .selectFrom("orderItems")
+      .select(["orderId", "itemId", "title", "slug", "imgPath", "quantity", "unitPrice"])
+      .where("orderId", "in", ids)
+      .orderBy("id")
+      .execute(),
+    db
+      .selectFrom("orderEvents")
+      .select(["orderId", "fromStatus", "toStatus", "actor", "createdAt"])
+      .where("orderId", "in", ids)
+      .orderBy("id")
+      .execute(),
+  ]);
+  return rows.map((row) =>
+    toOrder(
+      row,
+      lines
+        .filter((l) => l.orderId === row.id)
+        .map((l) => ({ itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, price: l.unitPrice })),
+      events
+        .filter((e) => e.orderId === row.id)
+        .map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, at: e.createdAt })),
+    ),
+  );
+}
+
+/** One order, or null when it does not exist or is not the viewer's (the caller answers 404). */
+export async function getOrder(id: number, viewer: Viewer, db: Db = defaultDb): Promise<Order | null> {
+  let query = db.selectFrom("orders").select(ORDER_COLUMNS).where("id", "=", id);
+  if (!viewer.isAdmin) query = query.where("userId", "=", viewer.userId ?? -1);
+  const row = await query.executeTakeFirst();
+  return row ? ((await withLines([row], db))[0] ?? null) : null;
+}
+
+/** A customer's orders, newest first (the shop's: every order). */
+export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit = 200): Promise<Order[]> {
+  let query = db.selectFrom("orders").select(ORDER_COLUMNS).orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit);
+  if (!viewer.isAdmin) query = query.where("userId", "=", viewer.userId ?? -1);
+  return withLines(await query.execute(), db);
+}
+
+/** The address of the customer's latest order: the checkout form starts from it. */
+export async function lastShippingAddress(userId: number, db: Db = defaultDb): Promise<Partial<ShippingAddress> | null> {
+  const row = await db
+    .selectFrom("orders")
+    .select(["shipAddress", "shipCity", "shipState", "shipPincode"])
+    .where("userId", "=", userId)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row ? { address: row.shipAddress, city: row.shipCity, state: row.shipState, pincode: row.shipPincode } : null;
+}
+
+// ---- placing an order ------------------------------------------------------------------
+
+export interface PaymentForOrder {
+  paymentOrderId: string;
+  paymentId: string;
+  amountPaise: number;
+}
+
+export interface PlaceOrderInput {
+  userId: number;
+  shipping: ShippingAddress;
+  paymentMethod: PaymentMethod;
+  /** the checkout form's key: the same key never makes a second order */
+  idempotencyKey?: string | null;
+  /** online orders: the verified payment that pays for it */
+  payment?: PaymentForOrder | null;
+  actor?: "customer" | "system";
+}
+
+export const EMPTY_CART = "Your cart is empty";
+export const AMOUNT_MISMATCH = "The payment does not match your order total. Your cart changed after you paid; nothing was ordered.";
+
+/** Thrown when the key or the payment already made an order: the caller may show that order. */
+export class AlreadyOrdered extends AppError {
+  constructor(public orderId: number, message: string) {
+    super(409, message);
+  }
+}
+
+async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: Db): Promise<AlreadyOrdered | null> {
+  if (input.payment) {
+    const row = await db.selectFrom("orders").select(["id", "userId"]).where("paymentOrderId", "=", input.payment.paymentOrderId).executeTakeFirst();
+    const byPayment = row ?? (await db.selectFrom("orders").select(["id", "userId"]).where("paymentId", "=", input.payment.paymentId).executeTakeFirst());
+    if (byPayment) return new AlreadyOrdered(byPayment.id, `This payment has already been used for order #${byPayment.id}`);
+  }
+  if (key) {
+    const row = await db.selectFrom("orders").select("id").where("idempotencyKey", "=", key).executeTakeFirst();
+    if (row) return new AlreadyOrdered(row.id, `This order has already been placed (order #${row.id})`);
+  }
+  return null;
+}
+
+/**
+ * Place an order from the customer's cart, in one transaction: lock the cart, re-read it with
+ * the catalogue's prices and stock, compute the totals, write the order, its items and first
+ * event, take the units from stock (a conditional update that cannot go below zero), and
+ * empty the cart. Nothing is written when any step fails.
+ */
+export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Promise<number> {
+  const key = input.idempotencyKey ? `${input.userId}:${input.idempotencyKey}` : null;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      // Lock the customer's cart first: two placements from one cart (two tabs) queue here,
+      // and the second sees the cart the first emptied.
+      const cart = await trx.updateTable("carts").set({ updatedAt: now }).where("userId", "=", input.userId).returning("id").executeTakeFirst();
+      const previous = await existingOrderFor(input, key, trx);
+      if (previous) throw previous;
+      const lines = cart
+        ? await trx
+            .selectFrom("cartLines")
+            .innerJoin("items", "items.id", "cartLines.itemId")
+            .select(["items.id as itemId", "items.title", "items.slug", "items.imgPath", "items.price", "items.stock", "cartLines.quantity"])
+            .where("cartLines.cartId", "=", cart.id)
+            .orderBy("items.id")
+            .execute()
+        : [];
+      if (lines.length === 0) throw new AppError(400, EMPTY_CART);
+      for (const line of lines) {
+        if (line.stock <= 0) throw new AppError(409, `${line.title} is out of stock. Please remove it from your cart.`);
+        if (line.quantity > line.stock) throw new AppError(409, `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`);
+      }
+      const totals = computeTotals(lines);
+      if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
+
+      const order = await trx
+        .insertInto("orders")
+        .values({
+          userId: input.userId,
+          status: "processing",
+          paymentMethod: input.paymentMethod,
+          paymentOrderId: input.payment?.paymentOrderId ?? null,
+          paymentId: input.payment?.paymentId ?? null,
+          idempotencyKey: key,
+          subtotal: totals.subtotal,
+          shipping: totals.shipping,
+          gst: totals.gst,
+          total: totals.total,
+          shipName: input.shipping.name,
+          shipAddress: input.shipping.address,
+          shipCity: input.shipping.city,
+          shipState: input.shipping.state,
+          shipPincode: input.shipping.pincode,
+          shipPhone: input.shipping.phone,
+          shipEmail: input.shipping.email,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+
+      await trx
+        .insertInto("orderItems")
+        .values(lines.map((l) => ({ orderId: order.id, itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, unitPrice: l.price })))
+        .execute();
+      // In item id order, so two carts never wait on each other's rows in opposite orders.
+      for (const line of lines) {
+        const taken = await trx
+          .updateTable("items")
+          .set((eb) => ({ stock: eb("stock", "-", line.quantity), updatedAt: now }))
+          .where("id", "=", line.itemId)
+          .where("stock", ">=", line.quantity)
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) throw new AppError(409, `${line.title} has just sold out. Please update your cart.`);
+      }
+      await trx
+        .insertInto("orderEvents")
+        .values({ orderId: order.id, fromStatus: null, toStatus: "processing", actor: input.actor ?? "customer", actorUserId: input.actor === "system" ? null : input.userId, createdAt: now })
+        .execute();
+      await trx.deleteFrom("cartLines").where("cartId", "=", cart!.id).execute();
+      return order.id;
+    });
+  } catch (error) {
+    // A simultaneous placement with the same key or payment won the unique constraint.
+    if (isUniqueViolation(error)) {
+      const previous = await existingOrderFor(input, key, db);
+      if (previous) throw previous;
+    }
+    throw error;
+  }
+}
+
+// ---- status changes --------------------------------------------------------------------
+
+/**
+ * Move an order to a new status, by the rules of utils/order-status. A customer may touch only
+ * their own orders (another's: 404). A cancellation returns the units to stock. The change and
+ * who made it are recorded, in one transaction; a change racing another is refused (409).
+ */
+export async function changeOrderStatus(
+  orderId: number,
+  to: OrderStatus,
+  by: { actor: Actor; userId: number | null },
+  db: Db = defaultDb,
+): Promise<Order> {
+  await db.transaction().execute(async (trx) => {
+    const order = await trx.selectFrom("orders").select(["id", "status", "userId"]).where("id", "=", orderId).executeTakeFirst();
+    if (!order) throw new AppError(404, "Order Not Found");
+    // contract.md: another customer's order change is 403 (viewing it is 404).
+    if (by.actor !== "admin" && order.userId !== by.userId) throw new AppError(403, "You can only change your own orders");
+    const check = checkTransition(order.status, to, by.actor);
+    if (!check.ok) throw new AppError(check.status, check.message);
+    const now = nowIso();
+    const moved = await trx
+      .updateTable("orders")
+      .set({ status: to, updatedAt: now })
+      .where("id", "=", orderId)
+      .where("status", "=", order.status)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) !== 1) throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
+    if (to === "cancelled") {
+      const lines = await trx.selectFrom("orderItems").select(["itemId", "quantity"]).where("orderId", "=", orderId).orderBy("itemId").execute();
+      for (const line of lines) {
+        if (line.itemId === null) continue;
+        await trx
+          .updateTable("items")
+          .set((eb) => ({ stock: eb("stock", "+", line.quantity), updatedAt: now }))
+          .where("id", "=", line.itemId)
+          .execute();
+      }
+    }
+    await trx
+      .insertInto("orderEvents")
+      .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })
+      .execute();
+  });
+  return (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
+}

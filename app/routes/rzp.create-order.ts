@@ -1,0 +1,22 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { apiHandler } from "~/lib/api.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
+import { requireApiUser } from "~/lib/auth.server";
+import { readBody } from "~/lib/http.server";
+import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { createPaymentOrder } from "~/models/checkout.server";
+
+/**
+ * POST → `{ id, amount (paise), currency: "INR", key }` for the total of the caller's cart.
+ * A client's `amount` is read only to be ignored: the server computes what is due.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["POST"]);
+    await readBody(request);
+    const user = await requireApiUser(request);
+    await rateLimit(LIMITS.paymentOrder, `u:${user.id}`);
+    const order = await createPaymentOrder(user.id, null);
+    return { id: order.id, amount: order.amount, currency: order.currency, key: order.key };
+  });
+export const loader = otherMethods(["POST"]);
