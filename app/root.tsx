@@ -75,7 +75,7 @@ function Shell({ children }: { children: ReactNode }) {
   return (
     <>
       <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />
-      <main id="main" className="flex-1 pt-16">
+      <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
       <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />

@@ -19,7 +19,7 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
   const heading = "mb-4 font-display text-base font-semibold text-white";
   const link = "inline-block py-1.5 text-sm text-stone-300 hover:text-white";
   return (
-    <footer className="mt-16 bg-wood-900 text-stone-300">
+    <footer className="mt-16 bg-wood-900 text-stone-300 print:hidden">
       <div className="container-page grid gap-10 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div>
           <p className="font-display text-xl font-semibold text-white">Sagwan Living</p>

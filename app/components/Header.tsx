@@ -82,7 +82,7 @@ export function Header({
   return (
     <header
       data-scrolled={scrolled ? "true" : "false"}
-      className={`fixed inset-x-0 top-0 z-40 transition-colors duration-300 ${
+      className={`fixed inset-x-0 top-0 z-40 print:hidden transition-colors duration-300 ${
         scrolled ? "border-b border-sand-200 bg-white shadow-sm" : "border-b border-transparent bg-white/85 backdrop-blur"
       }`}
     >

@@ -33,7 +33,7 @@ export function Toasts({ toasts }: { toasts: Toast[] }) {
   }, [visible]);
 
   return (
-    <div aria-live="polite" className="pointer-events-none fixed bottom-4 left-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2">
+    <div aria-live="polite" className="pointer-events-none print:hidden fixed bottom-4 left-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2">
       {visible.map((t) => (
         <div key={t.id} role={t.type === "error" ? "alert" : "status"} data-toast-type={t.type} className={`toast pointer-events-auto flex items-start gap-3 rounded-xl border p-4 shadow-lg ${STYLES[t.type]}`}>
           <div className="flex-1">

@@ -1,16 +1,20 @@
 // Security headers for every document response. The CSP allows only our own origin and
 // the per-request nonce that Remix's scripts carry.
-import { isProduction } from "./env.server";
+import { env, isProduction } from "./env.server";
+
+/** With Razorpay keys set, Razorpay Checkout's script, frames and calls are allowed too. */
+const razorpay = () => Boolean(env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET);
 
 export function contentSecurityPolicy(nonce: string): string {
+  const rzp = razorpay();
   const directives = [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${isProduction ? "" : " 'unsafe-inline'"}`,
+    `script-src 'self' 'nonce-${nonce}'${isProduction ? "" : " 'unsafe-inline'"}${rzp ? " https://checkout.razorpay.com" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
+    `img-src 'self' data:${rzp ? " https://cdn.razorpay.com" : ""}`,
     "font-src 'self' data:",
-    `connect-src 'self'${isProduction ? "" : " ws: wss:"}`,
-    "frame-src 'self'",
+    `connect-src 'self'${isProduction ? "" : " ws: wss:"}${rzp ? " https://api.razorpay.com https://lumberjack.razorpay.com" : ""}`,
+    `frame-src 'self'${rzp ? " https://api.razorpay.com https://checkout.razorpay.com" : ""}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "form-action 'self'",

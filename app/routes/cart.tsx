@@ -12,6 +12,7 @@ import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import type { CartLine } from "~/models/cart.server";
 import { addToCart, assertAddable, clearCart, currentCartId, ensureCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { formatPrice } from "~/utils/money";
+import { OrderTotals } from "~/components/OrderTotals";
 import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
 
@@ -180,12 +181,7 @@ export default function CartPage() {
         </div>
         <aside className="card h-fit p-6" aria-labelledby="summary-heading">
           <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
-          <dl className="mt-5 space-y-3 text-sm">
-            <div className="flex justify-between"><dt>Subtotal</dt><dd data-testid="subtotal">{formatPrice(totals.subtotal)}</dd></div>
-            <div className="flex justify-between"><dt>Shipping</dt><dd data-testid="shipping">{totals.shipping === 0 ? "Free" : formatPrice(totals.shipping)}</dd></div>
-            <div className="flex justify-between"><dt>Tax (GST 18%)</dt><dd data-testid="gst">{formatPrice(totals.gst)}</dd></div>
-            <div className="flex justify-between border-t border-sand-200 pt-3 text-base font-semibold"><dt>Total</dt><dd data-testid="total">{formatPrice(totals.total)}</dd></div>
-          </dl>
+          <OrderTotals totals={totals} gstLabel="Tax (GST 18%)" className="mt-5" />
           <Link to="/checkout" className="btn-primary mt-6 w-full">Proceed to Checkout</Link>
           <Link to="/categories" className="btn-secondary mt-3 w-full">Continue Shopping</Link>
           <p className="mt-5 text-sm text-stone-600">Free shipping on orders over ₹25,000</p>

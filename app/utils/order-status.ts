@@ -63,5 +63,5 @@ export function statusBadgeClass(status: string): string {
 }
 
 export function statusLabel(status: string): string {
-  return STATUS_LABEL[status as OrderStatus] ?? status;
+  return Object.hasOwn(STATUS_LABEL, status) ? STATUS_LABEL[status as OrderStatus] : status;
 }

@@ -1,0 +1,219 @@
+import crypto from "node:crypto";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { LockIcon, TruckIcon } from "~/components/icons";
+import { OrderTotals } from "~/components/OrderTotals";
+import { useFormErrors } from "~/components/useFormErrors";
+import { requireUser } from "~/lib/auth.server";
+import { AppError } from "~/lib/errors.server";
+import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { paymentMode } from "~/lib/payments.server";
+import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { currentCartId, getCart } from "~/models/cart.server";
+import { createPaymentOrder, placeCodOrder } from "~/models/checkout.server";
+import { AlreadyOrdered, EMPTY_CART, lastShippingAddress, listOrders } from "~/models/orders.server";
+import type { ShippingField } from "~/utils/checkout";
+import { CheckoutSchema, IdempotencyKeySchema, INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_MAX } from "~/utils/checkout";
+import { formatPrice } from "~/utils/money";
+
+export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, { name: "robots", content: "noindex" }];
+
+const ORDER_FAILED = "We could not place your order. Please try again.";
+const CHECK_FIELDS = "Please check the highlighted fields.";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const cart = await getCart(await currentCartId(request));
+  if (cart.items.length === 0) throw redirect("/cart");
+  const last = await lastShippingAddress(user.id);
+  const defaults: Record<ShippingField, string> = {
+    name: user.name,
+    phone: user.mobile ?? "",
+    email: user.email,
+    address: last?.address ?? "",
+    city: last?.city ?? "",
+    state: last?.state ?? "",
+    pincode: last?.pincode ?? "",
+  };
+  const shortages = cart.items
+    .filter((l) => l.quantity > l.item.stock)
+    .map((l) => (l.item.stock <= 0 ? `${l.item.title} is out of stock.` : `Only ${l.item.stock} of ${l.item.title} left in stock.`));
+  // One key per rendered form: posting it twice (a double click, a retried request) never makes two orders.
+  return { cart, defaults, shortages, idempotencyKey: crypto.randomBytes(16).toString("hex"), testGateway: paymentMode() === "offline" };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  let values: Record<string, string> | undefined;
+  try {
+    const form = await readForm(request);
+    const user = await requireUser(request);
+    values = formValues(form, [...SHIPPING_FIELDS, "paymentMethod"]);
+    const input = parseWith(CheckoutSchema, values);
+    const key = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
+    await rateLimit(LIMITS.placeOrder, `u:${user.id}`);
+    if (input.paymentMethod === "online") {
+      const payment = await createPaymentOrder(user.id, input.shipping);
+      return redirect(`/pay/${payment.id}`, 303);
+    }
+    const order = await placeCodOrder(user.id, input.shipping, key);
+    return redirect(`/order-confirmation/${order.id}`, 303);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // The same form posted again: show the order the first post made.
+    if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
+    if (error instanceof AppError && error.message === EMPTY_CART) return emptyCartAnswer(request);
+    if (error instanceof AppError) {
+      const fields = error.fieldErrors && Object.keys(error.fieldErrors).length > 0;
+      return formFailure(fields ? new AppError(error.status, CHECK_FIELDS, error.fieldErrors, error.headers) : error, values);
+    }
+    return unexpectedFailure(error, ORDER_FAILED, values);
+  }
+}
+
+/** The cart was emptied meanwhile (most often: the order was placed from another tab). */
+async function emptyCartAnswer(request: Request) {
+  const user = await requireUser(request);
+  const recent = await listOrders({ userId: user.id, isAdmin: false }, undefined, 1);
+  if (recent.length > 0) {
+    return redirectWithToast(request, "/orders", { type: "info", title: "Your cart is empty", description: "Your latest orders are below." });
+  }
+  return redirect("/cart", 303);
+}
+
+type Field = { name: ShippingField; label: string; type?: string; autoComplete: string; inputMode?: "numeric" | "tel" | "email"; wide?: boolean; list?: string };
+
+const FIELDS: Field[] = [
+  { name: "name", label: "Full Name", autoComplete: "name" },
+  { name: "phone", label: "Phone Number", type: "tel", autoComplete: "tel-national", inputMode: "tel" },
+  { name: "email", label: "Email", type: "email", autoComplete: "email", inputMode: "email", wide: true },
+  { name: "address", label: "Address", autoComplete: "street-address", wide: true },
+  { name: "city", label: "City", autoComplete: "address-level2" },
+  { name: "state", label: "State", autoComplete: "address-level1", list: "indian-states" },
+  { name: "pincode", label: "Pincode", autoComplete: "postal-code", inputMode: "numeric" },
+];
+
+export default function CheckoutPage() {
+  const { cart, defaults, shortages, idempotencyKey, testGateway } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/checkout";
+  const value = (name: string) => errors.value(name) ?? defaults[name as ShippingField] ?? "";
+  const method = errors.value("paymentMethod") === "online" ? "online" : "cod";
+
+  return (
+    <section className="bg-sand-50">
+      <div className="container-page py-10 sm:py-14">
+        <h1 className="text-3xl font-semibold sm:text-4xl">Checkout</h1>
+        <Form method="post" action="/checkout" noValidate onChange={errors.onChange} className="mt-8 grid gap-6 lg:grid-cols-[1fr_400px] lg:gap-8">
+          <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          <div className="space-y-6">
+            <FormBanner message={errors.formError} />
+            <section aria-labelledby="shipping-heading" className="card p-5 sm:p-6">
+              <h2 id="shipping-heading" className="text-xl font-semibold">Shipping Information</h2>
+              <div className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2">
+                {FIELDS.map((f) => {
+                  const id = `checkout-${f.name}`;
+                  const error = errors.error(f.name);
+                  return (
+                    <div key={f.name} className={f.wide ? "sm:col-span-2" : undefined}>
+                      <FormField id={id} label={f.label} required error={error}>
+                        <input
+                          id={id}
+                          name={f.name}
+                          type={f.type ?? "text"}
+                          autoComplete={f.autoComplete}
+                          inputMode={f.inputMode}
+                          list={f.list}
+                          required
+                          aria-required="true"
+                          maxLength={SHIPPING_MAX[f.name]}
+                          defaultValue={value(f.name)}
+                          className="field-input"
+                          {...fieldA11y(id, error)}
+                        />
+                      </FormField>
+                    </div>
+                  );
+                })}
+                <datalist id="indian-states">
+                  {INDIAN_STATES.map((s) => (
+                    <option key={s} value={s} />
+                  ))}
+                </datalist>
+              </div>
+            </section>
+
+            <fieldset className="card p-5 sm:p-6">
+              <legend className="float-left w-full text-xl font-semibold">Payment Method</legend>
+              <div className="clear-both space-y-3 pt-5">
+                <PaymentOption value="cod" label="Cash on Delivery" defaultChecked={method === "cod"} note="Pay in cash or by UPI when your furniture arrives." />
+                <PaymentOption
+                  value="online"
+                  label="Online Payment (Credit/Debit Card, UPI, Net Banking)"
+                  defaultChecked={method === "online"}
+                  note={testGateway ? "Test mode: you will pay on our test payment page, and no money is taken." : "Secure payment through Razorpay."}
+                />
+              </div>
+              {errors.error("paymentMethod") ? <p className="field-error">{errors.error("paymentMethod")}</p> : null}
+            </fieldset>
+          </div>
+
+          <aside aria-labelledby="summary-heading" className="card h-fit p-5 sm:p-6 lg:sticky lg:top-24">
+            <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
+            <ul className="mt-5 divide-y divide-sand-200" aria-label="Items">
+              {cart.items.map((line) => (
+                <li key={line.id} className="flex items-center gap-3 py-3">
+                  <img src={line.item.imgPath} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover" />
+                  <div className="min-w-0 flex-1">
+                    <p className="truncate text-sm font-medium">{line.item.title}</p>
+                    <p className="text-sm text-stone-600">Qty: {line.quantity}</p>
+                  </div>
+                  <p className="text-sm font-semibold" data-testid="line-price">{formatPrice(line.item.price * line.quantity)}</p>
+                </li>
+              ))}
+            </ul>
+            {shortages.length > 0 ? (
+              <div role="alert" className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+                {shortages.map((s) => (
+                  <p key={s}>{s}</p>
+                ))}
+                <Link to="/cart" className="mt-1 inline-block font-semibold underline">Update your cart</Link>
+              </div>
+            ) : null}
+            <OrderTotals totals={cart} className="mt-4 border-t border-sand-200 pt-4" />
+            <button type="submit" className="btn-primary mt-6 w-full" disabled={busy}>
+              <LockIcon className="h-5 w-5" /> {busy ? "Placing Order..." : "Place Order"}
+            </button>
+            <p className="mt-4 text-center text-xs text-stone-600">
+              By placing your order, you agree to our{" "}
+              <Link to="/t&c" className="underline">Terms &amp; Conditions</Link> and{" "}
+              <Link to="/privacy-policy" className="underline">Privacy Policy</Link>.
+            </p>
+            <p className="mt-4 flex items-center justify-center gap-2 text-xs text-stone-600">
+              <TruckIcon className="h-4 w-4" /> Standard Delivery within 5-7 business days
+            </p>
+          </aside>
+        </Form>
+      </div>
+    </section>
+  );
+}
+
+function PaymentOption({ value, label, note, defaultChecked }: { value: "cod" | "online"; label: string; note: string; defaultChecked: boolean }) {
+  const id = `payment-${value}`;
+  return (
+    <div className="flex gap-3 rounded-lg border border-sand-200 p-4 has-[:checked]:border-wood-600 has-[:checked]:bg-wood-50">
+      <input id={id} type="radio" name="paymentMethod" value={value} defaultChecked={defaultChecked} aria-describedby={`${id}-note`} className="mt-1 h-4 w-4 accent-wood-700" />
+      <div>
+        <label htmlFor={id} className="font-medium">{label}</label>
+        <p id={`${id}-note`} className="text-sm text-stone-600">{note}</p>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
+import { OrderTotals } from "~/components/OrderTotals";
+import { StatusBadge } from "~/components/StatusBadge";
+import { isAdminRequest, requireUser } from "~/lib/auth.server";
+import { getOrder } from "~/models/orders.server";
+import { formatDateTime, formatLongDate } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
+import { statusLabel } from "~/utils/order-status";
+import { IdSchema } from "~/utils/schemas";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.order ? `Order #${data.order.id}` : "Order Not Found"} | Sagwan Living` },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = IdSchema.safeParse(params.orderId);
+  const order = id.success ? await getOrder(id.data, { userId: user.id, isAdmin: await isAdminRequest(request) }) : null;
+  if (!order) return data({ order: null, email: user.email }, { status: 404 });
+  return { order, email: user.email };
+}
+
+export default function OrderConfirmation() {
+  const { order, email } = useLoaderData<typeof loader>();
+  if (!order) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <BoxIcon className="h-12 w-12 text-stone-400" />
+        <h1 className="mt-4 text-3xl font-semibold">Order Not Found</h1>
+        <p className="mt-3 text-stone-600">We couldn&apos;t find this order in your account.</p>
+        <Link to="/orders" className="btn-primary mt-8">View Your Orders</Link>
+      </section>
+    );
+  }
+  const a = order.shippingAddress;
+  return (
+    <section className="bg-sand-50">
+      <div className="container-page max-w-4xl py-10 sm:py-14">
+        <div className="text-center">
+          <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-green-700" aria-hidden="true">
+            <svg viewBox="0 0 24 24" className="h-9 w-9" fill="none" stroke="currentColor" strokeWidth="2.5"><path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" /></svg>
+          </span>
+          <h1 className="mt-4 text-3xl font-semibold sm:text-4xl">Order Confirmed!</h1>
+          <p className="mt-2 text-stone-600">Thank you for shopping with Sagwan Living.</p>
+        </div>
+
+        <div className="card mt-8 grid grid-cols-2 gap-5 p-5 sm:grid-cols-4 sm:p-6">
+          <Fact label="Order ID" value={`#${order.id}`} testId="order-id" />
+          <Fact label="Order Date" value={formatLongDate(order.createdAt)} />
+          <div>
+            <p className="text-sm text-stone-600">Status</p>
+            <div className="mt-1"><StatusBadge status={order.status} /></div>
+          </div>
+          <Fact label="Estimated Delivery" value={formatLongDate(order.estimatedDelivery)} />
+        </div>
+
+        <div className="mt-6 grid gap-6 md:grid-cols-[1fr_320px]">
+          <section aria-labelledby="items-heading" className="card p-5 sm:p-6">
+            <h2 id="items-heading" className="text-xl font-semibold">Order Items</h2>
+            <ul className="mt-4 divide-y divide-sand-200">
+              {order.items.map((item, i) => (
+                <li key={i} className="flex items-center gap-3 py-3">
+                  <img src={item.imgPath} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover" />
+                  <div className="min-w-0 flex-1">
+                    {item.itemId ? <Link to={`/product/${item.slug}`} className="font-medium hover:underline">{item.title}</Link> : <p className="font-medium">{item.title}</p>}
+                    <p className="text-sm text-stone-600">Quantity: {item.quantity}</p>
+                  </div>
+                  <p className="font-semibold">{formatPrice(item.price * item.quantity)}</p>
+                </li>
+              ))}
+            </ul>
+            <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
+            <p className="mt-4 text-sm text-stone-600">Payment: {order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery"}</p>
+          </section>
+
+          <div className="space-y-6">
+            <section aria-labelledby="address-heading" className="card p-5 sm:p-6">
+              <h2 id="address-heading" className="text-lg font-semibold">Shipping Address</h2>
+              <address className="mt-3 text-sm not-italic leading-6 text-stone-700">
+                <span className="font-medium text-ink">{a.name}</span><br />
+                {a.address}<br />
+                {a.city}, {a.state} - {a.pincode}<br />
+                Phone: {a.phone}
+              </address>
+            </section>
+            <section aria-labelledby="delivery-heading" className="card p-5 sm:p-6">
+              <h2 id="delivery-heading" className="text-lg font-semibold">Delivery Method</h2>
+              <p className="mt-3 flex items-center gap-2 font-medium"><TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery</p>
+              <p className="text-sm text-stone-600">Delivered within 5-7 business days</p>
+            </section>
+            <section aria-labelledby="timeline-heading" className="card p-5 sm:p-6">
+              <h2 id="timeline-heading" className="text-lg font-semibold">Order Timeline</h2>
+              <ol className="mt-3 space-y-3 border-l-2 border-sand-200 pl-4 text-sm">
+                {order.events.map((e, i) => (
+                  <li key={i} className="relative">
+                    <span className="absolute -left-[1.4rem] top-1 h-3 w-3 rounded-full bg-wood-600" aria-hidden="true" />
+                    <p className="font-medium">{e.from ? statusLabel(e.status) : "Order placed"}{e.actor === "admin" ? " by Sagwan Living" : e.actor === "customer" && e.from ? " by you" : ""}</p>
+                    <p className="text-stone-600"><time dateTime={e.at}>{formatDateTime(e.at)}</time></p>
+                  </li>
+                ))}
+              </ol>
+            </section>
+          </div>
+        </div>
+
+        <p className="mt-6 flex items-start gap-2 rounded-lg bg-white p-4 text-sm text-stone-700 ring-1 ring-sand-200">
+          <MailIcon className="mt-0.5 h-5 w-5 shrink-0 text-wood-700" />
+          <span>A confirmation email has been sent to your registered email address ({email}).</span>
+        </p>
+        <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
+          <Link to="/orders" className="btn-primary">View All Orders</Link>
+          <Link to={`/orders/${order.id}/invoice`} className="btn-secondary">View Invoice</Link>
+          <Link to="/categories" className="btn-ghost">Continue Shopping</Link>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div>
+      <p className="text-sm text-stone-600">{label}</p>
+      <p className="mt-1 font-semibold" data-testid={testId}>{value}</p>
+    </div>
+  );
+}

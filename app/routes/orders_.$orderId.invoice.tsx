@@ -1,0 +1,177 @@
+// The GST tax invoice of an order: a printable page (the browser's Print saves it as PDF).
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { BoxIcon } from "~/components/icons";
+import { contact } from "~/content/contact";
+import { isAdminRequest, requireUser } from "~/lib/auth.server";
+import { env } from "~/lib/env.server";
+import { getOrder } from "~/models/orders.server";
+import { formatLongDate } from "~/utils/dates";
+import { useHydrated } from "~/utils/hooks";
+import { HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
+import { formatPrice } from "~/utils/money";
+import { GST_PERCENT } from "~/utils/pricing";
+import { IdSchema } from "~/utils/schemas";
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.invoice ? `Invoice ${data.invoice.number}` : "Order Not Found"} | Sagwan Living` },
+  { name: "robots", content: "noindex" },
+];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const id = IdSchema.safeParse(params.orderId);
+  const order = id.success ? await getOrder(id.data, { userId: user.id, isAdmin: await isAdminRequest(request) }) : null;
+  if (!order) return data({ invoice: null }, { status: 404 });
+  const intraState = isIntraState(order.shippingAddress.state, env.SHOP_STATE);
+  return {
+    invoice: {
+      number: invoiceNumber(order.id, order.createdAt),
+      date: order.createdAt,
+      order,
+      seller: { name: "Sagwan Living", address: contact.address, gstin: env.SHOP_GSTIN, state: env.SHOP_STATE },
+      taxes: invoiceTaxes(order.items, order.gst, intraState),
+    },
+  };
+}
+
+export default function InvoicePage() {
+  const { invoice } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
+  if (!invoice) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <BoxIcon className="h-12 w-12 text-stone-400" />
+        <h1 className="mt-4 text-3xl font-semibold">Order Not Found</h1>
+        <Link to="/orders" className="btn-primary mt-8">View Your Orders</Link>
+      </section>
+    );
+  }
+  const { order, seller, taxes } = invoice;
+  const a = order.shippingAddress;
+  const cell = "px-2 py-2 text-right tabular-nums";
+  return (
+    <section className="bg-sand-50 print:bg-white">
+      <div className="container-page max-w-4xl py-8 print:max-w-none print:p-0">
+        <div className="mb-4 flex flex-wrap items-center justify-between gap-3 print:hidden">
+          <Link to={`/order-confirmation/${order.id}`} className="text-sm underline">← Back to order #{order.id}</Link>
+          {hydrated ? (
+            <button type="button" className="btn-primary" onClick={() => window.print()}>Print or save as PDF</button>
+          ) : (
+            <p className="text-sm text-stone-600">Use your browser&apos;s Print to save this invoice as a PDF.</p>
+          )}
+        </div>
+        <article className="card p-5 sm:p-8 print:rounded-none print:shadow-none print:ring-0" aria-labelledby="invoice-title">
+          <header className="flex flex-wrap justify-between gap-4 border-b border-sand-200 pb-5">
+            <div>
+              <p className="font-display text-2xl font-semibold">{seller.name}</p>
+              <p className="mt-1 max-w-xs text-sm text-stone-700">{seller.address}</p>
+              <p className="mt-1 text-sm">GSTIN: <span className="font-mono" data-testid="seller-gstin">{seller.gstin}</span></p>
+              <p className="text-sm">State: {seller.state}</p>
+            </div>
+            <div className="text-left sm:text-right">
+              <h1 id="invoice-title" className="text-2xl font-semibold uppercase tracking-wide">Tax Invoice</h1>
+              <p className="mt-2 text-sm">Invoice No.: <span className="font-semibold" data-testid="invoice-number">{invoice.number}</span></p>
+              <p className="text-sm">Invoice Date: {formatLongDate(invoice.date)}</p>
+              <p className="text-sm">Order: #{order.id}</p>
+              <p className="text-sm">Place of Supply: {a.state}</p>
+              {order.status === "cancelled" ? <p className="mt-2 inline-block rounded bg-red-100 px-2 py-1 text-sm font-semibold text-red-800">Order cancelled</p> : null}
+            </div>
+          </header>
+
+          <section className="grid gap-4 border-b border-sand-200 py-5 sm:grid-cols-2" aria-label="Buyer">
+            <div>
+              <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Bill to / Ship to</h2>
+              <address className="mt-2 text-sm not-italic leading-6">
+                <span className="font-medium">{a.name}</span><br />
+                {a.address}<br />
+                {a.city}, {a.state} - {a.pincode}<br />
+                Phone: {a.phone}<br />
+                {a.email}
+              </address>
+            </div>
+            <div className="text-sm sm:text-right">
+              <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Payment</h2>
+              <p className="mt-2">{order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery"}</p>
+              {order.paymentId ? <p className="font-mono text-xs">{order.paymentId}</p> : null}
+            </div>
+          </section>
+
+          <div className="-mx-2 overflow-x-auto py-5">
+            <table className="w-full min-w-[36rem] text-sm">
+              <thead>
+                <tr className="border-b border-sand-200 text-xs uppercase tracking-wide text-stone-600">
+                  <th scope="col" className="px-2 py-2 text-left">#</th>
+                  <th scope="col" className="px-2 py-2 text-left">Description</th>
+                  <th scope="col" className={cell}>Qty</th>
+                  <th scope="col" className={cell}>Rate</th>
+                  <th scope="col" className={cell}>Taxable Value</th>
+                  {taxes.intraState ? (
+                    <>
+                      <th scope="col" className={cell}>CGST {HALF_GST_PERCENT}%</th>
+                      <th scope="col" className={cell}>SGST {HALF_GST_PERCENT}%</th>
+                    </>
+                  ) : (
+                    <th scope="col" className={cell}>IGST {GST_PERCENT}%</th>
+                  )}
+                  <th scope="col" className={cell}>Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {taxes.lines.map((line, i) => (
+                  <tr key={i} className="border-b border-sand-100" data-testid="invoice-line">
+                    <td className="px-2 py-2">{i + 1}</td>
+                    <td className="px-2 py-2">{line.title}</td>
+                    <td className={cell}>{line.quantity}</td>
+                    <td className={cell}>{formatPrice(line.price)}</td>
+                    <td className={cell}>{formatPrice(line.taxable)}</td>
+                    {taxes.intraState ? (
+                      <>
+                        <td className={cell}>{formatPrice(line.cgst)}</td>
+                        <td className={cell}>{formatPrice(line.sgst)}</td>
+                      </>
+                    ) : (
+                      <td className={cell}>{formatPrice(line.igst)}</td>
+                    )}
+                    <td className={cell}>{formatPrice(line.total)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+
+          <dl className="ml-auto max-w-xs space-y-2 text-sm">
+            <Row label="Taxable value" value={formatPrice(taxes.taxable)} />
+            {taxes.intraState ? (
+              <>
+                <Row label={`CGST ${HALF_GST_PERCENT}%`} value={formatPrice(taxes.cgst)} testId="cgst" />
+                <Row label={`SGST ${HALF_GST_PERCENT}%`} value={formatPrice(taxes.sgst)} testId="sgst" />
+              </>
+            ) : (
+              <Row label={`IGST ${GST_PERCENT}%`} value={formatPrice(taxes.igst)} testId="igst" />
+            )}
+            <Row label="Shipping" value={order.shipping === 0 ? "Free" : formatPrice(order.shipping)} />
+            <div className="flex justify-between border-t border-sand-200 pt-2 text-base font-semibold">
+              <dt>Total</dt>
+              <dd data-testid="invoice-total">{formatPrice(order.total)}</dd>
+            </div>
+          </dl>
+          <p className="mt-8 border-t border-sand-200 pt-4 text-xs text-stone-600">
+            Amounts in Indian rupees, rounded to the rupee. GST is charged at {GST_PERCENT}% on the value of the goods.
+            This is a computer-generated invoice and needs no signature.
+          </p>
+        </article>
+      </div>
+    </section>
+  );
+}
+
+function Row({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div className="flex justify-between">
+      <dt>{label}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
+  );
+}

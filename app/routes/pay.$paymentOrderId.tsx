@@ -1,0 +1,201 @@
+// The payment step of an online order. With Razorpay keys it opens Razorpay Checkout; without
+// them it is the offline test gateway (contract.md), whose Pay button signs a payment exactly as
+// Razorpay does. Either way the proof goes through the same verification (placeOnlineOrder).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { z } from "zod";
+import { FormBanner } from "~/components/AuthLayout";
+import { LockIcon } from "~/components/icons";
+import { requireUser } from "~/lib/auth.server";
+import { AppError } from "~/lib/errors.server";
+import { formFailure, unexpectedFailure } from "~/lib/form.server";
+import { parseWith, readForm } from "~/lib/http.server";
+import { gatewayId, offlinePayment, paymentMode, publicKeyId } from "~/lib/payments.server";
+import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { getPaymentOrder, placeOnlineOrder } from "~/models/checkout.server";
+import { AlreadyOrdered } from "~/models/orders.server";
+import { PaymentProofSchema } from "~/utils/checkout";
+import { formatPrice } from "~/utils/money";
+import { useNonce } from "~/utils/nonce";
+
+export const meta: MetaFunction = () => [{ title: "Payment | Sagwan Living" }, { name: "robots", content: "noindex" }];
+
+const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
+const IntentSchema = z.enum(["pay", "fail", "complete"], { error: "Unknown action" });
+
+async function paymentOrderOf(request: Request, rawId: string | undefined) {
+  const user = await requireUser(request);
+  const id = IdSchema.safeParse(rawId);
+  const paymentOrder = id.success ? await getPaymentOrder(id.data, user.id) : null;
+  return { user, paymentOrder };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
+  if (!paymentOrder) return data({ found: false as const }, { status: 404 });
+  if (paymentOrder.orderId) throw redirect(`/order-confirmation/${paymentOrder.orderId}`);
+  return {
+    found: true as const,
+    id: paymentOrder.id,
+    amount: paymentOrder.amountPaise / 100,
+    amountPaise: paymentOrder.amountPaise,
+    failure: paymentOrder.status === "failed" ? paymentOrder.failure : null,
+    mode: paymentMode(),
+    key: publicKeyId(),
+    prefill: { name: user.name, email: user.email, contact: user.mobile ?? "" },
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  try {
+    const form = await readForm(request);
+    const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
+    if (!paymentOrder) throw new AppError(404, "That payment was not found");
+    const intent = parseWith(IntentSchema, form.get("intent"));
+    await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
+    let proof;
+    if (intent === "complete") {
+      proof = parseWith(PaymentProofSchema, Object.fromEntries(form));
+    } else {
+      if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
+      // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
+      const paid = intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
+      proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+    }
+    if (proof.razorpay_order_id !== paymentOrder.id) throw new AppError(400, "Payment verification failed");
+    const order = await placeOnlineOrder(proof, user.id, null);
+    return redirect(`/order-confirmation/${order.id}`, 303);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
+    if (error instanceof AppError) return formFailure(error);
+    return unexpectedFailure(error, "We could not confirm your payment. Please try again.");
+  }
+}
+
+export default function PaymentPage() {
+  const page = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle";
+
+  if (!page.found) {
+    return (
+      <section className="container-page flex flex-col items-center py-20 text-center">
+        <h1 className="text-3xl font-semibold">Payment Not Found</h1>
+        <p className="mt-3 text-stone-600">This payment does not exist or is not yours.</p>
+        <Link to="/checkout" className="btn-primary mt-8">Back to Checkout</Link>
+      </section>
+    );
+  }
+
+  const error = result && "formError" in result ? result.formError : page.failure ? `This payment could not become an order: ${page.failure}. It will be refunded.` : undefined;
+  return (
+    <section className="bg-sand-50">
+      <div className="container-page max-w-xl py-10 sm:py-14">
+        <FormBanner message={error} />
+        {page.mode === "offline" ? (
+          <div className="card overflow-hidden">
+            <div className="flex items-center justify-between gap-3 px-5 py-4 text-white sm:px-6" style={{ backgroundColor: "#3399cc" }}>
+              <p className="font-semibold">Sagwan Living · Test Gateway</p>
+              <span className="rounded-full bg-yellow-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-yellow-950">Test payment</span>
+            </div>
+            <div className="space-y-5 p-5 sm:p-6">
+              <h1 className="text-2xl font-semibold">Complete your payment</h1>
+              <p className="text-sm text-stone-700">
+                This is the shop&apos;s offline test gateway, used while Razorpay keys are not configured. No card, UPI or bank
+                details are asked for and no money is taken. Paying here signs the payment exactly as Razorpay does.
+              </p>
+              <dl className="rounded-lg bg-sand-100 p-4 text-sm">
+                <div className="flex justify-between"><dt>Amount</dt><dd className="text-lg font-semibold" data-testid="pay-amount">{formatPrice(page.amount)}</dd></div>
+                <div className="mt-1 flex justify-between"><dt>Payment order</dt><dd className="font-mono text-xs">{page.id}</dd></div>
+              </dl>
+              <Form method="post" className="space-y-3">
+                <button type="submit" name="intent" value="pay" className="btn-primary w-full" disabled={busy}>
+                  <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)}`}
+                </button>
+                <button type="submit" name="intent" value="fail" className="btn-secondary w-full" disabled={busy}>
+                  Simulate a failed payment
+                </button>
+              </Form>
+              <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">Cancel and return to checkout</Link>
+            </div>
+          </div>
+        ) : (
+          <RazorpayCheckout page={page} busy={busy} />
+        )}
+      </div>
+    </section>
+  );
+}
+
+declare global {
+  interface Window {
+    Razorpay?: new (options: Record<string, unknown>) => { open: () => void; on: (event: string, cb: (e: unknown) => void) => void };
+  }
+}
+
+type Page = { id: string; amount: number; amountPaise: number; key: string | null; prefill: { name: string; email: string; contact: string } };
+
+/** Razorpay Checkout (theme #3399cc): its handler posts the three fields back here. Needs JavaScript. */
+function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
+  const submit = useSubmit();
+  const nonce = useNonce();
+  const [message, setMessage] = useState<string | null>(null);
+  const opened = useRef(false);
+
+  const open = () => {
+    const start = () => {
+      if (!window.Razorpay || !page.key) return setMessage("Razorpay could not be loaded. Please check your connection and try again.");
+      const checkout = new window.Razorpay({
+        key: page.key,
+        amount: page.amountPaise,
+        currency: "INR",
+        order_id: page.id,
+        name: "Sagwan Living",
+        description: "Furniture order",
+        prefill: page.prefill,
+        theme: { color: "#3399cc" },
+        handler: (response: Record<string, string>) =>
+          submit({ intent: "complete", razorpay_order_id: response.razorpay_order_id ?? "", razorpay_payment_id: response.razorpay_payment_id ?? "", razorpay_signature: response.razorpay_signature ?? "" }, { method: "post" }),
+        modal: { ondismiss: () => setMessage("Payment was cancelled. You can try again, or go back and choose Cash on Delivery.") },
+      });
+      checkout.on("payment.failed", () => setMessage("Payment verification failed"));
+      checkout.open();
+    };
+    if (window.Razorpay) return start();
+    const script = document.createElement("script");
+    script.src = "https://checkout.razorpay.com/v1/checkout.js";
+    script.nonce = nonce;
+    script.onload = start;
+    script.onerror = () => setMessage("Razorpay could not be loaded. Please check your connection and try again.");
+    document.body.appendChild(script);
+  };
+
+  useEffect(() => {
+    if (opened.current) return;
+    opened.current = true;
+    open();
+    // open once, on arrival
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  return (
+    <div className="card space-y-5 p-5 sm:p-6">
+      <h1 className="text-2xl font-semibold">Complete your payment</h1>
+      <p className="text-lg font-semibold">{formatPrice(page.amount)}</p>
+      {message ? <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">{message}</p> : null}
+      <button type="button" className="btn-primary w-full" onClick={open} disabled={busy}>
+        <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)} with Razorpay`}
+      </button>
+      <noscript>
+        <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+          Razorpay&apos;s payment window needs JavaScript. Please turn it on, or go back and choose Cash on Delivery.
+        </p>
+      </noscript>
+      <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">Cancel and return to checkout</Link>
+    </div>
+  );
+}
