@@ -1,4 +1,5 @@
 // Runs once per process before the first request: migrate, then seed an empty demo shop.
+import { DEMO_GSTIN } from "~/utils/invoice";
 import { seedIfEmpty } from "../../db/seed.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
@@ -9,6 +10,9 @@ async function boot() {
   await migrateToLatest(db);
   if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
   await scheduleHousekeeping(db);
+  if (isProduction && !env.SHOP_GSTIN) {
+    console.warn(`SHOP_GSTIN is not set: GST invoices show the demo GSTIN ${DEMO_GSTIN}. Set the shop's own.`);
+  }
   if (isProduction && !env.PUBLIC_URL) {
     console.warn(`PUBLIC_URL is not set: links in mails (password reset) point at http://localhost:${env.PORT}. Set it to the shop's public address.`);
   }

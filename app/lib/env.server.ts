@@ -19,7 +19,7 @@ const EnvSchema = z.object({
   RAZORPAY_KEY_ID: optional(z.string().optional()),
   RAZORPAY_KEY_SECRET: optional(z.string().optional()),
   RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(8, "RAZORPAY_WEBHOOK_SECRET must be at least 8 characters").optional()),
-  SHOP_GSTIN: optional(z.string().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, "SHOP_GSTIN must be a 15-character GSTIN").default("24AAKCS1234F1Z5")),
+  SHOP_GSTIN: optional(z.string().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, "SHOP_GSTIN must be a 15-character GSTIN").optional()),
   SHOP_STATE: optional(z.string().default("Gujarat")),
   SEED: optional(z.enum(["demo", "none"]).default("demo")),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),

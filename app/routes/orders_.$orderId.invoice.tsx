@@ -9,7 +9,7 @@ import { env } from "~/lib/env.server";
 import { getOrder } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";
 import { useHydrated } from "~/utils/hooks";
-import { HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
+import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
 import { formatPrice } from "~/utils/money";
 import { GST_PERCENT } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
@@ -30,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       number: invoiceNumber(order.id, order.createdAt),
       date: order.createdAt,
       order,
-      seller: { name: "Sagwan Living", address: contact.address, gstin: env.SHOP_GSTIN, state: env.SHOP_STATE },
+      seller: { name: "Sagwan Living", address: contact.address, gstin: env.SHOP_GSTIN ?? DEMO_GSTIN, state: env.SHOP_STATE },
       taxes: invoiceTaxes(order.items, order.gst, intraState),
     },
   };

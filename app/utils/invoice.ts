@@ -57,6 +57,9 @@ export function invoiceTaxes(lines: readonly InvoiceInputLine[], gst: number, in
   return { intraState, lines: out, taxable: sum("taxable"), cgst: sum("cgst"), sgst: sum("sgst"), igst: sum("igst"), gst };
 }
 
+/** The demo shop's GSTIN (Gujarat, state code 24), shown until SHOP_GSTIN is set. */
+export const DEMO_GSTIN = "24AAKCS1234F1Z5";
+
 export const HALF_GST_PERCENT = GST_PERCENT / 2;
 
 /** Is the place of supply (the buyer's state) the seller's state? Case and spacing aside. */
