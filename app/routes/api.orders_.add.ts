@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { requireApiUser } from "~/lib/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { placeCodOrder, placeOnlineOrder } from "~/models/checkout.server";
-import { CheckoutSchema, PaymentProofSchema } from "~/utils/checkout";
+import { CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema } from "~/utils/checkout";
 
 /**
  * POST the checkout fields → the new Order (201). Online orders also carry Razorpay's three
@@ -22,7 +23,13 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const order =
       input.paymentMethod === "online"
         ? await placeOnlineOrder(parseWith(PaymentProofSchema, body), user.id, input.shipping)
-        : await placeCodOrder(user.id, input.shipping, typeof body.idempotencyKey === "string" ? body.idempotencyKey.slice(0, 64) : null);
+        : await placeCodOrder(user.id, input.shipping, keyOf(body));
     return jsonResponse(order, { status: 201 });
   });
 export const loader = otherMethods(["POST"]);
+
+/** An optional `idempotencyKey`: the same key never makes a second order. */
+function keyOf(body: Record<string, unknown>): string | null {
+  if (body.idempotencyKey === undefined || body.idempotencyKey === null || body.idempotencyKey === "") return null;
+  return parseWith(z.object({ idempotencyKey: IdempotencyKeySchema }), body).idempotencyKey;
+}
