@@ -1,5 +1,5 @@
-// Online payments: a payment order remembers the checkout it pays for (the shipping details
-// and the form's idempotency key, as JSON), so the order can still be placed when only the
+// Online payments: a payment order remembers the checkout it pays for (the shipping details,
+// as JSON), so the order can still be placed when only the
 // Razorpay webhook reports the payment (the customer closed the tab). `failure` keeps why a
 // paid payment order could not become an order (for the shop to refund). Frozen once landed.
 import type { Kysely } from "kysely";

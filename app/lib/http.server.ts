@@ -52,6 +52,26 @@ async function readLimitedText(request: Request, limit: number): Promise<string>
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * A NUL character is never meaningful in a form or JSON field, and PostgreSQL cannot store one
+ * in text: refuse it at the door (400) rather than fail at the write (500).
+ */
+function refuseNul(value: string): string {
+  if (value.includes("\u0000")) throw new AppError(400, "The request contains a character that is not allowed");
+  return value;
+}
+
+function refuseNulIn(value: unknown): void {
+  if (typeof value === "string") refuseNul(value);
+  else if (Array.isArray(value)) value.forEach(refuseNulIn);
+  else if (typeof value === "object" && value !== null) {
+    for (const [k, v] of Object.entries(value)) {
+      refuseNul(k);
+      refuseNulIn(v);
+    }
+  }
+}
+
 /** Origin check + size limit + urlencoded/multipart form parsing. */
 export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promise<FormData> {
   assertSameOrigin(request);
@@ -59,13 +79,15 @@ export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promis
   if (type.includes("application/x-www-form-urlencoded") || type === "") {
     const text = await readLimitedText(request, limit);
     const form = new FormData();
-    for (const [k, v] of new URLSearchParams(text)) form.append(k, v);
+    for (const [k, v] of new URLSearchParams(text)) form.append(k, refuseNul(v));
     return form;
   }
   if (type.includes("multipart/form-data")) {
     const declared = Number(request.headers.get("Content-Length") ?? "NaN");
     if (!Number.isFinite(declared) || declared > limit) throw new AppError(413, "The request is too large");
-    return request.formData();
+    const form = await request.formData();
+    for (const value of form.values()) if (typeof value === "string") refuseNul(value);
+    return form;
   }
   throw new AppError(415, "Send the form as application/x-www-form-urlencoded");
 }
@@ -92,6 +114,7 @@ export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promis
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       throw new AppError(400, "The request body must be a JSON object");
     }
+    refuseNulIn(parsed);
     return parsed as Record<string, unknown>;
   }
   const form = await readForm(request, limit);

@@ -54,12 +54,22 @@ export function isValidWebhookSignature(rawBody: string, signature: string, secr
   return sameHex(signWebhook(rawBody, secret), signature);
 }
 
-/** An id in Razorpay's style: a prefix and 14 characters from [A-Za-z0-9]. */
-export function gatewayId(prefix: "order" | "pay"): string {
+/**
+ * An id in Razorpay's style: a prefix and 14 characters from [A-Za-z0-9], the first of them
+ * `marker` (the offline gateway's ids start "TEST", so staff can tell test payments apart).
+ */
+export function gatewayId(prefix: "order" | "pay", marker = ""): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  let out = "";
-  for (let i = 0; i < 14; i++) out += alphabet[crypto.randomInt(alphabet.length)];
+  let out = marker;
+  while (out.length < 14) out += alphabet[crypto.randomInt(alphabet.length)];
   return `${prefix}_${out}`;
+}
+
+export const TEST_MARKER = "TEST";
+
+/** Was this payment made on the offline test gateway (no money moved)? */
+export function isTestPaymentId(paymentId: string | null): boolean {
+  return paymentId?.startsWith(`pay_${TEST_MARKER}`) ?? false;
 }
 
 /**
@@ -67,7 +77,7 @@ export function gatewayId(prefix: "order" | "pay"): string {
  * (network); offline mode makes a local id.
  */
 export async function createGatewayOrder(amountPaise: number, receipt: string): Promise<string> {
-  if (paymentMode() === "offline") return gatewayId("order");
+  if (paymentMode() === "offline") return gatewayId("order", TEST_MARKER);
   const { default: Razorpay } = await import("razorpay");
   const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
   const order = await client.orders.create({ amount: amountPaise, currency: "INR", receipt });
@@ -77,6 +87,6 @@ export async function createGatewayOrder(amountPaise: number, receipt: string): 
 /** The offline gateway's "payment": a new payment id and its signature. */
 export function offlinePayment(orderId: string): { paymentId: string; signature: string } {
   if (paymentMode() !== "offline") throw new Error("The offline test gateway is off while Razorpay keys are set");
-  const paymentId = gatewayId("pay");
+  const paymentId = gatewayId("pay", TEST_MARKER);
   return { paymentId, signature: signPayment(orderId, paymentId) };
 }

@@ -117,7 +117,7 @@ export interface PaymentOrdersTable {
   currency: string;
   status: PaymentOrderStatus;
   paymentId: string | null;
-  /** JSON of the checkout this payment is for (shipping details, idempotency key), if any */
+  /** JSON of the checkout this payment is for ({ shipping }), when the checkout page made it */
   checkout: string | null;
   /** why a paid payment order could not become an order */
   failure: string | null;

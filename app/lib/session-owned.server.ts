@@ -89,7 +89,8 @@ export async function adoptOwned(
   if (!guestId || !(await guestRow(table, guestId, trx))) return;
   await insertRow(table, userId, trx);
   const mine = (await userRow(table, userId, trx))!;
+  // The row before its lines, as every cart change and order placement does (lock order).
+  await trx.updateTable(table).set({ updatedAt: nowIso() }).where("id", "=", mine).execute();
   await mergeLines(trx, guestId, mine);
   await trx.deleteFrom(table).where("id", "=", guestId).execute();
-  await trx.updateTable(table).set({ updatedAt: nowIso() }).where("id", "=", mine).execute();
 }

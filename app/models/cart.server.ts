@@ -93,6 +93,7 @@ export async function assertAddable(itemId: number, quantity: number, db: Db = d
  */
 export async function addToCart(cartId: string, itemId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
   return db.transaction().execute(async (trx) => {
+    await lockCart(trx, cartId);
     const item = await trx.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
     if (!item) throw new AppError(404, "That product was not found");
     const existing = await trx
@@ -115,7 +116,6 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
       .returning(["id", "quantity"])
       .executeTakeFirstOrThrow();
     assertStock(item.title, item.stock, line.quantity);
-    await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
     return getLine(cartId, line.id, trx);
   });
 }
@@ -123,24 +123,38 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
 export async function updateCartLine(cartId: string | null, lineId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
   if (!cartId) throw new AppError(404, "That cart item was not found");
   return db.transaction().execute(async (trx) => {
+    await lockCart(trx, cartId);
     const line = await getLine(cartId, lineId, trx);
     assertStock(line.item.title, line.item.stock, quantity);
     await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
-    await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
     return { ...line, quantity };
   });
 }
 
 export async function removeCartLine(cartId: string | null, lineId: number, db: Db = defaultDb): Promise<void> {
-  const result = cartId
-    ? await db.deleteFrom("cartLines").where("cartId", "=", cartId).where("id", "=", lineId).executeTakeFirst()
-    : null;
-  if (!result || Number(result.numDeletedRows) === 0) throw new AppError(404, "That cart item was not found");
+  if (!cartId) throw new AppError(404, "That cart item was not found");
+  await db.transaction().execute(async (trx) => {
+    await lockCart(trx, cartId);
+    const result = await trx.deleteFrom("cartLines").where("cartId", "=", cartId).where("id", "=", lineId).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new AppError(404, "That cart item was not found");
+  });
 }
 
 export async function clearCart(cartId: string | null, db: Db = defaultDb): Promise<void> {
   if (!cartId) return;
-  await db.deleteFrom("cartLines").where("cartId", "=", cartId).execute();
+  await db.transaction().execute(async (trx) => {
+    await lockCart(trx, cartId);
+    await trx.deleteFrom("cartLines").where("cartId", "=", cartId).execute();
+  });
+}
+
+/**
+ * Every change to a cart's lines first touches the cart row, as placing an order does: so an
+ * order and a cart change queue on that row in the same order (no deadlock on PostgreSQL), and
+ * a line changed while an order is being placed waits for it.
+ */
+async function lockCart(trx: Db, cartId: string): Promise<void> {
+  await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
 }
 
 // ---- which cart a request means -------------------------------------------------------

@@ -7,13 +7,16 @@ import { AppError } from "~/lib/errors.server";
 import { createGatewayOrder, isValidPaymentSignature, isValidWebhookSignature, paymentMode, publicKeyId } from "~/lib/payments.server";
 import type { PaymentOrderStatus } from "~/lib/schema";
 import type { ShippingAddress } from "~/utils/checkout";
+import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order } from "./orders.server";
-import { EMPTY_CART, getOrder, placeOrder } from "./orders.server";
+import { CART_CHANGED, EMPTY_CART, getOrder, placeOrder } from "./orders.server";
 import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
+/** What one online payment may be: Razorpay's usual ceiling per payment, well inside the paise column. */
+export const MAX_ONLINE_PAYMENT = 500000;
 
 export interface PaymentOrder {
   id: string;
@@ -35,8 +38,14 @@ async function notify(orderId: number, db: Db): Promise<Order> {
 }
 
 /** A cash-on-delivery order from the customer's cart; the confirmation mail follows. */
-export async function placeCodOrder(userId: number, shipping: ShippingAddress, idempotencyKey: string | null, db: Db = defaultDb): Promise<Order> {
-  const id = await placeOrder({ userId, shipping, paymentMethod: "cod", idempotencyKey }, db);
+export async function placeCodOrder(
+  userId: number,
+  shipping: ShippingAddress,
+  idempotencyKey: string | null,
+  expectedTotal?: number,
+  db: Db = defaultDb,
+): Promise<Order> {
+  const id = await placeOrder({ userId, shipping, paymentMethod: "cod", idempotencyKey, expectedTotal }, db);
   return notify(id, db);
 }
 
@@ -65,9 +74,14 @@ async function payableTotal(userId: number, db: Db): Promise<number> {
 export async function createPaymentOrder(
   userId: number,
   shipping: ShippingAddress | null,
+  expectedTotal?: number,
   db: Db = defaultDb,
 ): Promise<{ id: string; amount: number; currency: "INR"; key: string | null; mode: "razorpay" | "offline" }> {
   const total = await payableTotal(userId, db);
+  if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED);
+  if (total > MAX_ONLINE_PAYMENT) {
+    throw new AppError(409, `Online payments are limited to ${formatPrice(MAX_ONLINE_PAYMENT)} per order. Please choose Cash on Delivery or split the order.`);
+  }
   const amountPaise = total * 100;
   const now = nowIso();
   const id = await createGatewayOrder(amountPaise, `u${userId}-${Date.now()}`);
@@ -111,7 +125,10 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db):
       .where((eb) => eb.or([eb("paymentId", "is", null), eb("paymentId", "=", paymentId)]))
       .where("status", "!=", "failed")
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) throw new AppError(409, "This payment order has already been paid with another payment");
+    if (Number(result.numUpdatedRows) === 1) return;
+    const row = await db.selectFrom("paymentOrders").select(["status", "failure"]).where("id", "=", paymentOrderId).executeTakeFirst();
+    if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
+    throw new AppError(409, "This payment order has already been paid with another payment");
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
     throw error;
@@ -146,6 +163,26 @@ export async function placeOnlineOrder(proof: PaymentProofInput, userId: number,
       shipping: address,
       paymentMethod: "online",
       payment: { paymentOrderId: paymentOrder.id, paymentId: proof.razorpay_payment_id, amountPaise: paymentOrder.amountPaise },
+    },
+    db,
+  );
+  return notify(id, db);
+}
+
+/**
+ * A payment already verified and recorded, whose order could not be placed then (the cart
+ * changed, say): try again with the recorded payment, once the cart matches what was paid.
+ */
+export async function placeRecordedPayment(paymentOrderId: string, userId: number, db: Db = defaultDb): Promise<Order> {
+  const paymentOrder = await getPaymentOrder(paymentOrderId, userId, db);
+  if (!paymentOrder || paymentOrder.status !== "paid" || !paymentOrder.paymentId) throw new AppError(404, "That payment was not found");
+  if (!paymentOrder.shipping) throw new AppError(400, "Shipping details are required");
+  const id = await placeOrder(
+    {
+      userId,
+      shipping: paymentOrder.shipping,
+      paymentMethod: "online",
+      payment: { paymentOrderId: paymentOrder.id, paymentId: paymentOrder.paymentId, amountPaise: paymentOrder.amountPaise },
     },
     db,
   );
@@ -214,6 +251,16 @@ export async function handleWebhook(rawBody: string, signature: string | null, d
   }
 }
 
+/** A paid payment that could not become an order, for the shop to refund; never one that did become an order. */
 async function markFailed(id: string, reason: string, db: Db) {
-  await db.updateTable("paymentOrders").set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() }).where("id", "=", id).execute();
+  await db
+    .updateTable("paymentOrders")
+    .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
+    .where("id", "=", id)
+    .where((eb) => eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))))
+    .execute();
+}
+
+export function failedMessage(reason: string | null): string {
+  return `This payment could not become an order${reason ? ` (${reason.replace(/\.$/, "")})` : ""}. It will be refunded.`;
 }

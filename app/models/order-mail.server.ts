@@ -4,6 +4,7 @@ import { publicOrigin } from "~/lib/auth.server";
 import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
+import { paymentLabel } from "~/utils/order-status";
 import type { Order } from "./orders.server";
 
 const SHOP = "Sagwan Living";
@@ -20,7 +21,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
     `Total: ${formatPrice(order.total)}`,
   ];
   const address = [a.name, a.address, `${a.city}, ${a.state} - ${a.pincode}`, `Phone: ${a.phone}`];
-  const payment = order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery";
+  const payment = paymentLabel(order);
   const text = [
     `Hello ${first},`,
     `Thank you for your order. Order #${order.id} was placed on ${formatLongDate(order.createdAt)} and is being processed.`,

@@ -3,6 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
+import { isTestPaymentId } from "~/lib/payments.server";
 import type { OrderStatus, PaymentMethod } from "~/lib/schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
@@ -41,6 +42,8 @@ export interface Order {
   shippingAddress: ShippingAddress;
   paymentMethod: PaymentMethod;
   paymentId: string | null;
+  /** paid on the offline test gateway: no money moved */
+  testPayment: boolean;
   subtotal: number;
   shipping: number;
   gst: number;
@@ -108,6 +111,7 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order
     shippingAddress,
     paymentMethod: row.paymentMethod,
     paymentId: row.paymentId,
+    testPayment: isTestPaymentId(row.paymentId),
     subtotal: row.subtotal,
     shipping: row.shipping,
     gst: row.gst,
@@ -160,8 +164,9 @@ export async function getOrder(id: number, viewer: Viewer, db: Db = defaultDb): 
 }
 
 /** A customer's orders, newest first (the shop's: every order). */
-export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit = 200): Promise<Order[]> {
-  let query = db.selectFrom("orders").select(ORDER_COLUMNS).orderBy("createdAt", "desc").orderBy("id", "desc").limit(limit);
+export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit?: number): Promise<Order[]> {
+  let query = db.selectFrom("orders").select(ORDER_COLUMNS).orderBy("createdAt", "desc").orderBy("id", "desc");
+  if (limit !== undefined) query = query.limit(limit);
   if (!viewer.isAdmin) query = query.where("userId", "=", viewer.userId ?? -1);
   return withLines(await query.execute(), db);
 }
@@ -195,9 +200,12 @@ export interface PlaceOrderInput {
   /** online orders: the verified payment that pays for it */
   payment?: PaymentForOrder | null;
   actor?: "customer" | "system";
+  /** the total the customer saw on the checkout page: a cart changed since then is refused */
+  expectedTotal?: number;
 }
 
 export const EMPTY_CART = "Your cart is empty";
+export const CART_CHANGED = "Your cart changed since this page was loaded. Please review your order and place it again.";
 export const AMOUNT_MISMATCH = "The payment does not match your order total. Your cart changed after you paid; nothing was ordered.";
 
 /** Thrown when the key or the payment already made an order: the caller may show that order. */
@@ -251,6 +259,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         if (line.quantity > line.stock) throw new AppError(409, `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`);
       }
       const totals = computeTotals(lines);
+      if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) throw new AppError(409, CART_CHANGED);
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
 
       const order = await trx

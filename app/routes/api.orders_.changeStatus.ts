@@ -12,14 +12,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["PUT"]);
     const body = await readBody(request);
+    const admin = await isAdminRequest(request);
+    const user = admin ? null : await requireApiUser(request);
     const input = parseWith(OrderStatusChangeSchema, body);
-    if (await isAdminRequest(request)) {
-      await changeOrderStatus(input.orderId, input.status, { actor: "admin", userId: null });
-    } else {
-      const user = await requireApiUser(request);
-      await rateLimit(LIMITS.orderStatus, `u:${user.id}`);
-      await changeOrderStatus(input.orderId, input.status, { actor: "customer", userId: user.id });
-    }
+    if (user) await rateLimit(LIMITS.orderStatus, `u:${user.id}`);
+    await changeOrderStatus(input.orderId, input.status, user ? { actor: "customer", userId: user.id } : { actor: "admin", userId: null });
     return { success: true };
   });
 export const loader = otherMethods(["PUT"]);

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
@@ -55,12 +56,15 @@ export async function action({ request }: ActionFunctionArgs) {
     values = formValues(form, [...SHIPPING_FIELDS, "paymentMethod"]);
     const input = parseWith(CheckoutSchema, values);
     const key = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
+    // The total the customer saw: a cart changed in another tab since is not ordered blindly.
+    const seen = z.coerce.number().int().nonnegative().safeParse(form.get("expectedTotal"));
+    const expectedTotal = seen.success ? seen.data : undefined;
     await rateLimit(LIMITS.placeOrder, `u:${user.id}`);
     if (input.paymentMethod === "online") {
-      const payment = await createPaymentOrder(user.id, input.shipping);
+      const payment = await createPaymentOrder(user.id, input.shipping, expectedTotal);
       return redirect(`/pay/${payment.id}`, 303);
     }
-    const order = await placeCodOrder(user.id, input.shipping, key);
+    const order = await placeCodOrder(user.id, input.shipping, key, expectedTotal);
     return redirect(`/order-confirmation/${order.id}`, 303);
   } catch (error) {
     if (error instanceof Response) throw error;
@@ -110,9 +114,10 @@ export default function CheckoutPage() {
     <section className="bg-sand-50">
       <div className="container-page py-10 sm:py-14">
         <h1 className="text-3xl font-semibold sm:text-4xl">Checkout</h1>
-        <Form method="post" action="/checkout" noValidate onChange={errors.onChange} className="mt-8 grid gap-6 lg:grid-cols-[1fr_400px] lg:gap-8">
+        <Form method="post" action="/checkout" noValidate onChange={errors.onChange} className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_400px] lg:gap-8">
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-          <div className="space-y-6">
+          <input type="hidden" name="expectedTotal" value={cart.total} />
+          <div className="min-w-0 space-y-6">
             <FormBanner message={errors.formError} />
             <section aria-labelledby="shipping-heading" className="card p-5 sm:p-6">
               <h2 id="shipping-heading" className="text-xl font-semibold">Shipping Information</h2>
@@ -150,7 +155,7 @@ export default function CheckoutPage() {
             </section>
 
             <fieldset className="card p-5 sm:p-6">
-              <legend className="float-left w-full text-xl font-semibold">Payment Method</legend>
+              <legend className="float-left w-full font-display text-xl font-semibold text-ink">Payment Method</legend>
               <div className="clear-both space-y-3 pt-5">
                 <PaymentOption value="cod" label="Cash on Delivery" defaultChecked={method === "cod"} note="Pay in cash or by UPI when your furniture arrives." />
                 <PaymentOption
@@ -164,7 +169,7 @@ export default function CheckoutPage() {
             </fieldset>
           </div>
 
-          <aside aria-labelledby="summary-heading" className="card h-fit p-5 sm:p-6 lg:sticky lg:top-24">
+          <aside aria-labelledby="summary-heading" className="card h-fit min-w-0 p-5 sm:p-6 lg:sticky lg:top-24">
             <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
             <ul className="mt-5 divide-y divide-sand-200" aria-label="Items">
               {cart.items.map((line) => (

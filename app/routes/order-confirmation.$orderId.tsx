@@ -8,7 +8,7 @@ import { isAdminRequest, requireUser } from "~/lib/auth.server";
 import { getOrder } from "~/models/orders.server";
 import { formatDateTime, formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
-import { statusLabel } from "~/utils/order-status";
+import { paymentLabel, statusLabel } from "~/utils/order-status";
 import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -74,7 +74,7 @@ export default function OrderConfirmation() {
               ))}
             </ul>
             <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
-            <p className="mt-4 text-sm text-stone-600">Payment: {order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery"}</p>
+            <p className="mt-4 text-sm text-stone-600">Payment: {paymentLabel(order)}</p>
           </section>
 
           <div className="space-y-6">

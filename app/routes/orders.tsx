@@ -134,6 +134,9 @@ function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => v
   }, [onClose]);
 
   return (
+    <>
+      {/* Without JavaScript the dialog is not modal: a plain overlay dims the page behind it. */}
+      {onClose ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
     <dialog
       ref={ref}
       open={onClose ? undefined : true}
@@ -155,5 +158,6 @@ function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => v
         </button>
       </Form>
     </dialog>
+    </>
   );
 }

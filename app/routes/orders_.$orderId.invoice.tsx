@@ -11,6 +11,7 @@ import { formatLongDate } from "~/utils/dates";
 import { useHydrated } from "~/utils/hooks";
 import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
 import { formatPrice } from "~/utils/money";
+import { paymentLabel } from "~/utils/order-status";
 import { GST_PERCENT } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
 
@@ -93,12 +94,35 @@ export default function InvoicePage() {
             </div>
             <div className="text-sm sm:text-right">
               <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Payment</h2>
-              <p className="mt-2">{order.paymentMethod === "online" ? "Paid online" : "Cash on Delivery"}</p>
+              <p className="mt-2">{paymentLabel(order)}</p>
               {order.paymentId ? <p className="font-mono text-xs">{order.paymentId}</p> : null}
             </div>
           </section>
 
-          <div className="-mx-2 overflow-x-auto py-5">
+          {/* Phones: one block per line; wider screens and paper: the table. */}
+          <ol className="divide-y divide-sand-200 py-3 sm:hidden print:hidden" aria-label="Invoice lines">
+            {taxes.lines.map((line, i) => (
+              <li key={i} className="py-3 text-sm">
+                <p className="font-medium">{i + 1}. {line.title}</p>
+                <dl className="mt-1 grid grid-cols-2 gap-x-3 gap-y-1 text-stone-700">
+                  <dt>Qty × Rate</dt><dd className="text-right tabular-nums">{line.quantity} × {formatPrice(line.price)}</dd>
+                  <dt>Taxable Value</dt><dd className="text-right tabular-nums">{formatPrice(line.taxable)}</dd>
+                  {taxes.intraState ? (
+                    <>
+                      <dt>CGST {HALF_GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.cgst)}</dd>
+                      <dt>SGST {HALF_GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.sgst)}</dd>
+                    </>
+                  ) : (
+                    <>
+                      <dt>IGST {GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.igst)}</dd>
+                    </>
+                  )}
+                  <dt className="font-medium text-ink">Amount</dt><dd className="text-right font-medium tabular-nums text-ink">{formatPrice(line.total)}</dd>
+                </dl>
+              </li>
+            ))}
+          </ol>
+          <div className="-mx-2 hidden overflow-x-auto py-5 sm:block print:block">
             <table className="w-full min-w-[36rem] text-sm">
               <thead>
                 <tr className="border-b border-sand-200 text-xs uppercase tracking-wide text-stone-600">

@@ -14,7 +14,7 @@ import { formFailure, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { gatewayId, offlinePayment, paymentMode, publicKeyId } from "~/lib/payments.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import { getPaymentOrder, placeOnlineOrder } from "~/models/checkout.server";
+import { failedMessage, getPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
 import { AlreadyOrdered } from "~/models/orders.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
@@ -23,7 +23,7 @@ import { useNonce } from "~/utils/nonce";
 export const meta: MetaFunction = () => [{ title: "Payment | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
-const IntentSchema = z.enum(["pay", "fail", "complete"], { error: "Unknown action" });
+const IntentSchema = z.enum(["pay", "fail", "complete", "place"], { error: "Unknown action" });
 
 async function paymentOrderOf(request: Request, rawId: string | undefined) {
   const user = await requireUser(request);
@@ -41,7 +41,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     id: paymentOrder.id,
     amount: paymentOrder.amountPaise / 100,
     amountPaise: paymentOrder.amountPaise,
-    failure: paymentOrder.status === "failed" ? paymentOrder.failure : null,
+    failure: paymentOrder.status === "failed" ? failedMessage(paymentOrder.failure) : null,
+    // Paid, but the order could not be placed then (the cart changed): the customer can finish.
+    paid: paymentOrder.status === "paid",
     mode: paymentMode(),
     key: publicKeyId(),
     prefill: { name: user.name, email: user.email, contact: user.mobile ?? "" },
@@ -55,6 +57,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!paymentOrder) throw new AppError(404, "That payment was not found");
     const intent = parseWith(IntentSchema, form.get("intent"));
     await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
+    if (paymentOrder.status === "paid") {
+      // Already paid (a second click, or the cart had changed): place the order from that payment.
+      return redirect(`/order-confirmation/${(await placeRecordedPayment(paymentOrder.id, user.id)).id}`, 303);
+    }
+    if (intent === "place") throw new AppError(409, "This payment has not been made yet");
     let proof;
     if (intent === "complete") {
       proof = parseWith(PaymentProofSchema, Object.fromEntries(form));
@@ -70,6 +77,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   } catch (error) {
     if (error instanceof Response) throw error;
     if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
+    if (error instanceof AppError && error.status === 409) {
+      // A simultaneous post of the same payment may have placed the order meanwhile.
+      const again = await paymentOrderOf(request, params.paymentOrderId);
+      if (again.paymentOrder?.orderId) return redirect(`/order-confirmation/${again.paymentOrder.orderId}`, 303);
+    }
     if (error instanceof AppError) return formFailure(error);
     return unexpectedFailure(error, "We could not confirm your payment. Please try again.");
   }
@@ -91,7 +103,8 @@ export default function PaymentPage() {
     );
   }
 
-  const error = result && "formError" in result ? result.formError : page.failure ? `This payment could not become an order: ${page.failure}. It will be refunded.` : undefined;
+  const error = result && "formError" in result ? result.formError : (page.failure ?? undefined);
+  if (page.paid || page.failure) return <PaidPayment page={page} error={error} busy={busy} />;
   return (
     <section className="bg-sand-50">
       <div className="container-page max-w-xl py-10 sm:py-14">
@@ -126,6 +139,34 @@ export default function PaymentPage() {
         ) : (
           <RazorpayCheckout page={page} busy={busy} />
         )}
+      </div>
+    </section>
+  );
+}
+
+/** A payment already received: place its order (once the cart matches it again), or read why it will be refunded. */
+function PaidPayment({ page, error, busy }: { page: { amount: number; failure: string | null }; error?: string; busy: boolean }) {
+  return (
+    <section className="bg-sand-50">
+      <div className="container-page max-w-xl py-10 sm:py-14">
+        <FormBanner message={error} />
+        <div className="card space-y-5 p-5 sm:p-6">
+          <h1 className="text-2xl font-semibold">Payment received</h1>
+          <p className="text-stone-700">We have received your payment of {formatPrice(page.amount)}.</p>
+          {page.failure ? (
+            <p className="text-sm text-stone-700">Our team will refund it to the account you paid from within 5-7 business days. Write to us if you have any question.</p>
+          ) : (
+            <>
+              <p className="text-sm text-stone-700">Your order has not been placed yet. If your cart changed after you paid, put it back as it was, then place the order.</p>
+              <Form method="post">
+                <button type="submit" name="intent" value="place" className="btn-primary w-full" disabled={busy}>
+                  {busy ? "Placing Order..." : "Place my order"}
+                </button>
+              </Form>
+              <Link to="/cart" className="block text-center text-sm text-stone-600 underline">Review your cart</Link>
+            </>
+          )}
+        </div>
       </div>
     </section>
   );

@@ -65,3 +65,9 @@ export function statusBadgeClass(status: string): string {
 export function statusLabel(status: string): string {
   return Object.hasOwn(STATUS_LABEL, status) ? STATUS_LABEL[status as OrderStatus] : status;
 }
+
+/** How an order was paid, in words (one place for the confirmation, invoice and mail). */
+export function paymentLabel(order: { paymentMethod: string; testPayment?: boolean }): string {
+  if (order.paymentMethod !== "online") return "Cash on Delivery";
+  return order.testPayment ? "Paid online (test payment: no money was taken)" : "Paid online";
+}
