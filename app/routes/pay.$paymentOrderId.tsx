@@ -111,7 +111,8 @@ export default function PaymentPage() {
         <FormBanner message={error} />
         {page.mode === "offline" ? (
           <div className="card overflow-hidden">
-            <div className="flex items-center justify-between gap-3 px-5 py-4 text-white sm:px-6" style={{ backgroundColor: "#3399cc" }}>
+            {/* Razorpay's theme colour #3399cc as the accent; the bar itself darker, for legible white text. */}
+            <div className="flex items-center justify-between gap-3 border-t-4 px-5 py-4 text-white sm:px-6" style={{ backgroundColor: "#1f6f99", borderTopColor: "#3399cc" }}>
               <p className="font-semibold">Sagwan Living · Test Gateway</p>
               <span className="rounded-full bg-yellow-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-yellow-950">Test payment</span>
             </div>

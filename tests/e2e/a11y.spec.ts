@@ -2,7 +2,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { newAccount, signUp } from "./accounts-helpers";
+import { addToCart, fillShipping, gujaratAddress, newCustomer, ONLINE, openCheckout, placeCodOrder, placeOrderButton, PRODUCTS } from "./orders-helpers";
 import { expect, test } from "./fixtures";
+import { dropExpectedStatusErrors } from "./helpers";
 
 const PAGES = [
   "/",
@@ -50,5 +52,37 @@ test.describe("accessibility", () => {
     test.slow();
     await signUp(page, newAccount(testInfo, { tag: "a11y" }));
     for (const path of ACCOUNT_PAGES) await expectNoViolations(page, path);
+  });
+
+  test("checkout, payment and order pages have no WCAG 2 A/AA violations", async ({ page, consoleErrors }, testInfo) => {
+    test.slow();
+    const account = await newCustomer(page, testInfo, "a11y-orders");
+    await addToCart(page, PRODUCTS.officeChair, 1);
+    await expectNoViolations(page, "/checkout");
+    // The checkout with its field messages showing.
+    await page.getByLabel("Pincode", { exact: true }).fill("12");
+    await placeOrderButton(page).click();
+    await page.getByText("Please enter a valid 6-digit pincode").waitFor();
+    const scan = async (label: string) => {
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      expect(results.violations.map((v) => v.id), `axe violations on ${label}`).toEqual([]);
+    };
+    await scan("the checkout with errors");
+    const id = await placeCodOrder(page, gujaratAddress(account));
+    for (const path of [`/order-confirmation/${id}`, "/orders", `/orders/${id}/invoice`, "/order-confirmation/999999"]) await expectNoViolations(page, path);
+    await page.goto("/orders");
+    await page.getByRole("link", { name: "Cancel Order" }).click();
+    await page.getByText("Are you sure you want to cancel this order?").waitFor();
+    await scan("the cancel dialog");
+    // The test gateway's page.
+    await addToCart(page, PRODUCTS.officeChair, 1);
+    await openCheckout(page);
+    await fillShipping(page, gujaratAddress(account));
+    await page.getByRole("radio", { name: ONLINE }).check();
+    await placeOrderButton(page).click();
+    await page.waitForURL(/\/pay\//);
+    await scan("the test payment page");
+    dropExpectedStatusErrors(consoleErrors, 400); // the checkout's answer with field messages
+    dropExpectedStatusErrors(consoleErrors, 404); // 'Order Not Found'
   });
 });
