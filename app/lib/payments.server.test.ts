@@ -204,3 +204,10 @@ describe("offline mode (no RAZORPAY_* keys in tests)", () => {
     if (process.platform !== "win32") expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 });
+
+describe("the CSP without Razorpay keys", () => {
+  it("lets no Razorpay script or frame in", async () => {
+    const { contentSecurityPolicy } = await import("./security-headers.server");
+    expect(contentSecurityPolicy("n0nce")).not.toMatch(/razorpay/);
+  });
+});

@@ -5,7 +5,8 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { createGatewayOrder, isValidPaymentSignature, isValidWebhookSignature, paymentMode, publicKeyId } from "~/lib/payments.server";
-import type { PaymentOrderStatus } from "~/lib/schema";
+import type { Selectable } from "kysely";
+import type { PaymentOrdersTable } from "~/lib/schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
@@ -18,15 +19,8 @@ export const PAYMENT_FAILED = "Payment verification failed";
 /** What one online payment may be: Razorpay's usual ceiling per payment, well inside the paise column. */
 export const MAX_ONLINE_PAYMENT = 500000;
 
-export interface PaymentOrder {
-  id: string;
-  userId: number | null;
-  amountPaise: number;
-  currency: string;
-  status: PaymentOrderStatus;
-  paymentId: string | null;
+export interface PaymentOrder extends Omit<Selectable<PaymentOrdersTable>, "checkout" | "createdAt" | "updatedAt"> {
   shipping: ShippingAddress | null;
-  failure: string | null;
   orderId: number | null;
 }
 

@@ -4,7 +4,8 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
-import type { OrderStatus, PaymentMethod } from "~/lib/schema";
+import type { Selectable } from "kysely";
+import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
@@ -59,31 +60,12 @@ export interface Viewer {
   isAdmin: boolean;
 }
 
-type OrderRow = {
-  id: number;
-  userId: number;
-  status: OrderStatus;
-  paymentMethod: PaymentMethod;
-  paymentId: string | null;
-  subtotal: number;
-  shipping: number;
-  gst: number;
-  total: number;
-  shipName: string;
-  shipAddress: string;
-  shipCity: string;
-  shipState: string;
-  shipPincode: string;
-  shipPhone: string;
-  shipEmail: string;
-  createdAt: string;
-  updatedAt: string;
-};
-
 const ORDER_COLUMNS = [
   "id", "userId", "status", "paymentMethod", "paymentId", "subtotal", "shipping", "gst", "total",
   "shipName", "shipAddress", "shipCity", "shipState", "shipPincode", "shipPhone", "shipEmail", "createdAt", "updatedAt",
 ] as const;
+
+type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[number]>;
 
 export function estimatedDelivery(createdAt: string): string {
   return new Date(Date.parse(createdAt) + DELIVERY_DAYS * DAY_MS).toISOString();
