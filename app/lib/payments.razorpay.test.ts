@@ -2,6 +2,8 @@
 // gateway is off, and the CSP lets Razorpay Checkout in (and only then).
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type * as PaymentsModule from "./payments.server";
+import type * as HeadersModule from "./security-headers.server";
 
 const create = vi.fn(async (params: { amount: number; currency: string; receipt: string }) => ({ id: "order_RzpLive1234567", ...params }));
 const constructed: unknown[] = [];
@@ -15,10 +17,8 @@ vi.mock("razorpay", () => ({
   },
 }));
 
-type Payments = typeof import("./payments.server");
-type Headers = typeof import("./security-headers.server");
-let payments: Payments;
-let headers: Headers;
+let payments: typeof PaymentsModule;
+let headers: typeof HeadersModule;
 
 beforeAll(async () => {
   vi.stubEnv("RAZORPAY_KEY_ID", "rzp_test_key123");

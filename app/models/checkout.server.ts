@@ -16,6 +16,7 @@ import { CART_CHANGED, EMPTY_CART, getOrder, placeOrder } from "./orders.server"
 import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
+export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";
 /** What one online payment may be: Razorpay's usual ceiling per payment, well inside the paise column. */
 export const MAX_ONLINE_PAYMENT = 500000;
 
@@ -122,7 +123,7 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db):
     if (Number(result.numUpdatedRows) === 1) return;
     const row = await db.selectFrom("paymentOrders").select(["status", "failure"]).where("id", "=", paymentOrderId).executeTakeFirst();
     if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
-    throw new AppError(409, "This payment order has already been paid with another payment");
+    throw new AppError(409, ANOTHER_PAYMENT);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
     throw error;

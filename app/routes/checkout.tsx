@@ -24,6 +24,8 @@ import { formatPrice } from "~/utils/money";
 
 export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
+/** The total the form was rendered with; absent (an older form, a script) means no comparison. */
+const ExpectedTotalSchema = z.string().regex(/^\d{1,10}$/).transform(Number);
 const ORDER_FAILED = "We could not place your order. Please try again.";
 const CHECK_FIELDS = "Please check the highlighted fields.";
 
@@ -57,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const input = parseWith(CheckoutSchema, values);
     const key = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
     // The total the customer saw: a cart changed in another tab since is not ordered blindly.
-    const seen = z.coerce.number().int().nonnegative().safeParse(form.get("expectedTotal"));
+    const seen = ExpectedTotalSchema.safeParse(form.get("expectedTotal"));
     const expectedTotal = seen.success ? seen.data : undefined;
     await rateLimit(LIMITS.placeOrder, `u:${user.id}`);
     if (input.paymentMethod === "online") {

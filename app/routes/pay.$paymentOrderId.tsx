@@ -14,7 +14,7 @@ import { formFailure, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { gatewayId, offlinePayment, paymentMode, publicKeyId } from "~/lib/payments.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import { failedMessage, getPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
+import { ANOTHER_PAYMENT, failedMessage, getPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
 import { AlreadyOrdered } from "~/models/orders.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
@@ -57,6 +57,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!paymentOrder) throw new AppError(404, "That payment was not found");
     const intent = parseWith(IntentSchema, form.get("intent"));
     await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
+    if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
     if (paymentOrder.status === "paid") {
       // Already paid (a second click, or the cart had changed): place the order from that payment.
       return redirect(`/order-confirmation/${(await placeRecordedPayment(paymentOrder.id, user.id)).id}`, 303);
@@ -78,9 +79,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (error instanceof Response) throw error;
     if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
     if (error instanceof AppError && error.status === 409) {
-      // A simultaneous post of the same payment may have placed the order meanwhile.
+      // A simultaneous post of the same payment (a double click) recorded its payment first:
+      // place from that one, which waits for the other post's order and then names it.
       const again = await paymentOrderOf(request, params.paymentOrderId);
       if (again.paymentOrder?.orderId) return redirect(`/order-confirmation/${again.paymentOrder.orderId}`, 303);
+      if (again.paymentOrder?.status === "paid" && error.message === ANOTHER_PAYMENT) {
+        try {
+          return redirect(`/order-confirmation/${(await placeRecordedPayment(again.paymentOrder.id, again.user.id)).id}`, 303);
+        } catch (retryError) {
+          if (retryError instanceof AlreadyOrdered) return redirect(`/order-confirmation/${retryError.orderId}`, 303);
+          if (retryError instanceof AppError) return formFailure(retryError);
+          throw retryError;
+        }
+      }
     }
     if (error instanceof AppError) return formFailure(error);
     return unexpectedFailure(error, "We could not confirm your payment. Please try again.");
