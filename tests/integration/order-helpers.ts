@@ -42,21 +42,6 @@ export function newCustomers(tag: string, n: number): Promise<Customer[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => newCustomer(`${tag}${i}`)));
 }
 
-/** The checkout form's fields; the shipping email differs from the account's on purpose. */
-export function checkoutFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name: "Asha Verma",
-    address: "12 MG Road, Indiranagar",
-    city: "Bengaluru",
-    state: "Karnataka",
-    pincode: "560038",
-    phone: "9876543210",
-    email: "asha.ship@example.com",
-    paymentMethod: "cod",
-    ...overrides,
-  };
-}
-
 /** The shipping address an order built from checkoutFields() carries. */
 export const SHIPPING = {
   name: "Asha Verma",
@@ -67,6 +52,11 @@ export const SHIPPING = {
   phone: "9876543210",
   email: "asha.ship@example.com",
 };
+
+/** The checkout form's fields; the shipping email differs from the account's on purpose. */
+export function checkoutFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { ...SHIPPING, paymentMethod: "cod", ...overrides };
+}
 
 export async function addToCart(customer: Customer, itemId: number, quantity: number): Promise<void> {
   const added = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId, quantity }, customer.auth));
