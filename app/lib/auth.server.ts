@@ -71,6 +71,12 @@ export async function isAdminRequest(request: Request): Promise<boolean> {
   return session.get("isAdmin") === true;
 }
 
+/** Order pages: the signed-in customer (else the redirect to /login), and as orders.server's Viewer (the shop's admin sees every order). */
+export async function requireOrderPageViewer(request: Request): Promise<{ user: User; viewer: { userId: number; isAdmin: boolean } }> {
+  const user = await requireUser(request);
+  return { user, viewer: { userId: user.id, isAdmin: await isAdminRequest(request) } };
+}
+
 /** API order paths: who is asking, as orders.server's Viewer. The shop's admin, or a customer (else 401). */
 export async function requireOrderViewer(request: Request): Promise<{ userId: number | null; isAdmin: boolean }> {
   if (await isAdminRequest(request)) return { userId: await getUserId(request), isAdmin: true };

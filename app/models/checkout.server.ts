@@ -12,7 +12,7 @@ import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order } from "./orders.server";
-import { CART_CHANGED, EMPTY_CART, getOrder, placeOrder } from "./orders.server";
+import { CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
 import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
@@ -44,21 +44,10 @@ export async function placeCodOrder(
   return notify(id, db);
 }
 
-/** The cart's lines, refused (like placeOrder) when empty or when something is short of stock. */
+/** The total of the customer's cart, refused (as placeOrder would) when empty or short of stock. */
 async function payableTotal(userId: number, db: Db): Promise<number> {
-  const lines = await db
-    .selectFrom("carts")
-    .innerJoin("cartLines", "cartLines.cartId", "carts.id")
-    .innerJoin("items", "items.id", "cartLines.itemId")
-    .select(["items.title", "items.price", "items.stock", "cartLines.quantity"])
-    .where("carts.userId", "=", userId)
-    .execute();
-  if (lines.length === 0) throw new AppError(400, EMPTY_CART);
-  for (const line of lines) {
-    if (line.stock <= 0) throw new AppError(409, `${line.title} is out of stock. Please remove it from your cart.`);
-    if (line.quantity > line.stock) throw new AppError(409, `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`);
-  }
-  return computeTotals(lines).total;
+  const cart = await db.selectFrom("carts").select("id").where("userId", "=", userId).executeTakeFirst();
+  return computeTotals(await orderableLines(db, cart?.id ?? null)).total;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { ShippingAddress } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import { computeTotals } from "~/utils/pricing";
+import { IdSchema } from "~/utils/schemas";
 
 export const DELIVERY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -190,6 +191,41 @@ export const EMPTY_CART = "Your cart is empty";
 export const CART_CHANGED = "Your cart changed since this page was loaded. Please review your order and place it again.";
 export const AMOUNT_MISMATCH = "The payment does not match your order total. Your cart changed after you paid; nothing was ordered.";
 
+/** What stops a cart line from being ordered (none, or too few in stock), in words; null when nothing does. */
+export function shortage(line: { title: string; stock: number; quantity: number }): string | null {
+  if (line.stock <= 0) return `${line.title} is out of stock. Please remove it from your cart.`;
+  if (line.quantity > line.stock) return `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`;
+  return null;
+}
+
+/**
+ * A cart's lines with the catalogue's prices and stock, in item id order, refused when the cart
+ * is empty (400) or a line cannot be ordered (409). Placing an order and paying for one both read it.
+ */
+export async function orderableLines(db: Db, cartId: string | null) {
+  const lines = cartId
+    ? await db
+        .selectFrom("cartLines")
+        .innerJoin("items", "items.id", "cartLines.itemId")
+        .select(["items.id as itemId", "items.title", "items.slug", "items.imgPath", "items.price", "items.stock", "cartLines.quantity"])
+        .where("cartLines.cartId", "=", cartId)
+        .orderBy("items.id")
+        .execute()
+    : [];
+  if (lines.length === 0) throw new AppError(400, EMPTY_CART);
+  for (const line of lines) {
+    const problem = shortage(line);
+    if (problem) throw new AppError(409, problem);
+  }
+  return lines;
+}
+
+/** An order by the id in a URL (anything not an id is simply not found), if the viewer may see it. */
+export async function getOrderByParam(raw: unknown, viewer: Viewer, db: Db = defaultDb): Promise<Order | null> {
+  const id = IdSchema.safeParse(raw);
+  return id.success ? getOrder(id.data, viewer, db) : null;
+}
+
 /** Thrown when the key or the payment already made an order: the caller may show that order. */
 export class AlreadyOrdered extends AppError {
   constructor(public orderId: number, message: string) {
@@ -226,20 +262,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       const cart = await trx.updateTable("carts").set({ updatedAt: now }).where("userId", "=", input.userId).returning("id").executeTakeFirst();
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
-      const lines = cart
-        ? await trx
-            .selectFrom("cartLines")
-            .innerJoin("items", "items.id", "cartLines.itemId")
-            .select(["items.id as itemId", "items.title", "items.slug", "items.imgPath", "items.price", "items.stock", "cartLines.quantity"])
-            .where("cartLines.cartId", "=", cart.id)
-            .orderBy("items.id")
-            .execute()
-        : [];
-      if (lines.length === 0) throw new AppError(400, EMPTY_CART);
-      for (const line of lines) {
-        if (line.stock <= 0) throw new AppError(409, `${line.title} is out of stock. Please remove it from your cart.`);
-        if (line.quantity > line.stock) throw new AppError(409, `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`);
-      }
+      const lines = await orderableLines(trx, cart?.id ?? null);
       const totals = computeTotals(lines);
       if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) throw new AppError(409, CART_CHANGED);
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);

@@ -17,7 +17,7 @@ import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { currentCartId, getCart } from "~/models/cart.server";
 import { createPaymentOrder, placeCodOrder } from "~/models/checkout.server";
-import { AlreadyOrdered, EMPTY_CART, lastShippingAddress, listOrders } from "~/models/orders.server";
+import { AlreadyOrdered, EMPTY_CART, lastShippingAddress, listOrders, shortage } from "~/models/orders.server";
 import type { ShippingField } from "~/utils/checkout";
 import { CheckoutSchema, IdempotencyKeySchema, INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_MAX } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
@@ -43,9 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state: last?.state ?? "",
     pincode: last?.pincode ?? "",
   };
-  const shortages = cart.items
-    .filter((l) => l.quantity > l.item.stock)
-    .map((l) => (l.item.stock <= 0 ? `${l.item.title} is out of stock.` : `Only ${l.item.stock} of ${l.item.title} left in stock.`));
+  const shortages = cart.items.map((l) => shortage({ title: l.item.title, stock: l.item.stock, quantity: l.quantity })).filter((m) => m !== null);
   // One key per rendered form: posting it twice (a double click, a retried request) never makes two orders.
   return { cart, defaults, shortages, idempotencyKey: crypto.randomBytes(16).toString("hex"), testGateway: paymentMode() === "offline" };
 }

@@ -4,12 +4,11 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
-import { isAdminRequest, requireUser } from "~/lib/auth.server";
-import { getOrder } from "~/models/orders.server";
+import { requireOrderPageViewer } from "~/lib/auth.server";
+import { getOrderByParam } from "~/models/orders.server";
 import { formatDateTime, formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { paymentLabel, statusLabel } from "~/utils/order-status";
-import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.order ? `Order #${data.order.id}` : "Order Not Found"} | Sagwan Living` },
@@ -17,9 +16,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const id = IdSchema.safeParse(params.orderId);
-  const order = id.success ? await getOrder(id.data, { userId: user.id, isAdmin: await isAdminRequest(request) }) : null;
+  const { user, viewer } = await requireOrderPageViewer(request);
+  const order = await getOrderByParam(params.orderId, viewer);
   if (!order) return data({ order: null, email: user.email }, { status: 404 });
   return { order, email: user.email };
 }

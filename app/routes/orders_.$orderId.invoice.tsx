@@ -4,16 +4,15 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/icons";
 import { contact } from "~/content/contact";
-import { isAdminRequest, requireUser } from "~/lib/auth.server";
+import { requireOrderPageViewer } from "~/lib/auth.server";
 import { env } from "~/lib/env.server";
-import { getOrder } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";
 import { useHydrated } from "~/utils/hooks";
 import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
 import { formatPrice } from "~/utils/money";
 import { paymentLabel } from "~/utils/order-status";
 import { GST_PERCENT } from "~/utils/pricing";
-import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.invoice ? `Invoice ${data.invoice.number}` : "Order Not Found"} | Sagwan Living` },
@@ -21,9 +20,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const id = IdSchema.safeParse(params.orderId);
-  const order = id.success ? await getOrder(id.data, { userId: user.id, isAdmin: await isAdminRequest(request) }) : null;
+  const { viewer } = await requireOrderPageViewer(request);
+  const order = await getOrderByParam(params.orderId, viewer);
   if (!order) return data({ invoice: null }, { status: 404 });
   const intraState = isIntraState(order.shippingAddress.state, env.SHOP_STATE);
   return {

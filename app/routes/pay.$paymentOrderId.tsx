@@ -14,6 +14,7 @@ import { formFailure, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { gatewayId, offlinePayment, paymentMode, publicKeyId } from "~/lib/payments.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import type { PaymentOrder } from "~/models/checkout.server";
 import { ANOTHER_PAYMENT, failedMessage, getPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
 import { AlreadyOrdered } from "~/models/orders.server";
 import { PaymentProofSchema } from "~/utils/checkout";
@@ -57,45 +58,41 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!paymentOrder) throw new AppError(404, "That payment was not found");
     const intent = parseWith(IntentSchema, form.get("intent"));
     await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
-    if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
-    if (paymentOrder.status === "paid") {
-      // Already paid (a second click, or the cart had changed): place the order from that payment.
-      return redirect(`/order-confirmation/${(await placeRecordedPayment(paymentOrder.id, user.id)).id}`, 303);
-    }
-    if (intent === "place") throw new AppError(409, "This payment has not been made yet");
-    let proof;
-    if (intent === "complete") {
-      proof = parseWith(PaymentProofSchema, Object.fromEntries(form));
-    } else {
-      if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
-      // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
-      const paid = intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
-      proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
-    }
-    if (proof.razorpay_order_id !== paymentOrder.id) throw new AppError(400, "Payment verification failed");
-    const order = await placeOnlineOrder(proof, user.id, null);
-    return redirect(`/order-confirmation/${order.id}`, 303);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
-    if (error instanceof AppError && error.status === 409) {
+    try {
+      return confirmation(await pay(form, intent, paymentOrder, user.id));
+    } catch (error) {
       // A simultaneous post of the same payment (a double click) recorded its payment first:
       // place from that one, which waits for the other post's order and then names it.
-      const again = await paymentOrderOf(request, params.paymentOrderId);
-      if (again.paymentOrder?.orderId) return redirect(`/order-confirmation/${again.paymentOrder.orderId}`, 303);
-      if (again.paymentOrder?.status === "paid" && error.message === ANOTHER_PAYMENT) {
-        try {
-          return redirect(`/order-confirmation/${(await placeRecordedPayment(again.paymentOrder.id, again.user.id)).id}`, 303);
-        } catch (retryError) {
-          if (retryError instanceof AlreadyOrdered) return redirect(`/order-confirmation/${retryError.orderId}`, 303);
-          if (retryError instanceof AppError) return formFailure(retryError);
-          throw retryError;
-        }
-      }
+      if (!(error instanceof AppError) || error.message !== ANOTHER_PAYMENT) throw error;
+      return confirmation((await placeRecordedPayment(paymentOrder.id, user.id)).id);
     }
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    if (error instanceof AlreadyOrdered) return confirmation(error.orderId);
     if (error instanceof AppError) return formFailure(error);
     return unexpectedFailure(error, "We could not confirm your payment. Please try again.");
   }
+}
+
+const confirmation = (orderId: number) => redirect(`/order-confirmation/${orderId}`, 303);
+
+/** The order this post pays for: from the payment already recorded, Razorpay's proof, or the test gateway's. */
+async function pay(form: FormData, intent: z.infer<typeof IntentSchema>, paymentOrder: PaymentOrder, userId: number): Promise<number> {
+  if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
+  // Already paid (a second click, or the cart had changed): place the order from that payment.
+  if (paymentOrder.status === "paid") return (await placeRecordedPayment(paymentOrder.id, userId)).id;
+  if (intent === "place") throw new AppError(409, "This payment has not been made yet");
+  let proof;
+  if (intent === "complete") {
+    proof = parseWith(PaymentProofSchema, Object.fromEntries(form));
+  } else {
+    if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
+    // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
+    const paid = intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
+    proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+  }
+  if (proof.razorpay_order_id !== paymentOrder.id) throw new AppError(400, "Payment verification failed");
+  return (await placeOnlineOrder(proof, userId, null)).id;
 }
 
 export default function PaymentPage() {

@@ -24,7 +24,6 @@ import * as payPage from "~/routes/pay.$paymentOrderId";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as webhook from "~/routes/rzp.webhook";
 import { computeTotals } from "~/utils/pricing";
-import { createTestItem } from "../support/items";
 import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
@@ -41,6 +40,7 @@ import {
   SHIPPING,
   snapshot,
   stockOf,
+  itemMaker,
 } from "./order-helpers";
 
 // Every customer costs a scrypt hash at sign-up and another at the page login.
@@ -50,8 +50,7 @@ beforeAll(async () => {
   await ready;
 });
 
-let slugCounter = 0;
-const item = (tag: string, price: number, stock: number) => createTestItem(`edge-${tag}-${++slugCounter}`, { price, stock });
+const item = itemMaker("edge");
 const key = () => crypto.randomBytes(16).toString("hex");
 
 const NOT_ALLOWED = "The request contains a character that is not allowed";

@@ -1,6 +1,7 @@
 // Shared setup for the order and payment integration tests: verified customers with API
 // tokens, carts filled through the API, the checkout fields, and row counts read straight
 // from the database.
+import { createTestItem } from "../support/items";
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db, toCount } from "~/lib/db.server";
@@ -126,4 +127,10 @@ export async function snapshot(customer: Customer, itemIds: number[]) {
     stock: await Promise.all(itemIds.map(stockOf)),
     cart: await cartLines(customer),
   };
+}
+
+/** A maker of products of a test file's own (slugs `<prefix>-<tag>-<n>`), so stock arithmetic is not shared between tests. */
+export function itemMaker(prefix: string) {
+  let counter = 0;
+  return (tag: string, price: number, stock: number) => createTestItem(`${prefix}-${tag}-${++counter}`, { price, stock });
 }

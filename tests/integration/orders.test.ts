@@ -14,7 +14,6 @@ import * as orderGet from "~/routes/api.orders_.$id";
 import * as orderStatus from "~/routes/api.orders_.changeStatus";
 import * as ordersList from "~/routes/api.orders";
 import { computeTotals } from "~/utils/pricing";
-import { createTestItem } from "../support/items";
 import { mailsTo } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -34,15 +33,14 @@ import {
   SHIPPING,
   snapshot,
   stockOf,
+  itemMaker,
 } from "./order-helpers";
 
 beforeAll(async () => {
   await ready;
 });
 
-let slugCounter = 0;
-/** A product of this test's own, so stock arithmetic is not shared between tests. */
-const item = (tag: string, price: number, stock: number) => createTestItem(`orders-${tag}-${++slugCounter}`, { price, stock });
+const item = itemMaker("orders");
 
 const key = () => crypto.randomBytes(16).toString("hex");
 

@@ -13,7 +13,6 @@ import * as orderGet from "~/routes/api.orders_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import * as webhook from "~/routes/rzp.webhook";
-import { createTestItem } from "../support/items";
 import { mailsTo } from "../support/outbox";
 import { getRequest, jsonRequest, ORIGIN } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -32,14 +31,14 @@ import {
   SHIPPING,
   snapshot,
   stockOf,
+  itemMaker,
 } from "./order-helpers";
 
 beforeAll(async () => {
   await ready;
 });
 
-let slugCounter = 0;
-const item = (tag: string, price: number, stock: number) => createTestItem(`pay-${tag}-${++slugCounter}`, { price, stock });
+const item = itemMaker("pay");
 
 interface Proof {
   razorpay_order_id: string;
