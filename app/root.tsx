@@ -1,7 +1,7 @@
 import "./tailwind.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useNavigationType, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useNavigationType, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
@@ -69,9 +69,22 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Routes whose module exports `handle = { bare: true }` (the admin area) draw their own frame. */
+function useBareLayout() {
+  return useMatches().some((m) => (m.handle as { bare?: boolean } | undefined)?.bare === true);
+}
+
 function Shell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const cartCount = useOptimisticCartCount(root?.cartCount ?? 0);
+  if (useBareLayout()) {
+    return (
+      <>
+        {children}
+        <Toasts toasts={root?.toasts ?? []} />
+      </>
+    );
+  }
   return (
     <>
       <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />

@@ -82,3 +82,24 @@ export const BoxIcon = (p: IconProps) => (
 export const LogoutIcon = (p: IconProps) => (
   <svg {...base} {...p}><path d="M14 4h4.5A1.5 1.5 0 0 1 20 5.5v13a1.5 1.5 0 0 1-1.5 1.5H14M10 16l-4-4 4-4M6 12h10" /></svg>
 );
+export const GridIcon = (p: IconProps) => (
+  <svg {...base} {...p}><rect x="3.5" y="3.5" width="7" height="7" rx="1.5" /><rect x="13.5" y="3.5" width="7" height="7" rx="1.5" /><rect x="3.5" y="13.5" width="7" height="7" rx="1.5" /><rect x="13.5" y="13.5" width="7" height="7" rx="1.5" /></svg>
+);
+export const TagIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M3.5 12.2V4.5a1 1 0 0 1 1-1h7.7l8.3 8.3a1.4 1.4 0 0 1 0 2l-6.2 6.2a1.4 1.4 0 0 1-2 0z" /><circle cx="8" cy="8" r="1.3" /></svg>
+);
+export const SofaIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M5 11V8a3 3 0 0 1 3-3h8a3 3 0 0 1 3 3v3" /><path d="M3 13a2 2 0 0 1 4 0v2h10v-2a2 2 0 0 1 4 0v4a1 1 0 0 1-1 1H4a1 1 0 0 1-1-1z" /><path d="M6 18v2M18 18v2" /></svg>
+);
+export const UsersIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="9" cy="8" r="3.2" /><path d="M3 19.5c.6-3.2 3-5 6-5s5.4 1.8 6 5" /><path d="M15.5 5.2a3 3 0 0 1 0 5.6M17.5 14.8c1.9.6 3.1 2.2 3.5 4.7" /></svg>
+);
+export const ReceiptIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M6 3.5h12v17l-2.4-1.6-2.4 1.6-2.4-1.6-2.4 1.6L6 20.5z" /><path d="M9 8.5h6M9 12h6M9 15.5h3.5" /></svg>
+);
+export const SearchIcon = (p: IconProps) => (
+  <svg {...base} {...p}><circle cx="11" cy="11" r="6.5" /><path d="M20 20l-4.3-4.3" /></svg>
+);
+export const RupeeIcon = (p: IconProps) => (
+  <svg {...base} {...p}><path d="M7 4.5h10M7 8.5h10M9 4.5c5 0 5 8 0 8H7l7 7" /></svg>
+);

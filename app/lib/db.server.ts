@@ -3,7 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { CamelCasePlugin, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import type { Expression, SqlBool } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
 import type { DB } from "./schema";
@@ -50,4 +51,14 @@ export function toCount(value: string | number | bigint | null | undefined) {
 /** A write refused by a unique constraint (SQLite and PostgreSQL word it differently). */
 export function isUniqueViolation(error: unknown) {
   return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
+}
+
+/**
+ * A case-insensitive substring match on one column, the same on SQLite and PostgreSQL
+ * (`%` and `_` in the search are matched literally). `asText` compares a number column's digits.
+ */
+export function containsText(column: string, search: string, asText = false): Expression<SqlBool> {
+  const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const value = asText ? sql`cast(${sql.ref(column)} as text)` : sql.ref(column);
+  return sql<SqlBool>`lower(${value}) like ${pattern} escape ${"\\"}`;
 }

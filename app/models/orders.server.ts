@@ -11,6 +11,7 @@ import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import { computeTotals } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
+import { recordAudit } from "./audit.server";
 
 export const DELIVERY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -367,6 +368,9 @@ export async function changeOrderStatus(
       .insertInto("orderEvents")
       .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })
       .execute();
+    if (by.actor === "admin") {
+      await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary: `Order #${orderId}: ${order.status} → ${to}` });
+    }
   });
   return (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
 }

@@ -36,7 +36,7 @@ export async function getUserById(id: number, db: Db = defaultDb): Promise<User 
   return row ? toUser(row) : null;
 }
 
-function findByEmail(email: string, db: Db) {
+export function findByEmail(email: string, db: Db) {
   return db.selectFrom("users").selectAll().where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
 }
 
@@ -133,8 +133,22 @@ export async function verifyLogin(input: LoginInput, request: Request, db: Db = 
  */
 export async function updateProfile(userId: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
   await rateLimit(LIMITS.profile, `user:${userId}`);
+  return saveUserDetails(userId, input, { missing: new AppError(401, "Please log in to continue") }, db);
+}
+
+/**
+ * Save an account's name, email and mobile (the customer's profile and the admin's user form):
+ * a taken email is 409, reset links to either address end, and the old address is told of an
+ * email change. `audit` runs inside the same transaction (the admin's record of the change).
+ */
+export async function saveUserDetails(
+  userId: number,
+  input: ProfileInput,
+  options: { missing: AppError; audit?: (trx: Db, before: User) => Promise<void> },
+  db: Db = defaultDb,
+): Promise<User> {
   const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
-  if (!before) throw new AppError(401, "Please log in to continue");
+  if (!before) throw options.missing;
   const emailChanges = input.email !== before.email;
   if (emailChanges && (await findByEmail(input.email, db))) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
   try {
@@ -148,6 +162,7 @@ export async function updateProfile(userId: number, input: ProfileInput, db: Db 
         await endResetTokens(trx, before.email);
         await endResetTokens(trx, input.email);
       }
+      await options.audit?.(trx, toUser(before));
     });
   } catch (error) {
     // Two accounts racing for the same new email: the unique index decides.

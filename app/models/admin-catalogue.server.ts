@@ -1,0 +1,203 @@
+// The back-office's catalogue: paged, searchable lists and every change to categories and
+// products. Each change writes its audit row in the same transaction.
+import type { Db } from "~/lib/db.server";
+import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import type { AdminListQuery, CategoryInput, ProductInput } from "~/utils/admin-schemas";
+import type { Category, Item } from "~/utils/catalogue";
+import type { PageInfo } from "~/utils/pagination";
+import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
+import { firstFreeSlug, slugify } from "~/utils/slug";
+import { recordAudit } from "./audit.server";
+import { toCategory, toItem } from "./catalogue.server";
+
+export interface Paged<T> {
+  rows: T[];
+  info: PageInfo;
+}
+
+export type AdminCategory = Category & { productCount: number };
+export type AdminProduct = Item & { categoryTitle: string };
+
+/** A free slug for `title` in `table`, not counting the row `exceptId` (its own). */
+export async function uniqueSlug(db: Db, table: "categories" | "items", title: string, exceptId?: number): Promise<string> {
+  const base = slugify(title);
+  let query = db.selectFrom(table).select("slug").where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]));
+  if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
+  const taken = new Set((await query.execute()).map((r) => r.slug));
+  return firstFreeSlug(base, taken);
+}
+
+/** Run a write that claims a slug; a simultaneous claim of the same slug is retried with the next one. */
+async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (attempt < 3 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+// ---- categories ----
+
+export async function listCategoriesPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminCategory>> {
+  let base = db.selectFrom("categories");
+  if (query.q) base = base.where((eb) => eb.or([containsText("categories.title", query.q), containsText("categories.description", query.q)]));
+  const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(count), query.page);
+  const rows = await base
+    .selectAll("categories")
+    .select((eb) => eb.selectFrom("items").select((e) => e.fn.countAll().as("n")).whereRef("items.categoryId", "=", "categories.id").as("productCount"))
+    .orderBy("categories.position")
+    .orderBy("categories.id")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(info.offset)
+    .execute();
+  return { rows: rows.map((r) => ({ ...toCategory(r), productCount: toCount(r.productCount) })), info };
+}
+
+export async function getCategoryForAdmin(id: number, db: Db = defaultDb): Promise<Category | null> {
+  const row = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toCategory(row) : null;
+}
+
+export async function createCategory(input: CategoryInput, db: Db = defaultDb): Promise<Category> {
+  return withSlugRetry(() =>
+    db.transaction().execute(async (trx) => {
+      const slug = await uniqueSlug(trx, "categories", input.title);
+      const last = await trx.selectFrom("categories").select((eb) => eb.fn.max("position").as("p")).executeTakeFirst();
+      const now = nowIso();
+      const row = await trx
+        .insertInto("categories")
+        .values({ ...input, slug, position: toCount(last?.p) + 1, createdAt: now, updatedAt: now })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, { action: "create", entity: "category", entityId: row.id, summary: `Created category "${row.title}" (${row.slug})` });
+      return toCategory(row);
+    }),
+  );
+}
+
+/** The slug stays as it was made: links to /category/{slug} keep working after a rename. */
+export async function updateCategory(id: number, input: CategoryInput, db: Db = defaultDb): Promise<Category> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!before) throw new AppError(404, "Category Not Found");
+    const row = await trx.updateTable("categories").set({ ...input, updatedAt: nowIso() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+    await recordAudit(trx, { action: "update", entity: "category", entityId: id, summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}` });
+    return toCategory(row);
+  });
+}
+
+export const CATEGORY_IN_USE = (n: number) =>
+  `This category still has ${n} product${n === 1 ? "" : "s"}. Move or delete ${n === 1 ? "it" : "them"} first, then delete the category.`;
+
+export async function deleteCategory(id: number, db: Db = defaultDb): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new AppError(404, "Category Not Found");
+    const { n } = await trx.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).where("categoryId", "=", id).executeTakeFirstOrThrow();
+    if (toCount(n) > 0) throw new AppError(409, CATEGORY_IN_USE(toCount(n)));
+    await trx.deleteFrom("categories").where("id", "=", id).execute();
+    await recordAudit(trx, { action: "delete", entity: "category", entityId: id, summary: `Deleted category "${row.title}" (${row.slug})` });
+  });
+}
+
+// ---- products ----
+
+export async function listProductsPage(query: Pick<AdminListQuery, "q" | "page" | "category">, db: Db = defaultDb): Promise<Paged<AdminProduct>> {
+  let base = db.selectFrom("items").innerJoin("categories", "categories.id", "items.categoryId");
+  if (query.q) base = base.where((eb) => eb.or([containsText("items.title", query.q), containsText("items.description", query.q)]));
+  if (query.category !== "all") base = base.where("items.categoryId", "=", query.category);
+  const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(count), query.page);
+  const rows = await base
+    .selectAll("items")
+    .select("categories.title as categoryTitle")
+    .orderBy("items.id", "desc")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(info.offset)
+    .execute();
+  return { rows: rows.map((r) => ({ ...toItem(r), categoryTitle: r.categoryTitle })), info };
+}
+
+/** Every product the list's filters match, for the CSV export (no paging). */
+export async function listProductsForExport(query: Pick<AdminListQuery, "q" | "category">, db: Db = defaultDb): Promise<AdminProduct[]> {
+  let base = db.selectFrom("items").innerJoin("categories", "categories.id", "items.categoryId");
+  if (query.q) base = base.where((eb) => eb.or([containsText("items.title", query.q), containsText("items.description", query.q)]));
+  if (query.category !== "all") base = base.where("items.categoryId", "=", query.category);
+  const rows = await base.selectAll("items").select("categories.title as categoryTitle").orderBy("items.id").execute();
+  return rows.map((r) => ({ ...toItem(r), categoryTitle: r.categoryTitle }));
+}
+
+export async function getProductForAdmin(id: number, db: Db = defaultDb): Promise<Item | null> {
+  const row = await db.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? toItem(row) : null;
+}
+
+async function requireCategory(db: Db, categoryId: number) {
+  const category = await db.selectFrom("categories").select(["id", "title"]).where("id", "=", categoryId).executeTakeFirst();
+  if (!category) throw new AppError(400, "Please choose a category", { categoryId: "Please choose a category" });
+  return category;
+}
+
+function productRow(input: ProductInput) {
+  return {
+    categoryId: input.categoryId,
+    title: input.title,
+    description: input.description,
+    price: input.price,
+    imgPath: input.imgPath,
+    featured: input.featured ? 1 : 0,
+    stock: input.stock,
+    specifications: JSON.stringify(input.specifications),
+  };
+}
+
+export async function createProduct(input: ProductInput, db: Db = defaultDb): Promise<Item> {
+  return withSlugRetry(() => db.transaction().execute((trx) => insertProduct(trx, input)));
+}
+
+/** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
+export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<Item> {
+  await requireCategory(trx, input.categoryId);
+  const now = nowIso();
+  const values = { ...productRow(input), slug: slug ?? (await uniqueSlug(trx, "items", input.title)), createdAt: now, updatedAt: now };
+  const row = await trx.insertInto("items").values(values).returningAll().executeTakeFirstOrThrow();
+  await recordAudit(trx, { action: "create", entity: "product", entityId: row.id, summary: `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock` });
+  return toItem(row);
+}
+
+/** Saves the product; its slug (and so its storefront address) stays as it was made. */
+export async function updateProduct(id: number, input: ProductInput, db: Db = defaultDb): Promise<Item> {
+  return db.transaction().execute((trx) => saveProduct(trx, id, input));
+}
+
+/** Inside the caller's transaction: the product's new fields, and its audit row. */
+export async function saveProduct(trx: Db, id: number, input: ProductInput): Promise<Item> {
+  const before = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!before) throw new AppError(404, "Product Not Found");
+  await requireCategory(trx, input.categoryId);
+  const row = await trx.updateTable("items").set({ ...productRow(input), updatedAt: nowIso() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  const fields = changed(before, row, ["title", "categoryId", "price", "stock", "featured", "description", "imgPath", "specifications"]);
+  await recordAudit(trx, { action: "update", entity: "product", entityId: id, summary: `Edited product "${row.title}"${fields}` });
+  return toItem(row);
+}
+
+/** Past orders keep their own copy of title and price; carts and wishlists lose the line. */
+export async function deleteProduct(id: number, db: Db = defaultDb): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
+    if (!row) throw new AppError(404, "Product Not Found");
+    await trx.deleteFrom("items").where("id", "=", id).execute();
+    await recordAudit(trx, { action: "delete", entity: "product", entityId: id, summary: `Deleted product "${row.title}" (${row.slug})` });
+  });
+}
+
+/** ": title, price changed" — which of `fields` differ between two versions of a row. */
+export function changed<T extends object>(before: T, after: T, fields: (keyof T & string)[]): string {
+  const diff = fields.filter((f) => before[f] !== after[f]);
+  return diff.length ? `: ${diff.join(", ")} changed` : ": nothing changed";
+}

@@ -1,0 +1,129 @@
+// The back-office's view of orders and the dashboard's figures, all read from the database.
+import type { Db } from "~/lib/db.server";
+import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
+import type { OrderStatus } from "~/lib/schema";
+import type { AdminListQuery } from "~/utils/admin-schemas";
+import { ORDER_STATUSES } from "~/utils/order-status";
+import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
+import type { Paged } from "./admin-catalogue.server";
+
+export interface AdminOrderRow {
+  id: number;
+  customer: string;
+  itemCount: number;
+  total: number;
+  status: OrderStatus;
+  createdAt: string;
+}
+
+function orderRows(db: Db) {
+  return db
+    .selectFrom("orders")
+    .select(["orders.id", "orders.shipName as customer", "orders.total", "orders.status", "orders.createdAt"])
+    .select((eb) => eb.selectFrom("orderItems").select((e) => e.fn.coalesce(e.fn.sum("quantity"), e.lit(0)).as("n")).whereRef("orderItems.orderId", "=", "orders.id").as("itemCount"));
+}
+
+const toRow = (r: { id: number; customer: string; total: number; status: OrderStatus; createdAt: string; itemCount: unknown }): AdminOrderRow => ({
+  ...r,
+  itemCount: toCount(r.itemCount as number),
+});
+
+/** Search: the order number (a leading # is ignored) or the shipping name; filter by status. */
+export async function listOrdersPage(query: Pick<AdminListQuery, "q" | "page" | "status">, db: Db = defaultDb): Promise<Paged<AdminOrderRow>> {
+  let base = db.selectFrom("orders");
+  const q = query.q.replace(/^#/, "").trim();
+  if (q) base = base.where((eb) => eb.or([containsText("orders.id", q, true), containsText("orders.shipName", q)]));
+  if (query.status !== "all") base = base.where("orders.status", "=", query.status);
+  const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(count), query.page);
+  let rows = orderRows(db);
+  if (q) rows = rows.where((eb) => eb.or([containsText("orders.id", q, true), containsText("orders.shipName", q)]));
+  if (query.status !== "all") rows = rows.where("orders.status", "=", query.status);
+  const found = await rows.orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
+  return { rows: found.map(toRow), info };
+}
+
+export type StatusCounts = Record<OrderStatus, number> & { total: number };
+
+export async function orderStatusCounts(db: Db = defaultDb): Promise<StatusCounts> {
+  const rows = await db.selectFrom("orders").select(["status", (eb) => eb.fn.countAll().as("n")]).groupBy("status").execute();
+  const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
+  for (const r of rows) counts[r.status] = toCount(r.n);
+  return { ...counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
+}
+
+export interface StatCard {
+  key: "revenue" | "orders" | "products" | "customers";
+  label: string;
+  value: number;
+  /** percent change of the last 30 days against the 30 before; null when there was nothing before */
+  change: number | null;
+  /** what the last 30 days added */
+  recent: number;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** (recent − before) / before, as a percentage with one decimal; null when before is 0. */
+export function percentChange(recent: number, before: number): number | null {
+  if (before === 0) return null;
+  return Math.round(((recent - before) / before) * 1000) / 10;
+}
+
+export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
+  const start = new Date(now.getTime() - 30 * DAY).toISOString();
+  const prevStart = new Date(now.getTime() - 60 * DAY).toISOString();
+  const end = now.toISOString();
+  const windows = { recent: [start, end], before: [prevStart, start] } as const;
+
+  const live = db.selectFrom("orders").where("status", "!=", "cancelled");
+  async function inWindow(table: "orders" | "items" | "users", [from, to]: readonly [string, string], revenue = false) {
+    if (revenue) {
+      const r = await live.select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v")).where("createdAt", ">=", from).where("createdAt", "<", to).executeTakeFirstOrThrow();
+      return toCount(r.v as number);
+    }
+    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as("v")).where("createdAt", ">=", from).where("createdAt", "<", to);
+    if (table === "users") q = q.where("emailVerifiedAt", "is not", null);
+    return toCount((await q.executeTakeFirstOrThrow()).v);
+  }
+
+  const [revenue, orders, products, customers, outOfStock, featured, categories, counts, recentOrders] = await Promise.all([
+    live.select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v")).executeTakeFirstOrThrow(),
+    db.selectFrom("orders").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
+    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
+    db.selectFrom("users").select((eb) => eb.fn.countAll().as("v")).where("emailVerifiedAt", "is not", null).executeTakeFirstOrThrow(),
+    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).where("stock", "<=", 0).executeTakeFirstOrThrow(),
+    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).where("featured", "=", 1).executeTakeFirstOrThrow(),
+    db.selectFrom("categories").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
+    orderStatusCounts(db),
+    orderRows(db).orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(5).execute(),
+  ]);
+
+  const card = async (key: StatCard["key"], label: string, value: number, table: "orders" | "items" | "users", isRevenue = false): Promise<StatCard> => {
+    const recent = await inWindow(table, windows.recent, isRevenue);
+    const before = await inWindow(table, windows.before, isRevenue);
+    return { key, label, value, recent, change: percentChange(recent, before) };
+  };
+
+  const liveOrders = counts.total - counts.cancelled;
+  const revenueTotal = toCount(revenue.v as number);
+  const cards = await Promise.all([
+    card("revenue", "Total Revenue", revenueTotal, "orders", true),
+    card("orders", "Total Orders", toCount(orders.v), "orders"),
+    card("products", "Total Products", toCount(products.v), "items"),
+    card("customers", "Total Customers", toCount(customers.v), "users"),
+  ]);
+  return {
+    cards,
+    counts,
+    quick: {
+      averageOrderValue: liveOrders > 0 ? Math.round(revenueTotal / liveOrders) : 0,
+      awaitingShipment: counts.processing,
+      outOfStock: toCount(outOfStock.v),
+      featured: toCount(featured.v),
+      categories: toCount(categories.v),
+    },
+    recentOrders: recentOrders.map(toRow),
+  };
+}
+export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;

@@ -1,0 +1,103 @@
+// The back-office's customers: the paged list, and adding, editing and deleting accounts.
+import type { Db } from "~/lib/db.server";
+import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import type { AdminListQuery } from "~/utils/admin-schemas";
+import type { ProfileInput } from "~/utils/account-schemas";
+import { MESSAGES } from "~/utils/account-schemas";
+import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
+import type { Paged } from "./admin-catalogue.server";
+import { changed } from "./admin-catalogue.server";
+import { recordAudit } from "./audit.server";
+import type { User } from "./users.server";
+import { findByEmail, saveUserDetails, toUser } from "./users.server";
+
+export type AdminUser = User & { createdAt: string; orderCount: number; canLogIn: boolean };
+
+/** Accounts only: a sign-up still waiting for its code is not a user yet. */
+function accounts(db: Db) {
+  return db.selectFrom("users").where("emailVerifiedAt", "is not", null);
+}
+
+export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminUser>> {
+  let base = accounts(db);
+  if (query.q) {
+    base = base.where((eb) => eb.or([containsText("users.name", query.q), containsText("users.email", query.q), containsText("users.mobile", query.q)]));
+  }
+  const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(count), query.page);
+  const rows = await base
+    .select(["users.id", "users.name", "users.email", "users.mobile", "users.createdAt", "users.passwordHash"])
+    .select((eb) => eb.selectFrom("orders").select((e) => e.fn.countAll().as("n")).whereRef("orders.userId", "=", "users.id").as("orderCount"))
+    .orderBy("users.id", "desc")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(info.offset)
+    .execute();
+  return {
+    rows: rows.map((r) => ({ ...toUser(r), createdAt: r.createdAt, orderCount: toCount(r.orderCount), canLogIn: r.passwordHash !== null })),
+    info,
+  };
+}
+
+/** GET /api/user/list: every account, newest first. */
+export async function listAllUsers(db: Db = defaultDb): Promise<User[]> {
+  const rows = await accounts(db).select(["id", "name", "email", "mobile"]).orderBy("id", "desc").execute();
+  return rows.map(toUser);
+}
+
+export async function getUserForAdmin(id: number, db: Db = defaultDb): Promise<User | null> {
+  const row = await accounts(db).select(["id", "name", "email", "mobile"]).where("id", "=", id).executeTakeFirst();
+  return row ? toUser(row) : null;
+}
+
+/**
+ * An account made by the shop (a phone or showroom customer). It has no password: the
+ * customer sets one through 'Forgot password' with the email given here.
+ */
+export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb): Promise<User> {
+  if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const row = await trx
+        .insertInto("users")
+        .values({ name: input.name, email: input.email, mobile: input.mobile, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+        .returning(["id", "name", "email", "mobile"])
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, { action: "create", entity: "user", entityId: row.id, summary: `Created user ${row.name} <${row.email}>` });
+      return toUser(row);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+    throw error;
+  }
+}
+
+export async function updateUserByAdmin(id: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
+  if (!(await getUserForAdmin(id, db))) throw new AppError(404, "User Not Found");
+  return saveUserDetails(
+    id,
+    input,
+    {
+      missing: new AppError(404, "User Not Found"),
+      audit: (trx, before) =>
+        recordAudit(trx, { action: "update", entity: "user", entityId: id, summary: `Edited user ${input.name} <${input.email}>${changed(before, { id, ...input }, ["name", "email", "mobile"])}` }),
+    },
+    db,
+  );
+}
+
+export const USER_HAS_ORDERS = (n: number) =>
+  `This user has ${n} order${n === 1 ? "" : "s"} and cannot be deleted: the shop must keep its order records.`;
+
+/** Deletes the account with its sessions, tokens, cart and wishlist; never one with orders. */
+export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("users").select(["id", "name", "email"]).where("id", "=", id).where("emailVerifiedAt", "is not", null).executeTakeFirst();
+    if (!row) throw new AppError(404, "User Not Found");
+    const { n } = await trx.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", id).executeTakeFirstOrThrow();
+    if (toCount(n) > 0) throw new AppError(409, USER_HAS_ORDERS(toCount(n)));
+    await trx.deleteFrom("users").where("id", "=", id).execute();
+    await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>` });
+  });
+}

@@ -1,0 +1,38 @@
+// The admin audit log: every change made from /admin (create, edit, delete, status change,
+// import) with its time, action, entity and a one-line summary. Written inside the change's
+// own transaction, so a change and its record stand or fall together.
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, nowIso } from "~/lib/db.server";
+
+export type AuditAction = "create" | "update" | "delete" | "status" | "import";
+export type AuditEntity = "category" | "product" | "user" | "order";
+
+export interface AuditEntry {
+  id: number;
+  action: AuditAction;
+  entity: AuditEntity;
+  entityId: string | null;
+  summary: string;
+  createdAt: string;
+}
+
+export async function recordAudit(
+  db: Db,
+  entry: { action: AuditAction; entity: AuditEntity; entityId?: number | string | null; summary: string },
+): Promise<void> {
+  await db
+    .insertInto("auditLog")
+    .values({
+      action: entry.action,
+      entity: entry.entity,
+      entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+      summary: entry.summary.slice(0, 500),
+      createdAt: nowIso(),
+    })
+    .execute();
+}
+
+export async function latestAudit(limit = 10, db: Db = defaultDb): Promise<AuditEntry[]> {
+  const rows = await db.selectFrom("auditLog").selectAll().orderBy("id", "desc").limit(limit).execute();
+  return rows as AuditEntry[];
+}

@@ -1,0 +1,152 @@
+// The admin forms' rules (spec section 5, "Admin forms"), shared by the pages, the CSV import
+// and their tests. Messages name the field, as the storefront's forms do.
+import { z } from "zod";
+import { ORDER_STATUSES } from "./order-status";
+import { IdSchema } from "./schemas";
+
+export const ADMIN_LIMITS = { title: 120, description: 2000, imgPath: 500, specs: 20, specKey: 60, specValue: 200, maxPrice: 10_000_000, maxStock: 100_000, query: 100 } as const;
+
+const text = z.preprocess((v) => (v === undefined || v === null ? "" : v), z.string({ error: "Must be text" }));
+
+const required = (label: string, max: number) =>
+  text.pipe(z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`));
+
+/**
+ * An image address: a web URL (http or https) or a path on this site (/images/…, /uploads/…).
+ * Anything else (javascript:, data:, //host) is refused.
+ */
+export const ImageUrlSchema = text.pipe(
+  z
+    .string()
+    .trim()
+    .min(1, "Image URL is required")
+    .max(ADMIN_LIMITS.imgPath, `Image URL must be at most ${ADMIN_LIMITS.imgPath} characters`)
+    .refine(isImageUrl, "Please enter a valid image URL (https://… or /images/…)"),
+);
+
+export function isImageUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && Boolean(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+export const CategoryFormSchema = z.object({
+  title: required("Title", ADMIN_LIMITS.title),
+  description: required("Description", ADMIN_LIMITS.description),
+  imgPath: ImageUrlSchema,
+});
+export type CategoryInput = z.output<typeof CategoryFormSchema>;
+
+/** A checkbox: present ("on", "true", "1") is true; missing is false. */
+const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1" || v === "yes", z.boolean());
+
+/** Rupees: a number at least 0 (the form's step is 0.01); money is kept in whole rupees, so it is rounded. */
+const PriceSchema = z.preprocess(
+  (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v.trim().replace(/,/g, ""))) : v),
+  z
+    .number({ error: (issue) => (issue.input === undefined ? "Price is required" : "Price must be a number") })
+    .refine(Number.isFinite, "Price must be a number")
+    .min(0, "Price must be 0 or more")
+    .max(ADMIN_LIMITS.maxPrice, `Price must be at most ${ADMIN_LIMITS.maxPrice}`)
+    .transform((v) => Math.round(v)),
+);
+
+const STOCK_MESSAGE = `Stock must be a whole number from 0 to ${ADMIN_LIMITS.maxStock}`;
+const StockSchema = z.preprocess(
+  (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN) : (v ?? 0)),
+  z.number({ error: STOCK_MESSAGE }).int(STOCK_MESSAGE).min(0, STOCK_MESSAGE).max(ADMIN_LIMITS.maxStock, STOCK_MESSAGE),
+);
+
+const list = z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Must be text" })));
+
+/** Specification rows as key/value pairs: blank rows are dropped, keys must be unique. */
+export const SpecificationsSchema = z
+  .object({ keys: list, values: list })
+  .transform((v, ctx) => {
+    const out: Record<string, string> = {};
+    const rows = Math.max(v.keys.length, v.values.length);
+    for (let i = 0; i < rows; i++) {
+      const key = (v.keys[i] ?? "").trim();
+      const value = (v.values[i] ?? "").trim();
+      if (!key && !value) continue;
+      const problem = !key
+        ? `Row ${i + 1}: give the specification a name`
+        : !value
+          ? `Row ${i + 1}: give "${key}" a value`
+          : key.length > ADMIN_LIMITS.specKey || value.length > ADMIN_LIMITS.specValue
+            ? `Row ${i + 1}: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`
+            : Object.keys(out).some((k) => k.toLowerCase() === key.toLowerCase())
+              ? `Row ${i + 1}: "${key}" is listed twice`
+              : null;
+      if (problem) {
+        ctx.addIssue({ code: "custom", message: problem });
+        return z.NEVER;
+      }
+      out[key] = value;
+    }
+    if (Object.keys(out).length > ADMIN_LIMITS.specs) {
+      ctx.addIssue({ code: "custom", message: `At most ${ADMIN_LIMITS.specs} specifications` });
+      return z.NEVER;
+    }
+    return out;
+  });
+
+export const ProductFormSchema = z
+  .object({
+    title: required("Title", ADMIN_LIMITS.title),
+    categoryId: z.preprocess((v) => (v === "" ? undefined : v), IdSchema.optional()).refine((v) => v !== undefined, "Category is required"),
+    price: PriceSchema,
+    imgPath: ImageUrlSchema,
+    description: required("Description", ADMIN_LIMITS.description),
+    featured: checkbox,
+    inStock: checkbox,
+    stock: StockSchema,
+    specifications: SpecificationsSchema,
+  })
+  .superRefine((v, ctx) => {
+    if (v.inStock && v.stock === 0) {
+      ctx.addIssue({ code: "custom", path: ["stock"], message: "Enter the units in stock (at least 1), or untick In Stock" });
+    }
+  })
+  .transform((v) => ({ ...v, categoryId: v.categoryId!, stock: v.inStock ? v.stock : 0 }));
+export type ProductInput = z.output<typeof ProductFormSchema>;
+
+/** A product form as posted: the spec rows arrive as repeated specKey/specValue fields. */
+export function productFormInput(form: FormData): Record<string, unknown> {
+  const one = (k: string) => form.get(k) ?? undefined;
+  return {
+    title: one("title"),
+    categoryId: one("categoryId"),
+    price: one("price"),
+    imgPath: one("imgPath"),
+    description: one("description"),
+    featured: one("featured"),
+    inStock: one("inStock"),
+    stock: one("stock"),
+    specifications: { keys: form.getAll("specKey"), values: form.getAll("specValue") },
+  };
+}
+
+/** The list pages' URL state (?q=&page=&category=&status=); anything odd falls back to the default. */
+export const AdminListQuerySchema = z.object({
+  q: z.string().trim().max(ADMIN_LIMITS.query).catch(""),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  category: z.union([z.literal("all"), IdSchema]).catch("all"),
+  status: z.enum(["all", ...ORDER_STATUSES]).catch("all"),
+});
+export type AdminListQuery = z.output<typeof AdminListQuerySchema>;
+
+export function parseAdminListQuery(url: URL): AdminListQuery {
+  const p = url.searchParams;
+  return AdminListQuerySchema.parse({
+    q: p.get("q") ?? "",
+    page: p.get("page") ?? 1,
+    category: p.get("category") ?? "all",
+    status: p.get("status") ?? "all",
+  });
+}
