@@ -13,6 +13,8 @@ import { useOptimisticCartCount } from "~/components/useCartFetcher";
 import { cartCount, currentCartId } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
 import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
+import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
+import { adminConfigured } from "~/lib/admin.server";
 import { getUser } from "~/lib/auth.server";
 import { readToasts } from "~/lib/toast.server";
 import { useNonce } from "~/utils/nonce";
@@ -40,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Only what the header shows: the name (it prints the first word).
       user: user ? { name: user.name } : null,
       year: new Date().getFullYear(),
+      adminConfigured: adminConfigured(),
     },
     { headers: headers ?? undefined },
   );
@@ -77,6 +80,12 @@ function useBareLayout() {
 function Shell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const cartCount = useOptimisticCartCount(root?.cartCount ?? 0);
+  const location = useLocation();
+  // Spec: five clicks on the home page's logo open the Admin Access dialog. Without
+  // JavaScript there are no clicks to count: /?admin-access renders it open.
+  const onHome = location.pathname === "/";
+  const admin = useLogoClicks(onHome);
+  const askedWithoutScript = onHome && new URLSearchParams(location.search).has("admin-access");
   if (useBareLayout()) {
     return (
       <>
@@ -87,7 +96,10 @@ function Shell({ children }: { children: ReactNode }) {
   }
   return (
     <>
-      <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} />
+      <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} onLogoClick={admin.onLogoClick} />
+      {admin.open || askedWithoutScript ? (
+        <AdminAccessDialog configured={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
+      ) : null}
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>

@@ -59,3 +59,34 @@ export async function revokeAdmin(request: Request): Promise<string> {
   fresh.unset("isAdmin");
   return commitSession(fresh, request);
 }
+
+/**
+ * A list's rows, or the message the page shows as 'Error: {message}' (spec) when the
+ * database could not be read. The details go to the log, not to the page.
+ */
+export async function loadList<T>(fn: () => Promise<T>): Promise<{ list: T; error: null } | { list: null; error: string }> {
+  try {
+    return { list: await fn(), error: null };
+  } catch (error) {
+    console.error("admin list failed:", error instanceof Error ? error.message : error);
+    return { list: null, error: "The list could not be loaded. Please try again." };
+  }
+}
+
+/** Which dialog the URL opens: ?new=1, ?edit=ID or ?delete=ID. */
+export function dialogFromUrl(url: URL): { mode: "new" } | { mode: "edit" | "delete"; id: number } | null {
+  const p = url.searchParams;
+  if (p.get("new")) return { mode: "new" };
+  for (const mode of ["edit", "delete"] as const) {
+    const raw = p.get(mode);
+    if (raw && /^\d{1,9}$/.test(raw) && Number(raw) > 0) return { mode, id: Number(raw) };
+  }
+  return null;
+}
+
+/** Where a saved or deleted row sends the admin: the list as it was, without the dialog. */
+export function backToList(request: Request): string {
+  const url = new URL(request.url);
+  for (const p of ["new", "edit", "delete", "index", "_data"]) url.searchParams.delete(p);
+  return `${url.pathname}${url.search}`;
+}

@@ -38,6 +38,8 @@ export const LIMITS = {
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
+  /** the Admin Access password: per address, and for the one admin password shop-wide */
+  adminLogin: { name: "admin-login", max: 50, perAddress: 10, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**

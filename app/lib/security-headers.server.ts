@@ -11,7 +11,8 @@ export function contentSecurityPolicy(nonce: string): string {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${isProduction ? "" : " 'unsafe-inline'"}${rzp ? " https://checkout.razorpay.com" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    `img-src 'self' data:${rzp ? " https://cdn.razorpay.com" : ""}`,
+    // Admins may point a product at an image on another https site (spec: an image URL).
+    "img-src 'self' data: https:",
     "font-src 'self' data:",
     `connect-src 'self'${isProduction ? "" : " ws: wss:"}${rzp ? " https://api.razorpay.com https://lumberjack.razorpay.com" : ""}`,
     `frame-src 'self'${rzp ? " https://api.razorpay.com https://checkout.razorpay.com" : ""}`,

@@ -1,0 +1,111 @@
+// The hidden 'Admin Access' dialog (spec section 2): five clicks on the home page's logo open
+// it. It is a plain form posting to /admin/login, so it works without JavaScript too (the
+// server renders it open at /?admin-access); with JavaScript the answer comes back in place.
+import { useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { LockIcon } from "./icons";
+
+export const ADMIN_CLICKS = 5;
+export const NOT_CONFIGURED = "Admin access is not configured on this server. Set ADMIN_PASSWORD to turn it on.";
+
+/** Counts logo clicks; the fifth opens the dialog and the count starts again. */
+export function useLogoClicks(enabled: boolean) {
+  const [open, setOpen] = useState(false);
+  const clicks = useRef(0);
+  const onLogoClick = useCallback(() => {
+    clicks.current += 1;
+    if (clicks.current >= ADMIN_CLICKS) {
+      clicks.current = 0;
+      setOpen(true);
+    }
+  }, []);
+  return { open, close: () => setOpen(false), onLogoClick: enabled ? onLogoClick : undefined };
+}
+
+/** The form itself: in the dialog, and on the page /admin/login answers a wrong password with. */
+export function AdminAccessForm({ configured, error: initialError }: { configured: boolean; error?: string }) {
+  const navigate = useNavigate();
+  const [error, setError] = useState(initialError);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    try {
+      const response = await fetch("/admin/login", {
+        method: "POST",
+        headers: { Accept: "application/json" },
+        body: new URLSearchParams(new FormData(event.currentTarget) as unknown as Record<string, string>),
+      });
+      const body = (await response.json().catch(() => ({}))) as { message?: string; redirectTo?: string };
+      if (response.ok) {
+        navigate(body.redirectTo ?? "/admin");
+        return;
+      }
+      setError(body.message ?? "Invalid password");
+    } catch {
+      setError("The shop could not be reached. Please try again.");
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (!configured) return <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{NOT_CONFIGURED}</p>;
+  return (
+    <form method="post" action="/admin/login" onSubmit={submit} className="mt-5 space-y-4">
+      <div>
+        <label htmlFor="admin-password" className="sr-only">Admin password</label>
+        <input
+          id="admin-password"
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          placeholder="Enter admin password"
+          className="field-input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "admin-password-error" : undefined}
+          onChange={() => setError(undefined)}
+          autoFocus
+        />
+        {error ? <p id="admin-password-error" role="alert" className="field-error">{error}</p> : null}
+      </div>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>{busy ? "Checking..." : "Login"}</button>
+    </form>
+  );
+}
+
+/** The modal itself. Without JavaScript (`onClose` absent) it is rendered open over a dimmed page. */
+export function AdminAccessDialog({ configured, onClose, closeHref = "/" }: { configured: boolean; onClose?: () => void; closeHref?: string }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (onClose && dialog && !dialog.open) dialog.showModal();
+  }, [onClose]);
+  return (
+    <>
+      {onClose ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
+      <dialog
+        ref={ref}
+        open={onClose ? undefined : true}
+        aria-labelledby="admin-access-title"
+        onClose={onClose}
+        className="fixed inset-0 z-50 m-auto w-[min(92vw,24rem)] rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40"
+      >
+        <div className="flex items-center gap-3">
+          <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><LockIcon className="h-5 w-5" /></span>
+          <h2 id="admin-access-title" className="text-xl font-semibold">Admin Access</h2>
+        </div>
+        <AdminAccessForm configured={configured} />
+        <div className="mt-3 text-center">
+          {onClose ? (
+            <button type="button" className="btn-ghost text-sm" onClick={() => ref.current?.close()}>Cancel</button>
+          ) : (
+            <a href={closeHref} className="btn-ghost text-sm">Cancel</a>
+          )}
+        </div>
+      </dialog>
+    </>
+  );
+}

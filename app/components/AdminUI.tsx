@@ -1,0 +1,156 @@
+// Pieces every admin list shares: the search bar, the table frame, the add/edit dialog
+// (a modal <dialog> with JavaScript, an open panel without) and the delete confirmation.
+import { Form, Link, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { useEffect, useRef } from "react";
+import { FormBanner } from "~/components/AuthLayout";
+import { PlusIcon, SearchIcon } from "~/components/icons";
+import { useHydrated } from "~/utils/hooks";
+import { listSearch, withParams } from "~/utils/admin-url";
+
+/** The GET search form: `q` plus any filters (children); a new search starts at page 1. */
+export function ListSearch({ placeholder, q, children, addLabel }: { placeholder: string; q: string; children?: ReactNode; addLabel?: string }) {
+  const location = useLocation();
+  return (
+    <div className="flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
+      <Form method="get" role="search" className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-center">
+        <label className="relative flex-1 sm:max-w-sm">
+          <span className="sr-only">Search</span>
+          <SearchIcon className="pointer-events-none absolute left-3 top-1/2 h-5 w-5 -translate-y-1/2 text-stone-400" />
+          <input type="search" name="q" defaultValue={q} placeholder={placeholder} maxLength={100} className="field-input pl-10" />
+        </label>
+        {children}
+        <button type="submit" className="btn-secondary">Search</button>
+        {q || location.search.includes("category=") || location.search.includes("status=") ? (
+          <Link to={location.pathname} className="btn-ghost text-sm">Clear</Link>
+        ) : null}
+      </Form>
+      {addLabel ? (
+        <Link to={`${location.pathname}${withParams(listSearch(location.search), { new: 1 })}`} preventScrollReset className="btn-primary shrink-0">
+          <PlusIcon className="h-5 w-5" /> {addLabel}
+        </Link>
+      ) : null}
+    </div>
+  );
+}
+
+/** A table that scrolls sideways on a phone instead of squeezing its columns. */
+export function AdminTable({ label, head, children, empty }: { label: string; head: string[]; children: ReactNode; empty?: ReactNode }) {
+  return (
+    <div className="card mt-5 overflow-hidden">
+      <div className="overflow-x-auto">
+        <table className="w-full min-w-[40rem] text-left text-sm" aria-label={label}>
+          <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600">
+            <tr>{head.map((h) => <th key={h} scope="col" className="px-4 py-3 font-semibold">{h}</th>)}</tr>
+          </thead>
+          <tbody className="divide-y divide-sand-200">{children}</tbody>
+        </table>
+      </div>
+      {empty}
+    </div>
+  );
+}
+
+export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
+  return (
+    <tr>
+      <td colSpan={colSpan} className="px-4 py-10 text-center text-stone-600">{children}</td>
+    </tr>
+  );
+}
+
+/** 'Error: {message}' (spec) when a list could not be loaded. */
+export function ListError({ message }: { message: string }) {
+  return <p role="alert" className="card mt-5 border-red-200 bg-red-50 p-4 text-red-800">Error: {message}</p>;
+}
+
+/** Rows of grey bars while a list loads (spec: the users list's loading skeleton). */
+export function ListSkeleton({ rows = 6 }: { rows?: number }) {
+  return (
+    <div className="card mt-5 p-4" aria-busy="true" aria-label="Loading" data-testid="list-skeleton">
+      <div className="space-y-3">
+        {Array.from({ length: rows }, (_, i) => (
+          <div key={i} className="flex animate-pulse gap-4">
+            <div className="h-4 w-1/4 rounded bg-sand-200" />
+            <div className="h-4 w-1/3 rounded bg-sand-200" />
+            <div className="h-4 flex-1 rounded bg-sand-100" />
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * An add/edit/delete dialog opened by the URL (?new=1, ?edit=ID, ?delete=ID). With JavaScript
+ * it is modal and Escape closes it; without, the server renders it open over a dimmed page and
+ * Cancel is a link back to the list.
+ */
+export function AdminDialog({ title, children, wide }: { title: string; children: (close: ReactNode) => ReactNode; wide?: boolean }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const hydrated = useHydrated();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const back = `${location.pathname}${listSearch(location.search)}`;
+  useEffect(() => {
+    const dialog = ref.current;
+    if (hydrated && dialog && !dialog.open) dialog.showModal();
+  }, [hydrated]);
+  const close = (
+    <Link to={back} preventScrollReset className="btn-secondary">Cancel</Link>
+  );
+  return (
+    <>
+      {hydrated ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
+      <dialog
+        ref={ref}
+        open={hydrated ? undefined : true}
+        aria-labelledby="admin-dialog-title"
+        onCancel={(e) => {
+          e.preventDefault();
+          navigate(back, { preventScrollReset: true });
+        }}
+        className={`fixed inset-0 z-50 m-auto max-h-[92vh] ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} overflow-y-auto rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40`}
+      >
+        <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
+        {children(close)}
+      </dialog>
+    </>
+  );
+}
+
+/** The delete confirmation: 'Are you sure you want to delete this {thing}?' */
+export function DeleteDialog({ thing, id, name, error }: { thing: string; id: number; name: string; error?: string }) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
+  return (
+    <AdminDialog title={`Delete ${thing}`}>
+      {(close) => (
+        <>
+          <p className="mt-3 text-stone-700">Are you sure you want to delete this {thing}?</p>
+          <p className="mt-1 font-medium">{name}</p>
+          <div className="mt-4"><FormBanner message={error} /></div>
+          <Form method="post" className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <input type="hidden" name="id" value={id} />
+            {close}
+            <button type="submit" name="intent" value="delete" className="btn-primary bg-red-700 hover:bg-red-800" disabled={busy} autoFocus>
+              {busy ? "Deleting..." : "Delete"}
+            </button>
+          </Form>
+        </>
+      )}
+    </AdminDialog>
+  );
+}
+
+/** Edit and Delete links of one row (they open the dialogs through the URL). */
+export function RowActions({ id, name }: { id: number; name: string }) {
+  const location = useLocation();
+  const base = listSearch(location.search);
+  return (
+    <div className="flex justify-end gap-2">
+      <Link to={withParams(base, { edit: id })} preventScrollReset className="btn-ghost px-3 py-1.5 text-sm" aria-label={`Edit ${name}`}>Edit</Link>
+      <Link to={withParams(base, { delete: id })} preventScrollReset className="btn-ghost px-3 py-1.5 text-sm text-red-700" aria-label={`Delete ${name}`}>Delete</Link>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+// Numbered pagination for the admin lists (spec): shown only with more than one page,
+// 'Showing X to Y of Z', previous/next disabled at the ends. Plain links: works without JS.
+import { Link, useLocation } from "@remix-run/react";
+import { ChevronLeftIcon, ChevronRightIcon } from "~/components/icons";
+import { withParams } from "~/utils/admin-url";
+import type { PageInfo } from "~/utils/pagination";
+import { pageNumbers, showingText } from "~/utils/pagination";
+
+export function Pagination({ info, noun, label }: { info: PageInfo; noun?: string; label: string }) {
+  const location = useLocation();
+  if (info.pages <= 1) return null;
+  const href = (page: number) => `${location.pathname}${withParams(location.search, { page: page === 1 ? null : page, new: null, edit: null, delete: null })}`;
+  const edge = "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md border px-3 text-sm";
+  return (
+    <nav aria-label={`${label} pages`} className="mt-4 flex flex-col items-center justify-between gap-3 sm:flex-row">
+      <p className="text-sm text-stone-600" data-testid="showing">{showingText(info, noun)}</p>
+      <ul className="flex flex-wrap items-center gap-1">
+        <li>
+          {info.page > 1 ? (
+            <Link to={href(info.page - 1)} className={`${edge} border-sand-300 bg-white hover:bg-sand-100`} rel="prev">
+              <ChevronLeftIcon className="h-4 w-4" /> Previous
+            </Link>
+          ) : (
+            <button type="button" disabled className={`${edge} cursor-not-allowed border-sand-200 text-stone-400`}>
+              <ChevronLeftIcon className="h-4 w-4" /> Previous
+            </button>
+          )}
+        </li>
+        {pageNumbers(info.page, info.pages).map((n, i) =>
+          n === null ? (
+            <li key={`gap-${i}`} className="px-1 text-stone-500" aria-hidden="true">…</li>
+          ) : (
+            <li key={n}>
+              <Link
+                to={href(n)}
+                aria-current={n === info.page ? "page" : undefined}
+                aria-label={`Page ${n}`}
+                className={`${edge} ${n === info.page ? "border-wood-600 bg-wood-600 font-semibold text-white" : "border-sand-300 bg-white hover:bg-sand-100"}`}
+              >
+                {n}
+              </Link>
+            </li>
+          ),
+        )}
+        <li>
+          {info.page < info.pages ? (
+            <Link to={href(info.page + 1)} className={`${edge} border-sand-300 bg-white hover:bg-sand-100`} rel="next">
+              Next <ChevronRightIcon className="h-4 w-4" />
+            </Link>
+          ) : (
+            <button type="button" disabled className={`${edge} cursor-not-allowed border-sand-200 text-stone-400`}>
+              Next <ChevronRightIcon className="h-4 w-4" />
+            </button>
+          )}
+        </li>
+      </ul>
+    </nav>
+  );
+}

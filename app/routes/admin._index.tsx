@@ -1,0 +1,154 @@
+// The dashboard: four stat cards with their real change against the 30 days before, the
+// Order Status Overview, Quick Stats, the 5 most recent orders and the latest admin changes.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import type { ComponentType, SVGProps } from "react";
+import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/icons";
+import { StatusBadge } from "~/components/StatusBadge";
+import { requireAdmin } from "~/lib/admin.server";
+import type { StatCard } from "~/models/admin-orders.server";
+import { dashboardStats } from "~/models/admin-orders.server";
+import { latestAudit } from "~/models/audit.server";
+import { formatDateTime, formatShortDate } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
+import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
+
+export const handle = { section: "Dashboard" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const [stats, audit] = await Promise.all([dashboardStats(), latestAudit(10)]);
+  return { stats, audit };
+}
+
+const CARD_ICONS: Record<StatCard["key"], ComponentType<SVGProps<SVGSVGElement>>> = {
+  revenue: RupeeIcon,
+  orders: ReceiptIcon,
+  products: BoxIcon,
+  customers: UsersIcon,
+};
+
+/** '+15.3% from last month' — here "last month" is the 30 days before the last 30. */
+export function changeText(card: Pick<StatCard, "change" | "recent">): string {
+  if (card.change === null) return card.recent > 0 ? "New this month" : "No change from last month";
+  return `${card.change > 0 ? "+" : ""}${card.change.toFixed(1)}% from last month`;
+}
+
+const BAR_COLOURS: Record<string, string> = { processing: "bg-yellow-400", shipped: "bg-blue-500", delivered: "bg-green-600", cancelled: "bg-red-500" };
+
+export default function Dashboard() {
+  const { stats, audit } = useLoaderData<typeof loader>();
+  const { counts } = stats;
+  return (
+    <div className="space-y-6">
+      <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Shop figures">
+        {stats.cards.map((card) => {
+          const Icon = CARD_ICONS[card.key];
+          const tone = card.change === null ? "text-stone-600" : card.change >= 0 ? "text-green-700" : "text-red-700";
+          return (
+            <li key={card.key} className="card p-5" data-testid={`stat-${card.key}`}>
+              <div className="flex items-start justify-between gap-3">
+                <div>
+                  <p className="text-sm text-stone-600">{card.label}</p>
+                  <p className="mt-1 text-2xl font-semibold" data-testid="stat-value">{card.key === "revenue" ? formatPrice(card.value) : card.value.toLocaleString("en-IN")}</p>
+                </div>
+                <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><Icon className="h-5 w-5" /></span>
+              </div>
+              <p className={`mt-3 text-sm font-medium ${tone}`} data-testid="stat-change">{changeText(card)}</p>
+            </li>
+          );
+        })}
+      </ul>
+
+      <div className="grid gap-6 lg:grid-cols-2">
+        <section className="card p-5" aria-labelledby="status-overview">
+          <h2 id="status-overview" className="text-lg font-semibold">Order Status Overview</h2>
+          <ul className="mt-4 space-y-3">
+            {ORDER_STATUSES.map((status) => {
+              const n = counts[status];
+              const share = counts.total ? Math.round((n / counts.total) * 100) : 0;
+              return (
+                <li key={status} data-testid={`overview-${status}`}>
+                  <div className="flex justify-between text-sm">
+                    <span>{statusLabel(status)}</span>
+                    <span className="font-medium">{n}</span>
+                  </div>
+                  <div className="mt-1 h-2 rounded-full bg-sand-100" aria-hidden="true">
+                    <div className={`h-2 rounded-full ${BAR_COLOURS[status]}`} style={{ width: `${share}%` }} />
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+
+        <section className="card p-5" aria-labelledby="quick-stats">
+          <h2 id="quick-stats" className="text-lg font-semibold">Quick Stats</h2>
+          <dl className="mt-4 grid grid-cols-2 gap-4 text-sm">
+            <QuickStat label="Average order value" value={formatPrice(stats.quick.averageOrderValue)} />
+            <QuickStat label="Orders awaiting shipment" value={stats.quick.awaitingShipment} />
+            <QuickStat label="Products out of stock" value={stats.quick.outOfStock} />
+            <QuickStat label="Featured products" value={stats.quick.featured} />
+            <QuickStat label="Categories" value={stats.quick.categories} />
+            <QuickStat label="Cancelled orders" value={counts.cancelled} />
+          </dl>
+        </section>
+      </div>
+
+      <section className="card overflow-hidden" aria-labelledby="recent-orders">
+        <div className="flex items-center justify-between p-5 pb-3">
+          <h2 id="recent-orders" className="text-lg font-semibold">Recent Orders</h2>
+          <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">View all</Link>
+        </div>
+        <div className="overflow-x-auto">
+          <table className="w-full min-w-[36rem] text-left text-sm" aria-label="Recent Orders">
+            <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600">
+              <tr>{["Order ID", "Customer", "Total", "Status", "Date"].map((h) => <th key={h} scope="col" className="px-5 py-3 font-semibold">{h}</th>)}</tr>
+            </thead>
+            <tbody className="divide-y divide-sand-200">
+              {stats.recentOrders.length === 0 ? (
+                <tr><td colSpan={5} className="px-5 py-8 text-center text-stone-600">No orders yet.</td></tr>
+              ) : (
+                stats.recentOrders.map((o) => (
+                  <tr key={o.id}>
+                    <td className="px-5 py-3 font-medium"><Link to={`/admin/orders/${o.id}`} className="text-wood-700 underline">#{o.id}</Link></td>
+                    <td className="px-5 py-3">{o.customer}</td>
+                    <td className="px-5 py-3">{formatPrice(o.total)}</td>
+                    <td className="px-5 py-3"><StatusBadge status={o.status} /></td>
+                    <td className="px-5 py-3">{formatShortDate(o.createdAt)}</td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </section>
+
+      <section className="card p-5" aria-labelledby="recent-changes">
+        <h2 id="recent-changes" className="text-lg font-semibold">Recent Changes</h2>
+        {audit.length === 0 ? (
+          <p className="mt-3 text-sm text-stone-600">No admin changes yet.</p>
+        ) : (
+          <ol className="mt-3 divide-y divide-sand-200 text-sm" data-testid="audit-log">
+            {audit.map((entry) => (
+              <li key={entry.id} className="flex flex-col gap-1 py-2 sm:flex-row sm:items-baseline sm:gap-4">
+                <time dateTime={entry.createdAt} className="shrink-0 text-stone-600 sm:w-44">{formatDateTime(entry.createdAt)}</time>
+                <span className="w-20 shrink-0 font-medium capitalize">{entry.action}</span>
+                <span>{entry.summary}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function QuickStat({ label, value }: { label: string; value: string | number }) {
+  return (
+    <div className="rounded-lg bg-sand-50 p-3">
+      <dt className="text-stone-600">{label}</dt>
+      <dd className="mt-1 text-lg font-semibold">{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+// Admin: categories. Search (title, description), pages of 10, add/edit/delete dialogs.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AdminDialog, AdminTable, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
+import { FormBanner } from "~/components/AuthLayout";
+import { ImageFields } from "~/components/ImageFields";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { Pagination } from "~/components/Pagination";
+import { useFormErrors } from "~/components/useFormErrors";
+import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "~/lib/admin.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
+import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
+import { ADMIN_LIMITS, CategoryFormSchema, parseAdminListQuery } from "~/utils/admin-schemas";
+import type { Category } from "~/utils/catalogue";
+import { IdSchema } from "~/utils/schemas";
+
+export const handle = { section: "Categories" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const query = parseAdminListQuery(url);
+  const dialog = dialogFromUrl(url);
+  const [result, editing] = await Promise.all([
+    loadList(() => listCategoriesPage(query)),
+    dialog && dialog.mode !== "new" ? getCategoryForAdmin(dialog.id) : null,
+  ]);
+  return { ...result, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
+}
+
+const FIELDS = ["title", "description", "imgPath"];
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | undefined;
+  return formAction(
+    async () => {
+      form = await readAdminForm(request, MAX_UPLOAD_BYTES + 64 * 1024);
+      const intent = form.get("intent");
+      const back = backToList(request);
+      if (intent === "delete") {
+        await deleteCategory(parseWith(IdSchema, form.get("id")));
+        return redirectWithToast(request, back, { type: "success", title: "Category deleted" });
+      }
+      const upload = await imageFromForm(form);
+      const input = parseWith(CategoryFormSchema, {
+        title: form.get("title"),
+        description: form.get("description"),
+        imgPath: upload ?? form.get("imgPath"),
+      });
+      if (intent === "update") {
+        await updateCategory(parseWith(IdSchema, form.get("id")), input);
+        return redirectWithToast(request, back, { type: "success", title: "Category updated" });
+      }
+      const created = await createCategory(input);
+      return redirectWithToast(request, back, { type: "success", title: `Category "${created.title}" added` });
+    },
+    () => (form ? formValues(form, FIELDS) : {}),
+  );
+}
+
+export default function AdminCategories() {
+  const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <ListSearch placeholder="Search categories..." q={q} addLabel="Add Category" />
+      {error !== null ? (
+        <ListError message={error} />
+      ) : (
+        <>
+          <AdminTable label="Categories" head={["Image", "Title", "Slug", "Description", "Products", ""]}>
+            {list.rows.length === 0 ? (
+              <EmptyRow colSpan={6}>{q ? `No categories match "${q}".` : "No categories yet."}</EmptyRow>
+            ) : (
+              list.rows.map((c) => (
+                <tr key={c.id} data-testid="category-row">
+                  <td className="px-4 py-3"><img src={c.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
+                  <td className="px-4 py-3 font-medium">{c.title}</td>
+                  <td className="px-4 py-3 text-stone-600">{c.slug}</td>
+                  <td className="max-w-xs px-4 py-3 text-stone-700"><span className="line-clamp-2">{c.description}</span></td>
+                  <td className="px-4 py-3">{c.productCount}</td>
+                  <td className="px-4 py-3"><RowActions id={c.id} name={c.title} /></td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+          <Pagination info={list.info} label="Categories" />
+        </>
+      )}
+      {dialog?.mode === "delete" && editing ? <DeleteCategory category={editing} /> : null}
+      {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? <CategoryForm category={dialog.mode === "edit" ? editing : null} /> : null}
+    </div>
+  );
+}
+
+function DeleteCategory({ category }: { category: Category }) {
+  const result = useActionData<typeof action>();
+  return <DeleteDialog thing="category" id={category.id} name={category.title} error={result?.formError} />;
+}
+
+function CategoryForm({ category }: { category: Category | null }) {
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const value = (name: keyof Category & string) => errors.value(name) ?? (category ? String(category[name]) : "");
+  return (
+    <AdminDialog title={category ? "Edit Category" : "Add Category"}>
+      {(close) => (
+        <Form method="post" encType="multipart/form-data" noValidate onChange={errors.onChange} className="mt-4 space-y-4">
+          <FormBanner message={errors.formError} />
+          {category ? <input type="hidden" name="id" value={category.id} /> : null}
+          <FormField id="category-title" label="Title" required error={errors.error("title")}>
+            <input id="category-title" name="title" defaultValue={value("title")} maxLength={ADMIN_LIMITS.title} required className="field-input" {...fieldA11y("category-title", errors.error("title"))} />
+          </FormField>
+          <FormField id="category-description" label="Description" required error={errors.error("description")}>
+            <textarea id="category-description" name="description" defaultValue={value("description")} rows={3} maxLength={ADMIN_LIMITS.description} required className="field-input" {...fieldA11y("category-description", errors.error("description"))} />
+          </FormField>
+          <ImageFields idPrefix="category" value={value("imgPath")} urlError={errors.error("imgPath")} fileError={errors.error("imageFile")} />
+          <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+            {close}
+            <button type="submit" name="intent" value={category ? "update" : "create"} className="btn-primary" disabled={busy}>
+              {busy ? "Saving..." : category ? "Save Changes" : "Add Category"}
+            </button>
+          </div>
+        </Form>
+      )}
+    </AdminDialog>
+  );
+}

@@ -1,0 +1,16 @@
+// The admin Logout button: a POST that clears the admin flag (a signed-in customer stays
+// signed in) and goes to / (spec).
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { readAdminForm, revokeAdmin } from "~/lib/admin.server";
+import { apiHandler } from "~/lib/api.server";
+
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    await readAdminForm(request);
+    return redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } });
+  });
+
+export async function loader() {
+  return redirect("/");
+}

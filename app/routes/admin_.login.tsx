@@ -1,0 +1,67 @@
+// POST /admin/login (contract.md 'Pages'): the Admin Access password, checked on the server.
+// Right: the session gets the admin flag and a fresh id, then 303 to /admin. Wrong: 'Invalid
+// password' — as JSON for the dialog's script, as this page (401) for a plain form post.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { AdminAccessForm } from "~/components/AdminAccess";
+import { LockIcon } from "~/components/icons";
+import { adminConfigured, grantAdmin, isAdminPassword } from "~/lib/admin.server";
+import { jsonResponse } from "~/lib/api.server";
+import { isAdminRequest } from "~/lib/auth.server";
+import { AppError } from "~/lib/errors.server";
+import { readForm } from "~/lib/http.server";
+import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
+import type { loader as rootLoader } from "~/root";
+
+export const meta: MetaFunction = () => [{ title: "Admin Access | Sagwan Living" }, { name: "robots", content: "noindex" }];
+
+export const INVALID_PASSWORD = "Invalid password";
+const NOT_CONFIGURED_MESSAGE = "Admin access is not configured";
+
+/** Nothing to see here by GET: the admin goes on to /admin, everyone else to /. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  throw redirect((await isAdminRequest(request)) ? "/admin" : "/");
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
+  try {
+    const form = await readForm(request);
+    await rateLimitRequest(LIMITS.adminLogin, request, "admin");
+    if (!adminConfigured()) throw new AppError(403, NOT_CONFIGURED_MESSAGE);
+    const password = form.get("password");
+    if (typeof password !== "string" || password.length > 1000 || !isAdminPassword(password)) throw new AppError(401, INVALID_PASSWORD);
+    const headers = { "Set-Cookie": await grantAdmin(request) };
+    if (wantsJson) return jsonResponse({ success: true, redirectTo: "/admin" }, { headers });
+    return redirect("/admin", { status: 303, headers });
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (wantsJson) return jsonResponse({ message: error.message }, { status: error.status, headers: error.headers });
+    // Thrown, so this route's boundary renders the form again with the message (status kept)
+    // without running the loader, which would send the visitor away.
+    throw data({ message: error.message }, { status: error.status, headers: error.headers });
+  }
+}
+
+export default function AdminLogin() {
+  return null;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const message = isRouteErrorResponse(error) ? ((error.data as { message?: string } | null)?.message ?? INVALID_PASSWORD) : "Something went wrong. Please try again.";
+  return (
+    <section className="container-page flex justify-center py-16">
+      <div className="card w-full max-w-sm p-6">
+        <div className="flex items-center gap-3">
+          <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><LockIcon className="h-5 w-5" /></span>
+          <h1 className="text-xl font-semibold">Admin Access</h1>
+        </div>
+        <AdminAccessForm configured={root?.adminConfigured ?? false} error={message === NOT_CONFIGURED_MESSAGE ? undefined : message} />
+        <p className="mt-4 text-center text-sm"><Link to="/" className="text-wood-700 underline">Back to the shop</Link></p>
+      </div>
+    </section>
+  );
+}
