@@ -31,11 +31,11 @@ export const ADMIN_FORBIDDEN = "Admin access required";
 
 /**
  * The one admin guard. Without the flag a page view (GET/HEAD) is sent to / and anything else
- * answers 403, thrown as a Response so no form handler can turn it into a re-rendered page.
+ * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form handler can turn it into a re-rendered page.
  */
-export async function requireAdmin(request: Request): Promise<void> {
+export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
   if (await isAdminRequest(request)) return;
-  if (["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
+  if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
   throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
 }
 

@@ -2,13 +2,13 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
+import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
 import { requireOrderPageViewer } from "~/lib/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
-import { formatDateTime, formatLongDate } from "~/utils/dates";
-import { formatPrice } from "~/utils/money";
-import { paymentLabel, statusLabel } from "~/utils/order-status";
+import { formatLongDate } from "~/utils/dates";
+import { paymentLabel } from "~/utils/order-status";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.order ? `Order #${data.order.id}` : "Order Not Found"} | Sagwan Living` },
@@ -59,49 +59,19 @@ export default function OrderConfirmation() {
         <div className="mt-6 grid gap-6 md:grid-cols-[1fr_320px]">
           <section aria-labelledby="items-heading" className="card p-5 sm:p-6">
             <h2 id="items-heading" className="text-xl font-semibold">Order Items</h2>
-            <ul className="mt-4 divide-y divide-sand-200">
-              {order.items.map((item, i) => (
-                <li key={i} className="flex items-center gap-3 py-3">
-                  <img src={item.imgPath} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover" />
-                  <div className="min-w-0 flex-1">
-                    {item.itemId ? <Link to={`/product/${item.slug}`} className="font-medium hover:underline">{item.title}</Link> : <p className="font-medium">{item.title}</p>}
-                    <p className="text-sm text-stone-600">Quantity: {item.quantity}</p>
-                  </div>
-                  <p className="font-semibold">{formatPrice(item.price * item.quantity)}</p>
-                </li>
-              ))}
-            </ul>
+            <OrderItemList items={order.items} />
             <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
             <p className="mt-4 text-sm text-stone-600">Payment: {paymentLabel(order)}</p>
           </section>
 
           <div className="space-y-6">
-            <section aria-labelledby="address-heading" className="card p-5 sm:p-6">
-              <h2 id="address-heading" className="text-lg font-semibold">Shipping Address</h2>
-              <address className="mt-3 text-sm not-italic leading-6 text-stone-700">
-                <span className="font-medium text-ink">{a.name}</span><br />
-                {a.address}<br />
-                {a.city}, {a.state} - {a.pincode}<br />
-                Phone: {a.phone}
-              </address>
-            </section>
+            <ShippingAddressCard address={a} />
             <section aria-labelledby="delivery-heading" className="card p-5 sm:p-6">
               <h2 id="delivery-heading" className="text-lg font-semibold">Delivery Method</h2>
               <p className="mt-3 flex items-center gap-2 font-medium"><TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery</p>
               <p className="text-sm text-stone-600">Delivered within 5-7 business days</p>
             </section>
-            <section aria-labelledby="timeline-heading" className="card p-5 sm:p-6">
-              <h2 id="timeline-heading" className="text-lg font-semibold">Order Timeline</h2>
-              <ol className="mt-3 space-y-3 border-l-2 border-sand-200 pl-4 text-sm">
-                {order.events.map((e, i) => (
-                  <li key={i} className="relative">
-                    <span className="absolute -left-[1.4rem] top-1 h-3 w-3 rounded-full bg-wood-600" aria-hidden="true" />
-                    <p className="font-medium">{e.from ? statusLabel(e.status) : "Order placed"}{e.actor === "admin" ? " by Sagwan Living" : e.actor === "customer" && e.from ? " by you" : ""}</p>
-                    <p className="text-stone-600"><time dateTime={e.at}>{formatDateTime(e.at)}</time></p>
-                  </li>
-                ))}
-              </ol>
-            </section>
+            <OrderTimeline events={order.events} viewer="customer" />
           </div>
         </div>
 

@@ -1,0 +1,85 @@
+// Admin: orders. Summary cards by status, search (order id, shipping name), status filter,
+// the spec's columns, pages of 10 ('Showing X to Y of Z orders'), View Details.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
+import { Pagination } from "~/components/Pagination";
+import { StatusBadge } from "~/components/StatusBadge";
+import { loadList, requireAdmin } from "~/lib/admin.server";
+import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
+import { parseAdminListQuery } from "~/utils/admin-schemas";
+import { formatShortDate } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
+import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
+
+export const handle = { section: "Orders" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const query = parseAdminListQuery(new URL(request.url));
+  const result = await loadList(async () => {
+    const [page, counts] = await Promise.all([listOrdersPage(query), orderStatusCounts()]);
+    return { ...page, counts };
+  });
+  return { ...result, q: query.q, status: query.status };
+}
+
+const CARDS = [
+  { key: "total", label: "Total Orders", tone: "text-ink" },
+  { key: "processing", label: "Processing", tone: "text-yellow-700" },
+  { key: "delivered", label: "Delivered", tone: "text-green-700" },
+  { key: "cancelled", label: "Cancelled", tone: "text-red-700" },
+] as const;
+
+export default function AdminOrders() {
+  const { list, error, q, status } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      {list ? (
+        <ul className="mb-5 grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Orders by status">
+          {CARDS.map((c) => (
+            <li key={c.key} className="card p-4" data-testid={`orders-${c.key}`}>
+              <p className="text-sm text-stone-600">{c.label}</p>
+              <p className={`mt-1 text-2xl font-semibold ${c.tone}`}>{list.counts[c.key]}</p>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <ListSearch placeholder="Search orders..." q={q}>
+        <label className="sm:w-44">
+          <span className="sr-only">Status</span>
+          <select name="status" defaultValue={status} className="field-input">
+            <option value="all">All Status</option>
+            {ORDER_STATUSES.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+          </select>
+        </label>
+      </ListSearch>
+      {error !== null ? (
+        <ListError message={error} />
+      ) : (
+        <>
+          <AdminTable label="Orders" head={["Order ID", "Customer", "Items", "Total", "Status", "Date", "Actions"]}>
+            {list.rows.length === 0 ? (
+              <EmptyRow colSpan={7}>{q || status !== "all" ? "No orders match this search." : "No orders yet."}</EmptyRow>
+            ) : (
+              list.rows.map((o) => (
+                <tr key={o.id} data-testid="order-row">
+                  <td className="px-4 py-3 font-medium">#{o.id}</td>
+                  <td className="px-4 py-3">{o.customer}</td>
+                  <td className="px-4 py-3">{o.itemCount} items</td>
+                  <td className="px-4 py-3">{formatPrice(o.total)}</td>
+                  <td className="px-4 py-3"><StatusBadge status={o.status} /></td>
+                  <td className="px-4 py-3">{formatShortDate(o.createdAt)}</td>
+                  <td className="px-4 py-3">
+                    <Link to={`/admin/orders/${o.id}`} className="btn-ghost px-3 py-1.5 text-sm" aria-label={`View Details of order #${o.id}`}>View Details</Link>
+                  </td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+          <Pagination info={list.info} noun="orders" label="Orders" />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+// Admin: one order — items, totals, address, payment, the event timeline, and the status
+// change (through utils/order-status's rules; the customer sees it on /orders).
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { z } from "zod";
+import { FormBanner } from "~/components/AuthLayout";
+import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
+import { OrderTotals } from "~/components/OrderTotals";
+import { StatusBadge } from "~/components/StatusBadge";
+import { readAdminForm, requireAdmin } from "~/lib/admin.server";
+import { AppError } from "~/lib/errors.server";
+import { formAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
+import { formatDateTime } from "~/utils/dates";
+import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
+import { OrderStatusChangeSchema } from "~/utils/schemas";
+
+export const handle = { section: "Orders" };
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
+
+const ADMIN = { userId: null, isAdmin: true };
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const order = await getOrderByParam(params.orderId, ADMIN);
+  if (!order) throw new Response(JSON.stringify({ message: "Order Not Found" }), { status: 404, headers: { "Content-Type": "application/json" } });
+  return { order, next: nextStatuses(order.status, "admin") };
+}
+
+const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({ intent: z.literal("status", { error: "Unknown action" }) });
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  return formAction(async () => {
+    const form = await readAdminForm(request);
+    const order = await getOrderByParam(params.orderId, ADMIN);
+    if (!order) throw new AppError(404, "Order Not Found");
+    const input = parseWith(StatusForm, { intent: form.get("intent"), status: form.get("status") });
+    await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null });
+    return redirectWithToast(request, `/admin/orders/${order.id}`, { type: "success", title: "Status Change Successfully", description: `Order #${order.id} is now ${statusLabel(input.status)}.` });
+  });
+}
+
+export default function AdminOrder() {
+  const { order, next } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  return (
+    <div className="max-w-5xl">
+      <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">← All orders</Link>
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h2 className="text-2xl font-semibold">Order #{order.id}</h2>
+          <p className="text-sm text-stone-600">Placed {formatDateTime(order.createdAt)} · {paymentLabel(order)}{order.paymentId ? ` · ${order.paymentId}` : ""}</p>
+        </div>
+        <StatusBadge status={order.status} />
+      </div>
+
+      <section className="card mt-5 p-5" aria-labelledby="status-heading">
+        <h3 id="status-heading" className="text-lg font-semibold">Change status</h3>
+        <FormBanner message={result?.formError} />
+        {next.length === 0 ? (
+          <p className="mt-2 text-sm text-stone-600">This order is {statusLabel(order.status).toLowerCase()}: its status can no longer change.</p>
+        ) : (
+          <Form method="post" className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+            <label className="sm:w-56">
+              <span className="field-label">New status</span>
+              <select name="status" className="field-input" defaultValue={next[0]}>
+                {next.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+              </select>
+            </label>
+            <button type="submit" name="intent" value="status" className="btn-primary" disabled={busy}>{busy ? "Updating..." : "Update Status"}</button>
+          </Form>
+        )}
+        {order.status === "shipped" ? <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p> : null}
+      </section>
+
+      <div className="mt-5 grid gap-5 md:grid-cols-[1fr_320px]">
+        <section aria-labelledby="items-heading" className="card p-5 sm:p-6">
+          <h3 id="items-heading" className="text-lg font-semibold">Items</h3>
+          <OrderItemList items={order.items} />
+          <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
+        </section>
+        <div className="space-y-5">
+          <ShippingAddressCard address={order.shippingAddress} showEmail />
+          <OrderTimeline events={order.events} viewer="admin" />
+        </div>
+      </div>
+    </div>
+  );
+}

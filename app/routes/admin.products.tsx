@@ -1,0 +1,215 @@
+// Admin: products. Search (title, description) with a category filter, pages of 10,
+// add/edit/delete dialogs, CSV export of the filtered list and CSV import.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { AdminDialog, AdminTable, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
+import { FormBanner } from "~/components/AuthLayout";
+import { FormField, fieldA11y } from "~/components/FormField";
+import { ImageFields } from "~/components/ImageFields";
+import { Pagination } from "~/components/Pagination";
+import { useFormErrors } from "~/components/useFormErrors";
+import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "~/lib/admin.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
+import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
+import { listCategories } from "~/models/catalogue.server";
+import { ADMIN_LIMITS, parseAdminListQuery, ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
+import { withParams } from "~/utils/admin-url";
+import type { Category, Item } from "~/utils/catalogue";
+import { formatPrice } from "~/utils/money";
+import { IdSchema } from "~/utils/schemas";
+
+export const handle = { section: "Products" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const url = new URL(request.url);
+  const query = parseAdminListQuery(url);
+  const dialog = dialogFromUrl(url);
+  const [result, categories, editing] = await Promise.all([
+    loadList(() => listProductsPage(query)),
+    listCategories(),
+    dialog && dialog.mode !== "new" ? getProductForAdmin(dialog.id) : null,
+  ]);
+  return { ...result, q: query.q, category: query.category, categories, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
+}
+
+const FIELDS = ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"];
+
+export async function action({ request }: ActionFunctionArgs) {
+  let form: FormData | undefined;
+  return formAction(
+    async () => {
+      form = await readAdminForm(request, MAX_UPLOAD_BYTES + 64 * 1024);
+      const intent = form.get("intent");
+      const back = backToList(request);
+      if (intent === "delete") {
+        await deleteProduct(parseWith(IdSchema, form.get("id")));
+        return redirectWithToast(request, back, { type: "success", title: "Product deleted" });
+      }
+      const upload = await imageFromForm(form);
+      const input = parseWith(ProductFormSchema, { ...productFormInput(form), ...(upload ? { imgPath: upload } : {}) });
+      if (intent === "update") {
+        await updateProduct(parseWith(IdSchema, form.get("id")), input);
+        return redirectWithToast(request, back, { type: "success", title: "Product updated" });
+      }
+      const created = await createProduct(input);
+      return redirectWithToast(request, back, { type: "success", title: `Product "${created.title}" added` });
+    },
+    () => (form ? { ...formValues(form, FIELDS), specs: JSON.stringify([form.getAll("specKey"), form.getAll("specValue")]) } : {}),
+  );
+}
+
+export default function AdminProducts() {
+  const { list, error, q, category, categories, dialog, editing } = useLoaderData<typeof loader>();
+  const location = useLocation();
+  return (
+    <div>
+      <ListSearch placeholder="Search products..." q={q} addLabel="Add Product">
+        <label className="sm:w-48">
+          <span className="sr-only">Category</span>
+          <select name="category" defaultValue={String(category)} className="field-input">
+            <option value="all">All Categories</option>
+            {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+          </select>
+        </label>
+      </ListSearch>
+      <div className="mt-3 flex flex-wrap gap-2 text-sm">
+        <a href={`/admin/products/export.csv${withParams("", { q, category: category === "all" ? null : category })}`} className="btn-ghost px-3 py-1.5" download>Export CSV</a>
+        <Link to="/admin/products/import" className="btn-ghost px-3 py-1.5">Import CSV</Link>
+      </div>
+      {error !== null ? (
+        <ListError message={error} />
+      ) : (
+        <>
+          <AdminTable label="Products" head={["Image", "Title", "Category", "Price", "Stock", "Featured", ""]}>
+            {list.rows.length === 0 ? (
+              <EmptyRow colSpan={7}>{q || category !== "all" ? "No products match this search." : "No products yet."}</EmptyRow>
+            ) : (
+              list.rows.map((p) => (
+                <tr key={p.id} data-testid="product-row">
+                  <td className="px-4 py-3"><img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
+                  <td className="px-4 py-3">
+                    <Link to={`/product/${p.slug}`} className="font-medium hover:underline">{p.title}</Link>
+                    <span className="block text-xs text-stone-500">{p.slug}</span>
+                  </td>
+                  <td className="px-4 py-3">{p.categoryTitle}</td>
+                  <td className="px-4 py-3">{formatPrice(p.price)}</td>
+                  <td className="px-4 py-3">
+                    {p.inStock ? p.stock : <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>}
+                  </td>
+                  <td className="px-4 py-3">{p.featured ? "Yes" : "No"}</td>
+                  <td className="px-4 py-3"><RowActions id={p.id} name={p.title} /></td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+          <Pagination info={list.info} label="Products" />
+        </>
+      )}
+      {dialog?.mode === "delete" && editing ? <DeleteProduct product={editing} /> : null}
+      {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? (
+        <ProductForm key={location.search} product={dialog.mode === "edit" ? editing : null} categories={categories} />
+      ) : null}
+    </div>
+  );
+}
+
+function DeleteProduct({ product }: { product: Item }) {
+  const result = useActionData<typeof action>();
+  return <DeleteDialog thing="product" id={product.id} name={product.title} error={result?.formError} />;
+}
+
+const EXTRA_SPEC_ROWS = 2;
+
+function initialSpecs(product: Item | null, posted: string | undefined): [string, string][] {
+  if (posted) {
+    try {
+      const [keys, values] = JSON.parse(posted) as [string[], string[]];
+      return keys.map((k, i) => [k, values[i] ?? ""]).filter(([k, v]) => k || v) as [string, string][];
+    } catch {
+      return [];
+    }
+  }
+  return product ? Object.entries(product.specifications) : [];
+}
+
+function ProductForm({ product, categories }: { product: Item | null; categories: Category[] }) {
+  const result = useActionData<typeof action>();
+  const errors = useFormErrors(result);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const posted = (name: string) => errors.value(name);
+  const [specs, setSpecs] = useState<[string, string][]>(() => [
+    ...initialSpecs(product, posted("specs")),
+    ...Array.from({ length: EXTRA_SPEC_ROWS }, () => ["", ""] as [string, string]),
+  ]);
+  const wasPosted = result !== undefined && "values" in result && result.values !== undefined;
+  const checked = (name: "featured" | "inStock", fallback: boolean) => (wasPosted ? posted(name) !== undefined : fallback);
+  const text = (name: string, fallback: string) => posted(name) ?? fallback;
+  const e = errors.error;
+  return (
+    <AdminDialog title={product ? "Edit Product" : "Add Product"} wide>
+      {(close) => (
+        <Form method="post" encType="multipart/form-data" noValidate onChange={errors.onChange} className="mt-4 space-y-4">
+          <FormBanner message={errors.formError} />
+          {product ? <input type="hidden" name="id" value={product.id} /> : null}
+          <FormField id="product-title" label="Title" required error={e("title")}>
+            <input id="product-title" name="title" defaultValue={text("title", product?.title ?? "")} maxLength={ADMIN_LIMITS.title} required className="field-input" {...fieldA11y("product-title", e("title"))} />
+          </FormField>
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField id="product-category" label="Category" required error={e("categoryId")}>
+              <select id="product-category" name="categoryId" defaultValue={text("categoryId", product ? String(product.categoryId) : "")} required className="field-input" {...fieldA11y("product-category", e("categoryId"))}>
+                <option value="">Choose a category</option>
+                {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+              </select>
+            </FormField>
+            <FormField id="product-price" label="Price (₹)" required error={e("price")}>
+              <input id="product-price" name="price" type="number" min={0} step={0.01} inputMode="decimal" defaultValue={text("price", product ? String(product.price) : "")} required className="field-input" {...fieldA11y("product-price", e("price"))} />
+            </FormField>
+          </div>
+          <FormField id="product-description" label="Description" required error={e("description")}>
+            <textarea id="product-description" name="description" rows={4} defaultValue={text("description", product?.description ?? "")} maxLength={ADMIN_LIMITS.description} required className="field-input" {...fieldA11y("product-description", e("description"))} />
+          </FormField>
+          <ImageFields idPrefix="product" value={text("imgPath", product?.imgPath ?? "")} urlError={e("imgPath")} fileError={e("imageFile")} />
+          <div className="grid gap-4 sm:grid-cols-3 sm:items-end">
+            <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
+              <input type="checkbox" name="featured" defaultChecked={checked("featured", product?.featured ?? false)} className="h-5 w-5 accent-wood-600" /> Featured
+            </label>
+            <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
+              <input type="checkbox" name="inStock" defaultChecked={checked("inStock", product ? product.inStock : true)} className="h-5 w-5 accent-wood-600" /> In Stock
+            </label>
+            <FormField id="product-stock" label="Units in stock" error={e("stock")}>
+              <input id="product-stock" name="stock" type="number" min={0} max={ADMIN_LIMITS.maxStock} step={1} inputMode="numeric" defaultValue={text("stock", product ? String(product.stock) : "10")} className="field-input" {...fieldA11y("product-stock", e("stock"))} />
+            </FormField>
+          </div>
+          <fieldset className="rounded-lg border border-sand-200 p-3">
+            <legend className="px-1 text-sm font-medium">Specifications</legend>
+            {e("specifications") ? <p className="field-error mb-2" role="alert">{e("specifications")}</p> : null}
+            <div className="space-y-2">
+              {specs.map(([k, v], i) => (
+                <div key={i} className="grid grid-cols-2 gap-2">
+                  <input name="specKey" defaultValue={k} aria-label={`Specification ${i + 1} name`} placeholder="Name (e.g. Material)" maxLength={ADMIN_LIMITS.specKey} className="field-input" />
+                  <input name="specValue" defaultValue={v} aria-label={`Specification ${i + 1} value`} placeholder="Value (e.g. Sheesham wood)" maxLength={ADMIN_LIMITS.specValue} className="field-input" />
+                </div>
+              ))}
+            </div>
+            {specs.length < ADMIN_LIMITS.specs ? (
+              <button type="button" className="btn-ghost mt-2 text-sm" onClick={() => setSpecs((rows) => [...rows, ["", ""]])}>Add a row</button>
+            ) : null}
+            <p className="mt-1 text-xs text-stone-600">Blank rows are ignored.</p>
+          </fieldset>
+          <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
+            {close}
+            <button type="submit" name="intent" value={product ? "update" : "create"} className="btn-primary" disabled={busy}>
+              {busy ? "Saving..." : product ? "Save Changes" : "Add Product"}
+            </button>
+          </div>
+        </Form>
+      )}
+    </AdminDialog>
+  );
+}

@@ -1,0 +1,148 @@
+// The back-office's product CSV routes, called as Remix calls them: the export download and the
+// import page's loader and action, with and without the admin flag.
+import { stringify } from "csv-stringify/sync";
+import { beforeAll, describe, expect, it } from "vitest";
+import { grantAdmin } from "~/lib/admin.server";
+import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import { readToasts } from "~/lib/toast.server";
+import { CSV_COLUMNS, NOTHING_IMPORTED } from "~/models/product-csv.server";
+import { action as exportAction, loader as exportLoader } from "~/routes/admin.products_.export[.csv]";
+import { action as importAction, loader as importLoader } from "~/routes/admin.products_.import";
+import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
+import { asRecord, call, setCookies } from "./helpers";
+
+let adminCookie = "";
+
+beforeAll(async () => {
+  await ready;
+  adminCookie = mergeCookies([await grantAdmin(getRequest("/"))]);
+});
+
+async function snapshot() {
+  const items = await db.selectFrom("items").selectAll().orderBy("id").execute();
+  const audit = await db.selectFrom("auditLog").selectAll().orderBy("id").execute();
+  return { items, audit };
+}
+
+/** A multipart POST as a browser sends it (with its Content-Length). */
+async function uploadRequest(fields: Record<string, File | string>, headers: Record<string, string> = {}): Promise<Request> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  const encoded = new Request(`${ORIGIN}/admin/products/import`, { method: "POST", body: form });
+  const body = await encoded.arrayBuffer();
+  return new Request(`${ORIGIN}/admin/products/import`, {
+    method: "POST",
+    headers: {
+      Host: "localhost:3000",
+      Origin: ORIGIN,
+      "Content-Type": encoded.headers.get("Content-Type")!,
+      "Content-Length": String(body.byteLength),
+      ...headers,
+    },
+    body,
+  });
+}
+
+const csvFileOf = (rows: string[][]) => new File([stringify([[...CSV_COLUMNS], ...rows])], "products.csv", { type: "text/csv" });
+
+function row(title: string, price: string, slug = "", category = "office"): string[] {
+  return [slug, title, category, price, "4", "no", "Made for the route tests.", "/images/products/route.svg", '{"Material":"Oak"}'];
+}
+
+describe("GET /admin/products/export.csv", () => {
+  it("without the admin flag: a redirect to /, no CSV", async () => {
+    const answer = await call(exportLoader, getRequest("/admin/products/export.csv"));
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe("/");
+  });
+
+  it("with the flag: the filtered list as a CSV download", async () => {
+    const office = await db.selectFrom("categories").select("id").where("slug", "=", "office").executeTakeFirstOrThrow();
+    const answer = await call(exportLoader, getRequest(`/admin/products/export.csv?category=${office.id}&q=`, { Cookie: adminCookie }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(answer.headers.get("Content-Disposition")).toMatch(/^attachment; filename="products-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(answer.headers.get("Cache-Control")).toBe("no-store");
+    const bytes = new Uint8Array(await (answer.raw as Response).clone().arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = (answer.body as string).trim().split("\r\n");
+    expect(lines[0]).toBe(CSV_COLUMNS.join(","));
+    const inOffice = await db.selectFrom("items").select("slug").where("categoryId", "=", office.id).execute();
+    expect(lines).toHaveLength(inOffice.length + 1);
+  });
+
+  it("other methods: 403 from another site, 405 otherwise", async () => {
+    const post = (origin: string) => new Request(`${ORIGIN}/admin/products/export.csv`, { method: "POST", headers: { Host: "localhost:3000", Origin: origin, Cookie: adminCookie } });
+    expect((await call(exportAction, post("https://evil.example"))).status).toBe(403);
+    const same = await call(exportAction, post(ORIGIN));
+    expect(same.status).toBe(405);
+    expect(same.headers.get("Allow")).toBe("GET");
+  });
+});
+
+describe("/admin/products/import", () => {
+  it("the page: admin only", async () => {
+    const away = await call(importLoader, getRequest("/admin/products/import"));
+    expect(away.status).toBe(302);
+    expect(away.headers.get("Location")).toBe("/");
+    expect((await call(importLoader, getRequest("/admin/products/import", { Cookie: adminCookie }))).body).toEqual({});
+  });
+
+  it("a POST without the admin flag: 403 and nothing changed", async () => {
+    const before = await snapshot();
+    const answer = await call(importAction, await uploadRequest({ file: csvFileOf([row("Sneaky Import", "1")]) }));
+    expect(answer.status).toBe(403);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a POST from another site: 403 and nothing changed, even with the flag", async () => {
+    const before = await snapshot();
+    const answer = await call(importAction, await uploadRequest({ file: csvFileOf([row("Cross Site Import", "1")]) }, { Origin: "https://evil.example", Cookie: adminCookie }));
+    expect(answer.status).toBe(403);
+    expect(String(asRecord(answer.body).formError)).toMatch(/cross-site/i);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("a good file: the rows are written and the list shows a toast", async () => {
+    const answer = await call(
+      importAction,
+      await uploadRequest({ file: csvFileOf([row("Route Import Desk", "9999"), row("Sofa From Route", "1", "sheesham-wood-3-seater-sofa", "living-room")]) }, { Cookie: adminCookie }),
+    );
+    expect(answer.status).toBe(302);
+    expect(answer.headers.get("Location")).toBe("/admin/products");
+    const { toasts } = await readToasts(getRequest("/admin/products", { Cookie: mergeCookies(setCookies(answer)) }));
+    expect(toasts).toMatchObject([{ type: "success", title: "Imported 2 products (1 new, 1 updated)" }]);
+    expect(await db.selectFrom("items").select(["price", "stock"]).where("slug", "=", "route-import-desk").executeTakeFirst()).toEqual({ price: 9999, stock: 4 });
+    expect(await db.selectFrom("items").select(["title", "price"]).where("slug", "=", "sheesham-wood-3-seater-sofa").executeTakeFirst()).toEqual({ title: "Sofa From Route", price: 1 });
+  });
+
+  it("a file with a bad row: 400 with the report, nothing changed", async () => {
+    const before = await snapshot();
+    const answer = await call(importAction, await uploadRequest({ file: csvFileOf([row("Good Row", "10"), row("Bad Row", "ten")]) }, { Cookie: adminCookie }));
+    expect(answer.status).toBe(400);
+    const body = asRecord(answer.body);
+    expect(body.formError).toBe(NOTHING_IMPORTED);
+    expect(body.problems).toEqual([{ line: 3, message: "Price must be a number" }]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it("no file, an empty file or a file that is not text: 400 with a message on the field", async () => {
+    const before = await snapshot();
+    const cases: [Record<string, File | string>, RegExp][] = [
+      [{}, /Choose a CSV file/],
+      [{ file: new File([], "", { type: "application/octet-stream" }) }, /Choose a CSV file/],
+      [{ file: new File([new Uint8Array([0xff, 0xfe, 0x00, 0x41])], "products.csv") }, /not UTF-8 text/],
+      [{ file: new File(["PK\u0003\u0004"], "products.xlsx") }, /spreadsheet file, not CSV/],
+    ];
+    for (const [fields, message] of cases) {
+      const answer = await call(importAction, await uploadRequest(fields, { Cookie: adminCookie }));
+      expect(answer.status).toBe(400);
+      expect(String(asRecord(asRecord(answer.body).fieldErrors).file)).toMatch(message);
+    }
+    const headerOnly = await call(importAction, await uploadRequest({ file: csvFileOf([]) }, { Cookie: adminCookie }));
+    expect(headerOnly.status).toBe(400);
+    expect(asRecord(headerOnly.body).formError).toBe("The file has no product rows");
+    expect(await snapshot()).toEqual(before);
+  });
+});
