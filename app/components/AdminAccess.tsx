@@ -1,9 +1,9 @@
 // The hidden 'Admin Access' dialog (spec section 2): five clicks on the home page's logo open
 // it. It is a plain form posting to /admin/login, so it works without JavaScript too (the
 // server renders it open at /?admin-access); with JavaScript the answer comes back in place.
-import { useNavigate } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { useHydrated } from "~/utils/hooks";
 import { LockIcon } from "./icons";
 
 export const ADMIN_CLICKS = 5;
@@ -23,37 +23,23 @@ export function useLogoClicks(enabled: boolean) {
   return { open, close: () => setOpen(false), onLogoClick: enabled ? onLogoClick : undefined };
 }
 
-/** The form itself: in the dialog, and on the page /admin/login answers a wrong password with. */
-export function AdminAccessForm({ configured, error: initialError }: { configured: boolean; error?: string }) {
-  const navigate = useNavigate();
-  const [error, setError] = useState(initialError);
-  const [busy, setBusy] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    setBusy(true);
-    try {
-      const response = await fetch("/admin/login", {
-        method: "POST",
-        headers: { Accept: "application/json" },
-        body: new URLSearchParams(new FormData(event.currentTarget) as unknown as Record<string, string>),
-      });
-      const body = (await response.json().catch(() => ({}))) as { message?: string; redirectTo?: string };
-      if (response.ok) {
-        navigate(body.redirectTo ?? "/admin");
-        return;
-      }
-      setError(body.message ?? "Invalid password");
-    } catch {
-      setError("The shop could not be reached. Please try again.");
-    } finally {
-      setBusy(false);
-    }
-  }
+/**
+ * The form itself: in the dialog, and on the page /admin/login answers a wrong password with.
+ * With JavaScript it posts through a fetcher and 'Invalid password' appears in place.
+ */
+export function AdminAccessForm({ configured, error: pageError }: { configured: boolean; error?: string }) {
+  const fetcher = useFetcher<{ message?: string }>();
+  const hydrated = useHydrated();
+  const [edited, setEdited] = useState(false);
+  const busy = fetcher.state !== "idle";
+  const error = edited ? undefined : (fetcher.data?.message ?? pageError);
+  useEffect(() => setEdited(false), [fetcher.data]);
 
   if (!configured) return <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{NOT_CONFIGURED}</p>;
   return (
-    <form method="post" action="/admin/login" onSubmit={submit} className="mt-5 space-y-4">
+    <fetcher.Form method="post" action="/admin/login" className="mt-5 space-y-4">
+      {/* Tells the server a script shows the answer, so it can answer in place. */}
+      {hydrated ? <input type="hidden" name="respond" value="inline" /> : null}
       <div>
         <label htmlFor="admin-password" className="sr-only">Admin password</label>
         <input
@@ -66,13 +52,13 @@ export function AdminAccessForm({ configured, error: initialError }: { configure
           className="field-input"
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "admin-password-error" : undefined}
-          onChange={() => setError(undefined)}
+          onChange={() => setEdited(true)}
           autoFocus
         />
         {error ? <p id="admin-password-error" role="alert" className="field-error">{error}</p> : null}
       </div>
       <button type="submit" className="btn-primary w-full" disabled={busy}>{busy ? "Checking..." : "Login"}</button>
-    </form>
+    </fetcher.Form>
   );
 }
 

@@ -8,22 +8,18 @@ import { AppError } from "~/lib/errors.server";
 import type { AdminListQuery, ProductInput } from "~/utils/admin-schemas";
 import { ProductFormSchema } from "~/utils/admin-schemas";
 import type { Item } from "~/utils/catalogue";
+import type { CsvColumn } from "~/utils/product-csv";
+import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
 import { firstFreeSlug, slugify } from "~/utils/slug";
 import { insertProduct, listProductsForExport, saveProduct } from "./admin-catalogue.server";
 import { recordAudit } from "./audit.server";
 import { SlugSchema, toItem } from "./catalogue.server";
 
-/** The file's columns, in the order the export writes them. */
-export const CSV_COLUMNS = ["slug", "title", "category", "price", "stock", "featured", "description", "imgPath", "specifications"] as const;
-export type CsvColumn = (typeof CSV_COLUMNS)[number];
-export const REQUIRED_COLUMNS: readonly CsvColumn[] = ["title", "category", "price", "description", "imgPath"];
-
-export const IMPORT_MAX_BYTES = 1024 * 1024;
-export const IMPORT_MAX_ROWS = 1000;
+export { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
+export type { CsvColumn } from "~/utils/product-csv";
 
 export const NOTHING_IMPORTED = "Nothing was imported: fix these rows and upload the file again.";
 export const NO_ROWS = "The file has no product rows";
-export const TOO_LARGE = "The file is larger than 1 MB: split it into smaller files";
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS} product rows: split it into smaller files`;
 export const IMPORT_RACE = "Another change to the products was saved at the same time, so nothing was imported. Please upload the file again.";
 

@@ -11,7 +11,8 @@ import { AppError } from "~/lib/errors.server";
 import { formAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { ImportProblem } from "~/models/product-csv.server";
-import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, ImportRejected, importProductsCsv, TOO_LARGE } from "~/models/product-csv.server";
+import { ImportRejected, importProductsCsv } from "~/models/product-csv.server";
+import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, TOO_LARGE } from "~/utils/product-csv";
 
 export const meta: MetaFunction = () => [{ title: "Import Products | Sagwan Living" }, { name: "robots", content: "noindex" }];
 

@@ -1,13 +1,12 @@
 // POST /admin/login (contract.md 'Pages'): the Admin Access password, checked on the server.
 // Right: the session gets the admin flag and a fresh id, then 303 to /admin. Wrong: 'Invalid
-// password' — as JSON for the dialog's script, as this page (401) for a plain form post.
+// password' (401), in the dialog with JavaScript, on this route's page without.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useRouteError, useRouteLoaderData } from "@remix-run/react";
 import { AdminAccessForm } from "~/components/AdminAccess";
 import { LockIcon } from "~/components/icons";
 import { adminConfigured, grantAdmin, isAdminPassword } from "~/lib/admin.server";
-import { jsonResponse } from "~/lib/api.server";
 import { isAdminRequest } from "~/lib/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";
@@ -25,22 +24,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const wantsJson = (request.headers.get("Accept") ?? "").includes("application/json");
+  let inline = false;
   try {
     const form = await readForm(request);
+    inline = form.get("respond") === "inline";
     await rateLimitRequest(LIMITS.adminLogin, request, "admin");
     if (!adminConfigured()) throw new AppError(403, NOT_CONFIGURED_MESSAGE);
     const password = form.get("password");
     if (typeof password !== "string" || password.length > 1000 || !isAdminPassword(password)) throw new AppError(401, INVALID_PASSWORD);
-    const headers = { "Set-Cookie": await grantAdmin(request) };
-    if (wantsJson) return jsonResponse({ success: true, redirectTo: "/admin" }, { headers });
-    return redirect("/admin", { status: 303, headers });
+    return redirect("/admin", { status: 303, headers: { "Set-Cookie": await grantAdmin(request) } });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    if (wantsJson) return jsonResponse({ message: error.message }, { status: error.status, headers: error.headers });
-    // Thrown, so this route's boundary renders the form again with the message (status kept)
+    const answer = data({ message: error.message }, { status: error.status, headers: error.headers });
+    // The dialog's script (respond=inline) shows the message in place. A plain form post is
+    // answered by this route's boundary: the form again with the message, status kept, and
     // without running the loader, which would send the visitor away.
-    throw data({ message: error.message }, { status: error.status, headers: error.headers });
+    if (inline) return answer;
+    throw answer;
   }
 }
 

@@ -1,0 +1,10 @@
+// The products CSV file's shape, shared by the import page and the server.
+/** The file's columns, in the order the export writes them. */
+export const CSV_COLUMNS = ["slug", "title", "category", "price", "stock", "featured", "description", "imgPath", "specifications"] as const;
+export type CsvColumn = (typeof CSV_COLUMNS)[number];
+export const REQUIRED_COLUMNS: readonly CsvColumn[] = ["title", "category", "price", "description", "imgPath"];
+
+export const IMPORT_MAX_BYTES = 1024 * 1024;
+export const IMPORT_MAX_ROWS = 1000;
+
+export const TOO_LARGE = "The file is larger than 1 MB: split it into smaller files";
