@@ -20,6 +20,7 @@ import { ADMIN_LIMITS, parseAdminListQuery, ProductFormSchema, productFormInput 
 import { withParams } from "~/utils/admin-url";
 import type { Category, Item } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
+import { useHydrated } from "~/utils/hooks";
 import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Products" };
@@ -94,7 +95,7 @@ export default function AdminProducts() {
                   <td className="px-4 py-3"><img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
                   <td className="px-4 py-3">
                     <Link to={`/product/${p.slug}`} className="font-medium hover:underline">{p.title}</Link>
-                    <span className="block text-xs text-stone-500">{p.slug}</span>
+                    <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
                   </td>
                   <td className="px-4 py-3">{p.categoryTitle}</td>
                   <td className="px-4 py-3">{formatPrice(p.price)}</td>
@@ -151,6 +152,7 @@ function ProductForm({ product, categories }: { product: Item | null; categories
   const checked = (name: "featured" | "inStock", fallback: boolean) => (wasPosted ? posted(name) !== undefined : fallback);
   const text = (name: string, fallback: string) => posted(name) ?? fallback;
   const e = errors.error;
+  const hydrated = useHydrated();
   return (
     <AdminDialog title={product ? "Edit Product" : "Add Product"} wide>
       {(close) => (
@@ -197,7 +199,7 @@ function ProductForm({ product, categories }: { product: Item | null; categories
                 </div>
               ))}
             </div>
-            {specs.length < ADMIN_LIMITS.specs ? (
+            {hydrated && specs.length < ADMIN_LIMITS.specs ? (
               <button type="button" className="btn-ghost mt-2 text-sm" onClick={() => setSpecs((rows) => [...rows, ["", ""]])}>Add a row</button>
             ) : null}
             <p className="mt-1 text-xs text-stone-600">Blank rows are ignored.</p>
