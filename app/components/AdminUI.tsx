@@ -8,6 +8,8 @@ import { PlusIcon, SearchIcon } from "~/components/icons";
 import { useHydrated } from "~/utils/hooks";
 import { listSearch, withParams } from "~/utils/admin-url";
 
+const FILTER_PARAMS = ["q", "category", "status", "payment", "from", "to"];
+
 /** The GET search form: `q` plus any filters (children); a new search starts at page 1. */
 export function ListSearch({ placeholder, q, children, addLabel }: { placeholder: string; q: string; children?: ReactNode; addLabel?: string }) {
   const location = useLocation();
@@ -21,7 +23,7 @@ export function ListSearch({ placeholder, q, children, addLabel }: { placeholder
         </label>
         {children}
         <button type="submit" className="btn-secondary">Search</button>
-        {q || location.search.includes("category=") || location.search.includes("status=") ? (
+        {FILTER_PARAMS.some((k) => new URLSearchParams(location.search).get(k)) ? (
           <Link to={location.pathname} className="btn-ghost text-sm">Clear</Link>
         ) : null}
       </Form>

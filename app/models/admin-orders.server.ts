@@ -1,8 +1,10 @@
 // The back-office's view of orders and the dashboard's figures, all read from the database.
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
-import type { OrderStatus } from "~/lib/schema";
+import type { SelectQueryBuilder } from "kysely";
+import type { DB, OrderStatus } from "~/lib/schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
+import { startOfIndianDay } from "~/utils/admin-schemas";
 import { ORDER_STATUSES } from "~/utils/order-status";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import type { Paged } from "./admin-catalogue.server";
@@ -28,18 +30,29 @@ const toRow = (r: { id: number; customer: string; total: number; status: OrderSt
   itemCount: toCount(r.itemCount as number),
 });
 
-/** Search: the order number (a leading # is ignored) or the shipping name; filter by status. */
-export async function listOrdersPage(query: Pick<AdminListQuery, "q" | "page" | "status">, db: Db = defaultDb): Promise<Paged<AdminOrderRow>> {
-  let base = db.selectFrom("orders");
-  const q = query.q.replace(/^#/, "").trim();
-  if (q) base = base.where((eb) => eb.or([containsText("orders.id", q, true), containsText("orders.shipName", q)]));
-  if (query.status !== "all") base = base.where("orders.status", "=", query.status);
-  const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The list's filters on any query over orders: the order number (a leading # is ignored) or
+ * the shipping name; status; payment method; placed from / to a day (inclusive, India's days).
+ */
+function filtered<Q extends SelectQueryBuilder<DB, "orders", object>>(query: Q, filters: OrderFilters): Q {
+  let q = query;
+  const search = filters.q.replace(/^#/, "").trim();
+  if (search) q = q.where((eb) => eb.or([containsText("orders.id", search, true), containsText("orders.shipName", search)])) as Q;
+  if (filters.status !== "all") q = q.where("orders.status", "=", filters.status) as Q;
+  if (filters.payment !== "all") q = q.where("orders.paymentMethod", "=", filters.payment) as Q;
+  if (filters.from) q = q.where("orders.createdAt", ">=", startOfIndianDay(filters.from)) as Q;
+  if (filters.to) q = q.where("orders.createdAt", "<", new Date(Date.parse(startOfIndianDay(filters.to)) + DAY_MS).toISOString()) as Q;
+  return q;
+}
+
+type OrderFilters = Pick<AdminListQuery, "q" | "status" | "payment" | "from" | "to">;
+
+export async function listOrdersPage(query: OrderFilters & Pick<AdminListQuery, "page">, db: Db = defaultDb): Promise<Paged<AdminOrderRow>> {
+  const { count } = await filtered(db.selectFrom("orders").select((eb) => eb.fn.countAll().as("count")), query).executeTakeFirstOrThrow();
   const info = pageInfo(toCount(count), query.page);
-  let rows = orderRows(db);
-  if (q) rows = rows.where((eb) => eb.or([containsText("orders.id", q, true), containsText("orders.shipName", q)]));
-  if (query.status !== "all") rows = rows.where("orders.status", "=", query.status);
-  const found = await rows.orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
+  const found = await filtered(orderRows(db), query).orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
   return { rows: found.map(toRow), info };
 }
 
@@ -62,7 +75,6 @@ export interface StatCard {
   recent: number;
 }
 
-const DAY = 24 * 60 * 60 * 1000;
 
 /** (recent − before) / before, as a percentage with one decimal; null when before is 0. */
 export function percentChange(recent: number, before: number): number | null {
@@ -71,8 +83,8 @@ export function percentChange(recent: number, before: number): number | null {
 }
 
 export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
-  const start = new Date(now.getTime() - 30 * DAY).toISOString();
-  const prevStart = new Date(now.getTime() - 60 * DAY).toISOString();
+  const start = new Date(now.getTime() - 30 * DAY_MS).toISOString();
+  const prevStart = new Date(now.getTime() - 60 * DAY_MS).toISOString();
   const end = now.toISOString();
   const windows = { recent: [start, end], before: [prevStart, start] } as const;
 

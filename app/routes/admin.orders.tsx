@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const [page, counts] = await Promise.all([listOrdersPage(query), orderStatusCounts()]);
     return { ...page, counts };
   });
-  return { ...result, q: query.q, status: query.status };
+  return { ...result, q: query.q, status: query.status, payment: query.payment, from: query.from, to: query.to };
 }
 
 const CARDS = [
@@ -32,7 +32,8 @@ const CARDS = [
 ] as const;
 
 export default function AdminOrders() {
-  const { list, error, q, status } = useLoaderData<typeof loader>();
+  const { list, error, q, status, payment, from, to } = useLoaderData<typeof loader>();
+  const moreFilters = payment !== "all" || from !== "" || to !== "";
   return (
     <div>
       {list ? (
@@ -53,6 +54,27 @@ export default function AdminOrders() {
             {ORDER_STATUSES.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
           </select>
         </label>
+        <details open={moreFilters} className="group sm:relative">
+          <summary className="btn-ghost cursor-pointer list-none text-sm">More Filters{moreFilters ? " (on)" : ""}</summary>
+          <div className="mt-2 grid gap-3 rounded-lg border border-sand-200 bg-white p-3 shadow-sm sm:absolute sm:right-0 sm:z-20 sm:w-72">
+            <label className="text-sm">
+              <span className="field-label">Payment</span>
+              <select name="payment" defaultValue={payment} className="field-input">
+                <option value="all">All Payments</option>
+                <option value="cod">Cash on Delivery</option>
+                <option value="online">Online</option>
+              </select>
+            </label>
+            <label className="text-sm">
+              <span className="field-label">Placed from</span>
+              <input type="date" name="from" defaultValue={from} className="field-input" />
+            </label>
+            <label className="text-sm">
+              <span className="field-label">Placed to</span>
+              <input type="date" name="to" defaultValue={to} className="field-input" />
+            </label>
+          </div>
+        </details>
       </ListSearch>
       {error !== null ? (
         <ListError message={error} />
@@ -60,7 +82,7 @@ export default function AdminOrders() {
         <>
           <AdminTable label="Orders" head={["Order ID", "Customer", "Items", "Total", "Status", "Date", "Actions"]}>
             {list.rows.length === 0 ? (
-              <EmptyRow colSpan={7}>{q || status !== "all" ? "No orders match this search." : "No orders yet."}</EmptyRow>
+              <EmptyRow colSpan={7}>{q || status !== "all" || moreFilters ? "No orders match this search." : "No orders yet."}</EmptyRow>
             ) : (
               list.rows.map((o) => (
                 <tr key={o.id} data-testid="order-row">

@@ -132,12 +132,28 @@ export function productFormInput(form: FormData): Record<string, unknown> {
   };
 }
 
+/** A calendar day as a date input sends it (YYYY-MM-DD); anything else means no limit (""). */
+const DaySchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00+05:30`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v))
+  .catch("");
+
+/** The first instant of a day in India (UTC+5:30), as the ISO timestamps the database keeps. */
+export function startOfIndianDay(day: string): string {
+  return new Date(`${day}T00:00:00+05:30`).toISOString();
+}
+
 /** The list pages' URL state (?q=&page=&category=&status=); anything odd falls back to the default. */
 export const AdminListQuerySchema = z.object({
   q: z.string().trim().max(ADMIN_LIMITS.query).catch(""),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   category: z.union([z.literal("all"), IdSchema]).catch("all"),
   status: z.enum(["all", ...ORDER_STATUSES]).catch("all"),
+  /** orders' 'More Filters': how it was paid, and placed from / to a day (India's calendar) */
+  payment: z.enum(["all", "cod", "online"]).catch("all"),
+  from: DaySchema,
+  to: DaySchema,
 });
 export type AdminListQuery = z.output<typeof AdminListQuerySchema>;
 
@@ -148,5 +164,8 @@ export function parseAdminListQuery(url: URL): AdminListQuery {
     page: p.get("page") ?? 1,
     category: p.get("category") ?? "all",
     status: p.get("status") ?? "all",
+    payment: p.get("payment") ?? "all",
+    from: p.get("from") ?? "",
+    to: p.get("to") ?? "",
   });
 }
