@@ -14,6 +14,7 @@ import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
 import { formatDateTime } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 
@@ -75,6 +76,13 @@ export default function AdminOrder() {
           </Form>
         )}
         {order.status === "shipped" ? <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p> : null}
+        {order.status === "cancelled" && order.paymentMethod === "online" ? (
+          <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="refund-note">
+            {order.testPayment
+              ? "This order was paid on the test gateway: no money was taken, so there is nothing to refund."
+              : `This order was paid online: refund ${formatPrice(order.total)} for payment ${order.paymentId ?? ""} in the Razorpay Dashboard.`}
+          </p>
+        ) : null}
       </section>
 
       <div className="mt-5 grid gap-5 md:grid-cols-[1fr_320px]">
