@@ -85,8 +85,8 @@ export function ListSkeleton({ rows = 6 }: { rows?: number }) {
 
 /**
  * An add/edit/delete dialog opened by the URL (?new=1, ?edit=ID, ?delete=ID). With JavaScript
- * it is modal and Escape closes it; without, the server renders it open over a dimmed page and
- * Cancel is a link back to the list.
+ * it is a modal <dialog> and Escape closes it; without, it is a plain page (the list behind it
+ * is left out: see BehindDialog) and Cancel is a link back to the list.
  */
 export function AdminDialog({ title, children, wide }: { title: string; children: (close: ReactNode) => ReactNode; wide?: boolean }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -101,24 +101,34 @@ export function AdminDialog({ title, children, wide }: { title: string; children
   const close = (
     <Link to={back} preventScrollReset className="btn-secondary">Cancel</Link>
   );
-  return (
-    <>
-      {hydrated ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
-      <dialog
-        ref={ref}
-        open={hydrated ? undefined : true}
-        aria-labelledby="admin-dialog-title"
-        onCancel={(e) => {
-          e.preventDefault();
-          navigate(back, { preventScrollReset: true });
-        }}
-        className={`fixed inset-0 z-50 m-auto max-h-[92vh] ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} overflow-y-auto rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40`}
-      >
+  if (!hydrated) {
+    return (
+      <section aria-labelledby="admin-dialog-title" className={`card mx-auto p-5 sm:p-6 ${wide ? "max-w-2xl" : "max-w-lg"}`}>
         <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
         {children(close)}
-      </dialog>
-    </>
+      </section>
+    );
+  }
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="admin-dialog-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        navigate(back, { preventScrollReset: true });
+      }}
+      className={`fixed inset-0 z-50 m-auto max-h-[92vh] ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} overflow-y-auto rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40`}
+    >
+      <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
+      {children(close)}
+    </dialog>
   );
+}
+
+/** The list under an open dialog: shown behind the modal with JavaScript, left out of the plain page without. */
+export function BehindDialog({ dialogOpen, children }: { dialogOpen: boolean; children: ReactNode }) {
+  const hydrated = useHydrated();
+  return dialogOpen && !hydrated ? null : <>{children}</>;
 }
 
 /** The delete confirmation: 'Are you sure you want to delete this {thing}?' */

@@ -1,7 +1,7 @@
 // Admin: categories. Search (title, description), pages of 10, add/edit/delete dialogs.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AdminDialog, AdminTable, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { ImageFields } from "~/components/ImageFields";
 import { FormField, fieldA11y } from "~/components/FormField";
@@ -65,30 +65,32 @@ export default function AdminCategories() {
   const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();
   return (
     <div>
-      <ListSearch placeholder="Search categories..." q={q} addLabel="Add Category" />
-      {error !== null ? (
-        <ListError message={error} />
-      ) : (
-        <>
-          <AdminTable label="Categories" head={["Image", "Title", "Slug", "Description", "Products", ""]}>
-            {list.rows.length === 0 ? (
-              <EmptyRow colSpan={6}>{q ? `No categories match "${q}".` : "No categories yet."}</EmptyRow>
-            ) : (
-              list.rows.map((c) => (
-                <tr key={c.id} data-testid="category-row">
-                  <td className="px-4 py-3"><img src={c.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
-                  <td className="px-4 py-3 font-medium">{c.title}</td>
-                  <td className="px-4 py-3 text-stone-600">{c.slug}</td>
-                  <td className="max-w-xs px-4 py-3 text-stone-700"><span className="line-clamp-2">{c.description}</span></td>
-                  <td className="px-4 py-3">{c.productCount}</td>
-                  <td className="px-4 py-3"><RowActions id={c.id} name={c.title} /></td>
-                </tr>
-              ))
-            )}
-          </AdminTable>
-          <Pagination info={list.info} label="Categories" />
-        </>
-      )}
+      <BehindDialog dialogOpen={dialog !== null}>
+        <ListSearch placeholder="Search categories..." q={q} addLabel="Add Category" />
+        {error !== null ? (
+          <ListError message={error} />
+        ) : (
+          <>
+            <AdminTable label="Categories" head={["Image", "Title", "Slug", "Description", "Products", ""]}>
+              {list.rows.length === 0 ? (
+                <EmptyRow colSpan={6}>{q ? `No categories match "${q}".` : "No categories yet."}</EmptyRow>
+              ) : (
+                list.rows.map((c) => (
+                  <tr key={c.id} data-testid="category-row">
+                    <td className="px-4 py-3"><img src={c.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
+                    <td className="px-4 py-3 font-medium">{c.title}</td>
+                    <td className="px-4 py-3 text-stone-600">{c.slug}</td>
+                    <td className="max-w-xs px-4 py-3 text-stone-700"><span className="line-clamp-2">{c.description}</span></td>
+                    <td className="px-4 py-3">{c.productCount}</td>
+                    <td className="px-4 py-3"><RowActions id={c.id} name={c.title} /></td>
+                  </tr>
+                ))
+              )}
+            </AdminTable>
+            <Pagination info={list.info} label="Categories" />
+          </>
+        )}
+      </BehindDialog>
       {dialog?.mode === "delete" && editing ? <DeleteCategory category={editing} /> : null}
       {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? <CategoryForm category={dialog.mode === "edit" ? editing : null} /> : null}
     </div>

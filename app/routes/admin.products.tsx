@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { AdminDialog, AdminTable, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { ImageFields } from "~/components/ImageFields";
@@ -69,48 +69,50 @@ export default function AdminProducts() {
   const location = useLocation();
   return (
     <div>
-      <ListSearch placeholder="Search products..." q={q} addLabel="Add Product">
-        <label className="sm:w-48">
-          <span className="sr-only">Category</span>
-          <select name="category" defaultValue={String(category)} className="field-input">
-            <option value="all">All Categories</option>
-            {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
-          </select>
-        </label>
-      </ListSearch>
-      <div className="mt-3 flex flex-wrap gap-2 text-sm">
-        <a href={`/admin/products/export.csv${withParams("", { q, category: category === "all" ? null : category })}`} className="btn-ghost px-3 py-1.5" download>Export CSV</a>
-        <Link to="/admin/products/import" className="btn-ghost px-3 py-1.5">Import CSV</Link>
-      </div>
-      {error !== null ? (
-        <ListError message={error} />
-      ) : (
-        <>
-          <AdminTable label="Products" head={["Image", "Title", "Category", "Price", "Stock", "Featured", ""]}>
-            {list.rows.length === 0 ? (
-              <EmptyRow colSpan={7}>{q || category !== "all" ? "No products match this search." : "No products yet."}</EmptyRow>
-            ) : (
-              list.rows.map((p) => (
-                <tr key={p.id} data-testid="product-row">
-                  <td className="px-4 py-3"><img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
-                  <td className="px-4 py-3">
-                    <Link to={`/product/${p.slug}`} className="font-medium hover:underline">{p.title}</Link>
-                    <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
-                  </td>
-                  <td className="px-4 py-3">{p.categoryTitle}</td>
-                  <td className="px-4 py-3">{formatPrice(p.price)}</td>
-                  <td className="px-4 py-3">
-                    {p.inStock ? p.stock : <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>}
-                  </td>
-                  <td className="px-4 py-3">{p.featured ? "Yes" : "No"}</td>
-                  <td className="px-4 py-3"><RowActions id={p.id} name={p.title} /></td>
-                </tr>
-              ))
-            )}
-          </AdminTable>
-          <Pagination info={list.info} label="Products" />
-        </>
-      )}
+      <BehindDialog dialogOpen={dialog !== null}>
+        <ListSearch placeholder="Search products..." q={q} addLabel="Add Product">
+          <label className="sm:w-48">
+            <span className="sr-only">Category</span>
+            <select name="category" defaultValue={String(category)} className="field-input">
+              <option value="all">All Categories</option>
+              {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+            </select>
+          </label>
+        </ListSearch>
+        <div className="mt-3 flex flex-wrap gap-2 text-sm">
+          <a href={`/admin/products/export.csv${withParams("", { q, category: category === "all" ? null : category })}`} className="btn-ghost px-3 py-1.5" download>Export CSV</a>
+          <Link to="/admin/products/import" className="btn-ghost px-3 py-1.5">Import CSV</Link>
+        </div>
+        {error !== null ? (
+          <ListError message={error} />
+        ) : (
+          <>
+            <AdminTable label="Products" head={["Image", "Title", "Category", "Price", "Stock", "Featured", ""]}>
+              {list.rows.length === 0 ? (
+                <EmptyRow colSpan={7}>{q || category !== "all" ? "No products match this search." : "No products yet."}</EmptyRow>
+              ) : (
+                list.rows.map((p) => (
+                  <tr key={p.id} data-testid="product-row">
+                    <td className="px-4 py-3"><img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
+                    <td className="px-4 py-3">
+                      <Link to={`/product/${p.slug}`} className="font-medium hover:underline">{p.title}</Link>
+                      <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
+                    </td>
+                    <td className="px-4 py-3">{p.categoryTitle}</td>
+                    <td className="px-4 py-3">{formatPrice(p.price)}</td>
+                    <td className="px-4 py-3">
+                      {p.inStock ? p.stock : <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>}
+                    </td>
+                    <td className="px-4 py-3">{p.featured ? "Yes" : "No"}</td>
+                    <td className="px-4 py-3"><RowActions id={p.id} name={p.title} /></td>
+                  </tr>
+                ))
+              )}
+            </AdminTable>
+            <Pagination info={list.info} label="Products" />
+          </>
+        )}
+      </BehindDialog>
       {dialog?.mode === "delete" && editing ? <DeleteProduct product={editing} /> : null}
       {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? (
         <ProductForm key={location.search} product={dialog.mode === "edit" ? editing : null} categories={categories} />

@@ -2,7 +2,7 @@
 // failure, mobile 'N/A' when missing); search by name, email or mobile; add/edit/delete.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AdminDialog, AdminTable, DeleteDialog, EmptyRow, ListError, ListSearch, ListSkeleton, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, ListSkeleton, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
@@ -64,32 +64,34 @@ export default function AdminUsers() {
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/users" && navigation.formData === undefined;
   return (
     <div>
-      <ListSearch placeholder="Search users..." q={q} addLabel="Add User" />
-      {error !== null ? (
-        <ListError message={error} />
-      ) : loading ? (
-        <ListSkeleton />
-      ) : (
-        <>
-          <AdminTable label="Users" head={["Name", "Email", "Mobile", "Orders", "Joined", ""]}>
-            {list.rows.length === 0 ? (
-              <EmptyRow colSpan={6}>{q ? `No users match "${q}".` : "No users yet."}</EmptyRow>
-            ) : (
-              list.rows.map((u) => (
-                <tr key={u.id} data-testid="user-row">
-                  <td className="px-4 py-3 font-medium">{u.name}</td>
-                  <td className="px-4 py-3">{u.email}</td>
-                  <td className="px-4 py-3">{u.mobile ?? "N/A"}</td>
-                  <td className="px-4 py-3">{u.orderCount}</td>
-                  <td className="px-4 py-3">{formatShortDate(u.createdAt)}</td>
-                  <td className="px-4 py-3"><RowActions id={u.id} name={u.name} /></td>
-                </tr>
-              ))
-            )}
-          </AdminTable>
-          <Pagination info={list.info} label="Users" />
-        </>
-      )}
+      <BehindDialog dialogOpen={dialog !== null}>
+        <ListSearch placeholder="Search users..." q={q} addLabel="Add User" />
+        {error !== null ? (
+          <ListError message={error} />
+        ) : loading ? (
+          <ListSkeleton />
+        ) : (
+          <>
+            <AdminTable label="Users" head={["Name", "Email", "Mobile", "Orders", "Joined", ""]}>
+              {list.rows.length === 0 ? (
+                <EmptyRow colSpan={6}>{q ? `No users match "${q}".` : "No users yet."}</EmptyRow>
+              ) : (
+                list.rows.map((u) => (
+                  <tr key={u.id} data-testid="user-row">
+                    <td className="px-4 py-3 font-medium">{u.name}</td>
+                    <td className="px-4 py-3">{u.email}</td>
+                    <td className="px-4 py-3">{u.mobile ?? "N/A"}</td>
+                    <td className="px-4 py-3">{u.orderCount}</td>
+                    <td className="px-4 py-3">{formatShortDate(u.createdAt)}</td>
+                    <td className="px-4 py-3"><RowActions id={u.id} name={u.name} /></td>
+                  </tr>
+                ))
+              )}
+            </AdminTable>
+            <Pagination info={list.info} label="Users" />
+          </>
+        )}
+      </BehindDialog>
       {dialog?.mode === "delete" && editing ? <DeleteUser user={editing} /> : null}
       {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? <UserForm user={dialog.mode === "edit" ? editing : null} /> : null}
     </div>
