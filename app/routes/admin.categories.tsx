@@ -7,59 +7,30 @@ import { ImageFields } from "~/components/ImageFields";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
-import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "~/lib/admin.server";
-import { formAction, formValues } from "~/lib/form.server";
+import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { redirectWithToast } from "~/lib/toast.server";
 import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
-import { ADMIN_LIMITS, CategoryFormSchema, parseAdminListQuery } from "~/utils/admin-schemas";
+import { ADMIN_LIMITS, CategoryFormSchema } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
-import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Categories" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const url = new URL(request.url);
-  const query = parseAdminListQuery(url);
-  const dialog = dialogFromUrl(url);
-  const [result, editing] = await Promise.all([
-    loadList(() => listCategoriesPage(query)),
-    dialog && dialog.mode !== "new" ? getCategoryForAdmin(dialog.id) : null,
-  ]);
-  return { ...result, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
 
-const FIELDS = ["title", "description", "imgPath"];
-
-export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | undefined;
-  return formAction(
-    async () => {
-      form = await readAdminForm(request, MAX_UPLOAD_BYTES + 64 * 1024);
-      const intent = form.get("intent");
-      const back = backToList(request);
-      if (intent === "delete") {
-        await deleteCategory(parseWith(IdSchema, form.get("id")));
-        return redirectWithToast(request, back, { type: "success", title: "Category deleted" });
-      }
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminCrudAction(request, {
+    thing: "Category",
+    fields: ["title", "description", "imgPath"],
+    limit: MAX_UPLOAD_BYTES + 64 * 1024,
+    parse: async (form) => {
       const upload = await imageFromForm(form);
-      const input = parseWith(CategoryFormSchema, {
-        title: form.get("title"),
-        description: form.get("description"),
-        imgPath: upload ?? form.get("imgPath"),
-      });
-      if (intent === "update") {
-        await updateCategory(parseWith(IdSchema, form.get("id")), input);
-        return redirectWithToast(request, back, { type: "success", title: "Category updated" });
-      }
-      const created = await createCategory(input);
-      return redirectWithToast(request, back, { type: "success", title: `Category "${created.title}" added` });
+      return parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath: upload ?? form.get("imgPath") });
     },
-    () => (form ? formValues(form, FIELDS) : {}),
-  );
-}
+    create: createCategory,
+    update: updateCategory,
+    remove: deleteCategory,
+  });
 
 export default function AdminCategories() {
   const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();

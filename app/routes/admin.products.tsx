@@ -9,60 +9,39 @@ import { FormField, fieldA11y } from "~/components/FormField";
 import { ImageFields } from "~/components/ImageFields";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
-import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "~/lib/admin.server";
-import { formAction, formValues } from "~/lib/form.server";
+import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { redirectWithToast } from "~/lib/toast.server";
 import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
 import { listCategories } from "~/models/catalogue.server";
-import { ADMIN_LIMITS, parseAdminListQuery, ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
+import { ADMIN_LIMITS, ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";
 import type { Category, Item } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
 import { useHydrated } from "~/utils/hooks";
-import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Products" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const url = new URL(request.url);
-  const query = parseAdminListQuery(url);
-  const dialog = dialogFromUrl(url);
-  const [result, categories, editing] = await Promise.all([
-    loadList(() => listProductsPage(query)),
-    listCategories(),
-    dialog && dialog.mode !== "new" ? getProductForAdmin(dialog.id) : null,
-  ]);
-  return { ...result, q: query.q, category: query.category, categories, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
+  const [page, categories] = await Promise.all([adminListLoader(request, { list: listProductsPage, one: getProductForAdmin }), listCategories()]);
+  return { ...page, category: page.query.category, categories };
 }
 
-const FIELDS = ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"];
-
-export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | undefined;
-  return formAction(
-    async () => {
-      form = await readAdminForm(request, MAX_UPLOAD_BYTES + 64 * 1024);
-      const intent = form.get("intent");
-      const back = backToList(request);
-      if (intent === "delete") {
-        await deleteProduct(parseWith(IdSchema, form.get("id")));
-        return redirectWithToast(request, back, { type: "success", title: "Product deleted" });
-      }
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminCrudAction(request, {
+    thing: "Product",
+    fields: ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"],
+    limit: MAX_UPLOAD_BYTES + 64 * 1024,
+    parse: async (form) => {
       const upload = await imageFromForm(form);
-      const input = parseWith(ProductFormSchema, { ...productFormInput(form), ...(upload ? { imgPath: upload } : {}) });
-      if (intent === "update") {
-        await updateProduct(parseWith(IdSchema, form.get("id")), input);
-        return redirectWithToast(request, back, { type: "success", title: "Product updated" });
-      }
-      const created = await createProduct(input);
-      return redirectWithToast(request, back, { type: "success", title: `Product "${created.title}" added` });
+      return parseWith(ProductFormSchema, { ...productFormInput(form), ...(upload ? { imgPath: upload } : {}) });
     },
-    () => (form ? { ...formValues(form, FIELDS), specs: JSON.stringify([form.getAll("specKey"), form.getAll("specValue")]) } : {}),
-  );
-}
+    create: createProduct,
+    update: updateProduct,
+    remove: deleteProduct,
+    // The specification rows, to draw them again as they were typed.
+    extraValues: (form) => ({ specs: JSON.stringify([form.getAll("specKey"), form.getAll("specValue")]) }),
+  });
 
 export default function AdminProducts() {
   const { list, error, q, category, categories, dialog, editing } = useLoaderData<typeof loader>();

@@ -7,55 +7,28 @@ import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
-import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "~/lib/admin.server";
-import { formAction, formValues } from "~/lib/form.server";
+import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { redirectWithToast } from "~/lib/toast.server";
 import { createUserByAdmin, deleteUserByAdmin, getUserForAdmin, listUsersPage, updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";
 import { ProfileSchema } from "~/utils/account-schemas";
-import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
-import { IdSchema, MAX_LENGTH } from "~/utils/schemas";
+import { MAX_LENGTH } from "~/utils/schemas";
 
 export const handle = { section: "Users" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const url = new URL(request.url);
-  const query = parseAdminListQuery(url);
-  const dialog = dialogFromUrl(url);
-  const [result, editing] = await Promise.all([
-    loadList(() => listUsersPage(query)),
-    dialog && dialog.mode !== "new" ? getUserForAdmin(dialog.id) : null,
-  ]);
-  return { ...result, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
-}
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listUsersPage, one: getUserForAdmin });
 
-const FIELDS = ["name", "email", "mobile"];
-
-export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | undefined;
-  return formAction(
-    async () => {
-      form = await readAdminForm(request);
-      const intent = form.get("intent");
-      const back = backToList(request);
-      if (intent === "delete") {
-        await deleteUserByAdmin(parseWith(IdSchema, form.get("id")));
-        return redirectWithToast(request, back, { type: "success", title: "User deleted" });
-      }
-      const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
-      if (intent === "update") {
-        await updateUserByAdmin(parseWith(IdSchema, form.get("id")), input);
-        return redirectWithToast(request, back, { type: "success", title: "User updated" });
-      }
-      await createUserByAdmin(input);
-      return redirectWithToast(request, back, { type: "success", title: "User added", description: "They can set a password with 'Forgot password'." });
-    },
-    () => (form ? formValues(form, FIELDS) : {}),
-  );
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  adminCrudAction(request, {
+    thing: "User",
+    fields: ["name", "email", "mobile"],
+    parse: async (form) => parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") }),
+    create: createUserByAdmin,
+    update: updateUserByAdmin,
+    remove: deleteUserByAdmin,
+    addedNote: "They can set a password with 'Forgot password'.",
+  });
 
 export default function AdminUsers() {
   const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();
