@@ -3,6 +3,7 @@
 // server renders it open at /?admin-access); with JavaScript the answer comes back in place.
 import { useFetcher } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { ModalDialog } from "./ModalDialog";
 import { useHydrated } from "~/utils/hooks";
 import { LockIcon } from "./icons";
 
@@ -64,34 +65,24 @@ export function AdminAccessForm({ configured, error: pageError }: { configured: 
 
 /** The modal itself. Without JavaScript (`onClose` absent) it is rendered open over a dimmed page. */
 export function AdminAccessDialog({ configured, onClose, closeHref = "/" }: { configured: boolean; onClose?: () => void; closeHref?: string }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (onClose && dialog && !dialog.open) dialog.showModal();
-  }, [onClose]);
   return (
-    <>
-      {onClose ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
-      <dialog
-        ref={ref}
-        open={onClose ? undefined : true}
-        aria-labelledby="admin-access-title"
-        onClose={onClose}
-        className="fixed inset-0 z-50 m-auto w-[min(92vw,24rem)] rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40"
-      >
-        <div className="flex items-center gap-3">
-          <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><LockIcon className="h-5 w-5" /></span>
-          <h2 id="admin-access-title" className="text-xl font-semibold">Admin Access</h2>
-        </div>
-        <AdminAccessForm configured={configured} />
-        <div className="mt-3 text-center">
-          {onClose ? (
-            <button type="button" className="btn-ghost text-sm" onClick={() => ref.current?.close()}>Cancel</button>
-          ) : (
-            <a href={closeHref} className="btn-ghost text-sm">Cancel</a>
-          )}
-        </div>
-      </dialog>
-    </>
+    <ModalDialog labelledBy="admin-access-title" onClose={onClose} width="w-[min(92vw,24rem)]">
+      {(close) => (
+        <>
+          <div className="flex items-center gap-3">
+            <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><LockIcon className="h-5 w-5" /></span>
+            <h2 id="admin-access-title" className="text-xl font-semibold">Admin Access</h2>
+          </div>
+          <AdminAccessForm configured={configured} />
+          <div className="mt-3 text-center">
+            {onClose ? (
+              <button type="button" className="btn-ghost text-sm" onClick={close}>Cancel</button>
+            ) : (
+              <a href={closeHref} className="btn-ghost text-sm">Cancel</a>
+            )}
+          </div>
+        </>
+      )}
+    </ModalDialog>
   );
 }

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { BoxIcon } from "~/components/icons";
+import { ModalDialog } from "~/components/ModalDialog";
 import { StatusBadge } from "~/components/StatusBadge";
 import { requireUser } from "~/lib/auth.server";
 import { formAction } from "~/lib/form.server";
@@ -125,39 +126,27 @@ export default function OrdersPage() {
  * open by the server (?cancel=ID), and 'Keep Order' is a link back.
  */
 function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel";
-  useEffect(() => {
-    const dialog = ref.current;
-    if (onClose && dialog && !dialog.open) dialog.showModal();
-  }, [onClose]);
-
   return (
-    <>
-      {/* Without JavaScript the dialog is not modal: a plain overlay dims the page behind it. */}
-      {onClose ? null : <div className="fixed inset-0 z-40 bg-black/40" aria-hidden="true" />}
-    <dialog
-      ref={ref}
-      open={onClose ? undefined : true}
-      aria-labelledby="cancel-title"
-      onClose={onClose}
-      className="fixed inset-0 z-50 m-auto w-[min(92vw,28rem)] rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40"
-    >
-      <h2 id="cancel-title" className="text-xl font-semibold">Cancel Order #{orderId}</h2>
-      <p className="mt-3 text-stone-700">{CONFIRM}</p>
-      <Form method="post" action="/orders" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-        <input type="hidden" name="orderId" value={orderId} />
-        {onClose ? (
-          <button type="button" className="btn-secondary" onClick={() => ref.current?.close()}>Keep Order</button>
-        ) : (
-          <Link to="/orders" className="btn-secondary">Keep Order</Link>
-        )}
-        <button type="submit" name="intent" value="cancel" className="btn-primary bg-red-700 hover:bg-red-800" disabled={busy} autoFocus>
-          {busy ? "Cancelling..." : "Yes, Cancel Order"}
-        </button>
-      </Form>
-    </dialog>
-    </>
+    <ModalDialog labelledBy="cancel-title" onClose={onClose} width="w-[min(92vw,28rem)]">
+      {(close) => (
+        <>
+          <h2 id="cancel-title" className="text-xl font-semibold">Cancel Order #{orderId}</h2>
+          <p className="mt-3 text-stone-700">{CONFIRM}</p>
+          <Form method="post" action="/orders" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+            <input type="hidden" name="orderId" value={orderId} />
+            {onClose ? (
+              <button type="button" className="btn-secondary" onClick={close}>Keep Order</button>
+            ) : (
+              <Link to="/orders" className="btn-secondary">Keep Order</Link>
+            )}
+            <button type="submit" name="intent" value="cancel" className="btn-primary bg-red-700 hover:bg-red-800" disabled={busy} autoFocus>
+              {busy ? "Cancelling..." : "Yes, Cancel Order"}
+            </button>
+          </Form>
+        </>
+      )}
+    </ModalDialog>
   );
 }
