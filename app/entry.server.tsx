@@ -9,12 +9,12 @@ import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { NonceProvider } from "~/utils/nonce";
+import { adminPasswordProblem } from "~/lib/admin-password.server";
 
 // Boot: the environment was checked on import; migrate and seed before serving anything.
 await ready;
-if (env.NODE_ENV === "production" && !env.ADMIN_PASSWORD) {
-  console.warn("ADMIN_PASSWORD is not set: the admin area cannot be opened in production.");
-}
+const adminProblem = adminPasswordProblem();
+if (adminProblem) console.warn(adminProblem);
 if (env.NODE_ENV === "production" && !env.TRUST_PROXY) {
   console.info("Cookies are marked Secure on HTTPS requests; behind a TLS-terminating proxy set TRUST_PROXY=1.");
 }

@@ -1,31 +1,17 @@
 // The shop's admin: the Admin Access password and the one guard every admin loader, action
 // and API call goes through. The flag lives in the server-side session (never in the browser).
-import crypto from "node:crypto";
 import { redirect } from "@remix-run/node";
-import { jsonResponse } from "./api.server";
+import { ADMIN_SESSION_MS, adminKey, adminPassword } from "./admin-password.server";
+import { apiHandler, jsonResponse } from "./api.server";
+import { otherMethods } from "./api-params.server";
 import { isAdminRequest } from "./auth.server";
-import { env, isProduction } from "./env.server";
-import { assertSameOrigin, readForm } from "./http.server";
+import { assertSameOrigin, readForm, safeRedirectPath } from "./http.server";
 import type { ShopSession } from "./session.server";
 import { commitSession, getSession, rotateSession } from "./session.server";
 
-/** contract.md: `admin12345` outside production; in production only what ADMIN_PASSWORD says. */
-export const DEV_ADMIN_PASSWORD = "admin12345";
-
-export function adminPassword(): string | null {
-  return env.ADMIN_PASSWORD ?? (isProduction ? null : DEV_ADMIN_PASSWORD);
-}
+export { adminPassword, DEV_ADMIN_PASSWORD, isAdminPassword } from "./admin-password.server";
 
 export const adminConfigured = () => adminPassword() !== null;
-
-/** Timing-safe: both sides are hashed to the same length first, so neither length nor content leaks. */
-export function isAdminPassword(candidate: string): boolean {
-  const expected = adminPassword();
-  if (expected === null) return false;
-  const a = crypto.createHash("sha256").update(candidate, "utf8").digest();
-  const b = crypto.createHash("sha256").update(expected, "utf8").digest();
-  return crypto.timingSafeEqual(a, b);
-}
 
 export const ADMIN_FORBIDDEN = "Admin access required";
 
@@ -46,10 +32,11 @@ export async function readAdminForm(request: Request, limit?: number): Promise<F
   return readForm(request, limit);
 }
 
-/** Turn the flag on: a fresh session id (privilege change), same cart and sign-in. */
+/** Turn the flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */
 export async function grantAdmin(request: Request): Promise<string> {
   const fresh: ShopSession = await rotateSession(await getSession(request));
   fresh.set("isAdmin", true);
+  fresh.set("adminGrant", { key: adminKey() ?? "", until: new Date(Date.now() + ADMIN_SESSION_MS).toISOString() });
   return commitSession(fresh, request);
 }
 
@@ -57,6 +44,7 @@ export async function grantAdmin(request: Request): Promise<string> {
 export async function revokeAdmin(request: Request): Promise<string> {
   const fresh = await rotateSession(await getSession(request));
   fresh.unset("isAdmin");
+  fresh.unset("adminGrant");
   return commitSession(fresh, request);
 }
 
@@ -88,5 +76,19 @@ export function dialogFromUrl(url: URL): { mode: "new" } | { mode: "edit" | "del
 export function backToList(request: Request): string {
   const url = new URL(request.url);
   for (const p of ["new", "edit", "delete", "index", "_data"]) url.searchParams.delete(p);
-  return `${url.pathname}${url.search}`;
+  return safeRedirectPath(`${url.pathname}${url.search}`, "/admin");
+}
+
+/**
+ * For the methods an admin resource route does not serve: cross-site 403 first, then the
+ * admin guard (403 without the flag), and only the admin learns it is the wrong method (405).
+ */
+export function adminOtherMethods(allowed: string[]) {
+  const refuse = otherMethods(allowed);
+  return (args: { request: Request }) =>
+    apiHandler(async () => {
+      assertSameOrigin(args.request);
+      await requireAdmin(args.request, { api: true });
+      return refuse(args);
+    });
 }

@@ -1,6 +1,7 @@
 // Signing in and out, and the guards every page and API path uses. Login goes through
 // remix-auth's FormStrategy; the app owns the session (remix-auth v4 keeps none).
 import { redirect } from "@remix-run/node";
+import { adminGrantValid } from "./admin-password.server";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { db } from "./db.server";
@@ -63,12 +64,13 @@ export async function requireApiUser(request: Request): Promise<User> {
 
 /**
  * Does this request carry the shop's admin flag? Only a browser session can (the admin signs
- * in through the Admin Access dialog); a bearer-token call never does.
+ * in through the Admin Access dialog); a bearer-token call never does. The flag holds for
+ * ADMIN_SESSION_MS and only while ADMIN_PASSWORD is the one it was given with.
  */
 export async function isAdminRequest(request: Request): Promise<boolean> {
   if (bearerToken(request) !== null) return false;
   const session = await getSession(request);
-  return session.get("isAdmin") === true;
+  return session.get("isAdmin") === true && adminGrantValid(session.get("adminGrant"));
 }
 
 /** Order pages: the signed-in customer (else the redirect to /login), and as orders.server's Viewer (the shop's admin sees every order). */

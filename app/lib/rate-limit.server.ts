@@ -38,8 +38,11 @@ export const LIMITS = {
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
-  /** the Admin Access password: per address, and for the one admin password shop-wide */
-  adminLogin: { name: "admin-login", max: 50, perAddress: 10, windowMs: QUARTER },
+  /**
+   * wrong Admin Access passwords (only failures count): per address, and a high shop-wide
+   * ceiling for the one password, so many addresses cannot guess freely
+   */
+  adminLogin: { name: "admin-login", max: 200, perAddress: 10, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
@@ -97,6 +100,25 @@ export async function rateLimitRequest(limit: Limit, request: Request, subject: 
   await rateLimit(limit, `s:${subject}`);
   const ceiling = SHOP_WIDE[limit.name];
   if (ceiling && (!ip || ceiling.always)) await rateLimit(ceiling, "all");
+}
+
+/**
+ * Refuse (429) when `limit` is already used up for this request's address or subject, without
+ * counting a try: for limits that count only failures (rateLimitRequest after one).
+ */
+export async function assertUnderLimit(limit: Limit, request: Request, subject: string): Promise<void> {
+  const ip = clientIp(request);
+  const keys: [string, number][] = [[`${limit.name}:s:${subject}`, limit.max]];
+  if (ip) keys.push([`${limit.name}:ip:${ip}`, limit.perAddress ?? limit.max]);
+  const now = Date.now();
+  for (const [key, max] of keys) {
+    const row = await db.selectFrom("rateLimits").select(["count", "resetAt"]).where("key", "=", key.slice(0, 300)).executeTakeFirst();
+    if (row && row.count >= max && Date.parse(row.resetAt) > now) {
+      throw new AppError(429, "Too many attempts. Please wait a while and try again.", undefined, {
+        "Retry-After": String(Math.max(1, Math.ceil((Date.parse(row.resetAt) - now) / 1000))),
+      });
+    }
+  }
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */

@@ -16,6 +16,8 @@ export interface SessionData {
   wishlistId?: string;
   userId?: number;
   isAdmin?: boolean;
+  /** the Admin Access login behind isAdmin: a fingerprint of the password it used, and its end */
+  adminGrant?: { key: string; until: string };
   /** false when the visitor signed in without 'Remember me': the cookie then ends with the browser */
   remember?: boolean;
   /** what the sign-up form held, so the OTP step (and 'Change details') can show it */

@@ -34,6 +34,25 @@ export function uploadsDir(): string {
   return path.join(env.DATA_DIR, "uploads");
 }
 
+/** Was a file chosen in `field` (a browser sends an empty, nameless part when none was)? */
+export function fileChosen(form: FormData, field = "imageFile"): boolean {
+  const file = form.get(field);
+  return file !== null && typeof file !== "string" && (file.size > 0 || file.name !== "");
+}
+
+/**
+ * A form's image: the path an uploaded file is stored under, else the URL typed in. The form
+ * is validated first (`parse`, given a stand-in path when a file was chosen), so a form that
+ * fails keeps no file on disk.
+ */
+export async function withImage<T extends { imgPath: string }>(form: FormData, parse: (imgPath: unknown) => T, field = "imageFile"): Promise<T> {
+  const chosen = fileChosen(form, field);
+  const input = parse(chosen ? "/uploads/pending" : form.get("imgPath"));
+  if (!chosen) return input;
+  const stored = await imageFromForm(form, field);
+  return { ...input, imgPath: stored ?? input.imgPath };
+}
+
 /**
  * The image file chosen in `field` of an admin form, checked and stored under the data folder:
  * its public path (/uploads/…), or null when no file was chosen. A file that is not a JPEG, PNG
@@ -42,8 +61,7 @@ export function uploadsDir(): string {
  */
 export async function imageFromForm(form: FormData, field = "imageFile"): Promise<string | null> {
   const file = form.get(field);
-  if (!file || typeof file === "string") return null;
-  if (file.size === 0 && !file.name) return null;
+  if (file === null || typeof file === "string" || !fileChosen(form, field)) return null;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
   const bytes = new Uint8Array(await file.arrayBuffer());
   // Checked again on the bytes read, in case the size a File reports is not the size it holds.

@@ -2,6 +2,7 @@
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
+import { endResetTokens } from "~/lib/one-time-codes.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -98,6 +99,8 @@ export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise
     const { n } = await trx.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", id).executeTakeFirstOrThrow();
     if (toCount(n) > 0) throw new AppError(409, USER_HAS_ORDERS(toCount(n)));
     await trx.deleteFrom("users").where("id", "=", id).execute();
+    // Reset links still out for the address would otherwise outlive the account.
+    await endResetTokens(trx, row.email);
     await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>` });
   });
 }

@@ -9,7 +9,7 @@ import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
+import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
 import { ADMIN_LIMITS, CategoryFormSchema } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
@@ -23,10 +23,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     thing: "Category",
     fields: ["title", "description", "imgPath"],
     limit: MAX_UPLOAD_BYTES + 64 * 1024,
-    parse: async (form) => {
-      const upload = await imageFromForm(form);
-      return parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath: upload ?? form.get("imgPath") });
-    },
+    parse: (form) => withImage(form, (imgPath) => parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath })),
     create: createCategory,
     update: updateCategory,
     remove: deleteCategory,

@@ -11,7 +11,7 @@ import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { imageFromForm, MAX_UPLOAD_BYTES } from "~/lib/uploads.server";
+import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
 import { listCategories } from "~/models/catalogue.server";
 import { ADMIN_LIMITS, ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
@@ -32,10 +32,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     thing: "Product",
     fields: ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"],
     limit: MAX_UPLOAD_BYTES + 64 * 1024,
-    parse: async (form) => {
-      const upload = await imageFromForm(form);
-      return parseWith(ProductFormSchema, { ...productFormInput(form), ...(upload ? { imgPath: upload } : {}) });
-    },
+    parse: (form) => withImage(form, (imgPath) => parseWith(ProductFormSchema, { ...productFormInput(form), imgPath })),
     create: createProduct,
     update: updateProduct,
     remove: deleteProduct,

@@ -1,8 +1,7 @@
 // GET /admin/products/export.csv?q=&category=: the products the list's filters match, as a CSV
 // download for the back-office. Admin only; other methods answer 403 (cross-site) or 405.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/lib/admin.server";
-import { otherMethods } from "~/lib/api-params.server";
+import { adminOtherMethods, requireAdmin } from "~/lib/admin.server";
 import { exportFileName, exportProductsCsv } from "~/models/product-csv.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 
@@ -20,4 +19,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export const action = otherMethods(["GET"]);
+export const action = adminOtherMethods(["GET"]);

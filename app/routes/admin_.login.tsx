@@ -10,7 +10,7 @@ import { adminConfigured, grantAdmin, isAdminPassword } from "~/lib/admin.server
 import { isAdminRequest } from "~/lib/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";
-import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
+import { assertUnderLimit, LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
 import type { loader as rootLoader } from "~/root";
 
 export const meta: MetaFunction = () => [{ title: "Admin Access | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -28,10 +28,14 @@ export async function action({ request }: ActionFunctionArgs) {
   try {
     const form = await readForm(request);
     inline = form.get("respond") === "inline";
-    await rateLimitRequest(LIMITS.adminLogin, request, "admin");
     if (!adminConfigured()) throw new AppError(403, NOT_CONFIGURED_MESSAGE);
+    // Only wrong passwords count, so nobody can lock the admin out by spending the tries.
+    await assertUnderLimit(LIMITS.adminLogin, request, "admin");
     const password = form.get("password");
-    if (typeof password !== "string" || password.length > 1000 || !isAdminPassword(password)) throw new AppError(401, INVALID_PASSWORD);
+    if (typeof password !== "string" || password.length > 1000 || !isAdminPassword(password)) {
+      await rateLimitRequest(LIMITS.adminLogin, request, "admin");
+      throw new AppError(401, INVALID_PASSWORD);
+    }
     return redirect("/admin", { status: 303, headers: { "Set-Cookie": await grantAdmin(request) } });
   } catch (error) {
     if (!(error instanceof AppError)) throw error;

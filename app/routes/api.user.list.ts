@@ -1,7 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireAdmin } from "~/lib/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/lib/admin.server";
 import { apiHandler } from "~/lib/api.server";
-import { otherMethods } from "~/lib/api-params.server";
 import { listAllUsers } from "~/models/admin-users.server";
 
 /** GET: every account (`User[]`, newest first), for the shop's admin only (403 otherwise). */
@@ -10,4 +9,4 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     await requireAdmin(request, { api: true });
     return listAllUsers();
   });
-export const action = otherMethods(["GET"]);
+export const action = adminOtherMethods(["GET"]);

@@ -12,8 +12,9 @@ const required = (label: string, max: number) =>
   text.pipe(z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`));
 
 /**
- * An image address: a web URL (http or https) or a path on this site (/images/…, /uploads/…).
- * Anything else (javascript:, data:, //host) is refused.
+ * An image address: an https URL (the page's CSP allows images from https sites only) or a
+ * path on this site (/images/…, /uploads/…). Anything else (http:, javascript:, data:, //host)
+ * is refused; URLs are stored as the browser would read them.
  */
 export const ImageUrlSchema = text.pipe(
   z
@@ -21,15 +22,16 @@ export const ImageUrlSchema = text.pipe(
     .trim()
     .min(1, "Image URL is required")
     .max(ADMIN_LIMITS.imgPath, `Image URL must be at most ${ADMIN_LIMITS.imgPath} characters`)
-    .refine(isImageUrl, "Please enter a valid image URL (https://… or /images/…)"),
+    .refine(isImageUrl, "Please enter a valid image URL (https://… or /images/…)")
+    .transform((v) => (v.startsWith("/") ? v : new URL(v).href)),
 );
 
 export function isImageUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
+  if (/\s/.test(value) || value.includes("\\")) return false;
+  if (value.startsWith("/")) return !value.startsWith("//");
   try {
     const url = new URL(value);
-    return (url.protocol === "https:" || url.protocol === "http:") && Boolean(url.hostname);
+    return url.protocol === "https:" && Boolean(url.hostname) && /^https:\/\//i.test(value);
   } catch {
     return false;
   }
