@@ -101,7 +101,7 @@ export const SpecificationsSchema = z
 export const ProductFormSchema = z
   .object({
     title: required("Title", ADMIN_LIMITS.title),
-    categoryId: z.preprocess((v) => (v === "" ? undefined : v), IdSchema.optional()).refine((v) => v !== undefined, "Category is required"),
+    categoryId: z.preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable()).refine((v) => v !== null, "Category is required"),
     price: PriceSchema,
     imgPath: ImageUrlSchema,
     description: required("Description", ADMIN_LIMITS.description),
