@@ -36,21 +36,29 @@ export function ListSearch({ placeholder, q, children, addLabel }: { placeholder
   );
 }
 
-/** A table that scrolls sideways on a phone instead of squeezing its columns. */
+/**
+ * A list's table. On a phone each row becomes a wrapped block of its cells (the column names
+ * stay for screen readers) instead of a table scrolling sideways.
+ */
 export function AdminTable({ label, head, children, empty }: { label: string; head: string[]; children: ReactNode; empty?: ReactNode }) {
   return (
     <div className="card mt-5 overflow-hidden">
       <div className="overflow-x-auto">
-        <table className="w-full min-w-[40rem] text-left text-sm" aria-label={label}>
-          <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600">
+        <table className="w-full text-left text-sm sm:min-w-[40rem]" aria-label={label}>
+          <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600 max-sm:sr-only">
             <tr>{head.map((h) => <th key={h} scope="col" className="px-4 py-3 font-semibold">{h}</th>)}</tr>
           </thead>
-          <tbody className="divide-y divide-sand-200">{children}</tbody>
+          <tbody className="divide-y divide-sand-200 max-sm:[&>tr]:flex max-sm:[&>tr]:flex-wrap max-sm:[&>tr]:items-center max-sm:[&>tr]:gap-x-1 max-sm:[&>tr]:py-2 max-sm:[&>tr>td]:px-3 max-sm:[&>tr>td]:py-1 max-sm:[&>tr>td:nth-child(2)]:min-w-[55%] max-sm:[&>tr>td:nth-child(2)]:flex-1 max-sm:[&>tr>td:last-child]:ml-auto">{children}</tbody>
         </table>
       </div>
       {empty}
     </div>
   );
+}
+
+/** A column's name before a bare value, on phones only (where the table's header row is hidden). */
+export function PhoneLabel({ children }: { children: ReactNode }) {
+  return <span className="text-stone-500 sm:hidden">{children}: </span>;
 }
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
