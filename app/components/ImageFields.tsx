@@ -1,6 +1,6 @@
 // The image of a product or category: a URL (spec) or a file uploaded from the computer.
 import { FormField, fieldA11y } from "~/components/FormField";
-import { ADMIN_LIMITS } from "~/utils/admin-schemas";
+import { ADMIN_LIMITS, isImageUrl } from "~/utils/admin-schemas";
 
 export function ImageFields({ idPrefix, value, urlError, fileError }: { idPrefix: string; value: string; urlError?: string; fileError?: string }) {
   const urlId = `${idPrefix}-image-url`;
@@ -15,7 +15,8 @@ export function ImageFields({ idPrefix, value, urlError, fileError }: { idPrefix
         <input id={fileId} name="imageFile" type="file" accept="image/jpeg,image/png,image/webp" className="block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-sand-100 file:px-3 file:py-2" {...fieldA11y(fileId, fileError)} />
       </FormField>
       <p className="text-xs text-stone-600">JPEG, PNG or WebP, up to 2 MB. An uploaded file replaces the URL.</p>
-      {value ? <img src={value} alt="" width={64} height={64} className="h-16 w-16 rounded-md bg-sand-100 object-cover" /> : null}
+      {/* A preview only of an address the shop accepts (a refused one is never loaded). */}
+      {value && !urlError && isImageUrl(value) ? <img src={value} alt="" width={64} height={64} className="h-16 w-16 rounded-md bg-sand-100 object-cover" /> : null}
     </fieldset>
   );
 }

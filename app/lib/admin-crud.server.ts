@@ -5,9 +5,12 @@ import { IdSchema } from "~/utils/schemas";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "./admin.server";
+import { AppError } from "./errors.server";
 import { formAction, formValues } from "./form.server";
 import { parseWith } from "./http.server";
 import { redirectWithToast } from "./toast.server";
+
+export const CHECK_FIELDS = "Please check the highlighted fields.";
 
 export async function adminListLoader<L, E>(request: Request, read: { list: (query: AdminListQuery) => Promise<L>; one: (id: number) => Promise<E | null> }) {
   await requireAdmin(request);
@@ -49,7 +52,13 @@ export async function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
         await spec.remove(parseWith(IdSchema, form.get("id")));
         return done("deleted");
       }
-      const input = await spec.parse(form);
+      const input = await spec.parse(form).catch((error: unknown) => {
+        // Messages stand beside their fields; the banner says to look at them.
+        if (error instanceof AppError && error.status === 400 && Object.keys(error.fieldErrors ?? {}).length > 0) {
+          throw new AppError(400, CHECK_FIELDS, error.fieldErrors);
+        }
+        throw error;
+      });
       if (intent === "update") {
         await spec.update(parseWith(IdSchema, form.get("id")), input);
         return done("updated");

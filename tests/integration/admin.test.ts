@@ -446,7 +446,7 @@ describe("categories: add, edit, validation", () => {
     const before = await writes();
     const empty = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", title: " ", description: "", imgPath: "" }), 400);
     expect(empty.fieldErrors).toEqual({ title: "Title is required", description: "Description is required", imgPath: "Image URL is required" });
-    expect(empty.formError).toBe("Title is required");
+    expect(empty.formError).toBe("Please check the highlighted fields.");
 
     for (const [field, message] of [
       ["title", "Title is required"],
