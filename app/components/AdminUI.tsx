@@ -38,13 +38,14 @@ export function ListSearch({ placeholder, q, children, addLabel }: { placeholder
 
 /**
  * A list's table. On a phone each row becomes a wrapped block of its cells (the column names
- * stay for screen readers) instead of a table scrolling sideways.
+ * stay for screen readers; a cell with `data-label` shows its name before a bare value, see
+ * tailwind.css) instead of a table scrolling sideways.
  */
 export function AdminTable({ label, head, children, empty }: { label: string; head: string[]; children: ReactNode; empty?: ReactNode }) {
   return (
     <div className="card mt-5 overflow-hidden">
       <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm sm:min-w-[40rem]" aria-label={label}>
+        <table className="admin-table w-full text-left text-sm sm:min-w-[40rem]" aria-label={label}>
           <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600 max-sm:sr-only">
             <tr>{head.map((h) => <th key={h} scope="col" className="px-4 py-3 font-semibold">{h}</th>)}</tr>
           </thead>
@@ -54,11 +55,6 @@ export function AdminTable({ label, head, children, empty }: { label: string; he
       {empty}
     </div>
   );
-}
-
-/** A column's name before a bare value, on phones only (where the table's header row is hidden). */
-export function PhoneLabel({ children }: { children: ReactNode }) {
-  return <span className="text-stone-500 sm:hidden">{children}: </span>;
 }
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {

@@ -1,7 +1,7 @@
 // Admin: categories. Search (title, description), pages of 10, add/edit/delete dialogs.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, PhoneLabel, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { ImageFields } from "~/components/ImageFields";
 import { FormField, fieldA11y } from "~/components/FormField";
@@ -49,7 +49,7 @@ export default function AdminCategories() {
                     <td className="px-4 py-3 font-medium">{c.title}</td>
                     <td className="px-4 py-3 text-stone-600 max-sm:hidden">{c.slug}</td>
                     <td className="max-w-xs px-4 py-3 text-stone-700"><span className="line-clamp-2">{c.description}</span></td>
-                    <td className="px-4 py-3"><PhoneLabel>Products</PhoneLabel>{c.productCount}</td>
+                    <td data-label="Products" className="px-4 py-3">{c.productCount}</td>
                     <td className="px-4 py-3"><RowActions id={c.id} name={c.title} /></td>
                   </tr>
                 ))

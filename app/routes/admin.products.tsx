@@ -3,7 +3,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, PhoneLabel, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { ImageFields } from "~/components/ImageFields";
@@ -76,11 +76,10 @@ export default function AdminProducts() {
                     </td>
                     <td className="px-4 py-3">{p.categoryTitle}</td>
                     <td className="px-4 py-3">{formatPrice(p.price)}</td>
-                    <td className="px-4 py-3">
-                      <PhoneLabel>Stock</PhoneLabel>
+                    <td data-label="Stock" className="px-4 py-3">
                       {p.inStock ? p.stock : <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>}
                     </td>
-                    <td className="px-4 py-3"><PhoneLabel>Featured</PhoneLabel>{p.featured ? "Yes" : "No"}</td>
+                    <td data-label="Featured" className="px-4 py-3">{p.featured ? "Yes" : "No"}</td>
                     <td className="px-4 py-3"><RowActions id={p.id} name={p.title} /></td>
                   </tr>
                 ))

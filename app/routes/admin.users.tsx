@@ -2,7 +2,7 @@
 // failure, mobile 'N/A' when missing); search by name, email or mobile; add/edit/delete.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, PhoneLabel, ListSkeleton, RowActions } from "~/components/AdminUI";
+import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, ListSkeleton, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
@@ -53,9 +53,9 @@ export default function AdminUsers() {
                   <tr key={u.id} data-testid="user-row">
                     <td className="px-4 py-3 font-medium">{u.name}</td>
                     <td className="px-4 py-3">{u.email}</td>
-                    <td className="px-4 py-3"><PhoneLabel>Mobile</PhoneLabel>{u.mobile ?? "N/A"}</td>
-                    <td className="px-4 py-3"><PhoneLabel>Orders</PhoneLabel>{u.orderCount}</td>
-                    <td className="px-4 py-3"><PhoneLabel>Joined</PhoneLabel>{formatShortDate(u.createdAt)}</td>
+                    <td data-label="Mobile" className="px-4 py-3">{u.mobile ?? "N/A"}</td>
+                    <td data-label="Orders" className="px-4 py-3">{u.orderCount}</td>
+                    <td data-label="Joined" className="px-4 py-3">{formatShortDate(u.createdAt)}</td>
                     <td className="px-4 py-3"><RowActions id={u.id} name={u.name} /></td>
                   </tr>
                 ))
