@@ -90,3 +90,19 @@ export async function readUpload(name: string): Promise<{ body: Buffer; type: st
     throw error;
   }
 }
+
+/**
+ * Delete an uploaded file by its public path (/uploads/…), once nothing shows it any more.
+ * Anything that is not one of our uploads is left alone; a file already gone is fine.
+ */
+export async function removeUpload(publicPath: string): Promise<boolean> {
+  const name = publicPath.startsWith("/uploads/") ? publicPath.slice("/uploads/".length) : "";
+  if (!UPLOAD_NAME.test(name)) return false;
+  try {
+    await fs.unlink(path.join(uploadsDir(), name));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}

@@ -3,6 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
+import { removeUpload } from "~/lib/uploads.server";
 import type { AdminListQuery, CategoryInput, ProductInput } from "~/utils/admin-schemas";
 import type { Category, Item } from "~/utils/catalogue";
 import type { PageInfo } from "~/utils/pagination";
@@ -37,6 +38,26 @@ async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
       if (attempt < 3 && isUniqueViolation(error)) continue;
       throw error;
     }
+  }
+}
+
+/**
+ * After a change has committed: the uploaded image a row no longer shows is deleted, unless
+ * another category or product, or a past order's line, still shows it. A failure here is
+ * logged, never the change's.
+ */
+async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?: string): Promise<void> {
+  if (!imgPath?.startsWith("/uploads/") || imgPath === now) return;
+  try {
+    const users = await Promise.all([
+      db.selectFrom("items").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
+      db.selectFrom("categories").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
+      // Past orders keep showing the picture of what was bought.
+      db.selectFrom("orderItems").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
+    ]);
+    if (users.every((row) => row === undefined)) await removeUpload(imgPath);
+  } catch (error) {
+    console.error("an unused upload could not be removed:", error instanceof Error ? error.message : error);
   }
 }
 
@@ -82,27 +103,33 @@ export async function createCategory(input: CategoryInput, db: Db = defaultDb): 
 
 /** The slug stays as it was made: links to /category/{slug} keep working after a rename. */
 export async function updateCategory(id: number, input: CategoryInput, db: Db = defaultDb): Promise<Category> {
-  return db.transaction().execute(async (trx) => {
+  let previous: string | undefined;
+  const saved = await db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!before) throw new AppError(404, "Category Not Found");
     const row = await trx.updateTable("categories").set({ ...input, updatedAt: nowIso() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
     await recordAudit(trx, { action: "update", entity: "category", entityId: id, summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}` });
+    previous = before.imgPath;
     return toCategory(row);
   });
+  await dropUnusedUpload(db, previous, saved.imgPath);
+  return saved;
 }
 
 export const CATEGORY_IN_USE = (n: number) =>
   `This category still has ${n} product${n === 1 ? "" : "s"}. Move or delete ${n === 1 ? "it" : "them"} first, then delete the category.`;
 
 export async function deleteCategory(id: number, db: Db = defaultDb): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const imgPath = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Category Not Found");
     const { n } = await trx.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).where("categoryId", "=", id).executeTakeFirstOrThrow();
     if (toCount(n) > 0) throw new AppError(409, CATEGORY_IN_USE(toCount(n)));
     await trx.deleteFrom("categories").where("id", "=", id).execute();
     await recordAudit(trx, { action: "delete", entity: "category", entityId: id, summary: `Deleted category "${row.title}" (${row.slug})` });
+    return row.imgPath;
   });
+  await dropUnusedUpload(db, imgPath);
 }
 
 // ---- products ----
@@ -172,7 +199,10 @@ export async function insertProduct(trx: Db, input: ProductInput, slug?: string)
 
 /** Saves the product; its slug (and so its storefront address) stays as it was made. */
 export async function updateProduct(id: number, input: ProductInput, db: Db = defaultDb): Promise<Item> {
-  return db.transaction().execute((trx) => saveProduct(trx, id, input));
+  const before = await db.selectFrom("items").select("imgPath").where("id", "=", id).executeTakeFirst();
+  const saved = await db.transaction().execute((trx) => saveProduct(trx, id, input));
+  await dropUnusedUpload(db, before?.imgPath, saved.imgPath);
+  return saved;
 }
 
 /** Inside the caller's transaction: the product's new fields, and its audit row. */
@@ -188,12 +218,14 @@ export async function saveProduct(trx: Db, id: number, input: ProductInput): Pro
 
 /** Past orders keep their own copy of title and price; carts and wishlists lose the line. */
 export async function deleteProduct(id: number, db: Db = defaultDb): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  const imgPath = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Product Not Found");
     await trx.deleteFrom("items").where("id", "=", id).execute();
     await recordAudit(trx, { action: "delete", entity: "product", entityId: id, summary: `Deleted product "${row.title}" (${row.slug})` });
+    return row.imgPath;
   });
+  await dropUnusedUpload(db, imgPath);
 }
 
 /** ": title, price changed" — which of `fields` differ between two versions of a row. */
