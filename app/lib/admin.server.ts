@@ -1,5 +1,6 @@
-// The shop's admin: the Admin Access password and the one guard every admin loader, action
-// and API call goes through. The flag lives in the server-side session (never in the browser).
+// The shop's admin: the one guard every admin loader, action and API call goes through, and
+// turning the flag on and off. The flag lives in the server-side session (never in the
+// browser); the password rules are in admin-password.server.
 import { redirect } from "@remix-run/node";
 import { ADMIN_SESSION_MS, adminKey, adminPassword } from "./admin-password.server";
 import { apiHandler, jsonResponse } from "./api.server";
@@ -17,7 +18,8 @@ export const ADMIN_FORBIDDEN = "Admin access required";
 
 /**
  * The one admin guard. Without the flag a page view (GET/HEAD) is sent to / and anything else
- * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form handler can turn it into a re-rendered page.
+ * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form
+ * handler can turn it into a re-rendered page.
  */
 export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
   if (await isAdminRequest(request)) return;
