@@ -9,7 +9,7 @@ import { readToasts } from "~/lib/toast.server";
 import { CSV_COLUMNS, NOTHING_IMPORTED } from "~/models/product-csv.server";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin.products_.export[.csv]";
 import { action as importAction, loader as importLoader } from "~/routes/admin.products_.import";
-import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
+import { getRequest, mergeCookies, multipartRequest, ORIGIN } from "../support/requests";
 import { asRecord, call, setCookies } from "./helpers";
 
 let adminCookie = "";
@@ -25,24 +25,8 @@ async function snapshot() {
   return { items, audit };
 }
 
-/** A multipart POST as a browser sends it (with its Content-Length). */
-async function uploadRequest(fields: Record<string, File | string>, headers: Record<string, string> = {}): Promise<Request> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  const encoded = new Request(`${ORIGIN}/admin/products/import`, { method: "POST", body: form });
-  const body = await encoded.arrayBuffer();
-  return new Request(`${ORIGIN}/admin/products/import`, {
-    method: "POST",
-    headers: {
-      Host: "localhost:3000",
-      Origin: ORIGIN,
-      "Content-Type": encoded.headers.get("Content-Type")!,
-      "Content-Length": String(body.byteLength),
-      ...headers,
-    },
-    body,
-  });
-}
+/** The import form's multipart POST. */
+const uploadRequest = (fields: Record<string, File | string>, headers: Record<string, string> = {}) => multipartRequest("/admin/products/import", fields, headers);
 
 const csvFileOf = (rows: string[][]) => new File([stringify([[...CSV_COLUMNS], ...rows])], "products.csv", { type: "text/csv" });
 

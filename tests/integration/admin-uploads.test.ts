@@ -10,7 +10,7 @@ import { db } from "~/lib/db.server";
 import { uploadsDir } from "~/lib/uploads.server";
 import * as categoriesPage from "~/routes/admin.categories";
 import * as productsPage from "~/routes/admin.products";
-import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
+import { getRequest, mergeCookies, multipartRequest } from "../support/requests";
 import { call } from "./helpers";
 import { addToCart, checkoutFields, newCustomer, placeViaApi } from "./order-helpers";
 
@@ -27,18 +27,8 @@ beforeAll(async () => {
   categoryId = (await db.selectFrom("categories").select("id").where("slug", "=", "outdoor").executeTakeFirstOrThrow()).id;
 });
 
-/** A multipart POST from the admin's browser, with its Content-Length. */
-async function post(pathname: string, fields: Record<string, File | string>): Promise<Request> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  const encoded = new Request(`${ORIGIN}${pathname}`, { method: "POST", body: form });
-  const body = await encoded.arrayBuffer();
-  return new Request(`${ORIGIN}${pathname}`, {
-    method: "POST",
-    headers: { Host: "localhost:3000", Origin: ORIGIN, Cookie: adminCookie, "Content-Type": encoded.headers.get("Content-Type")!, "Content-Length": String(body.byteLength) },
-    body,
-  });
-}
+/** A multipart POST from the admin's browser. */
+const post = (pathname: string, fields: Record<string, File | string>) => multipartRequest(pathname, fields, { Cookie: adminCookie });
 
 const stored = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).sort() : []);
 const fileOf = (publicPath: string) => path.join(uploadsDir(), publicPath.slice("/uploads/".length));

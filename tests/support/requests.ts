@@ -21,6 +21,25 @@ export function formRequest(path: string, fields: Record<string, string>, header
   });
 }
 
+/** A multipart POST as a browser sends one (files and all), with its Content-Length. */
+export async function multipartRequest(path: string, fields: Record<string, File | string>, headers: Record<string, string> = {}): Promise<Request> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  const encoded = new Request(`${ORIGIN}${path}`, { method: "POST", body: form });
+  const body = await encoded.arrayBuffer();
+  return new Request(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: {
+      Host: "localhost:3000",
+      Origin: ORIGIN,
+      "Content-Type": encoded.headers.get("Content-Type")!,
+      "Content-Length": String(body.byteLength),
+      ...headers,
+    },
+    body,
+  });
+}
+
 /** The Cookie header a browser would send back after these Set-Cookie headers (merged into `previous`). */
 export function mergeCookies(setCookieHeaders: string[], previous = ""): string {
   const jar = new Map<string, string>();
