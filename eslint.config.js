@@ -3,6 +3,32 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+const LAYER_PATHS = {
+  lib: ["~/lib/*", "**/lib/*"],
+  web: ["~/web/*", "**/web/*"],
+  models: ["~/models/*", "**/models/*"],
+  components: ["~/components/*", "**/components/*"],
+  routes: ["~/routes/*", "**/routes/*"],
+  root: ["~/root", "**/root"],
+  content: ["~/content/*", "**/content/*"],
+};
+
+/** Files under `files` may not import the named layers (tests beside them may). */
+function layer(files, forbidden, { server = false, typesFrom = [] } = {}) {
+  const patterns = forbidden.map((name) => ({ group: LAYER_PATHS[name], message: `${files.split("/")[1]} may not import ${name} (docs/decisions/0009-structure-and-layers.md)` }));
+  for (const name of typesFrom) {
+    patterns.push({ group: LAYER_PATHS[name], allowTypeImports: true, message: `${files.split("/")[1]} may import only types from ${name}` });
+  }
+  if (server) patterns.push({ group: ["**/*.server", "**/*.server.*"], allowTypeImports: true, message: "code that runs in the browser may not import server modules" });
+  return [
+    {
+      files: [files.replace(/\*\*$/, "**/*.{ts,tsx}")],
+      ignores: ["**/*.test.ts", "**/*.test.tsx"],
+      rules: { "@typescript-eslint/no-restricted-imports": ["error", { patterns }] },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ["build/", "node_modules/", "data/", "test-results/", "playwright-report/", ".cache/", "**/*.tmp.*"] },
   js.configs.recommended,
@@ -17,6 +43,28 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": ["error", { allow: ["warn", "error", "info"] }],
+    },
+  },
+  // The layers (docs/decisions/0009-structure-and-layers.md): utils and content import no
+  // other layer; lib is infrastructure and imports only lib and utils; models add lib; web
+  // (request glue) adds models; components see utils, content and models' types only.
+  // Routes and root may import any of them, and nothing imports a route or root.
+  ...layer("app/utils/**", ["lib", "web", "models", "components", "routes", "root", "content"], { server: true }),
+  ...layer("app/content/**", ["lib", "web", "models", "components", "routes", "root"], { server: true }),
+  ...layer("app/lib/**", ["web", "models", "components", "routes", "root", "content"]),
+  ...layer("app/models/**", ["web", "components", "routes", "root"]),
+  ...layer("app/web/**", ["components", "routes", "root"]),
+  ...layer("app/components/**", ["lib", "web", "routes", "root"], { server: true, typesFrom: ["models"] }),
+  ...layer("app/routes/**", ["routes", "root"]),
+  {
+    // Models are called with what a request means (ids, a client's address), never the Request.
+    files: ["app/models/**/*.ts"],
+    ignores: ["app/models/**/*.test.ts"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        { selector: "TSTypeReference[typeName.name='Request']", message: "Models take what a request means, not the Request: read it in the route (or app/web) and pass ids and values." },
+      ],
     },
   },
   {

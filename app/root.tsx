@@ -14,8 +14,8 @@ import { cartCount, currentCartId } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
 import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
 import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
-import { adminConfigured } from "~/lib/admin.server";
-import { getUser } from "~/lib/auth.server";
+import { adminConfigured } from "~/web/admin.server";
+import { getUser } from "~/web/auth.server";
 import { readToasts } from "~/lib/toast.server";
 import { useNonce } from "~/utils/nonce";
 

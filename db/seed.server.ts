@@ -1,6 +1,6 @@
 // Loads the demo catalogue. Runs on first start (empty catalogue, SEED=demo) and by `npm run db:seed`.
 import type { Kysely } from "kysely";
-import type { DB } from "../app/lib/schema";
+import type { DB } from "../app/lib/db-schema";
 import { seedCategories, seedProducts } from "./seed-data";
 
 export const categoryImagePath = (slug: string) => `/images/categories/${slug}.svg`;

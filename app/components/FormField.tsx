@@ -1,3 +1,4 @@
+import type { FieldRule } from "~/utils/forms";
 import type { ReactNode } from "react";
 
 /** aria props that tie a control to its error text. */
@@ -39,4 +40,15 @@ export function FormField({
       ) : null}
     </div>
   );
+}
+
+/** A field rule as the input's native attributes, so the browser helps even without JavaScript. */
+export function fieldProps(rule: FieldRule) {
+  return {
+    required: rule.required || undefined,
+    maxLength: rule.maxLength,
+    minLength: rule.minLength,
+    pattern: rule.pattern,
+    type: rule.type,
+  };
 }

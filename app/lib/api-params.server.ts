@@ -1,7 +1,7 @@
 import { apiHandler } from "./api.server";
 import { AppError } from "./errors.server";
 import { assertSameOrigin } from "./http.server";
-import { SlugSchema } from "~/models/catalogue.server";
+import { SlugSchema } from "~/utils/schemas";
 
 /** `?slug=` of a catalogue API call, validated before it reaches a query. */
 export function slugParam(request: Request): string {

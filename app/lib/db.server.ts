@@ -7,7 +7,7 @@ import type { Expression, SqlBool } from "kysely";
 import { CamelCasePlugin, Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
-import type { DB } from "./schema";
+import type { DB } from "./db-schema";
 
 export type Db = Kysely<DB>;
 

@@ -1,17 +1,80 @@
-// Domain errors: what went wrong in words a customer can read, with the HTTP status it maps to.
+// Domain errors: what went wrong in words a customer can read, the HTTP status it maps to,
+// and a code that callers branch on. Never compare an error's message: compare its code.
+
+/** Why a request failed. Callers branch on these; the message is for people. */
+export type ErrorCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "CROSS_SITE"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
+  | "CONFLICT"
+  | "TOO_LARGE"
+  | "UNSUPPORTED_TYPE"
+  | "RATE_LIMITED"
+  /** an order was asked for with nothing in the cart */
+  | "EMPTY_CART"
+  /** the stock no longer covers what the cart holds */
+  | "STOCK_SHORTAGE"
+  /** the cart's total changed since the checkout page showed it */
+  | "STALE_TOTAL"
+  /** the same order (idempotency key or payment) was placed before: see OrderExistsError */
+  | "ALREADY_ORDERED"
+  /** a payment's signature did not verify */
+  | "PAYMENT_FAILED"
+  /** the payment order was already paid by another payment */
+  | "ANOTHER_PAYMENT";
+
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429;
+
+const CODE_OF_STATUS: Record<ErrorStatus, ErrorCode> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "TOO_LARGE",
+  415: "UNSUPPORTED_TYPE",
+  429: "RATE_LIMITED",
+};
+
 export class AppError extends Error {
+  readonly code: ErrorCode;
+
   constructor(
-    public status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429,
+    public status: ErrorStatus,
     message: string,
     public fieldErrors?: Record<string, string>,
     public headers?: HeadersInit,
+    code?: ErrorCode,
   ) {
     super(message);
     this.name = "AppError";
+    this.code = code ?? CODE_OF_STATUS[status];
+  }
+
+  /** The same failure with another message (and field messages), keeping status, code and headers. */
+  withMessage(message: string, fieldErrors = this.fieldErrors): AppError {
+    return new AppError(this.status, message, fieldErrors, this.headers, this.code);
+  }
+}
+
+/** Is this an AppError (of the given code, when one is named)? */
+export function isAppError(error: unknown, code?: ErrorCode): error is AppError {
+  return error instanceof AppError && (code === undefined || error.code === code);
+}
+
+/** The order asked for exists already (a repeated idempotency key, or a payment used before). */
+export class OrderExistsError extends AppError {
+  constructor(
+    public orderId: number,
+    message: string,
+  ) {
+    super(409, message, undefined, undefined, "ALREADY_ORDERED");
+    this.name = "OrderExistsError";
   }
 }
 
 export const notFound = (message = "Not found") => new AppError(404, message);
-export const conflict = (message: string) => new AppError(409, message);
-export const badRequest = (message: string, fieldErrors?: Record<string, string>) =>
-  new AppError(400, message, fieldErrors);

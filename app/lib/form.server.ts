@@ -1,44 +1,63 @@
-// Page actions answer a redirect on success; on failure the page re-renders with the
-// message (and field messages) and the error's 4xx status.
+// The one way a page action is written: pageAction reads the form (Origin check and size limit
+// first), runs the handler, and answers its redirect or data. A refused form (an AppError)
+// re-renders the page with the message, the field messages, what was typed, and the error's
+// 4xx status. See docs/decisions/0009-structure-and-layers.md.
 import { data } from "@remix-run/node";
+import type { FormFailure } from "~/utils/forms";
+import { CHECK_FIELDS } from "~/utils/forms";
 import { AppError } from "./errors.server";
+import { readForm } from "./http.server";
 
-export interface FormFailure {
-  ok: false;
-  formError: string;
-  fieldErrors: Record<string, string>;
-  values?: Record<string, string>;
+export type { FormFailure };
+
+export interface PageActionOptions {
+  /** the fields echoed back when the form is shown again (passwords never) */
+  echo?: readonly string[];
+  /** more to echo back than plain text fields */
+  echoExtra?: (form: FormData) => Record<string, string>;
+  /** the largest body accepted; forms with an upload need more */
+  limit?: number;
+  /** how the body is read; the default is readForm (Origin check, size limit, parsing) */
+  read?: (request: Request, limit?: number) => Promise<FormData>;
+  /**
+   * With field messages the banner says CHECK_FIELDS rather than the first field's message
+   * (forms whose messages stand beside their fields).
+   */
+  banner?: boolean;
+  /**
+   * The message for an unforeseen failure: logged, and the form re-renders with it and a 500.
+   * Without it the error page shows.
+   */
+  unexpected?: string;
 }
 
+/** A refused form: its message, field messages and typed values, with the error's status. */
 export function formFailure(error: AppError, values?: Record<string, string>) {
   const body: FormFailure = { ok: false, formError: error.message, fieldErrors: error.fieldErrors ?? {}, values };
   return data(body, { status: error.status, headers: error.headers });
 }
 
-/**
- * Run a page action: an AppError re-renders the form with its message. With `unexpected`, any
- * other failure is logged and the form re-renders with that text and a 500 (the spec's
- * 'An error occurred. Please try again.'); without it, the error page shows.
- */
-export async function formAction<T>(fn: () => Promise<T>, values?: () => Record<string, string>, unexpected?: string) {
+/** Run a page action: read the form, handle it, and turn a refusal into the re-rendered form. */
+export async function pageAction<T>(request: Request, handle: (form: FormData) => Promise<T>, options: PageActionOptions = {}) {
+  let form: FormData | null = null;
+  const values = () => (form ? { ...formValues(form, options.echo ?? []), ...options.echoExtra?.(form) } : undefined);
   try {
-    return await fn();
+    form = await (options.read ?? readForm)(request, options.limit);
+    return await handle(form);
   } catch (error) {
-    if (error instanceof AppError) return formFailure(error, values?.());
-    if (!unexpected || error instanceof Response) throw error;
-    return unexpectedFailure(error, unexpected, values?.());
+    if (error instanceof AppError) {
+      const withFields = options.banner && Object.keys(error.fieldErrors ?? {}).length > 0;
+      return formFailure(withFields ? error.withMessage(CHECK_FIELDS) : error, values());
+    }
+    if (!options.unexpected || error instanceof Response) throw error;
+    console.error(error instanceof Error ? error.message : error);
+    const body: FormFailure = { ok: false, formError: options.unexpected, fieldErrors: {}, values: values() };
+    return data(body, { status: 500 });
   }
 }
 
-/** An unforeseen failure of a form post: logged, and answered with a plain message and a 500. */
-export function unexpectedFailure(error: unknown, message: string, values?: Record<string, string>) {
-  console.error(error instanceof Error ? error.message : error);
-  const body: FormFailure = { ok: false, formError: message, fieldErrors: {}, values };
-  return data(body, { status: 500 });
-}
-
 /** Strings of a form, for re-rendering what the visitor typed (files and long values dropped). */
-export function formValues(form: FormData, keys: string[]): Record<string, string> {
+export function formValues(form: FormData, keys: readonly string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of keys) {
     const v = form.get(key);

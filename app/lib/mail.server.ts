@@ -54,3 +54,12 @@ export function sendInBackground(send: () => Promise<void>): void {
 export async function settleMail(): Promise<void> {
   await Promise.all([...inFlight]);
 }
+
+/**
+ * The address links in mails point at: PUBLIC_URL, else this server on localhost. Never the
+ * request's Host header: a forged one would send a reset link to someone else's site.
+ */
+export function publicOrigin(): string {
+  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, "");
+  return `http://localhost:${env.PORT}`;
+}

@@ -1,7 +1,7 @@
 import { Migrator } from "kysely";
 import type { Kysely } from "kysely";
 import { migrations } from "../../db/migrations";
-import type { DB } from "./schema";
+import type { DB } from "./db-schema";
 
 /** Applies every pending migration (without the camelCase plugin: migrations speak SQL names). */
 export async function migrateToLatest(db: Kysely<DB>) {

@@ -2,7 +2,7 @@
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
 import type { SelectQueryBuilder } from "kysely";
-import type { DB, OrderStatus } from "~/lib/schema";
+import type { DB, OrderStatus } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import { ORDER_STATUSES } from "~/utils/order-status";

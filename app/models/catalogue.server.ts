@@ -2,17 +2,10 @@
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
-import type { CategoryRow, ItemRow } from "~/lib/schema";
+import type { CategoryRow, ItemRow } from "~/lib/db-schema";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
 import { PRICE_RANGES } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
-
-export const SlugSchema = z
-  .string({ error: "A slug is required" })
-  .trim()
-  .min(1, "A slug is required")
-  .max(120, "That slug is too long")
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");
 
 const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
 

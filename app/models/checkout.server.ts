@@ -6,7 +6,7 @@ import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { createGatewayOrder, isValidPaymentSignature, isValidWebhookSignature, paymentMode, publicKeyId } from "~/lib/payments.server";
 import type { Selectable } from "kysely";
-import type { PaymentOrdersTable } from "~/lib/schema";
+import type { PaymentOrdersTable } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";

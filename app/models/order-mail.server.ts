@@ -1,6 +1,6 @@
 // The order confirmation mail, sent to the account's registered address after the order is
 // committed. Every value is escaped in the HTML part.
-import { publicOrigin } from "~/lib/auth.server";
+import { publicOrigin } from "~/lib/mail.server";
 import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";

@@ -5,7 +5,7 @@ import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
 import type { Selectable } from "kysely";
-import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/schema";
+import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";

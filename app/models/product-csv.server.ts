@@ -13,7 +13,8 @@ import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_L
 import { firstFreeSlug, slugify } from "~/utils/slug";
 import { insertProduct, listProductsForExport, saveProduct } from "./admin-catalogue.server";
 import { recordAudit } from "./audit.server";
-import { SlugSchema, toItem } from "./catalogue.server";
+import { toItem } from "./catalogue.server";
+import { SlugSchema } from "~/utils/schemas";
 
 export { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
 export type { CsvColumn } from "~/utils/product-csv";

@@ -9,7 +9,7 @@ import { endOtherSignIns } from "~/lib/identity.server";
 import { consumeResetToken, consumeSignupCode, endResetTokens, endSignupAttempts, findResetToken, issueResetToken, issueSignupCode, renewSignupCode, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import { LIMITS, rateLimit, rateLimitRequest } from "~/lib/rate-limit.server";
-import type { DB } from "~/lib/schema";
+import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
 import { sendEmailChanged, sendPasswordChanged, sendPasswordResetLink, sendSignupCode } from "./account-mail.server";

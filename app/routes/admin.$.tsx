@@ -1,7 +1,7 @@
 // Any other /admin/… path: the guard first (without the admin flag it is sent to /, as every
 // admin path is), then 'Not Found' inside the admin frame.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/lib/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 
 export const handle = { section: "Not Found" };
 

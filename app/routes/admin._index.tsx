@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/icons";
 import { StatusBadge } from "~/components/StatusBadge";
-import { requireAdmin } from "~/lib/admin.server";
+import { requireAdmin } from "~/web/admin.server";
 import type { StatCard } from "~/models/admin-orders.server";
 import { dashboardStats } from "~/models/admin-orders.server";
 import { latestAudit } from "~/models/audit.server";

@@ -7,7 +7,7 @@ import { ImageFields } from "~/components/ImageFields";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
-import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
+import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";

@@ -2,7 +2,7 @@
 // signed in) and goes to / (spec).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { readAdminForm, revokeAdmin } from "~/lib/admin.server";
+import { readAdminForm, revokeAdmin } from "~/web/admin.server";
 import { apiHandler } from "~/lib/api.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

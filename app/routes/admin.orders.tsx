@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";
-import { loadList, requireAdmin } from "~/lib/admin.server";
+import { loadList, requireAdmin } from "~/web/admin.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";

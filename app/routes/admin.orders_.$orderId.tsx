@@ -7,7 +7,7 @@ import { FormBanner } from "~/components/AuthLayout";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
-import { readAdminForm, requireAdmin } from "~/lib/admin.server";
+import { readAdminForm, requireAdmin } from "~/web/admin.server";
 import { AppError } from "~/lib/errors.server";
 import { formAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";

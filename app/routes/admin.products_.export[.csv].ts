@@ -1,7 +1,7 @@
 // GET /admin/products/export.csv?q=&category=: the products the list's filters match, as a CSV
 // download for the back-office. Admin only; other methods answer 403 (cross-site) or 405.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/lib/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 import { exportFileName, exportProductsCsv } from "~/models/product-csv.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 

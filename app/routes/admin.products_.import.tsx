@@ -6,7 +6,7 @@ import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
-import { readAdminForm, requireAdmin } from "~/lib/admin.server";
+import { readAdminForm, requireAdmin } from "~/web/admin.server";
 import { AppError } from "~/lib/errors.server";
 import { formAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";

@@ -6,7 +6,7 @@ import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
 import { GridIcon, LogoutIcon, ReceiptIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
-import { requireAdmin } from "~/lib/admin.server";
+import { requireAdmin } from "~/web/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
 

@@ -7,7 +7,7 @@ import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
-import { adminCrudAction, adminListLoader } from "~/lib/admin-crud.server";
+import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { createUserByAdmin, deleteUserByAdmin, getUserForAdmin, listUsersPage, updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";

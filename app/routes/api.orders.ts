@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
-import { requireOrderViewer } from "~/lib/auth.server";
+import { requireOrderViewer } from "~/web/auth.server";
 import { listOrders } from "~/models/orders.server";
 
 /** GET: the caller's orders, newest first (every order for the shop's admin). */

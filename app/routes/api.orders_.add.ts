@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { requireApiUser } from "~/lib/auth.server";
+import { requireApiUser } from "~/web/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { placeCodOrder, placeOnlineOrder } from "~/models/checkout.server";

@@ -1,4 +1,4 @@
-import { loginAction } from "~/lib/account-api.server";
+import { loginAction } from "~/web/account-api.server";
 import { otherMethods } from "~/lib/api-params.server";
 
 export const action = loginAction;

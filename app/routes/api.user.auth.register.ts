@@ -1,4 +1,4 @@
-import { registerAction } from "~/lib/account-api.server";
+import { registerAction } from "~/web/account-api.server";
 import { otherMethods } from "~/lib/api-params.server";
 
 export const action = registerAction("success");

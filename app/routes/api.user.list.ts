@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/lib/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 import { apiHandler } from "~/lib/api.server";
 import { listAllUsers } from "~/models/admin-users.server";
 

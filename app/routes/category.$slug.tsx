@@ -3,7 +3,8 @@ import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
 import { ProductGrid } from "~/components/ProductCard";
-import { getCategoryBySlug, listItemsInCategory, SlugSchema } from "~/models/catalogue.server";
+import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
+import { SlugSchema } from "~/utils/schemas";
 import type { Sort } from "~/utils/catalogue";
 import { AVAILABILITY, CategoryQuerySchema, PRICE_RANGE_KEYS, PRICE_RANGES, searchParamsToObject, SORT_LABELS, SORTS } from "~/utils/catalogue";
 

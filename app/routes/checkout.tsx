@@ -8,7 +8,7 @@ import { FormField, fieldA11y } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { useFormErrors } from "~/components/useFormErrors";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";

@@ -5,7 +5,7 @@ import { AuthLayout, FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { MailIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
-import { publicOrigin } from "~/lib/auth.server";
+import { publicOrigin } from "~/lib/mail.server";
 import { formAction, formValues } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { requestPasswordReset } from "~/models/users.server";

@@ -4,7 +4,8 @@ import crypto from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { avatarSvg, categorySvg, heroSvg, isCategoryKind, productSvg } from "~/lib/illustrations.server";
 import type { CategoryKind } from "~/lib/illustrations.server";
-import { getCategoryById, getItemBySlug, SlugSchema } from "~/models/catalogue.server";
+import { getCategoryById, getItemBySlug } from "~/models/catalogue.server";
+import { SlugSchema } from "~/utils/schemas";
 
 const FALLBACK_KIND: CategoryKind = "living-room";
 

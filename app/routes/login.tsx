@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
-import { authenticateCredentials, getUser, signIn } from "~/lib/auth.server";
+import { authenticateCredentials, getUser, signIn } from "~/web/auth.server";
 import { formAction, formValues } from "~/lib/form.server";
 import { readForm, safeRedirectPath } from "~/lib/http.server";
 import { MAX_LENGTH } from "~/utils/schemas";

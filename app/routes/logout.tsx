@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { signOut } from "~/lib/auth.server";
+import { signOut } from "~/web/auth.server";
 import { formAction } from "~/lib/form.server";
 import { readForm, safeRedirectPath } from "~/lib/http.server";
 

@@ -5,7 +5,7 @@ import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
-import { requireOrderPageViewer } from "~/lib/auth.server";
+import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";
 import { paymentLabel } from "~/utils/order-status";

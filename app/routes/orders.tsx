@@ -6,7 +6,7 @@ import { FormBanner } from "~/components/AuthLayout";
 import { BoxIcon } from "~/components/icons";
 import { ModalDialog } from "~/components/ModalDialog";
 import { StatusBadge } from "~/components/StatusBadge";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { formAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { LIMITS, rateLimit } from "~/lib/rate-limit.server";

@@ -4,7 +4,7 @@ import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/icons";
 import { contact } from "~/content/contact";
-import { requireOrderPageViewer } from "~/lib/auth.server";
+import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
 import { getOrderByParam } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";

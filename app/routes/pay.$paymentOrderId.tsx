@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { LockIcon } from "~/components/icons";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { formFailure, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";

@@ -7,7 +7,8 @@ import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
 import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
-import { getCategoryById, getItemBySlug, listRelated, SlugSchema } from "~/models/catalogue.server";
+import { getCategoryById, getItemBySlug, listRelated } from "~/models/catalogue.server";
+import { SlugSchema } from "~/utils/schemas";
 import { currentWishlistId, isInWishlist } from "~/models/wishlist.server";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/hooks";

@@ -6,7 +6,7 @@ import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/web/auth.server";
 import { AppError } from "~/lib/errors.server";
 import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";

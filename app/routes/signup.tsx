@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
-import { getUser } from "~/lib/auth.server";
+import { getUser } from "~/web/auth.server";
 import { formAction, formValues } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { commitSession, getSession } from "~/lib/session.server";

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
 import { OtpInput } from "~/components/OtpInput";
 import { useFormErrors } from "~/components/useFormErrors";
-import { getUser, signIn } from "~/lib/auth.server";
+import { getUser, signIn } from "~/web/auth.server";
 import { formAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { getSession } from "~/lib/session.server";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { OrderStatus } from "~/lib/schema";
+import type { OrderStatus } from "~/lib/db-schema";
 import { type Actor, checkTransition, nextStatuses, ORDER_STATUSES, STATUS_LABEL, statusBadgeClass, statusLabel } from "./order-status";
 
 const ACTORS: readonly Actor[] = ["customer", "admin"];

@@ -1,8 +1,7 @@
 // The order status rules, in one place: which changes are allowed, and to whom. Pages, the API
 // and the admin area all ask `checkTransition`; the badge colours live here too.
-import type { OrderStatus } from "~/lib/schema";
-
-export const ORDER_STATUSES = ["processing", "shipped", "delivered", "cancelled"] as const satisfies readonly OrderStatus[];
+export const ORDER_STATUSES = ["processing", "shipped", "delivered", "cancelled"] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export type Actor = "customer" | "admin";
 

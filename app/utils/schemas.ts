@@ -62,3 +62,11 @@ export const OrderStatusChangeSchema = z.object({
   orderId: IdSchema,
   status: z.enum(["processing", "shipped", "delivered", "cancelled"], { error: STATUS_MESSAGE }),
 });
+
+/** A catalogue slug, checked before it reaches a query. */
+export const SlugSchema = z
+  .string({ error: "A slug is required" })
+  .trim()
+  .min(1, "A slug is required")
+  .max(120, "That slug is too long")
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");;

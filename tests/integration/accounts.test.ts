@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
-import { publicOrigin } from "~/lib/auth.server";
+import { publicOrigin } from "~/lib/mail.server";
 import { AppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { settleMail } from "~/lib/mail.server";

@@ -2,7 +2,7 @@
 // import page's loader and action, with and without the admin flag.
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantAdmin } from "~/lib/admin.server";
+import { grantAdmin } from "~/web/admin.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { readToasts } from "~/lib/toast.server";

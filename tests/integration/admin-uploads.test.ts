@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantAdmin } from "~/lib/admin.server";
+import { grantAdmin } from "~/web/admin.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { uploadsDir } from "~/lib/uploads.server";

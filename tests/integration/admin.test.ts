@@ -3,8 +3,8 @@
 // log, the dashboard's figures, /api/user/list and the admin order page.
 import crypto from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ADMIN_FORBIDDEN, adminPassword, grantAdmin } from "~/lib/admin.server";
-import { isAdminRequest } from "~/lib/auth.server";
+import { ADMIN_FORBIDDEN, adminPassword, grantAdmin } from "~/web/admin.server";
+import { isAdminRequest } from "~/web/auth.server";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import type * as envModule from "~/lib/env.server";
@@ -368,7 +368,7 @@ describe("production without ADMIN_PASSWORD", () => {
       const real = await importOriginal<EnvModule>();
       return { ...real, env: { ...real.env, NODE_ENV: "production", ADMIN_PASSWORD: undefined }, isProduction: true };
     });
-    const admin = await import("~/lib/admin.server");
+    const admin = await import("~/web/admin.server");
     const route = await import("~/routes/admin_.login");
     expect(admin.adminPassword()).toBeNull();
     expect(admin.adminConfigured()).toBe(false);
@@ -390,7 +390,7 @@ describe("production without ADMIN_PASSWORD", () => {
       const real = await importOriginal<EnvModule>();
       return { ...real, env: { ...real.env, NODE_ENV: "production", ADMIN_PASSWORD: "s3cret-Prod-pass" }, isProduction: true };
     });
-    const admin = await import("~/lib/admin.server");
+    const admin = await import("~/web/admin.server");
     expect(admin.adminPassword()).toBe("s3cret-Prod-pass");
     expect(admin.isAdminPassword("s3cret-Prod-pass")).toBe(true);
     expect(admin.isAdminPassword(admin.DEV_ADMIN_PASSWORD)).toBe(false);

@@ -4,7 +4,7 @@ import { seedCategories, seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
 import { createDb, db, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
-import type { ItemRow } from "~/lib/schema";
+import type { ItemRow } from "~/lib/db-schema";
 import {
   getCategoryBySlug,
   getItemBySlug,

@@ -5,10 +5,10 @@ import { IdSchema } from "~/utils/schemas";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "./admin.server";
-import { AppError } from "./errors.server";
-import { formAction, formValues } from "./form.server";
-import { parseWith } from "./http.server";
-import { redirectWithToast } from "./toast.server";
+import { AppError } from "~/lib/errors.server";
+import { formAction, formValues } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
 
 export const CHECK_FIELDS = "Please check the highlighted fields.";
 

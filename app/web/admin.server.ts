@@ -2,15 +2,15 @@
 // turning the flag on and off. The flag lives in the server-side session (never in the
 // browser); the password rules are in admin-password.server.
 import { redirect } from "@remix-run/node";
-import { ADMIN_SESSION_MS, adminKey, adminPassword } from "./admin-password.server";
-import { apiHandler, jsonResponse } from "./api.server";
-import { otherMethods } from "./api-params.server";
+import { ADMIN_SESSION_MS, adminKey, adminPassword } from "~/lib/admin-password.server";
+import { apiHandler, jsonResponse } from "~/lib/api.server";
+import { otherMethods } from "~/lib/api-params.server";
 import { isAdminRequest } from "./auth.server";
-import { assertSameOrigin, readForm, safeRedirectPath } from "./http.server";
-import type { ShopSession } from "./session.server";
-import { commitSession, getSession, rotateSession } from "./session.server";
+import { assertSameOrigin, readForm, safeRedirectPath } from "~/lib/http.server";
+import type { ShopSession } from "~/lib/session.server";
+import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 
-export { adminPassword, DEV_ADMIN_PASSWORD, isAdminPassword } from "./admin-password.server";
+export { adminPassword, DEV_ADMIN_PASSWORD, isAdminPassword } from "~/lib/admin-password.server";
 
 export const adminConfigured = () => adminPassword() !== null;
 

@@ -2,7 +2,9 @@
 // Timestamps are ISO-8601 strings; flags are 0/1 integers; money is whole rupees.
 import type { Generated, Insertable, Selectable, Updateable } from "kysely";
 
-export type OrderStatus = "processing" | "shipped" | "delivered" | "cancelled";
+import type { OrderStatus } from "~/utils/order-status";
+
+export type { OrderStatus };
 export type PaymentMethod = "cod" | "online";
 /** created: waiting for payment; paid: a verified payment is recorded; failed: paid, but no order could be placed (refund due) */
 export type PaymentOrderStatus = "created" | "paid" | "failed";

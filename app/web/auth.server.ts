@@ -1,17 +1,16 @@
 // Signing in and out, and the guards every page and API path uses. Login goes through
 // remix-auth's FormStrategy; the app owns the session (remix-auth v4 keeps none).
 import { redirect } from "@remix-run/node";
-import { adminGrantValid } from "./admin-password.server";
+import { adminGrantValid } from "~/lib/admin-password.server";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
-import { db } from "./db.server";
-import { env } from "./env.server";
-import { AppError } from "./errors.server";
-import { parseWith } from "./http.server";
-import { bearerToken, getUserId } from "./identity.server";
-import type { ShopSession } from "./session.server";
-import { commitSession, destroySession, getSession, rotateSession } from "./session.server";
-import { redirectWithToast } from "./toast.server";
+import { db } from "~/lib/db.server";
+import { AppError } from "~/lib/errors.server";
+import { parseWith } from "~/lib/http.server";
+import { bearerToken, getUserId } from "~/lib/identity.server";
+import type { ShopSession } from "~/lib/session.server";
+import { commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
+import { redirectWithToast } from "~/lib/toast.server";
 import { adoptGuestCart } from "~/models/cart.server";
 import type { User } from "~/models/users.server";
 import { getUserById, verifyLogin } from "~/models/users.server";
@@ -139,13 +138,4 @@ export async function signOut(request: Request, redirectTo: string, toast?: Toas
   const headers = new Headers({ "Set-Cookie": await destroySession(session, request) });
   if (toast) return redirectWithToast(request, redirectTo, toast, { headers });
   return redirect(redirectTo, { headers });
-}
-
-/**
- * The address links in mails point at: PUBLIC_URL, else this server on localhost. Never the
- * request's Host header: a forged one would send a reset link to someone else's site.
- */
-export function publicOrigin(): string {
-  if (env.PUBLIC_URL) return env.PUBLIC_URL.replace(/\/+$/, "");
-  return `http://localhost:${env.PORT}`;
 }

@@ -1,11 +1,11 @@
 // The account API's answers, shared by the paths the spec names twice
 // (/api/user/auth/login and /api/auth/login, /api/user/auth/register and /api/auth/register).
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiHandler, jsonResponse } from "./api.server";
-import { requireMutation } from "./api-params.server";
+import { apiHandler, jsonResponse } from "~/lib/api.server";
+import { requireMutation } from "~/lib/api-params.server";
 import { authenticateCredentials, joinGuestRowsForToken } from "./auth.server";
-import { parseWith, readBody } from "./http.server";
-import { issueToken } from "./identity.server";
+import { parseWith, readBody } from "~/lib/http.server";
+import { issueToken } from "~/lib/identity.server";
 import type { User } from "~/models/users.server";
 import { registerAccount } from "~/models/users.server";
 import { RegisterSchema } from "~/utils/account-schemas";
