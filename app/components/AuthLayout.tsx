@@ -15,7 +15,7 @@ export function AuthLayout({ title, intro, children, footer }: { title: string; 
   );
 }
 
-/** The form-level error banner (spec: sign-up "shows a form-level error banner"). */
+/** The form-level error banner (docs/product.md: sign-up "shows a form-level error banner"). */
 export function FormBanner({ message, children }: { message?: string; children?: ReactNode }) {
   if (!message) return null;
   return (

@@ -42,13 +42,28 @@ export function FormField({
   );
 }
 
-/** A field rule as the input's native attributes, so the browser helps even without JavaScript. */
-export function fieldProps(rule: FieldRule) {
-  return {
-    required: rule.required || undefined,
-    maxLength: rule.maxLength,
-    minLength: rule.minLength,
-    pattern: rule.pattern,
-    type: rule.type,
-  };
+/** The attributes fieldProps gives an input (only those its rule sets). */
+export interface FieldAttributes {
+  required?: true;
+  "aria-required"?: true;
+  maxLength?: number;
+  minLength?: number;
+  pattern?: string;
+  type?: FieldRule["type"];
+}
+
+/**
+ * A field rule as the input's native attributes, so the browser helps even without JavaScript.
+ * `requiredBy: "server"`: a required field only says so (aria-required) and the server checks
+ * it, for forms whose messages for a missing field come from the server in a set order (the
+ * account forms).
+ */
+export function fieldProps(rule: FieldRule, requiredBy: "browser" | "server" = "browser"): FieldAttributes {
+  const props: FieldAttributes = {};
+  if (rule.required) props[requiredBy === "browser" ? "required" : "aria-required"] = true;
+  if (rule.maxLength !== undefined) props.maxLength = rule.maxLength;
+  if (rule.minLength !== undefined) props.minLength = rule.minLength;
+  if (rule.pattern !== undefined) props.pattern = rule.pattern;
+  if (rule.type !== undefined) props.type = rule.type;
+  return props;
 }

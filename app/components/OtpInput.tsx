@@ -1,12 +1,12 @@
 import type { ClipboardEvent, FormEvent, KeyboardEvent } from "react";
 import { useRef } from "react";
-import { OTP_LENGTH } from "~/utils/account-schemas";
+import { OTP_LENGTH } from "~/utils/account-fields";
 import { useHydrated } from "~/utils/hooks";
 
 /**
  * Four single-digit boxes that post as four `otp` fields (the server joins them), so they
  * work as a plain form without JavaScript. With it: a digit moves focus on, backspace in an
- * empty box moves back, and pasting 4 digits fills every box (spec, Sign-up and OTP).
+ * empty box moves back, and pasting 4 digits fills every box (docs/product.md, Sign-up and OTP).
  */
 export function OtpInput({ error, describedBy }: { error?: string; describedBy?: string }) {
   const boxes = useRef<(HTMLInputElement | null)[]>([]);

@@ -8,7 +8,7 @@ export interface FormResult {
 }
 
 /**
- * The server's messages for a form, cleared as the customer edits (spec: "errors clear when
+ * The server's messages for a form, cleared as the customer edits (docs/product.md: "errors clear when
  * a field is edited"): a field's message goes when that field changes, the banner at the
  * first edit. Without JavaScript they simply stay until the next submit.
  */

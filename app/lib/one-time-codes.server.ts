@@ -7,7 +7,7 @@ import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
 import { AppError } from "./errors.server";
 import { persistentSecret } from "./secrets.server";
-import { MESSAGES, OTP_LENGTH } from "~/utils/account-schemas";
+import { MESSAGES, OTP_LENGTH } from "~/utils/account-fields";
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
 export const RESET_TTL_MS = 30 * 60 * 1000;

@@ -1,12 +1,20 @@
-// Newsletter subscriptions and contact messages: stored, and the shop is told by mail.
+// Newsletter subscriptions and contact messages: limited, stored, and the shop is told of a
+// message by mail. The home page and /api/stuff/addSubsEmail call subscribe; the contact page
+// and /api/stuff/sendMail call sendContactMessage.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { escapeHtml, sendMail } from "~/lib/mail.server";
+import type { Client } from "~/lib/rate-limit.server";
+import { LIMITS, rateLimitClient } from "~/lib/rate-limit.server";
 import type { ContactInput } from "~/utils/schemas";
 
-/** Idempotent: a repeated email is neither an error nor a second row. */
-export async function subscribeToNewsletter(email: string, db: Db = defaultDb): Promise<{ created: boolean }> {
+/**
+ * Add an email to the newsletter, limited per email and per client. Idempotent: a repeated
+ * email is neither an error nor a second row.
+ */
+export async function subscribe(email: string, client: Client, db: Db = defaultDb): Promise<{ created: boolean }> {
+  await rateLimitClient(LIMITS.newsletter, client, email);
   const result = await db
     .insertInto("newsletterSubscribers")
     .values({ email, createdAt: nowIso() })
@@ -15,7 +23,12 @@ export async function subscribeToNewsletter(email: string, db: Db = defaultDb): 
   return { created: Number(result.numInsertedOrUpdatedRows ?? 0) > 0 };
 }
 
-export async function saveContactMessage(input: ContactInput, db: Db = defaultDb): Promise<number> {
+/**
+ * Store a contact message and mail it to the shop, limited per sender's email and per client.
+ * A mail that cannot go out is logged: the message is stored either way. Returns its id.
+ */
+export async function sendContactMessage(input: ContactInput, client: Client, db: Db = defaultDb): Promise<number> {
+  await rateLimitClient(LIMITS.contact, client, input.email);
   const row = await db
     .insertInto("contactMessages")
     .values({

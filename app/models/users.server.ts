@@ -1,14 +1,26 @@
 // Accounts: registration with an emailed code, login, profile, password change and reset.
-// Routes and API paths both call these; every rate limit of an account action lives here.
+// Routes and API paths both call these; every rate limit of an account action lives here:
+// by client and email (the `client` routes pass, clientOf(request)), or per account.
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
-import { consumeResetToken, consumeSignupCode, endResetTokens, endSignupAttempts, findResetToken, issueResetToken, issueSignupCode, renewSignupCode, RESET_INVALID } from "~/lib/one-time-codes.server";
+import {
+  consumeResetToken,
+  consumeSignupCode,
+  endResetTokens,
+  endSignupAttempts,
+  findResetToken,
+  issueResetToken,
+  issueSignupCode,
+  renewSignupCode,
+  RESET_INVALID,
+} from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
-import { LIMITS, rateLimit, rateLimitRequest } from "~/lib/rate-limit.server";
+import type { Client } from "~/lib/rate-limit.server";
+import { LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -28,11 +40,20 @@ export function toUser(row: Pick<UserRow, "id" | "name" | "email" | "mobile">): 
   return { id: row.id, name: row.name, email: row.email, mobile: row.mobile ?? null };
 }
 
-
 const userColumns = ["id", "name", "email", "mobile"] as const;
 
+/** A sign-up for an email that has an account (409, on the email field). */
+const emailTaken = () => new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+/** A new email for an account that another account uses (409, on the email field). */
+const emailInUse = () => new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+
 export async function getUserById(id: number, db: Db = defaultDb): Promise<User | null> {
-  const row = await db.selectFrom("users").select(userColumns).where("id", "=", id).where("emailVerifiedAt", "is not", null).executeTakeFirst();
+  const row = await db
+    .selectFrom("users")
+    .select(userColumns)
+    .where("id", "=", id)
+    .where("emailVerifiedAt", "is not", null)
+    .executeTakeFirst();
   return row ? toUser(row) : null;
 }
 
@@ -58,12 +79,12 @@ export interface SignupAttempt {
  */
 export async function registerAccount(
   input: RegisterInput,
-  request: Request,
+  client: Client,
   options: { boundToBrowser?: boolean } = {},
   db: Db = defaultDb,
 ): Promise<SignupAttempt> {
-  await rateLimitRequest(LIMITS.signup, request, input.email);
-  if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+  await rateLimitClient(LIMITS.signup, client, input.email);
+  if (await findByEmail(input.email, db)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
   // boundToBrowser: the web page keeps the attempt's id in the session, and only that id reaches it.
   const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
@@ -77,8 +98,8 @@ export async function registerAccount(
  * browser's own, or an API client's), else the email's lone API sign-up. Answers the same for
  * any email; the mail goes out in the background.
  */
-export async function resendSignupCode(email: string, attemptId: number | null, request: Request, db: Db = defaultDb): Promise<void> {
-  await rateLimitRequest(LIMITS.otpResend, request, email);
+export async function resendSignupCode(email: string, attemptId: number | null, client: Client, db: Db = defaultDb): Promise<void> {
+  await rateLimitClient(LIMITS.otpResend, client, email);
   const code = await renewSignupCode(db, email, attemptId);
   if (code) sendSignupCode(email, "there", code, true);
 }
@@ -87,17 +108,31 @@ export async function resendSignupCode(email: string, attemptId: number | null, 
  * Check the emailed code and create the account from its attempt. Returns the user to sign in.
  * `attemptId` ties the code to the browser that filled in the form (null: API clients).
  */
-export async function verifySignup(email: string, otp: string, attemptId: number | null, request: Request, db: Db = defaultDb): Promise<User> {
-  await rateLimitRequest(LIMITS.otpVerify, request, email);
+export async function verifySignup(
+  email: string,
+  otp: string,
+  attemptId: number | null,
+  client: Client,
+  db: Db = defaultDb,
+): Promise<User> {
+  await rateLimitClient(LIMITS.otpVerify, client, email);
   // Checked outside the transaction, so a wrong try stays counted.
   const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attemptId)));
   try {
     return await db.transaction().execute(async (trx) => {
-      if (await findByEmail(email, trx)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+      if (await findByEmail(email, trx)) throw emailTaken();
       const now = nowIso();
       const row = await trx
         .insertInto("users")
-        .values({ name: pending.name, email, mobile: pending.mobile, passwordHash: pending.passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+        .values({
+          name: pending.name,
+          email,
+          mobile: pending.mobile,
+          passwordHash: pending.passwordHash,
+          emailVerifiedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning(userColumns)
         .executeTakeFirstOrThrow();
       await endSignupAttempts(trx, email);
@@ -105,7 +140,7 @@ export async function verifySignup(email: string, otp: string, attemptId: number
     });
   } catch (error) {
     // Two attempts for one email verified at the same moment: the unique email decides.
-    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+    if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }
@@ -114,8 +149,8 @@ export async function verifySignup(email: string, otp: string, attemptId: number
  * Check an email and password. One answer for an unknown email and a wrong password (401),
  * taking the same time. A sign-up not yet verified has no account, so it gets the same 401.
  */
-export async function verifyLogin(input: LoginInput, request: Request, db: Db = defaultDb): Promise<User> {
-  await rateLimitRequest(LIMITS.login, request, input.email);
+export async function verifyLogin(input: LoginInput, client: Client, db: Db = defaultDb): Promise<User> {
+  await rateLimitClient(LIMITS.login, client, input.email);
   const user = await findByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
   // Accounts exist only once verified; the check stays as a second line.
@@ -132,7 +167,7 @@ export async function verifyLogin(input: LoginInput, request: Request, db: Db = 
  * the 409 cannot be used to list who has an account.
  */
 export async function updateProfile(userId: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
-  await rateLimit(LIMITS.profile, `user:${userId}`);
+  await rateLimitUser(LIMITS.profile, userId);
   return saveUserDetails(userId, input, { missing: new AppError(401, "Please log in to continue") }, db);
 }
 
@@ -150,7 +185,7 @@ export async function saveUserDetails(
   const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
   if (!before) throw options.missing;
   const emailChanges = input.email !== before.email;
-  if (emailChanges && (await findByEmail(input.email, db))) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+  if (emailChanges && (await findByEmail(input.email, db))) throw emailInUse();
   try {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -166,7 +201,7 @@ export async function saveUserDetails(
     });
   } catch (error) {
     // Two accounts racing for the same new email: the unique index decides.
-    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+    if (isUniqueViolation(error)) throw emailInUse();
     throw error;
   }
   if (emailChanges) sendEmailChanged(before.email, input.name, input.email);
@@ -184,7 +219,7 @@ export async function changePassword(
   keepSessionId: string | undefined,
   db: Db = defaultDb,
 ): Promise<void> {
-  await rateLimit(LIMITS.changePassword, `user:${userId}`);
+  await rateLimitUser(LIMITS.changePassword, userId);
   const user = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user) throw new AppError(401, "Please log in to continue");
   if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
@@ -204,23 +239,28 @@ export async function changePassword(
  * fast, either way (the mail goes out in the background), so the form never tells who has an
  * account. `origin` must come from configuration, never from the request's headers.
  */
-export async function requestPasswordReset(email: string, origin: string, request: Request, db: Db = defaultDb): Promise<void> {
-  await rateLimitRequest(LIMITS.passwordReset, request, email);
+export async function requestPasswordReset(email: string, origin: string, client: Client, db: Db = defaultDb): Promise<void> {
+  await rateLimitClient(LIMITS.passwordReset, client, email);
   const user = await findByEmail(email, db);
   if (!user) return;
   const token = await issueResetToken(db, user.email);
   sendPasswordResetLink(user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
 }
 
+/** Whether a reset link's token still works (the page offers the form only then). */
+export async function resetTokenIsLive(token: string, db: Db = defaultDb): Promise<boolean> {
+  return token !== "" && (await findResetToken(db, token)) !== null;
+}
+
 /**
  * Set a new password with a reset token: the token is used up, and every session and API
  * token of the account ends. The token is checked before the (costly) hash is computed.
  */
-export async function resetPassword(token: string, password: string, request: Request, db: Db = defaultDb): Promise<void> {
+export async function resetPassword(token: string, password: string, client: Client, db: Db = defaultDb): Promise<void> {
   const live = await findResetToken(db, token);
   // A dead token costs nothing to refuse; a live one is limited before the costly hash.
   if (!live) throw new AppError(400, RESET_INVALID);
-  await rateLimitRequest(LIMITS.resetSubmit, request, `token:${live.id}`);
+  await rateLimitClient(LIMITS.resetSubmit, client, `token:${live.id}`);
   const passwordHash = await hashPassword(password);
   const user = await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);

@@ -1,20 +1,21 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { Carousel } from "~/components/Carousel";
 import { CategoryCard } from "~/components/CategoryCard";
+import { fieldProps } from "~/components/FormField";
 import { StarIcon } from "~/components/icons";
 import { ProductGrid } from "~/components/ProductCard";
-import { AppError } from "~/lib/errors.server";
-import { formFailure, formValues } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
-import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listCategoriesOrDefaults, listFeatured } from "~/models/catalogue.server";
-import { subscribeToNewsletter } from "~/models/messages.server";
+import { subscribe } from "~/models/messages.server";
 import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
-import { HIGH_PRIORITY } from "~/utils/hooks";
-import { MAX_LENGTH, NewsletterSchema } from "~/utils/schemas";
+import { HIGH_PRIORITY, useIsPending } from "~/utils/hooks";
+import { NEWSLETTER_FIELDS } from "~/utils/message-fields";
+import { NewsletterSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [
   { title: "Sagwan Living | Handcrafted Furniture Online in India" },
@@ -26,25 +27,23 @@ export async function loader() {
   return { categories: categories.slice(0, 3), featured };
 }
 
+/** The newsletter form. */
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  try {
-    form = await readForm(request);
-    const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
-    await rateLimitRequest(LIMITS.newsletter, request, email);
-    await subscribeToNewsletter(email);
-    return redirectWithToast(request, "/#newsletter", { type: "success", title: "Email added Successfully" });
-  } catch (error) {
-    if (error instanceof AppError) return formFailure(error, form ? formValues(form, ["email"]) : undefined);
-    throw error;
-  }
+  return pageAction(
+    request,
+    async (form) => {
+      const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
+      await subscribe(email, clientOf(request));
+      return redirectWithToast(request, "/#newsletter", { type: "success", title: "Email added Successfully" });
+    },
+    { echo: ["email"] },
+  );
 }
 
 function Newsletter() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const formRef = useRef<HTMLFormElement>(null);
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "newsletter";
+  const busy = useIsPending({ intent: "newsletter" });
   const error = actionData?.fieldErrors?.email ?? actionData?.formError;
   const wasBusy = useRef(false);
   useEffect(() => {
@@ -62,9 +61,7 @@ function Newsletter() {
           <input
             id="newsletter-email"
             name="email"
-            type="email"
-            required
-            maxLength={MAX_LENGTH.email}
+            {...fieldProps(NEWSLETTER_FIELDS.email)}
             placeholder="Your email address"
             defaultValue={actionData?.values?.email}
             aria-invalid={error ? true : undefined}

@@ -1,2 +1,6 @@
-// The spec's second auth store reads the same login (section 7).
-export { action, loader } from "./api.user.auth.login";
+// The second auth path for the same login (docs/api.md): one handler serves both.
+import { otherMethods } from "~/lib/api-params.server";
+import { loginAction } from "~/web/account-api.server";
+
+export const action = loginAction;
+export const loader = otherMethods(["POST"]);

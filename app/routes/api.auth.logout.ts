@@ -1,17 +1,6 @@
-// Beyond the contract: end an API sign-in. The bearer token sent is revoked; a browser
-// session sent with the request is ended too.
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiHandler, jsonResponse } from "~/lib/api.server";
-import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { bearerToken, revokeRequestToken } from "~/lib/identity.server";
-import { destroySession, getSession } from "~/lib/session.server";
+// End an API sign-in (docs/api.md); /api/user/auth/logout answers the same.
+import { otherMethods } from "~/lib/api-params.server";
+import { logoutAction } from "~/web/account-api.server";
 
-export const action = ({ request }: ActionFunctionArgs) =>
-  apiHandler(async () => {
-    requireMutation(request, ["POST"]);
-    const headers = new Headers();
-    if (bearerToken(request)) await revokeRequestToken(request);
-    if (request.headers.get("Cookie")) headers.append("Set-Cookie", await destroySession(await getSession(request), request));
-    return jsonResponse({ success: true }, { headers });
-  });
+export const action = logoutAction;
 export const loader = otherMethods(["POST"]);

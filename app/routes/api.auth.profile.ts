@@ -6,7 +6,7 @@ import { parseWith, readBody } from "~/lib/http.server";
 import { updateProfile } from "~/models/users.server";
 import { ProfileSchema } from "~/utils/account-schemas";
 
-/** GET: the signed-in user (beyond the contract, for clients checking their token). */
+/** GET: the signed-in user (one of this shop's additions, docs/api.md: for clients checking their token). */
 export const loader = ({ request }: LoaderFunctionArgs) => apiHandler(async () => ({ user: await requireApiUser(request) }));
 
 /** PUT name, email, mobile → `{ user }`; a field left out keeps its value. */

@@ -1,8 +1,9 @@
-// Beyond the contract: a new code for a registration still waiting for verification.
+// A new code for a registration still waiting for verification (one of this shop's additions, docs/api.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { resendSignupCode } from "~/models/users.server";
 import { ResendSchema } from "~/utils/account-schemas";
 
@@ -10,7 +11,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const { email, attemptId } = parseWith(ResendSchema, await readBody(request));
-    await resendSignupCode(email, attemptId ?? null, request);
+    await resendSignupCode(email, attemptId ?? null, clientOf(request));
     // The same answer whether or not the email waits for a code.
     return { success: true, message: "If this email is waiting for verification, a new OTP has been sent." };
   });

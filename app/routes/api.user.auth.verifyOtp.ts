@@ -3,6 +3,7 @@ import { tokenAnswer } from "~/web/account-api.server";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { verifySignup } from "~/models/users.server";
 import { OtpSchema } from "~/utils/account-schemas";
 
@@ -10,9 +11,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const input = parseWith(OtpSchema, await readBody(request));
-    // Without the attemptId registration answered (the spec's clients send none), a code
+    // Without the attemptId registration answered (it is optional, docs/api.md), a code
     // confirms an API sign-up only while it is the one waiting for the email (ADR 0006).
-    const user = await verifySignup(input.email, input.otp, input.attemptId ?? null, request);
+    const user = await verifySignup(input.email, input.otp, input.attemptId ?? null, clientOf(request));
     return tokenAnswer(request, user);
   });
 export const loader = otherMethods(["POST"]);

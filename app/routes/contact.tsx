@@ -1,24 +1,27 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
 import { PageHero } from "~/components/PageHero";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";
 import type { FormFailure } from "~/lib/form.server";
-import { formAction, formValues } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
-import { LIMITS, rateLimitRequest } from "~/lib/rate-limit.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { saveContactMessage } from "~/models/messages.server";
-import { CONTACT_SUBJECTS, ContactSchema, MAX_LENGTH } from "~/utils/schemas";
-import { FormField, fieldA11y } from "~/components/FormField";
-import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
+import { sendContactMessage } from "~/models/messages.server";
+import { useIsPending } from "~/utils/hooks";
+import type { ContactField } from "~/utils/message-fields";
+import { CONTACT_FIELD_NAMES, CONTACT_FIELDS, CONTACT_SUBJECTS } from "~/utils/message-fields";
+import { ContactSchema } from "~/utils/schemas";
 
-/** The spec keeps "Sending..." on screen for 1.5 s before the thank-you panel (section 9). */
+/** docs/product.md keeps "Sending..." on screen for 1.5 s before the thank-you panel. */
 const THANK_YOU_DELAY_MS = 1500;
 
-const FIELDS = ["name", "email", "phone", "subject", "message"] as const;
-type Field = (typeof FIELDS)[number];
+const FIELDS = CONTACT_FIELD_NAMES;
+type Field = ContactField;
 
 type ActionData = Partial<Pick<FormFailure, "formError" | "fieldErrors" | "values">>;
 
@@ -37,28 +40,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  return formAction(
-    async () => {
-      form = await readForm(request);
-      const input = parseWith(ContactSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
-      await rateLimitRequest(LIMITS.contact, request, input.email);
-      await saveContactMessage(input);
+  return pageAction(
+    request,
+    async (form) => {
+      const input = parseWith(ContactSchema, Object.fromEntries(FIELDS.map((f) => [f, form.get(f) ?? ""])));
+      await sendContactMessage(input, clientOf(request));
       return redirectWithToast(request, "/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
     },
-    () => (form ? formValues(form, [...FIELDS]) : {}),
+    { echo: FIELDS },
   );
 }
 
 export default function ContactRoute() {
   const { sent } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-
-  const isContactPost =
-    navigation.formMethod?.toUpperCase() === "POST" && (navigation.formAction ?? "").startsWith("/contact");
-  const submitting = navigation.state === "submitting" && isContactPost;
-  const redirecting = navigation.state === "loading" && isContactPost;
+  const submitting = useIsPending({ state: "submitting" });
+  const redirecting = useIsPending({ state: "loading" });
 
   // With JavaScript: remember when the message was sent, and keep "Sending..." on screen
   // until 1.5 s have passed before the thank-you panel (which the redirect's ?sent=1 shows).
@@ -236,27 +233,23 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
       ) : null}
 
       <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <FormField id="contact-name" label="Name" required error={errors.name}>
+        <FormField id="contact-name" label="Name" required={CONTACT_FIELDS.name.required} error={errors.name}>
           <input
             id="contact-name"
             name="name"
-            type="text"
+            {...fieldProps(CONTACT_FIELDS.name)}
             autoComplete="name"
-            required
-            maxLength={MAX_LENGTH.name}
             defaultValue={values.name}
             className="field-input"
             {...fieldA11y("contact-name", errors.name)}
           />
         </FormField>
-        <FormField id="contact-email" label="Email" required error={errors.email}>
+        <FormField id="contact-email" label="Email" required={CONTACT_FIELDS.email.required} error={errors.email}>
           <input
             id="contact-email"
             name="email"
-            type="email"
+            {...fieldProps(CONTACT_FIELDS.email)}
             autoComplete="email"
-            required
-            maxLength={MAX_LENGTH.email}
             defaultValue={values.email}
             className="field-input"
             {...fieldA11y("contact-email", errors.email)}
@@ -269,20 +262,19 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
           <input
             id="contact-phone"
             name="phone"
-            type="tel"
+            {...fieldProps(CONTACT_FIELDS.phone)}
             autoComplete="tel"
             inputMode="tel"
-            maxLength={MAX_LENGTH.phone}
             defaultValue={values.phone}
             className="field-input"
             {...fieldA11y("contact-phone", errors.phone)}
           />
         </FormField>
-        <FormField id="contact-subject" label="Subject" required error={errors.subject}>
+        <FormField id="contact-subject" label="Subject" required={CONTACT_FIELDS.subject.required} error={errors.subject}>
           <select
             id="contact-subject"
             name="subject"
-            required
+            {...fieldProps(CONTACT_FIELDS.subject)}
             defaultValue={values.subject ?? ""}
             className="field-input"
             {...fieldA11y("contact-subject", errors.subject)}
@@ -297,13 +289,12 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
         </FormField>
       </div>
 
-      <FormField id="contact-message" label="Message" required error={errors.message}>
+      <FormField id="contact-message" label="Message" required={CONTACT_FIELDS.message.required} error={errors.message}>
         <textarea
           id="contact-message"
           name="message"
           rows={6}
-          required
-          maxLength={MAX_LENGTH.message}
+          {...fieldProps(CONTACT_FIELDS.message)}
           defaultValue={values.message}
           className="field-input"
           {...fieldA11y("contact-message", errors.message)}

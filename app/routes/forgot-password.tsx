@@ -1,16 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { MailIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
 import { publicOrigin } from "~/lib/mail.server";
-import { formAction, formValues } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { requestPasswordReset } from "~/models/users.server";
+import { FORGOT_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { EmailOnlySchema } from "~/utils/account-schemas";
-import { MAX_LENGTH } from "~/utils/schemas";
+import { useIsPending } from "~/utils/hooks";
 
 export const meta: MetaFunction = () => [{ title: "Forgot Password | Sagwan Living" }];
 
@@ -19,17 +21,15 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  return formAction(
-    async () => {
-      form = await readForm(request);
+  return pageAction(
+    request,
+    async (form) => {
       const { email } = parseWith(EmailOnlySchema, { email: form.get("email") ?? "" });
-      await requestPasswordReset(email, publicOrigin(), request);
+      await requestPasswordReset(email, publicOrigin(), clientOf(request));
       // The same answer whether or not the email has an account.
       return redirect("/forgot-password?sent=1");
     },
-    () => (form ? formValues(form, ["email"]) : {}),
-    "An error occurred. Please try again.",
+    { echo: ["email"], unexpected: "An error occurred. Please try again." },
   );
 }
 
@@ -37,8 +37,7 @@ export default function ForgotPasswordRoute() {
   const { sent } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/forgot-password");
+  const busy = useIsPending();
   const back = (
     <Link to="/login" className="font-semibold text-wood-700 hover:underline">
       Back to Log In
@@ -62,7 +61,15 @@ export default function ForgotPasswordRoute() {
       <Form method="post" onChange={errors.onChange} className="space-y-5">
         <FormBanner message={errors.formError} />
         <FormField id="forgot-email" label="Email Address" error={errors.error("email")}>
-          <input id="forgot-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={errors.value("email")} className="field-input" {...fieldA11y("forgot-email", errors.error("email"))} />
+          <input
+            id="forgot-email"
+            name="email"
+            {...fieldProps(FORGOT_PASSWORD_FIELDS.email, "server")}
+            autoComplete="email"
+            defaultValue={errors.value("email")}
+            className="field-input"
+            {...fieldA11y("forgot-email", errors.error("email"))}
+          />
         </FormField>
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Sending..." : "Send Reset Link"}

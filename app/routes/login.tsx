@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
+import { pageAction } from "~/lib/form.server";
+import { safeRedirectPath } from "~/lib/http.server";
+import { LOGIN_FIELDS } from "~/utils/account-fields";
+import { useIsPending } from "~/utils/hooks";
 import { authenticateCredentials, getUser, signIn } from "~/web/auth.server";
-import { formAction, formValues } from "~/lib/form.server";
-import { readForm, safeRedirectPath } from "~/lib/http.server";
-import { MAX_LENGTH } from "~/utils/schemas";
-import { PASSWORD_MAX } from "~/utils/account-schemas";
 
 export const meta: MetaFunction = () => [{ title: "Log In | Sagwan Living" }];
 
@@ -25,10 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  return formAction(
-    async () => {
-      form = await readForm(request);
+  return pageAction(
+    request,
+    async (form) => {
       const user = await authenticateCredentials(request, Object.fromEntries(form));
       return signIn(request, user, {
         redirectTo: redirectTarget(form.get("redirectTo")),
@@ -36,8 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
         remember: form.get("remember") === "on",
       });
     },
-    () => (form ? formValues(form, ["email", "remember"]) : {}),
-    "An error occurred. Please try again.",
+    { echo: ["email", "remember"], unexpected: "An error occurred. Please try again." },
   );
 }
 
@@ -45,8 +43,7 @@ export default function LoginRoute() {
   const { redirectTo } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction?.startsWith("/login");
+  const busy = useIsPending();
 
   return (
     <AuthLayout
@@ -62,7 +59,7 @@ export default function LoginRoute() {
       }
     >
       {busy ? (
-        // Spec: while the request runs a loading text replaces the whole form.
+        // docs/product.md: while the request runs a loading text replaces the whole form.
         <p role="status" className="flex min-h-64 items-center justify-center gap-3 text-stone-700">
           <span className="h-5 w-5 animate-spin rounded-full border-2 border-wood-600 border-t-transparent motion-reduce:animate-none" aria-hidden="true" />
           Logging you in...
@@ -75,10 +72,8 @@ export default function LoginRoute() {
             <input
               id="login-email"
               name="email"
-              type="email"
+              {...fieldProps(LOGIN_FIELDS.email, "server")}
               autoComplete="email"
-              aria-required="true"
-              maxLength={MAX_LENGTH.email}
               defaultValue={errors.value("email")}
               className="field-input"
               {...fieldA11y("login-email", errors.error("email"))}
@@ -88,10 +83,8 @@ export default function LoginRoute() {
             <input
               id="login-password"
               name="password"
-              type="password"
+              {...fieldProps(LOGIN_FIELDS.password, "server")}
               autoComplete="current-password"
-              aria-required="true"
-              maxLength={PASSWORD_MAX}
               className="field-input"
               {...fieldA11y("login-password", errors.error("password"))}
             />

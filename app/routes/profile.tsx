@@ -1,25 +1,33 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
-import { requireUser } from "~/web/auth.server";
-import { AppError } from "~/lib/errors.server";
-import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
+import { isAppError } from "~/lib/errors.server";
+import { pageAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
+import type { User } from "~/models/users.server";
 import { changePassword, updateProfile } from "~/models/users.server";
-import { ChangePasswordSchema, PASSWORD_MAX, ProfileSchema } from "~/utils/account-schemas";
-import { MAX_LENGTH } from "~/utils/schemas";
+import { CHANGE_PASSWORD_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
+import { ChangePasswordSchema, ProfileSchema } from "~/utils/account-schemas";
+import { useIsPending } from "~/utils/hooks";
+import { requireUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
 const IntentSchema = z.enum(["profile", "password"], { error: "Unknown action" });
+type Intent = z.infer<typeof IntentSchema>;
+
+/** Which of the page's two forms was sent: anything but the password form's counts as the profile's. */
+function intentOf(form: FormData): Intent {
+  return IntentSchema.safeParse(form.get("intent")).data ?? "profile";
+}
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -27,43 +35,71 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { user, editing: params.get("edit") === "1", changingPassword: params.get("password") === "1" };
 }
 
+/** What the forms show again after a refusal (passwords never); the intent says which form failed. */
+const ECHO = ["name", "email", "mobile"];
+
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  let intent: "profile" | "password" = "profile";
+  return pageAction(request, (form) => saveForm(request, form), {
+    // A body that cannot be read fails as the profile form would.
+    read: (r, limit) => asProfileFailure(() => readForm(r, limit)),
+    echo: ECHO,
+    echoExtra,
+    unexpected: PROFILE_FAILED,
+  });
+}
+
+async function saveForm(request: Request, form: FormData) {
+  const user = await requireUser(request);
+  if (intentOf(form) === "profile") return asProfileFailure(() => saveProfile(request, user.id, form));
+  // The password form's refusals keep their own messages; an unforeseen failure says the general one.
+  return pageAction(request, () => savePassword(request, user.id, form), {
+    read: async () => form,
+    echo: ECHO,
+    echoExtra,
+    unexpected: "An error occurred. Please try again.",
+  });
+}
+
+function echoExtra(form: FormData) {
+  return { intent: intentOf(form) };
+}
+
+/** docs/product.md: a refused profile save says PROFILE_FAILED, and the field messages say why. */
+async function asProfileFailure<T>(run: () => Promise<T>): Promise<T> {
   try {
-    form = await readForm(request);
-    const user = await requireUser(request);
-    intent = parseWith(IntentSchema, form.get("intent"));
-    if (intent === "profile") {
-      const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
-      await updateProfile(user.id, input);
-      return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!" });
-    }
-    const input = parseWith(ChangePasswordSchema, {
-      currentPassword: form.get("currentPassword"),
-      newPassword: form.get("newPassword"),
-      confirmPassword: form.get("confirmPassword"),
-    });
-    const session = await getSession(request);
-    await changePassword(user.id, input, session.id);
-    // A new session id after the change; every other device is already signed out.
-    const fresh = await rotateSession(session);
-    const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
-    return redirectWithToast(request, "/profile", { type: "success", title: "Password changed successfully" }, { headers });
+    return await run();
   } catch (error) {
-    if (error instanceof Response) throw error;
-    const values = { ...(form ? formValues(form, ["name", "email", "mobile"]) : {}), intent };
-    if (!(error instanceof AppError)) return unexpectedFailure(error, intent === "profile" ? PROFILE_FAILED : "An error occurred. Please try again.", values);
-    // Spec: a failed save says 'Failed to update profile. Please try again.'; the field says why.
-    if (intent === "profile" && (error.status === 400 || error.status === 409)) return formFailure(new AppError(error.status, PROFILE_FAILED, error.fieldErrors, error.headers), values);
-    return formFailure(error, values);
+    if (isAppError(error) && (error.status === 400 || error.status === 409)) throw error.withMessage(PROFILE_FAILED);
+    throw error;
   }
+}
+
+async function saveProfile(request: Request, userId: number, form: FormData) {
+  parseWith(IntentSchema, form.get("intent")); // a post of neither form: 'Unknown action'
+  const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
+  await updateProfile(userId, input);
+  return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!" });
+}
+
+async function savePassword(request: Request, userId: number, form: FormData) {
+  const input = parseWith(ChangePasswordSchema, {
+    currentPassword: form.get("currentPassword"),
+    newPassword: form.get("newPassword"),
+    confirmPassword: form.get("confirmPassword"),
+  });
+  const session = await getSession(request);
+  await changePassword(userId, input, session.id);
+  // A new session id after the change; every other device is already signed out.
+  const fresh = await rotateSession(session);
+  const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
+  return redirectWithToast(request, "/profile", { type: "success", title: "Password changed successfully" }, { headers });
 }
 
 export default function ProfileRoute() {
   const { user, editing, changingPassword } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const failedIntent = result?.values?.intent;
+  // A body that could not be read (too large, from another site) failed as the profile form.
+  const failedIntent = result ? (result.values?.intent ?? "profile") : undefined;
 
   return (
     <div className="bg-sand-50">
@@ -125,13 +161,11 @@ function Card({ title, action, children }: { title: string; action?: ReactNode; 
   );
 }
 
-type User = { id: number; name: string; email: string; mobile: string | null };
 type Result = ReturnType<typeof useActionData<typeof action>>;
 
 function PersonalInformation({ user, editing, result }: { user: User; editing: boolean; result: Result }) {
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "profile";
+  const saving = useIsPending({ intent: "profile" });
   const toggle = editing ? (
     <Link to="/profile" className="btn-ghost" replace>
       Cancel
@@ -161,13 +195,38 @@ function PersonalInformation({ user, editing, result }: { user: User; editing: b
         <input type="hidden" name="intent" value="profile" />
         <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
           <FormField id="profile-name" label="Full Name" required error={errors.error("name")}>
-            <input id="profile-name" name="name" autoComplete="name" aria-required="true" maxLength={MAX_LENGTH.name} defaultValue={value("name")} className="field-input" {...fieldA11y("profile-name", errors.error("name"))} />
+            <input
+              id="profile-name"
+              name="name"
+              {...fieldProps(PROFILE_FIELDS.name, "server")}
+              autoComplete="name"
+              defaultValue={value("name")}
+              className="field-input"
+              {...fieldA11y("profile-name", errors.error("name"))}
+            />
           </FormField>
           <FormField id="profile-email" label="Email Address" required error={errors.error("email")}>
-            <input id="profile-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={value("email")} className="field-input" {...fieldA11y("profile-email", errors.error("email"))} />
+            <input
+              id="profile-email"
+              name="email"
+              {...fieldProps(PROFILE_FIELDS.email, "server")}
+              autoComplete="email"
+              defaultValue={value("email")}
+              className="field-input"
+              {...fieldA11y("profile-email", errors.error("email"))}
+            />
           </FormField>
           <FormField id="profile-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
-            <input id="profile-mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={16} defaultValue={value("mobile")} className="field-input" {...fieldA11y("profile-mobile", errors.error("mobile"))} />
+            <input
+              id="profile-mobile"
+              name="mobile"
+              {...fieldProps(PROFILE_FIELDS.mobile, "server")}
+              inputMode="numeric"
+              autoComplete="tel-national"
+              defaultValue={value("mobile")}
+              className="field-input"
+              {...fieldA11y("profile-mobile", errors.error("mobile"))}
+            />
           </FormField>
         </div>
         <div className="flex flex-wrap gap-3">
@@ -194,8 +253,7 @@ function Detail({ label, value, muted }: { label: string; value: string; muted?:
 
 function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const saving = navigation.state !== "idle" && navigation.formData?.get("intent") === "password";
+  const saving = useIsPending({ intent: "password" });
   const note = (
     <p className="flex gap-3 text-sm text-stone-600">
       <LockIcon className="h-5 w-5 shrink-0 text-wood-600" />
@@ -209,9 +267,16 @@ function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
       </Card>
     );
   }
-  const field = (id: string, name: string, label: string, autoComplete: string) => (
+  const field = (id: string, name: keyof typeof CHANGE_PASSWORD_FIELDS, label: string, autoComplete: string) => (
     <FormField id={id} label={label} required error={errors.error(name)}>
-      <input id={id} name={name} type="password" autoComplete={autoComplete} aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y(id, errors.error(name))} />
+      <input
+        id={id}
+        name={name}
+        {...fieldProps(CHANGE_PASSWORD_FIELDS[name], "server")}
+        autoComplete={autoComplete}
+        className="field-input"
+        {...fieldA11y(id, errors.error(name))}
+      />
     </FormField>
   );
   return (

@@ -1,31 +1,32 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
-import { db } from "~/lib/db.server";
-import { formAction } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
-import { findResetToken } from "~/lib/one-time-codes.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resetPassword } from "~/models/users.server";
-import { MESSAGES, PASSWORD_MAX, ResetPasswordSchema } from "~/utils/account-schemas";
+import { resetPassword, resetTokenIsLive } from "~/models/users.server";
+import { MESSAGES, RESET_PASSWORD_FIELDS } from "~/utils/account-fields";
+import { ResetPasswordSchema } from "~/utils/account-schemas";
+import { useIsPending } from "~/utils/hooks";
 
 export const meta: MetaFunction = () => [{ title: "Choose a New Password | Sagwan Living" }, // The token never leaves in a Referer to another site; same-site posts keep their Origin.
   { name: "referrer", content: "same-origin" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const live = token ? await findResetToken(db, token) : null;
-  return { token: live ? token : null };
+  return { token: (await resetTokenIsLive(token)) ? token : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readForm(request);
-    const input = parseWith(ResetPasswordSchema, { token: form.get("token"), password: form.get("password"), confirmPassword: form.get("confirmPassword") });
-    await resetPassword(input.token, input.password, request);
-    return redirectWithToast(request, "/login", { type: "success", title: "Your password has been reset. Please log in with your new password." });
+  return pageAction(request, async (form) => {
+    const fields = { token: form.get("token"), password: form.get("password"), confirmPassword: form.get("confirmPassword") };
+    const input = parseWith(ResetPasswordSchema, fields);
+    await resetPassword(input.token, input.password, clientOf(request));
+    const title = "Your password has been reset. Please log in with your new password.";
+    return redirectWithToast(request, "/login", { type: "success", title });
   });
 }
 
@@ -33,8 +34,7 @@ export default function ResetPasswordRoute() {
   const { token } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/reset-password");
+  const busy = useIsPending();
 
   if (!token || result?.formError === MESSAGES.resetInvalid) {
     return (
@@ -55,11 +55,25 @@ export default function ResetPasswordRoute() {
         <FormBanner message={errors.formError} />
         <input type="hidden" name="token" value={token} />
         <FormField id="reset-password" label="New Password" required error={errors.error("password")}>
-          <input id="reset-password" name="password" type="password" autoComplete="new-password" aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y("reset-password", errors.error("password"))} />
+          <input
+            id="reset-password"
+            name="password"
+            {...fieldProps(RESET_PASSWORD_FIELDS.password, "server")}
+            autoComplete="new-password"
+            className="field-input"
+            {...fieldA11y("reset-password", errors.error("password"))}
+          />
           <p className="mt-1 text-xs text-stone-600">{MESSAGES.passwordShort}</p>
         </FormField>
         <FormField id="reset-confirm" label="Confirm New Password" required error={errors.error("confirmPassword")}>
-          <input id="reset-confirm" name="confirmPassword" type="password" autoComplete="new-password" aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y("reset-confirm", errors.error("confirmPassword"))} />
+          <input
+            id="reset-confirm"
+            name="confirmPassword"
+            {...fieldProps(RESET_PASSWORD_FIELDS.confirmPassword, "server")}
+            autoComplete="new-password"
+            className="field-input"
+            {...fieldA11y("reset-confirm", errors.error("confirmPassword"))}
+          />
         </FormField>
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Saving..." : "Set New Password"}

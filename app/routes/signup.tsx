@@ -1,21 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
-import { getUser } from "~/web/auth.server";
-import { formAction, formValues } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { commitSession, getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { registerAccount } from "~/models/users.server";
-import { MESSAGES, PASSWORD_MAX, SignupSchema } from "~/utils/account-schemas";
-import { MAX_LENGTH } from "~/utils/schemas";
+import { MESSAGES, SIGNUP_FIELDS } from "~/utils/account-fields";
+import { SignupSchema } from "~/utils/account-schemas";
+import { useIsPending } from "~/utils/hooks";
+import { getUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Create an Account | Sagwan Living" }];
 
-const FIELDS = ["name", "email", "mobile", "password", "confirmPassword", "terms"] as const;
+const FIELDS = Object.keys(SIGNUP_FIELDS);
+const F = SIGNUP_FIELDS;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/profile");
@@ -25,20 +28,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData | null = null;
-  return formAction(
-    async () => {
-      form = await readForm(request);
-      const input = parseWith(SignupSchema, Object.fromEntries(FIELDS.map((f) => [f, form?.get(f) ?? ""])));
-      const { attemptId } = await registerAccount(input, request, { boundToBrowser: true });
+  return pageAction(
+    request,
+    async (form) => {
+      const input = parseWith(SignupSchema, Object.fromEntries(FIELDS.map((f) => [f, form.get(f) ?? ""])));
+      const { attemptId } = await registerAccount(input, clientOf(request), { boundToBrowser: true });
       const session = await getSession(request);
       session.set("pendingSignup", { attemptId, name: input.name, email: input.email, mobile: input.mobile });
       const headers = new Headers({ "Set-Cookie": await commitSession(session, request) });
-      return redirectWithToast(request, `/verify-otp?email=${encodeURIComponent(input.email)}`, { type: "success", title: "OTP sent successfully" }, { headers });
+      const next = `/verify-otp?email=${encodeURIComponent(input.email)}`;
+      return redirectWithToast(request, next, { type: "success", title: "OTP sent successfully" }, { headers });
     },
     // Passwords are never sent back.
-    () => (form ? formValues(form, ["name", "email", "mobile", "terms"]) : {}),
-    "Registration failed. Please try again.",
+    { echo: ["name", "email", "mobile", "terms"], unexpected: "Registration failed. Please try again." },
   );
 }
 
@@ -46,8 +48,7 @@ export default function SignupRoute() {
   const { pending } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST" && navigation.formAction?.startsWith("/signup");
+  const busy = useIsPending();
   const value = (name: "name" | "email" | "mobile") => errors.value(name) ?? pending?.[name] ?? undefined;
 
   return (
@@ -72,22 +73,46 @@ export default function SignupRoute() {
           ) : null}
         </FormBanner>
         <FormField id="signup-name" label="Full Name" required error={errors.error("name")}>
-          <input id="signup-name" name="name" type="text" autoComplete="name" aria-required="true" maxLength={MAX_LENGTH.name} defaultValue={value("name")} className="field-input" {...fieldA11y("signup-name", errors.error("name"))} />
+          <input
+            id="signup-name"
+            name="name"
+            {...fieldProps(F.name, "server")}
+            autoComplete="name"
+            defaultValue={value("name")}
+            className="field-input"
+            {...fieldA11y("signup-name", errors.error("name"))}
+          />
         </FormField>
         <FormField id="signup-email" label="Email Address" required error={errors.error("email")}>
-          <input id="signup-email" name="email" type="email" autoComplete="email" aria-required="true" maxLength={MAX_LENGTH.email} defaultValue={value("email")} className="field-input" {...fieldA11y("signup-email", errors.error("email"))} />
+          <input
+            id="signup-email"
+            name="email"
+            {...fieldProps(F.email, "server")}
+            autoComplete="email"
+            defaultValue={value("email")}
+            className="field-input"
+            {...fieldA11y("signup-email", errors.error("email"))}
+          />
         </FormField>
         <FormField id="signup-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
-          <input id="signup-mobile" name="mobile" type="tel" inputMode="numeric" autoComplete="tel-national" maxLength={16} placeholder="10-digit mobile number" defaultValue={value("mobile")} className="field-input" {...fieldA11y("signup-mobile", errors.error("mobile"))} />
+          <input
+            id="signup-mobile"
+            name="mobile"
+            {...fieldProps(F.mobile, "server")}
+            inputMode="numeric"
+            autoComplete="tel-national"
+            placeholder="10-digit mobile number"
+            defaultValue={value("mobile")}
+            className="field-input"
+            {...fieldA11y("signup-mobile", errors.error("mobile"))}
+          />
         </FormField>
         <FormField id="signup-password" label="Password" required error={errors.error("password")}>
           <input
             id="signup-password"
             name="password"
-            type="password"
+            {...fieldProps(F.password, "server")}
             autoComplete="new-password"
-            aria-required="true"
-            maxLength={PASSWORD_MAX}
             className="field-input"
             aria-invalid={errors.error("password") ? true : undefined}
             aria-describedby={errors.error("password") ? "signup-password-error signup-password-hint" : "signup-password-hint"}
@@ -97,11 +122,25 @@ export default function SignupRoute() {
           </p>
         </FormField>
         <FormField id="signup-confirm" label="Confirm Password" required error={errors.error("confirmPassword")}>
-          <input id="signup-confirm" name="confirmPassword" type="password" autoComplete="new-password" aria-required="true" maxLength={PASSWORD_MAX} className="field-input" {...fieldA11y("signup-confirm", errors.error("confirmPassword"))} />
+          <input
+            id="signup-confirm"
+            name="confirmPassword"
+            {...fieldProps(F.confirmPassword, "server")}
+            autoComplete="new-password"
+            className="field-input"
+            {...fieldA11y("signup-confirm", errors.error("confirmPassword"))}
+          />
         </FormField>
         <div>
           <label className="flex min-h-11 items-start gap-3 text-sm text-stone-700">
-            <input type="checkbox" name="terms" defaultChecked={errors.value("terms") === "on"} aria-required="true" className="mt-0.5 h-4 w-4 shrink-0 accent-wood-600" {...fieldA11y("signup-terms", errors.error("terms"))} />
+            <input
+              type="checkbox"
+              name="terms"
+              {...fieldProps(F.terms, "server")}
+              defaultChecked={errors.value("terms") === "on"}
+              className="mt-0.5 h-4 w-4 shrink-0 accent-wood-600"
+              {...fieldA11y("signup-terms", errors.error("terms"))}
+            />
             <span>
               I agree to the{" "}
               <Link to="/t&c" className="font-medium text-wood-700 underline" target="_blank">

@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
 import { OtpInput } from "~/components/OtpInput";
 import { useFormErrors } from "~/components/useFormErrors";
-import { getUser, signIn } from "~/web/auth.server";
-import { formAction } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { resendSignupCode, verifySignup } from "~/models/users.server";
 import { EmailOnlySchema, OtpSchema } from "~/utils/account-schemas";
+import { useIsPending } from "~/utils/hooks";
 import { EmailSchema } from "~/utils/schemas";
+import { getUser, signIn } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Verify Your Email | Sagwan Living" }];
 
@@ -28,31 +30,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readForm(request);
+  return pageAction(request, async (form) => {
     const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
     const pending = (await getSession(request)).get("pendingSignup");
     // The code must belong to the sign-up this browser made, when it made one.
     const attemptFor = (email: string) => (pending?.email === email ? pending.attemptId : null);
     if (intent === "resend") {
       const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
-      await resendSignupCode(email, attemptFor(email), request);
-      return redirectWithToast(request, `/verify-otp?email=${encodeURIComponent(email)}`, { type: "success", title: "A new OTP has been sent to your email" });
+      await resendSignupCode(email, attemptFor(email), clientOf(request));
+      const back = `/verify-otp?email=${encodeURIComponent(email)}`;
+      return redirectWithToast(request, back, { type: "success", title: "A new OTP has been sent to your email" });
     }
     const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
-    const user = await verifySignup(input.email, input.otp, attemptFor(input.email), request);
+    const user = await verifySignup(input.email, input.otp, attemptFor(input.email), clientOf(request));
     return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
-  }, undefined, "OTP verification failed.");
+  }, { unexpected: "OTP verification failed." });
 }
 
 export default function VerifyOtpRoute() {
   const { email, pending } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const intent = navigation.formData?.get("intent");
-  const verifying = navigation.state !== "idle" && intent === "verify";
-  const resending = navigation.state !== "idle" && intent === "resend";
+  const verifying = useIsPending({ intent: "verify" });
+  const resending = useIsPending({ intent: "resend" });
 
   return (
     <AuthLayout

@@ -1,30 +1,20 @@
-// Account forms and API bodies: one schema each, shared by the pages, the API routes and
-// the browser. The sign-up checks run in the spec's order, so the first message is the
-// spec's, whatever else is wrong.
+// Account forms and API bodies: one schema each, shared by the pages and the API routes.
+// The lengths, rules and messages live in the zod-free account-fields.ts (the pages' inputs
+// read them there). The sign-up checks run in the order docs/product.md gives, so the first
+// message is that one, whatever else is wrong.
 import { z } from "zod";
-import { EmailSchema, IdSchema, MAX_LENGTH } from "./schemas";
+import {
+  LOGIN_FIELDS,
+  MESSAGES,
+  OTP_LENGTH,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  PROFILE_FIELDS,
+  SIGNUP_FIELDS,
+} from "./account-fields";
+import { EmailSchema, IdSchema } from "./schemas";
 
-export const PASSWORD_MIN = 6;
-export const PASSWORD_MAX = 128;
-export const OTP_LENGTH = 4;
-
-export const MESSAGES = {
-  fillRequired: "Please fill in all required fields",
-  passwordsDiffer: "Passwords do not match",
-  passwordShort: `Password must be at least ${PASSWORD_MIN} characters long`,
-  passwordLong: `Password must be at most ${PASSWORD_MAX} characters long`,
-  email: "Please enter a valid email address",
-  mobile: "Please enter a valid 10-digit mobile number starting with 6, 7, 8 or 9",
-  terms: "Please agree to the Terms and Conditions",
-  nameLong: `Full name must be at most ${MAX_LENGTH.name} characters`,
-  loginRequired: "Please enter both email and password",
-  otp: `Please enter the ${OTP_LENGTH}-digit OTP`,
-  emailTaken: "An account with this email already exists. Please log in instead.",
-  emailInUse: "This email address is already used by another account.",
-  invalidLogin: "Invalid email or password",
-  wrongCurrent: "Your current password is incorrect",
-  resetInvalid: "This password reset link is invalid or has expired. Please request a new one.",
-} as const;
+export { MESSAGES, OTP_LENGTH, PASSWORD_MAX, PASSWORD_MIN };
 
 /** A form field or JSON value as text ("" when missing); numbers are accepted for codes. */
 const text = z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: "Must be text" }));
@@ -44,6 +34,7 @@ function checkEmailShape(email: string, ctx: z.RefinementCtx) {
   if (!result.success) ctx.addIssue({ code: "custom", path: ["email"], message: result.error.issues[0]?.message ?? MESSAGES.email });
 }
 
+/** PASSWORD_MAX is every password field's maxLength (account-fields.ts). */
 function checkNewPassword(password: string, confirm: string | null, ctx: z.RefinementCtx, field = "password") {
   if (confirm !== null && password !== confirm) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsDiffer });
   if (password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: [field], message: MESSAGES.passwordShort });
@@ -61,14 +52,14 @@ function registration(options: { confirm: boolean; terms: boolean }) {
   return z
     .object({ name: text, email: text, mobile: text, password: text, confirmPassword: text, terms: text })
     .superRefine((v, ctx) => {
-      // 1. required fields, 2. passwords match, 3. password length: the spec's order.
+      // 1. required fields, 2. passwords match, 3. password length: docs/product.md's order.
       for (const key of ["name", "email", "password"] as const) {
         if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
       }
       if (!v.name.trim() || !v.email.trim() || !v.password.trim()) return;
       checkNewPassword(v.password, options.confirm ? v.confirmPassword : null, ctx);
       checkEmailShape(v.email, ctx);
-      if (v.name.trim().length > MAX_LENGTH.name) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
+      if (v.name.trim().length > SIGNUP_FIELDS.name.maxLength) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
       checkMobile(v.mobile, ctx);
       if (options.terms && !["on", "true", "1", "yes"].includes(v.terms)) ctx.addIssue({ code: "custom", path: ["terms"], message: MESSAGES.terms });
     })
@@ -88,7 +79,7 @@ export const LoginSchema = z
       ctx.addIssue({ code: "custom", path: [v.email.trim() ? "password" : "email"], message: MESSAGES.loginRequired });
       return;
     }
-    if (v.email.trim().length > MAX_LENGTH.email) ctx.addIssue({ code: "custom", path: ["email"], message: "That email address is too long" });
+    if (v.email.trim().length > LOGIN_FIELDS.email.maxLength) ctx.addIssue({ code: "custom", path: ["email"], message: "That email address is too long" });
     if (v.password.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: ["password"], message: MESSAGES.passwordLong });
   })
   .transform((v) => ({ email: v.email.trim().toLowerCase(), password: v.password }));
@@ -112,7 +103,7 @@ export const ProfileSchema = z
   .object({ name: text, email: text, mobile: text })
   .superRefine((v, ctx) => {
     if (!v.name.trim()) ctx.addIssue({ code: "custom", path: ["name"], message: "Name is required" });
-    else if (v.name.trim().length > MAX_LENGTH.name) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
+    else if (v.name.trim().length > PROFILE_FIELDS.name.maxLength) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
     if (!v.email.trim()) ctx.addIssue({ code: "custom", path: ["email"], message: "Email is required" });
     else checkEmailShape(v.email, ctx);
     checkMobile(v.mobile, ctx);

@@ -1,9 +1,12 @@
-// Field schemas shared by forms and API routes.
+// Field schemas shared by forms and API routes. Browser code takes the forms' constraints
+// from the zod-free field rules (message-fields.ts, account-fields.ts), which these read.
 import { z } from "zod";
+import { MAX_LENGTH } from "./field-lengths";
+import type { FieldRule } from "./forms";
+import { CONTACT_FIELDS, CONTACT_SUBJECTS, NEWSLETTER_FIELDS } from "./message-fields";
 import { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
 
-/** Field lengths: the schemas enforce them, the forms print them as maxLength. */
-export const MAX_LENGTH = { name: 100, email: 254, phone: 20, message: 5000 } as const;
+export { CONTACT_SUBJECTS, MAX_LENGTH };
 
 /** A whole number from a form field ("12") or JSON (12); booleans, arrays and "1e3" are refused. */
 const wholeNumber = (message: string) =>
@@ -21,36 +24,40 @@ export const QuantitySchema = wholeNumber(QUANTITY_MESSAGE).pipe(
   z.number().min(MIN_QUANTITY, QUANTITY_MESSAGE).max(MAX_QUANTITY, QUANTITY_MESSAGE),
 );
 
-export const EmailSchema = z
-  .string({ error: "Please enter a valid email address" })
-  .trim()
-  .toLowerCase()
-  .max(MAX_LENGTH.email, "That email address is too long")
-  .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Please enter a valid email address");
-
-export const NewsletterSchema = z.object({ email: EmailSchema });
-
-export const CONTACT_SUBJECTS = ["Product Inquiry", "Order Status", "Return Request", "Feedback", "Other"] as const;
-
-const required = (label: string, max: number) =>
+/** An email address of at most `max` characters, trimmed and lower-cased. */
+const email = (max: number) =>
   z
-    .string({ error: `${label} is required` })
+    .string({ error: "Please enter a valid email address" })
     .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .toLowerCase()
+    .max(max, "That email address is too long")
+    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Please enter a valid email address");
 
+export const EmailSchema = email(MAX_LENGTH.email);
+
+export const NewsletterSchema = z.object({ email: email(NEWSLETTER_FIELDS.email.maxLength) });
+
+/** A text field by its rule: trimmed, not empty when required, at most maxLength. */
+function text(label: string, rule: FieldRule) {
+  let schema = z.string({ error: `${label} is required` }).trim();
+  if (rule.required) schema = schema.min(1, `${label} is required`);
+  if (rule.maxLength !== undefined) schema = schema.max(rule.maxLength, `${label} must be at most ${rule.maxLength} characters`);
+  return schema;
+}
+
+const C = CONTACT_FIELDS;
 export const ContactSchema = z.object({
-  name: required("Name", MAX_LENGTH.name),
-  email: z.string({ error: "Email is required" }).trim().min(1, "Email is required").pipe(EmailSchema),
+  name: text("Name", C.name),
+  email: text("Email", { required: C.email.required }).pipe(email(C.email.maxLength)),
   phone: z
     .string()
     .trim()
-    .max(MAX_LENGTH.phone, `Phone must be at most ${MAX_LENGTH.phone} characters`)
+    .max(C.phone.maxLength, `Phone must be at most ${C.phone.maxLength} characters`)
     .regex(/^[+\d][\d\s-]{5,}$|^$/, "Please enter a valid phone number")
     .optional()
     .transform((v) => (v ? v : undefined)),
   subject: z.enum(CONTACT_SUBJECTS, { error: "Please choose a subject" }),
-  message: required("Message", MAX_LENGTH.message),
+  message: text("Message", C.message),
 });
 export type ContactInput = z.infer<typeof ContactSchema>;
 
@@ -69,4 +76,4 @@ export const SlugSchema = z
   .trim()
   .min(1, "A slug is required")
   .max(120, "That slug is too long")
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");;
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");

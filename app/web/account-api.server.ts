@@ -1,14 +1,17 @@
-// The account API's answers, shared by the paths the spec names twice
-// (/api/user/auth/login and /api/auth/login, /api/user/auth/register and /api/auth/register).
+// The account API's answers, shared by the paths docs/api.md names twice (/api/user/auth/login
+// and /api/auth/login, and the same for register and logout): each parses, calls one verb and
+// answers, so both paths give the same answer.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
-import { authenticateCredentials, joinGuestRowsForToken } from "./auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { issueToken } from "~/lib/identity.server";
+import { bearerToken, issueToken, revokeRequestToken } from "~/lib/identity.server";
+import { clientOf } from "~/lib/rate-limit.server";
+import { destroySession, getSession } from "~/lib/session.server";
 import type { User } from "~/models/users.server";
 import { registerAccount } from "~/models/users.server";
 import { RegisterSchema } from "~/utils/account-schemas";
+import { authenticateCredentials, joinGuestRowsForToken } from "./auth.server";
 
 /** POST email, password → `{ token, user }` (401 on bad credentials). */
 export const loginAction = ({ request }: ActionFunctionArgs) =>
@@ -31,9 +34,23 @@ export const registerAction =
     apiHandler(async () => {
       requireMutation(request, ["POST"]);
       const input = parseWith(RegisterSchema, await readBody(request));
-      const { attemptId, user } = await registerAccount(input, request);
+      const { attemptId, user } = await registerAccount(input, clientOf(request));
       const message = "OTP sent successfully";
-      // The account gets no token until its code is verified (contract: token optional).
+      // The account gets no token until its code is verified (docs/api.md: the token is optional).
       // `attemptId`, sent back with verifyOtp, binds the code to this sign-up (ADR 0006).
-      return jsonResponse(shape === "success" ? { success: true, message, attemptId } : { success: true, message, attemptId, user }, { status: 201 });
+      const body = shape === "success" ? { success: true, message, attemptId } : { success: true, message, attemptId, user };
+      return jsonResponse(body, { status: 201 });
     });
+
+/**
+ * POST → `{ success: true }`: ends an API sign-in (one of this shop's additions, docs/api.md).
+ * The bearer token sent is revoked; a browser session sent with the request is ended too.
+ */
+export const logoutAction = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["POST"]);
+    const headers = new Headers();
+    if (bearerToken(request)) await revokeRequestToken(request);
+    if (request.headers.get("Cookie")) headers.append("Set-Cookie", await destroySession(await getSession(request), request));
+    return jsonResponse({ success: true }, { headers });
+  });

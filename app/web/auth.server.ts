@@ -8,6 +8,7 @@ import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
 import { bearerToken, getUserId } from "~/lib/identity.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import type { ShopSession } from "~/lib/session.server";
 import { commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -20,13 +21,14 @@ import type { ToastInput } from "~/utils/toast";
 
 export const authenticator = new Authenticator<User>();
 authenticator.use(
-  new FormStrategy(async ({ form, request }) => verifyLogin(parseWith(LoginSchema, Object.fromEntries(form)), request)),
+  new FormStrategy(async ({ form, request }) => verifyLogin(parseWith(LoginSchema, Object.fromEntries(form)), clientOf(request))),
   "form",
 );
 
 /**
  * Check credentials through the authenticator. Pages pass their (already size-checked) form,
- * API routes their JSON body: both become the one form the strategy reads.
+ * API routes their JSON body: both become the one form the strategy reads. The request's
+ * headers go with it, so the strategy's clientOf sees the same client address.
  */
 export function authenticateCredentials(request: Request, fields: Record<string, unknown>): Promise<User> {
   const body = new URLSearchParams();

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { registerAccount, verifySignup } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as cartGet from "~/routes/api.cart.get";
@@ -22,9 +23,9 @@ beforeAll(async () => {
 describe("API sign-in with a guest cart", () => {
   it("login for a token moves the cookie's guest cart into the account's, and the session lets go of it", async () => {
     const email = `api-merge-${crypto.randomBytes(4).toString("hex")}@example.com`;
-    const request = getRequest("/api/user/auth/register");
-    await registerAccount({ name: "Api Merge", email, mobile: null, password: "secret12" }, request);
-    await verifySignup(email, await latestCode(email), null, request);
+    const client = clientOf(getRequest("/api/user/auth/register"));
+    await registerAccount({ name: "Api Merge", email, mobile: null, password: "secret12" }, client);
+    await verifySignup(email, await latestCode(email), null, client);
 
     const added = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId, quantity: 2 }));
     expect(added.status).toBe(200);

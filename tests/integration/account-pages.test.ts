@@ -10,7 +10,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { issueToken } from "~/lib/identity.server";
 import { hashPassword } from "~/lib/password.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { clientOf, LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { settleMail } from "~/lib/mail.server";
 import { CODE_MESSAGES, MAX_CODE_ATTEMPTS, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { sessionCookie } from "~/lib/session.server";
@@ -54,9 +54,9 @@ let counter = 0;
 const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3).toString("hex")}@example.com`;
 
 async function registerVerified(email: string, name = "Page Customer"): Promise<User> {
-  const request = formRequest("/signup", {});
-  await registerAccount({ name, email, mobile: null, password: PASSWORD }, request);
-  return verifySignup(email, await latestCode(email), null, request);
+  const client = clientOf(formRequest("/signup", {}));
+  await registerAccount({ name, email, mobile: null, password: PASSWORD }, client);
+  return verifySignup(email, await latestCode(email), null, client);
 }
 
 /** The users rows with this email (none until a sign-up code is verified). */

@@ -10,7 +10,7 @@ import { AppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { settleMail } from "~/lib/mail.server";
 import { CODE_MESSAGES, findResetToken, MAX_CODE_ATTEMPTS, RESET_INVALID, SEVERAL_WAITING } from "~/lib/one-time-codes.server";
-import { LIMITS } from "~/lib/rate-limit.server";
+import { clientOf, LIMITS } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
 import * as authLogin from "~/routes/api.auth.login";
@@ -49,9 +49,9 @@ const freshEmail = (tag: string) => `${tag}-${++counter}-${crypto.randomBytes(3)
 
 /** A verified account made through the models (one hash), ready to log in with PASSWORD. */
 async function registerVerified(email: string, name = "Test Customer", mobile: string | null = null): Promise<User> {
-  const request = jsonRequest("POST", "/api/user/auth/register", {});
-  await registerAccount({ name, email, mobile, password: PASSWORD }, request);
-  return verifySignup(email, await latestCode(email), null, request);
+  const client = clientOf(jsonRequest("POST", "/api/user/auth/register", {}));
+  await registerAccount({ name, email, mobile, password: PASSWORD }, client);
+  return verifySignup(email, await latestCode(email), null, client);
 }
 
 /** The users rows with this email (none until a sign-up code is verified). */
@@ -664,7 +664,7 @@ describe("PUT /api/auth/profile", () => {
     const email = freshEmail("profile-reset");
     const user = await registerVerified(email, "Link Holder");
     const token = await tokenFor(user);
-    await requestPasswordReset(email, publicOrigin(), jsonRequest("POST", "/forgot-password", {}));
+    await requestPasswordReset(email, publicOrigin(), clientOf(jsonRequest("POST", "/forgot-password", {})));
     await settleMail();
     const resetToken = new URL(await latestResetLink(email)).searchParams.get("token")!;
     expect(await findResetToken(db, resetToken)).not.toBeNull();
@@ -677,7 +677,7 @@ describe("PUT /api/auth/profile", () => {
     const moved = freshEmail("profile-reset-moved");
     expect((await put(token, { email: moved })).status).toBe(200);
     expect(await findResetToken(db, resetToken)).toBeNull();
-    const refused = await resetPassword(resetToken, "takeover1", jsonRequest("POST", "/reset-password", {})).then(
+    const refused = await resetPassword(resetToken, "takeover1", clientOf(jsonRequest("POST", "/reset-password", {}))).then(
       () => null,
       (e: unknown) => e,
     );

@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db, toCount } from "~/lib/db.server";
 import { issueToken } from "~/lib/identity.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, verifySignup } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
@@ -31,9 +32,9 @@ export const uniqueEmail = (tag: string) => `${tag}-${crypto.randomBytes(6).toSt
 /** A verified account (sign-up code from the outbox) and a bearer token for it. */
 export async function newCustomer(tag: string): Promise<Customer> {
   const email = uniqueEmail(tag);
-  const request = jsonRequest("POST", "/api/user/auth/register", {});
-  await registerAccount({ name: `Test ${tag}`, email, mobile: null, password: PASSWORD }, request);
-  const user = await verifySignup(email, await latestCode(email), null, request);
+  const client = clientOf(jsonRequest("POST", "/api/user/auth/register", {}));
+  await registerAccount({ name: `Test ${tag}`, email, mobile: null, password: PASSWORD }, client);
+  const user = await verifySignup(email, await latestCode(email), null, client);
   const token = await issueToken(user.id);
   return { user, email, token, auth: { Authorization: `Bearer ${token}` } };
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { LIMITS, rateLimitRequest, SHOP_WIDE } from "~/lib/rate-limit.server";
+import { clientOf, LIMITS, rateLimitClient, SHOP_WIDE } from "~/lib/rate-limit.server";
 import { getRequest } from "../support/requests";
 
 beforeAll(async () => {
@@ -9,15 +9,15 @@ beforeAll(async () => {
 
 describe("rate limits", () => {
   it("hold one email to its limit, and the shop-wide ceiling holds a client that changes the email every time", async () => {
-    const request = getRequest("/contact");
-    for (let i = 0; i < LIMITS.contact.max; i++) await rateLimitRequest(LIMITS.contact, request, "same@example.com");
-    await expect(rateLimitRequest(LIMITS.contact, request, "same@example.com")).rejects.toMatchObject({ status: 429 });
+    const client = clientOf(getRequest("/contact"));
+    for (let i = 0; i < LIMITS.contact.max; i++) await rateLimitClient(LIMITS.contact, client, "same@example.com");
+    await expect(rateLimitClient(LIMITS.contact, client, "same@example.com")).rejects.toMatchObject({ status: 429 });
 
     const ceiling = SHOP_WIDE.contact.max;
     let refused = 0;
     for (let i = 0; i < ceiling + 5; i++) {
       try {
-        await rateLimitRequest(LIMITS.contact, request, `visitor-${i}@example.com`);
+        await rateLimitClient(LIMITS.contact, client, `visitor-${i}@example.com`);
       } catch (error) {
         expect(error).toMatchObject({ status: 429, message: "Too many attempts. Please wait a while and try again." });
         refused++;
@@ -35,12 +35,12 @@ describe("login attempts behind a trusted proxy", () => {
     const trusted = env.TRUST_PROXY;
     env.TRUST_PROXY = true;
     try {
-      const from = (ip: string) => getRequest("/login", { "X-Forwarded-For": `10.9.9.9, ${ip}` });
-      for (let i = 0; i < LIMITS.login.perAddress; i++) await rateLimitRequest(LIMITS.login, from("203.0.113.9"), `try-${i}@example.com`);
-      await expect(rateLimitRequest(LIMITS.login, from("203.0.113.9"), "fresh@example.com")).rejects.toMatchObject({ status: 429 });
+      const from = (ip: string) => clientOf(getRequest("/login", { "X-Forwarded-For": `10.9.9.9, ${ip}` }));
+      for (let i = 0; i < LIMITS.login.perAddress; i++) await rateLimitClient(LIMITS.login, from("203.0.113.9"), `try-${i}@example.com`);
+      await expect(rateLimitClient(LIMITS.login, from("203.0.113.9"), "fresh@example.com")).rejects.toMatchObject({ status: 429 });
       // Another address is not held by the first one's tries (no shop-wide lockout once addresses are known),
       // and the address is the right-most X-Forwarded-For entry: the one the proxy added.
-      await expect(rateLimitRequest(LIMITS.login, from("198.51.100.7"), "other@example.com")).resolves.toBeUndefined();
+      await expect(rateLimitClient(LIMITS.login, from("198.51.100.7"), "other@example.com")).resolves.toBeUndefined();
     } finally {
       env.TRUST_PROXY = trusted;
     }
