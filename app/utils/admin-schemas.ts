@@ -1,45 +1,42 @@
-// The admin forms' rules (spec section 5, "Admin forms"), shared by the pages, the CSV import
-// and their tests. Messages name the field, as the storefront's forms do.
+// The admin forms' schemas (docs/product.md, "Admin forms"), shared by the pages' actions, the
+// CSV import and their tests. Lengths and required fields come from the field rules in
+// admin-fields.ts, which the inputs print too. Messages name the field, as the storefront's forms do.
 import { z } from "zod";
+import { ADMIN_LIMITS, CATEGORY_FIELDS, isImageUrl, PRODUCT_FIELDS } from "./admin-fields";
+import type { FieldRule } from "./forms";
 import { ORDER_STATUSES } from "./order-status";
 import { IdSchema } from "./schemas";
 
-export const ADMIN_LIMITS = { title: 120, description: 2000, imgPath: 500, specs: 20, specKey: 60, specValue: 200, maxPrice: 10_000_000, maxStock: 100_000, query: 100 } as const;
+export { ADMIN_LIMITS, isImageUrl } from "./admin-fields";
 
 const text = z.preprocess((v) => (v === undefined || v === null ? "" : v), z.string({ error: "Must be text" }));
 
-const required = (label: string, max: number) =>
-  text.pipe(z.string().trim().min(1, `${label} is required`).max(max, `${label} must be at most ${max} characters`));
+/** A text field as its rule says: trimmed, '{label} is required' when required, at most maxLength. */
+const textField = (label: string, rule: FieldRule) => {
+  let field = z.string().trim();
+  if (rule.required) field = field.min(1, `${label} is required`);
+  if (rule.maxLength !== undefined) field = field.max(rule.maxLength, `${label} must be at most ${rule.maxLength} characters`);
+  return text.pipe(field);
+};
 
 /**
- * An image address: an https URL (the page's CSP allows images from https sites only) or a
- * path on this site (/images/…, /uploads/…). Anything else (http:, javascript:, data:, //host)
- * is refused; URLs are stored as the browser would read them.
+ * An image address (isImageUrl: https, or a path on this site). Always required here, though
+ * the input is not: the forms' uploaded file stands in for it. URLs are stored as the browser
+ * would read them.
  */
 export const ImageUrlSchema = text.pipe(
   z
     .string()
     .trim()
     .min(1, "Image URL is required")
-    .max(ADMIN_LIMITS.imgPath, `Image URL must be at most ${ADMIN_LIMITS.imgPath} characters`)
+    .max(CATEGORY_FIELDS.imgPath.maxLength, `Image URL must be at most ${CATEGORY_FIELDS.imgPath.maxLength} characters`)
     .refine(isImageUrl, "Please enter a valid image URL (https://… or /images/…)")
     .transform((v) => (v.startsWith("/") ? v : new URL(v).href)),
 );
 
-export function isImageUrl(value: string): boolean {
-  if (/\s/.test(value) || value.includes("\\")) return false;
-  if (value.startsWith("/")) return !value.startsWith("//");
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" && Boolean(url.hostname) && /^https:\/\//i.test(value);
-  } catch {
-    return false;
-  }
-}
-
 export const CategoryFormSchema = z.object({
-  title: required("Title", ADMIN_LIMITS.title),
-  description: required("Description", ADMIN_LIMITS.description),
+  title: textField("Title", CATEGORY_FIELDS.title),
+  description: textField("Description", CATEGORY_FIELDS.description),
   imgPath: ImageUrlSchema,
 });
 export type CategoryInput = z.output<typeof CategoryFormSchema>;
@@ -66,6 +63,9 @@ const StockSchema = z.preprocess(
 
 const list = z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Must be text" })));
 
+const SPEC_KEY_MAX = PRODUCT_FIELDS.specKey.maxLength;
+const SPEC_VALUE_MAX = PRODUCT_FIELDS.specValue.maxLength;
+
 /** Specification rows as key/value pairs: blank rows are dropped, keys must be unique. */
 export const SpecificationsSchema = z
   .object({ keys: list, values: list })
@@ -80,8 +80,8 @@ export const SpecificationsSchema = z
         ? `Row ${i + 1}: give the specification a name`
         : !value
           ? `Row ${i + 1}: give "${key}" a value`
-          : key.length > ADMIN_LIMITS.specKey || value.length > ADMIN_LIMITS.specValue
-            ? `Row ${i + 1}: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`
+          : key.length > SPEC_KEY_MAX || value.length > SPEC_VALUE_MAX
+            ? `Row ${i + 1}: names are at most ${SPEC_KEY_MAX} characters and values ${SPEC_VALUE_MAX}`
             : Object.keys(out).some((k) => k.toLowerCase() === key.toLowerCase())
               ? `Row ${i + 1}: "${key}" is listed twice`
               : null;
@@ -100,11 +100,11 @@ export const SpecificationsSchema = z
 
 export const ProductFormSchema = z
   .object({
-    title: required("Title", ADMIN_LIMITS.title),
+    title: textField("Title", PRODUCT_FIELDS.title),
     categoryId: z.preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable()).refine((v) => v !== null, "Category is required"),
     price: PriceSchema,
     imgPath: ImageUrlSchema,
-    description: required("Description", ADMIN_LIMITS.description),
+    description: textField("Description", PRODUCT_FIELDS.description),
     featured: checkbox,
     inStock: checkbox,
     stock: StockSchema,
