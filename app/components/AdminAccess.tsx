@@ -1,7 +1,7 @@
-// The hidden 'Admin Access' dialog (spec section 2): five clicks on the home page's logo open
+// The hidden 'Admin Access' dialog (docs/product.md): five clicks on the home page's logo open
 // it. It is a plain form posting to /admin/login, so it works without JavaScript too (the
 // server renders it open at /?admin-access); with JavaScript the answer comes back in place.
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ModalDialog } from "./ModalDialog";
 import { useHydrated } from "~/utils/hooks";
@@ -9,6 +9,14 @@ import { LockIcon } from "./icons";
 
 export const ADMIN_CLICKS = 5;
 export const NOT_CONFIGURED = "Admin access is not configured on this server. Set ADMIN_PASSWORD to turn it on.";
+
+/**
+ * Whether admin access is on for this server, as the root loader tells every page
+ * (`adminConfigured`). Read by shape, since components do not import the root module.
+ */
+export function useAdminConfigured(): boolean {
+  return useRouteLoaderData<{ adminConfigured?: boolean }>("root")?.adminConfigured ?? false;
+}
 
 /** Counts logo clicks; the fifth opens the dialog and the count starts again. */
 export function useLogoClicks(enabled: boolean) {

@@ -1,11 +1,11 @@
 // Pieces every admin list shares: the search bar, the table frame, the add/edit dialog
 // (a modal <dialog> with JavaScript, an open panel without) and the delete confirmation.
-import { Form, Link, useLocation, useNavigate, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect, useRef } from "react";
 import { FormBanner } from "~/components/AuthLayout";
 import { PlusIcon, SearchIcon } from "~/components/icons";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated, useIsPending } from "~/utils/hooks";
 import { listSearch, withParams } from "~/utils/admin-url";
 
 const FILTER_PARAMS = ["q", "category", "status", "payment", "from", "to"];
@@ -36,6 +36,14 @@ export function ListSearch({ placeholder, q, children, addLabel }: { placeholder
   );
 }
 
+/** On a phone: each row a wrapped block, the second cell (the row's name) wide, the last (its actions) at the end. */
+const TABLE_BODY = [
+  "divide-y divide-sand-200",
+  "max-sm:[&>tr]:flex max-sm:[&>tr]:flex-wrap max-sm:[&>tr]:items-center max-sm:[&>tr]:gap-x-1 max-sm:[&>tr]:py-2",
+  "max-sm:[&>tr>td]:px-3 max-sm:[&>tr>td]:py-1",
+  "max-sm:[&>tr>td:nth-child(2)]:min-w-[55%] max-sm:[&>tr>td:nth-child(2)]:flex-1 max-sm:[&>tr>td:last-child]:ml-auto",
+].join(" ");
+
 /**
  * A list's table. On a phone each row becomes a wrapped block of its cells (the column names
  * stay for screen readers; a cell with `data-label` shows its name before a bare value, see
@@ -49,7 +57,7 @@ export function AdminTable({ label, head, children, empty }: { label: string; he
           <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600 max-sm:sr-only">
             <tr>{head.map((h) => <th key={h} scope="col" className="px-4 py-3 font-semibold">{h}</th>)}</tr>
           </thead>
-          <tbody className="divide-y divide-sand-200 max-sm:[&>tr]:flex max-sm:[&>tr]:flex-wrap max-sm:[&>tr]:items-center max-sm:[&>tr]:gap-x-1 max-sm:[&>tr]:py-2 max-sm:[&>tr>td]:px-3 max-sm:[&>tr>td]:py-1 max-sm:[&>tr>td:nth-child(2)]:min-w-[55%] max-sm:[&>tr>td:nth-child(2)]:flex-1 max-sm:[&>tr>td:last-child]:ml-auto">{children}</tbody>
+          <tbody className={TABLE_BODY}>{children}</tbody>
         </table>
       </div>
       {empty}
@@ -65,12 +73,12 @@ export function EmptyRow({ colSpan, children }: { colSpan: number; children: Rea
   );
 }
 
-/** 'Error: {message}' (spec) when a list could not be loaded. */
+/** 'Error: {message}' (docs/product.md) when a list could not be loaded. */
 export function ListError({ message }: { message: string }) {
   return <p role="alert" className="card mt-5 border-red-200 bg-red-50 p-4 text-red-800">Error: {message}</p>;
 }
 
-/** Rows of grey bars while a list loads (spec: the users list's loading skeleton). */
+/** Rows of grey bars while a list loads (docs/product.md: the users list's loading skeleton). */
 export function ListSkeleton({ rows = 6 }: { rows?: number }) {
   return (
     <div className="card mt-5 p-4" aria-busy="true" aria-label="Loading" data-testid="list-skeleton">
@@ -86,6 +94,9 @@ export function ListSkeleton({ rows = 6 }: { rows?: number }) {
     </div>
   );
 }
+
+const MODAL_PLACE = "fixed inset-0 z-50 m-auto max-h-[92vh]";
+const MODAL_LOOK = "overflow-y-auto rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40";
 
 /**
  * An add/edit/delete dialog opened by the URL (?new=1, ?edit=ID, ?delete=ID). With JavaScript
@@ -121,7 +132,7 @@ export function AdminDialog({ title, children, wide }: { title: string; children
         e.preventDefault();
         navigate(back, { preventScrollReset: true });
       }}
-      className={`fixed inset-0 z-50 m-auto max-h-[92vh] ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} overflow-y-auto rounded-xl bg-white p-6 shadow-2xl backdrop:bg-black/40`}
+      className={`${MODAL_PLACE} ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} ${MODAL_LOOK}`}
     >
       <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
       {children(close)}
@@ -137,8 +148,7 @@ export function BehindDialog({ dialogOpen, children }: { dialogOpen: boolean; ch
 
 /** The delete confirmation: 'Are you sure you want to delete this {thing}?' */
 export function DeleteDialog({ thing, id, name, error }: { thing: string; id: number; name: string; error?: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
+  const busy = useIsPending({ intent: "delete" });
   return (
     <AdminDialog title={`Delete ${thing}`}>
       {(close) => (

@@ -1,10 +1,13 @@
-// Numbered pagination for the admin lists (spec): shown only with more than one page,
+// Numbered pagination for the admin lists (docs/product.md): shown only with more than one page,
 // 'Showing X to Y of Z', previous/next disabled at the ends. Plain links: works without JS.
 import { Link, useLocation } from "@remix-run/react";
 import { ChevronLeftIcon, ChevronRightIcon } from "~/components/icons";
 import { withParams } from "~/utils/admin-url";
 import type { PageInfo } from "~/utils/pagination";
 import { pageNumbers, showingText } from "~/utils/pagination";
+
+const CURRENT = "border-wood-600 bg-wood-600 font-semibold text-white";
+const OTHER = "border-sand-300 bg-white hover:bg-sand-100";
 
 export function Pagination({ info, noun, label }: { info: PageInfo; noun?: string; label: string }) {
   const location = useLocation();
@@ -35,7 +38,7 @@ export function Pagination({ info, noun, label }: { info: PageInfo; noun?: strin
                 to={href(n)}
                 aria-current={n === info.page ? "page" : undefined}
                 aria-label={`Page ${n}`}
-                className={`${edge} ${n === info.page ? "border-wood-600 bg-wood-600 font-semibold text-white" : "border-sand-300 bg-white hover:bg-sand-100"}`}
+                className={`${edge} ${n === info.page ? CURRENT : OTHER}`}
               >
                 {n}
               </Link>

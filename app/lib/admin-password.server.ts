@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { env, isProduction } from "./env.server";
 import { sessionSecrets } from "./secrets.server";
 
-/** contract.md: `admin12345` outside production; in production only what ADMIN_PASSWORD says. */
+/** docs/product.md: `admin12345` outside production; in production only what ADMIN_PASSWORD says. */
 export const DEV_ADMIN_PASSWORD = "admin12345";
 /** In production a shorter password (or the development one) leaves admin access off. */
 export const MIN_PRODUCTION_ADMIN_PASSWORD = 12;
@@ -22,7 +22,10 @@ export function adminPassword(): string | null {
 export function adminPasswordProblem(): string | null {
   if (!isProduction || adminPassword() !== null) return null;
   if (!env.ADMIN_PASSWORD) return "ADMIN_PASSWORD is not set: the admin area cannot be opened in production.";
-  return `ADMIN_PASSWORD is too weak (at least ${MIN_PRODUCTION_ADMIN_PASSWORD} characters, not the development default): the admin area stays closed.`;
+  return (
+    `ADMIN_PASSWORD is too weak (at least ${MIN_PRODUCTION_ADMIN_PASSWORD} characters, not the development default): ` +
+    "the admin area stays closed."
+  );
 }
 
 /** Timing-safe: both sides are hashed to the same length first, so neither length nor content leaks. */

@@ -228,7 +228,8 @@ describe("importProductsCsv: writes", () => {
   });
 
   it.skipIf(isPostgresUrl(process.env.DATABASE_URL ?? ""))("a failure while writing rolls every row back", async () => {
-    await sql`create trigger csv_test_fail before insert on items when new.title = 'Fails On Write' begin select raise(abort, 'boom'); end`.execute(db);
+    await sql`create trigger csv_test_fail before insert on items when new.title = 'Fails On Write'
+      begin select raise(abort, 'boom'); end`.execute(db);
     try {
       const sofa = (await item("sheesham-wood-3-seater-sofa"))!;
       const text = csvFile([

@@ -23,6 +23,10 @@ export const NOTHING_IMPORTED = "Nothing was imported: fix these rows and upload
 export const NO_ROWS = "The file has no product rows";
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS} product rows: split it into smaller files`;
 export const IMPORT_RACE = "Another change to the products was saved at the same time, so nothing was imported. Please upload the file again.";
+export const CHOOSE_FILE = "Choose a CSV file to import";
+const SAVE_AS_CSV = 'in your spreadsheet choose Save As → "CSV UTF-8", then upload that file';
+export const SPREADSHEET = `That is a spreadsheet file, not CSV: ${SAVE_AS_CSV}`;
+export const NOT_UTF8 = `The file is not UTF-8 text: ${SAVE_AS_CSV}`;
 
 /** One problem of an import: the CSV line it is on (the header is line 1) and what is wrong. */
 export interface ImportProblem {
@@ -202,7 +206,9 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
     };
     const extra = record.cells.slice(header.cells.length).some((c) => c.trim() !== "");
     if (record.cells.length < needed || extra) {
-      const message = `This row has ${record.cells.length} cells but the header has ${header.cells.length}: check for a missing or extra comma or quote`;
+      const message =
+        `This row has ${record.cells.length} cells but the header has ${header.cells.length}: ` +
+        "check for a missing or extra comma or quote";
       problems.push({ line: record.line, message });
       continue;
     }
@@ -283,6 +289,30 @@ async function titleSlug(trx: Db, title: string, reserved: ReadonlySet<string>):
     .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]))
     .execute();
   return firstFreeSlug(base, new Set([...rows.map((r) => r.slug), ...reserved]));
+}
+
+/** A refusal of the uploaded file itself, shown beside the form's file field. */
+const fileError = (message: string, status: 400 | 413 = 400) => new AppError(status, message, { file: message });
+
+/** The uploaded file as text: a non-empty UTF-8 file, not a spreadsheet's own format. */
+async function uploadedText(file: FormDataEntryValue | null): Promise<string> {
+  if (file === null || typeof file === "string" || file.size === 0) throw fileError(CHOOSE_FILE);
+  if (/\.(xlsx|xlsm|xlsb|xls|ods|numbers)$/i.test(file.name)) throw fileError(SPREADSHEET);
+  if (file.size > IMPORT_MAX_BYTES) throw fileError(TOO_LARGE, 413);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    throw fileError(NOT_UTF8);
+  }
+}
+
+/**
+ * Import the products of an uploaded CSV file (the import form's `file`): the file is refused
+ * with a message on the field when it is missing, a spreadsheet's own format, too large or not
+ * UTF-8; its rows as importProductsCsv.
+ */
+export async function importProductsFile(file: FormDataEntryValue | null, db: Db = defaultDb): Promise<ImportResult> {
+  return importProductsCsv(await uploadedText(file), db);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

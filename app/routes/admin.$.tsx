@@ -1,13 +1,14 @@
 // Any other /admin/… path: the guard first (without the admin flag it is sent to /, as every
 // admin path is), then 'Not Found' inside the admin frame.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 
 export const handle = { section: "Not Found" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  throw new Response(JSON.stringify({ message: "There is no such page in the admin area." }), { status: 404, headers: { "Content-Type": "application/json" } });
+  throw data({ message: "There is no such page in the admin area." }, { status: 404 });
 }
 
 export const action = adminOtherMethods(["GET"]);

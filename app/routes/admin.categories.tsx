@@ -1,29 +1,33 @@
 // Admin: categories. Search (title, description), pages of 10, add/edit/delete dialogs.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { ImageFields } from "~/components/ImageFields";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
-import { ADMIN_LIMITS, CategoryFormSchema } from "~/utils/admin-schemas";
+import { CATEGORY_FIELDS } from "~/utils/admin-fields";
+import { CategoryFormSchema } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
+import { useIsPending } from "~/utils/hooks";
 
 export const handle = { section: "Categories" };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Category",
     fields: ["title", "description", "imgPath"],
     limit: MAX_UPLOAD_BYTES + 64 * 1024,
-    parse: (form) => withImage(form, (imgPath) => parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath })),
+    parse: (form) =>
+      withImage(form, (imgPath) => parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath })),
     create: createCategory,
     update: updateCategory,
     remove: deleteCategory,
@@ -73,8 +77,7 @@ function DeleteCategory({ category }: { category: Category }) {
 function CategoryForm({ category }: { category: Category | null }) {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const value = (name: keyof Category & string) => errors.value(name) ?? (category ? String(category[name]) : "");
   return (
     <AdminDialog title={category ? "Edit Category" : "Add Category"}>
@@ -83,10 +86,25 @@ function CategoryForm({ category }: { category: Category | null }) {
           <FormBanner message={errors.formError} />
           {category ? <input type="hidden" name="id" value={category.id} /> : null}
           <FormField id="category-title" label="Title" required error={errors.error("title")}>
-            <input id="category-title" name="title" defaultValue={value("title")} maxLength={ADMIN_LIMITS.title} required className="field-input" {...fieldA11y("category-title", errors.error("title"))} />
+            <input
+              id="category-title"
+              name="title"
+              defaultValue={value("title")}
+              {...fieldProps(CATEGORY_FIELDS.title)}
+              className="field-input"
+              {...fieldA11y("category-title", errors.error("title"))}
+            />
           </FormField>
           <FormField id="category-description" label="Description" required error={errors.error("description")}>
-            <textarea id="category-description" name="description" defaultValue={value("description")} rows={3} maxLength={ADMIN_LIMITS.description} required className="field-input" {...fieldA11y("category-description", errors.error("description"))} />
+            <textarea
+              id="category-description"
+              name="description"
+              defaultValue={value("description")}
+              rows={3}
+              {...fieldProps(CATEGORY_FIELDS.description)}
+              className="field-input"
+              {...fieldA11y("category-description", errors.error("description"))}
+            />
           </FormField>
           <ImageFields idPrefix="category" value={value("imgPath")} urlError={errors.error("imgPath")} fileError={errors.error("imageFile")} />
           <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">

@@ -1,5 +1,5 @@
 // The admin Logout button: a POST that clears the admin flag (a signed-in customer stays
-// signed in) and goes to / (spec).
+// signed in) and goes to / (docs/product.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { readAdminForm, revokeAdmin } from "~/web/admin.server";

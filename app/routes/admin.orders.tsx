@@ -1,5 +1,5 @@
 // Admin: orders. Summary cards by status, search (order id, shipping name), status filter,
-// the spec's columns, pages of 10 ('Showing X to Y of Z orders'), View Details.
+// the columns docs/product.md lists, pages of 10 ('Showing X to Y of Z orders'), View Details.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";

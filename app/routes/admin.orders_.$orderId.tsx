@@ -1,19 +1,21 @@
 // Admin: one order — items, totals, address, payment, the event timeline, and the status
 // change (through utils/order-status's rules; the customer sees it on /orders).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { data } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
 import { readAdminForm, requireAdmin } from "~/web/admin.server";
-import { AppError } from "~/lib/errors.server";
-import { formAction } from "~/lib/form.server";
+import { notFound } from "~/lib/errors.server";
+import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
 import { formatDateTime } from "~/utils/dates";
+import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
@@ -26,28 +28,35 @@ const ADMIN = { userId: null, isAdmin: true };
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = await getOrderByParam(params.orderId, ADMIN);
-  if (!order) throw new Response(JSON.stringify({ message: "Order Not Found" }), { status: 404, headers: { "Content-Type": "application/json" } });
+  // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
+  if (!order) throw data({ message: "Order Not Found" }, { status: 404 });
   return { order, next: nextStatuses(order.status, "admin") };
 }
 
 const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({ intent: z.literal("status", { error: "Unknown action" }) });
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readAdminForm(request);
-    const order = await getOrderByParam(params.orderId, ADMIN);
-    if (!order) throw new AppError(404, "Order Not Found");
-    const input = parseWith(StatusForm, { intent: form.get("intent"), status: form.get("status") });
-    await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null });
-    return redirectWithToast(request, `/admin/orders/${order.id}`, { type: "success", title: "Status Change Successfully", description: `Order #${order.id} is now ${statusLabel(input.status)}.` });
-  });
+  return pageAction(
+    request,
+    async (form) => {
+      const order = await getOrderByParam(params.orderId, ADMIN);
+      if (!order) throw notFound("Order Not Found");
+      const input = parseWith(StatusForm, { intent: form.get("intent"), status: form.get("status") });
+      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null });
+      return redirectWithToast(request, `/admin/orders/${order.id}`, {
+        type: "success",
+        title: "Status Change Successfully",
+        description: `Order #${order.id} is now ${statusLabel(input.status)}.`,
+      });
+    },
+    { read: readAdminForm },
+  );
 }
 
 export default function AdminOrder() {
   const { order, next } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   return (
     <div className="max-w-5xl">
       <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">← All orders</Link>
@@ -80,7 +89,8 @@ export default function AdminOrder() {
           <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="refund-note">
             {order.testPayment
               ? "This order was paid on the test gateway: no money was taken, so there is nothing to refund."
-              : `This order was paid online: refund ${formatPrice(order.total)} for payment ${order.paymentId ?? ""} in the Razorpay Dashboard.`}
+              : `This order was paid online: refund ${formatPrice(order.total)} for payment ${order.paymentId ?? ""} ` +
+                "in the Razorpay Dashboard."}
           </p>
         ) : null}
       </section>

@@ -1,11 +1,11 @@
 // Admin: products. Search (title, description) with a category filter, pages of 10,
 // add/edit/delete dialogs, CSV export of the filtered list and CSV import.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { ImageFields } from "~/components/ImageFields";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
@@ -14,16 +14,20 @@ import { parseWith } from "~/lib/http.server";
 import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
 import { listCategories } from "~/models/catalogue.server";
-import { ADMIN_LIMITS, ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
+import { ADMIN_LIMITS, PRODUCT_FIELDS } from "~/utils/admin-fields";
+import { ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";
 import type { Category, Item } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated, useIsPending } from "~/utils/hooks";
 
 export const handle = { section: "Products" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [page, categories] = await Promise.all([adminListLoader(request, { list: listProductsPage, one: getProductForAdmin }), listCategories()]);
+  const [page, categories] = await Promise.all([
+    adminListLoader(request, { list: listProductsPage, one: getProductForAdmin }),
+    listCategories(),
+  ]);
   return { ...page, category: page.query.category, categories };
 }
 
@@ -119,8 +123,7 @@ function initialSpecs(product: Item | null, posted: string | undefined): [string
 function ProductForm({ product, categories }: { product: Item | null; categories: Category[] }) {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const posted = (name: string) => errors.value(name);
   const [specs, setSpecs] = useState<[string, string][]>(() => [
     ...initialSpecs(product, posted("specs")),
@@ -138,21 +141,53 @@ function ProductForm({ product, categories }: { product: Item | null; categories
           <FormBanner message={errors.formError} />
           {product ? <input type="hidden" name="id" value={product.id} /> : null}
           <FormField id="product-title" label="Title" required error={e("title")}>
-            <input id="product-title" name="title" defaultValue={text("title", product?.title ?? "")} maxLength={ADMIN_LIMITS.title} required className="field-input" {...fieldA11y("product-title", e("title"))} />
+            <input
+              id="product-title"
+              name="title"
+              defaultValue={text("title", product?.title ?? "")}
+              {...fieldProps(PRODUCT_FIELDS.title)}
+              className="field-input"
+              {...fieldA11y("product-title", e("title"))}
+            />
           </FormField>
           <div className="grid gap-4 sm:grid-cols-2">
             <FormField id="product-category" label="Category" required error={e("categoryId")}>
-              <select id="product-category" name="categoryId" defaultValue={text("categoryId", product ? String(product.categoryId) : "")} required className="field-input" {...fieldA11y("product-category", e("categoryId"))}>
+              <select
+                id="product-category"
+                name="categoryId"
+                defaultValue={text("categoryId", product ? String(product.categoryId) : "")}
+                {...fieldProps(PRODUCT_FIELDS.categoryId)}
+                className="field-input"
+                {...fieldA11y("product-category", e("categoryId"))}
+              >
                 <option value="">Choose a category</option>
                 {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
               </select>
             </FormField>
             <FormField id="product-price" label="Price (₹)" required error={e("price")}>
-              <input id="product-price" name="price" type="number" min={0} step={0.01} inputMode="decimal" defaultValue={text("price", product ? String(product.price) : "")} required className="field-input" {...fieldA11y("product-price", e("price"))} />
+              <input
+                id="product-price"
+                name="price"
+                {...fieldProps(PRODUCT_FIELDS.price)}
+                min={0}
+                step={0.01}
+                inputMode="decimal"
+                defaultValue={text("price", product ? String(product.price) : "")}
+                className="field-input"
+                {...fieldA11y("product-price", e("price"))}
+              />
             </FormField>
           </div>
           <FormField id="product-description" label="Description" required error={e("description")}>
-            <textarea id="product-description" name="description" rows={4} defaultValue={text("description", product?.description ?? "")} maxLength={ADMIN_LIMITS.description} required className="field-input" {...fieldA11y("product-description", e("description"))} />
+            <textarea
+              id="product-description"
+              name="description"
+              rows={4}
+              defaultValue={text("description", product?.description ?? "")}
+              {...fieldProps(PRODUCT_FIELDS.description)}
+              className="field-input"
+              {...fieldA11y("product-description", e("description"))}
+            />
           </FormField>
           <ImageFields idPrefix="product" value={text("imgPath", product?.imgPath ?? "")} urlError={e("imgPath")} fileError={e("imageFile")} />
           <div className="grid gap-4 sm:grid-cols-3 sm:items-end">
@@ -163,7 +198,18 @@ function ProductForm({ product, categories }: { product: Item | null; categories
               <input type="checkbox" name="inStock" defaultChecked={checked("inStock", product ? product.inStock : true)} className="h-5 w-5 accent-wood-600" /> In Stock
             </label>
             <FormField id="product-stock" label="Units in stock" error={e("stock")}>
-              <input id="product-stock" name="stock" type="number" min={0} max={ADMIN_LIMITS.maxStock} step={1} inputMode="numeric" defaultValue={text("stock", product ? String(product.stock) : "10")} className="field-input" {...fieldA11y("product-stock", e("stock"))} />
+              <input
+                id="product-stock"
+                name="stock"
+                {...fieldProps(PRODUCT_FIELDS.stock)}
+                min={0}
+                max={ADMIN_LIMITS.maxStock}
+                step={1}
+                inputMode="numeric"
+                defaultValue={text("stock", product ? String(product.stock) : "10")}
+                className="field-input"
+                {...fieldA11y("product-stock", e("stock"))}
+              />
             </FormField>
           </div>
           <fieldset className="rounded-lg border border-sand-200 p-3">
@@ -172,8 +218,22 @@ function ProductForm({ product, categories }: { product: Item | null; categories
             <div className="space-y-2">
               {specs.map(([k, v], i) => (
                 <div key={i} className="grid grid-cols-2 gap-2">
-                  <input name="specKey" defaultValue={k} aria-label={`Specification ${i + 1} name`} placeholder="Name (e.g. Material)" maxLength={ADMIN_LIMITS.specKey} className="field-input" />
-                  <input name="specValue" defaultValue={v} aria-label={`Specification ${i + 1} value`} placeholder="Value (e.g. Sheesham wood)" maxLength={ADMIN_LIMITS.specValue} className="field-input" />
+                  <input
+                    name="specKey"
+                    defaultValue={k}
+                    aria-label={`Specification ${i + 1} name`}
+                    placeholder="Name (e.g. Material)"
+                    {...fieldProps(PRODUCT_FIELDS.specKey)}
+                    className="field-input"
+                  />
+                  <input
+                    name="specValue"
+                    defaultValue={v}
+                    aria-label={`Specification ${i + 1} value`}
+                    placeholder="Value (e.g. Sheesham wood)"
+                    {...fieldProps(PRODUCT_FIELDS.specValue)}
+                    className="field-input"
+                  />
                 </div>
               ))}
             </div>

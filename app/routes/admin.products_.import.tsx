@@ -2,17 +2,18 @@
 // problem changes nothing and the page lists each problem by line. Works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData } from "@remix-run/react";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
 import { readAdminForm, requireAdmin } from "~/web/admin.server";
-import { AppError } from "~/lib/errors.server";
-import { formAction } from "~/lib/form.server";
+import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { ImportProblem } from "~/models/product-csv.server";
-import { ImportRejected, importProductsCsv } from "~/models/product-csv.server";
-import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, TOO_LARGE } from "~/utils/product-csv";
+import { ImportRejected, importProductsFile } from "~/models/product-csv.server";
+import type { FormFailure } from "~/utils/forms";
+import { useIsPending } from "~/utils/hooks";
+import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/utils/product-csv";
 
 export const meta: MetaFunction = () => [{ title: "Import Products | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -20,62 +21,65 @@ export const handle = { section: "Products" };
 
 /** At most this many problems are listed; the rest are counted. */
 const SHOWN_PROBLEMS = 200;
-const CHOOSE_FILE = "Choose a CSV file to import";
-const SPREADSHEET = 'That is a spreadsheet file, not CSV: in your spreadsheet choose Save As → "CSV UTF-8", then upload that file';
-const NOT_UTF8 = 'The file is not UTF-8 text: in your spreadsheet choose Save As → "CSV UTF-8", then upload that file';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return {};
 }
 
-const fileError = (message: string, status: 400 | 413 = 400) => new AppError(status, message, { file: message });
-
-/** The uploaded file as text: a non-empty UTF-8 file, not a spreadsheet's own format. */
-async function uploadedText(value: FormDataEntryValue | null): Promise<string> {
-  if (value === null || typeof value === "string" || value.size === 0) throw fileError(CHOOSE_FILE);
-  if (/\.(xlsx|xlsm|xlsb|xls|ods|numbers)$/i.test(value.name)) throw fileError(SPREADSHEET);
-  if (value.size > IMPORT_MAX_BYTES) throw fileError(TOO_LARGE, 413);
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(await value.arrayBuffer());
-  } catch {
-    throw fileError(NOT_UTF8);
-  }
+/** A refused file: the report of its rows' problems (the first SHOWN_PROBLEMS, and how many more). */
+function rejected(error: ImportRejected) {
+  const problems: ImportProblem[] = error.problems.slice(0, SHOWN_PROBLEMS);
+  const body: FormFailure & { problems: ImportProblem[]; more: number } = {
+    ok: false,
+    formError: error.message,
+    fieldErrors: {},
+    problems,
+    more: error.problems.length - problems.length,
+  };
+  return data(body, { status: 400 });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return formAction(async () => {
-    // First: the Origin check and the admin guard, before the body is read.
-    const form = await readAdminForm(request, IMPORT_MAX_BYTES + 64 * 1024);
-    const text = await uploadedText(form.get("file"));
-    try {
-      const { created, updated } = await importProductsCsv(text);
-      const n = created + updated;
-      return redirectWithToast(request, "/admin/products", {
-        type: "success",
-        title: `Imported ${n} product${n === 1 ? "" : "s"} (${created} new, ${updated} updated)`,
-      });
-    } catch (error) {
-      if (!(error instanceof ImportRejected)) throw error;
-      const problems: ImportProblem[] = error.problems.slice(0, SHOWN_PROBLEMS);
-      return data(
-        { ok: false as const, formError: error.message, fieldErrors: {} as Record<string, string>, problems, more: error.problems.length - problems.length },
-        { status: 400 },
-      );
-    }
-  });
+  // First: the Origin check and the admin guard (readAdminForm), before the body is read.
+  return pageAction(
+    request,
+    async (form) => {
+      try {
+        const { created, updated } = await importProductsFile(form.get("file"));
+        const n = created + updated;
+        return redirectWithToast(request, "/admin/products", {
+          type: "success",
+          title: `Imported ${n} product${n === 1 ? "" : "s"} (${created} new, ${updated} updated)`,
+        });
+      } catch (error) {
+        if (error instanceof ImportRejected) return rejected(error);
+        throw error;
+      }
+    },
+    { read: readAdminForm, limit: IMPORT_MAX_BYTES + 64 * 1024 },
+  );
 }
 
 const EXAMPLE = [
   CSV_COLUMNS.join(","),
-  'teak-lounge-chair,Teak Lounge Chair,living-room,24999,5,no,"Solid teak, hand-finished in Jodhpur.",/images/products/teak-lounge-chair.svg,"{""Material"":""Teak"",""Color"":""Honey""}"',
+  [
+    "teak-lounge-chair",
+    "Teak Lounge Chair",
+    "living-room",
+    "24999",
+    "5",
+    "no",
+    '"Solid teak, hand-finished in Jodhpur."',
+    "/images/products/teak-lounge-chair.svg",
+    '"{""Material"":""Teak"",""Color"":""Honey""}"',
+  ].join(","),
 ].join("\n");
 
 export default function ImportProductsPage() {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const problems = result && "problems" in result ? result.problems : [];
   const more = result && "more" in result ? result.more : 0;
   const fileErrorText = errors.error("file");

@@ -1,4 +1,4 @@
-// The admin area's frame (spec: fixed sidebar, a heading with the current section's name).
+// The admin area's frame (docs/product.md: fixed sidebar, a heading with the current section's name).
 // Its loader is the guard of every admin page: without the admin flag, any GET goes to /.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavigation, useRouteError } from "@remix-run/react";
@@ -36,11 +36,21 @@ function useSection(): string {
 
 const LISTS = ["/admin/categories", "/admin/products", "/admin/users", "/admin/orders"];
 
+const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";
+const SIDEBAR = [
+  "border-b border-sand-200 bg-white",
+  "lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-64 lg:flex-col lg:border-b-0 lg:border-r",
+].join(" ");
+const TOP_BAR = [
+  "sticky top-0 z-30 flex h-16 items-center justify-between gap-3",
+  "border-b border-sand-200 bg-white/95 px-4 backdrop-blur sm:px-6",
+].join(" ");
+
 function Sidebar() {
   const item = ({ isActive }: { isActive: boolean }) =>
-    `flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors ${isActive ? "bg-wood-600 text-white" : "text-stone-700 hover:bg-sand-100"}`;
+    `${NAV_ITEM} ${isActive ? "bg-wood-600 text-white" : "text-stone-700 hover:bg-sand-100"}`;
   return (
-    <aside className="border-b border-sand-200 bg-white lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-64 lg:flex-col lg:border-b-0 lg:border-r">
+    <aside className={SIDEBAR}>
       <div className="flex h-16 items-center justify-between gap-3 px-4 lg:px-5">
         <Logo />
         <span className="rounded-full bg-wood-50 px-2 py-0.5 text-xs font-semibold text-wood-700">Admin</span>
@@ -71,7 +81,7 @@ function Frame({ children }: { children: React.ReactNode }) {
     <div className="min-h-screen bg-sand-50">
       <Sidebar />
       <div className="lg:pl-64">
-        <header className="sticky top-0 z-30 flex h-16 items-center justify-between gap-3 border-b border-sand-200 bg-white/95 px-4 backdrop-blur sm:px-6">
+        <header className={TOP_BAR}>
           <h1 className="text-2xl font-semibold">{section}</h1>
           <div className="flex items-center gap-2">
             <Link to="/" className="btn-ghost text-sm">View shop</Link>
@@ -88,7 +98,7 @@ function Frame({ children }: { children: React.ReactNode }) {
 
 export default function AdminLayout() {
   const navigation = useNavigation();
-  // A slow move to another list shows its skeleton rather than the old page (spec: loading skeleton).
+  // A slow move to another list shows its skeleton rather than the old page (docs/product.md: loading skeleton).
   const target = navigation.state === "loading" ? navigation.location.pathname : null;
   const here = typeof window === "undefined" ? null : window.location.pathname;
   const showSkeleton = target !== null && target !== here && LISTS.includes(target);

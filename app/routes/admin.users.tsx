@@ -1,19 +1,20 @@
-// Admin: users. Loaded from the database (spec: loading skeleton, 'Error: {message}' on
+// Admin: users. Loaded from the database (docs/product.md: loading skeleton, 'Error: {message}' on
 // failure, mobile 'N/A' when missing); search by name, email or mobile; add/edit/delete.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, ListSkeleton, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { createUserByAdmin, deleteUserByAdmin, getUserForAdmin, listUsersPage, updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";
+import { PROFILE_FIELDS } from "~/utils/account-fields";
 import { ProfileSchema } from "~/utils/account-schemas";
 import { formatShortDate } from "~/utils/dates";
-import { MAX_LENGTH } from "~/utils/schemas";
+import { useIsPending } from "~/utils/hooks";
 
 export const handle = { section: "Users" };
 
@@ -33,7 +34,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
 export default function AdminUsers() {
   const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
-  // Spec: the users list shows a loading skeleton while it loads.
+  // docs/product.md: the users list shows a loading skeleton while it loads.
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/users" && navigation.formData === undefined;
   return (
     <div>
@@ -79,8 +80,7 @@ function DeleteUser({ user }: { user: User }) {
 function UserForm({ user }: { user: User | null }) {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
+  const busy = useIsPending({ state: "submitting" });
   const text = (name: "name" | "email" | "mobile") => errors.value(name) ?? (user ? (user[name] ?? "") : "");
   const e = errors.error;
   return (
@@ -90,13 +90,38 @@ function UserForm({ user }: { user: User | null }) {
           <FormBanner message={errors.formError} />
           {user ? <input type="hidden" name="id" value={user.id} /> : null}
           <FormField id="user-name" label="Name" required error={e("name")}>
-            <input id="user-name" name="name" defaultValue={text("name")} maxLength={MAX_LENGTH.name} autoComplete="off" required className="field-input" {...fieldA11y("user-name", e("name"))} />
+            <input
+              id="user-name"
+              name="name"
+              defaultValue={text("name")}
+              {...fieldProps(PROFILE_FIELDS.name)}
+              autoComplete="off"
+              className="field-input"
+              {...fieldA11y("user-name", e("name"))}
+            />
           </FormField>
           <FormField id="user-email" label="Email" required error={e("email")}>
-            <input id="user-email" name="email" type="email" defaultValue={text("email")} maxLength={MAX_LENGTH.email} autoComplete="off" required className="field-input" {...fieldA11y("user-email", e("email"))} />
+            <input
+              id="user-email"
+              name="email"
+              {...fieldProps(PROFILE_FIELDS.email)}
+              defaultValue={text("email")}
+              autoComplete="off"
+              className="field-input"
+              {...fieldA11y("user-email", e("email"))}
+            />
           </FormField>
           <FormField id="user-mobile" label="Mobile" optional error={e("mobile")}>
-            <input id="user-mobile" name="mobile" type="tel" inputMode="tel" defaultValue={text("mobile")} maxLength={MAX_LENGTH.phone} autoComplete="off" className="field-input" {...fieldA11y("user-mobile", e("mobile"))} />
+            <input
+              id="user-mobile"
+              name="mobile"
+              {...fieldProps(PROFILE_FIELDS.mobile)}
+              inputMode="tel"
+              defaultValue={text("mobile")}
+              autoComplete="off"
+              className="field-input"
+              {...fieldA11y("user-mobile", e("mobile"))}
+            />
           </FormField>
           {user ? null : <p className="text-sm text-stone-600">The customer sets their own password with &apos;Forgot password&apos; on the login page.</p>}
           <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">

@@ -1,4 +1,4 @@
-// Admin lists: page size 10 (spec section 9), pages counted from 1, state kept in the URL.
+// Admin lists: page size 10 (docs/product.md), pages counted from 1, state kept in the URL.
 export const ADMIN_PAGE_SIZE = 10;
 
 export interface PageInfo {

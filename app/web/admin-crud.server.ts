@@ -4,20 +4,25 @@
 import { IdSchema } from "~/utils/schemas";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
+import { CHECK_FIELDS } from "~/utils/forms";
 import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "./admin.server";
-import { AppError } from "~/lib/errors.server";
-import { formAction, formValues } from "~/lib/form.server";
+import { isAppError } from "~/lib/errors.server";
+import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-export const CHECK_FIELDS = "Please check the highlighted fields.";
-
-export async function adminListLoader<L, E>(request: Request, read: { list: (query: AdminListQuery) => Promise<L>; one: (id: number) => Promise<E | null> }) {
+export async function adminListLoader<L, E>(
+  request: Request,
+  read: { list: (query: AdminListQuery) => Promise<L>; one: (id: number) => Promise<E | null> },
+) {
   await requireAdmin(request);
   const url = new URL(request.url);
   const query = parseAdminListQuery(url);
   const dialog = dialogFromUrl(url);
-  const [result, editing] = await Promise.all([loadList(() => read.list(query)), dialog && dialog.mode !== "new" ? read.one(dialog.id) : null]);
+  const [result, editing] = await Promise.all([
+    loadList(() => read.list(query)),
+    dialog && dialog.mode !== "new" ? read.one(dialog.id) : null,
+  ]);
   // A dialog about a row that is not there (deleted meanwhile) is simply not opened.
   return { ...result, query, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
 }
@@ -40,23 +45,26 @@ export interface CrudSpec<I> {
   extraValues?: (form: FormData) => Record<string, string>;
 }
 
-export async function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
-  let form: FormData | undefined;
-  return formAction(
-    async () => {
-      form = await readAdminForm(request, spec.limit);
+/**
+ * A list's create / update / delete (the form's `intent`): the Origin check and the admin
+ * guard before the body is read (readAdminForm), then a redirect back to the list with a
+ * toast, or the form again with its messages and what was typed.
+ */
+export function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
+  return pageAction(
+    request,
+    async (form) => {
       const intent = form.get("intent");
-      const back = backToList(request);
-      const done = (what: string, description?: string) => redirectWithToast(request, back, { type: "success", title: `${spec.thing} ${what}`, description });
+      const done = (what: string, description?: string) =>
+        redirectWithToast(request, backToList(request), { type: "success", title: `${spec.thing} ${what}`, description });
       if (intent === "delete") {
         await spec.remove(parseWith(IdSchema, form.get("id")));
         return done("deleted");
       }
       const input = await spec.parse(form).catch((error: unknown) => {
-        // Messages stand beside their fields; the banner says to look at them.
-        if (error instanceof AppError && error.status === 400 && Object.keys(error.fieldErrors ?? {}).length > 0) {
-          throw new AppError(400, CHECK_FIELDS, error.fieldErrors);
-        }
+        // The form's own fields refused: their messages stand beside them, the banner says to
+        // look there. (Refusals by the model, such as a taken email, keep their own banner.)
+        if (isAppError(error, "BAD_REQUEST") && Object.keys(error.fieldErrors ?? {}).length > 0) throw error.withMessage(CHECK_FIELDS);
         throw error;
       });
       if (intent === "update") {
@@ -66,6 +74,6 @@ export async function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
       await spec.create(input);
       return done("added", spec.addedNote);
     },
-    () => (form ? { ...formValues(form, spec.fields), ...spec.extraValues?.(form) } : {}),
+    { read: readAdminForm, limit: spec.limit, echo: spec.fields, echoExtra: spec.extraValues },
   );
 }

@@ -51,7 +51,7 @@ export async function revokeAdmin(request: Request): Promise<string> {
 }
 
 /**
- * A list's rows, or the message the page shows as 'Error: {message}' (spec) when the
+ * A list's rows, or the message the page shows as 'Error: {message}' (docs/product.md) when the
  * database could not be read. The details go to the log, not to the page.
  */
 export async function loadList<T>(fn: () => Promise<T>): Promise<{ list: T; error: null } | { list: null; error: string }> {

@@ -300,7 +300,8 @@ describe("POST /admin/login", () => {
     expect(await sessionDataOf(cookie)).toMatchObject({ isAdmin: true });
   });
 
-  it(`tries are limited per address: the ${LIMITS.adminLogin.perAddress + 1}th from one address → 429, even with the right password`, async () => {
+  const nextTry = LIMITS.adminLogin.perAddress + 1;
+  it(`tries are limited per address: the ${nextTry}th from one address → 429, even with the right password`, async () => {
     const trusted = env.TRUST_PROXY;
     env.TRUST_PROXY = true;
     try {
