@@ -1,7 +1,7 @@
 import "./tailwind.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useLocation, useMatches, useNavigationType, useRouteLoaderData } from "@remix-run/react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useNavigationType, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
@@ -10,13 +10,15 @@ import { Header } from "~/components/Header";
 import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/components/PendingPage";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/components/useCartFetcher";
-import { cartCount, currentCartId } from "~/models/cart.server";
+import { cartCount } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue.server";
-import { currentWishlistId, wishlistCount } from "~/models/wishlist.server";
+import { wishlistCount } from "~/models/wishlist.server";
 import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
 import { adminConfigured } from "~/web/admin.server";
 import { getUser } from "~/web/auth.server";
+import { currentCartId, currentWishlistId } from "~/web/owner.server";
 import { readToasts } from "~/lib/toast.server";
+import type { RootCartData } from "~/utils/cart";
 import { useNonce } from "~/utils/nonce";
 
 export const meta: MetaFunction = () => [
@@ -32,10 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listCategories(),
     readToasts(request),
   ]);
+  // What components read of it (useRootCartData) is typed in utils/cart.
+  const cart: RootCartData = { hasCart: cartId !== null, cartCount: await cartCount(cartId) };
   return data(
     {
-      hasCart: cartId !== null,
-      cartCount: await cartCount(cartId),
+      ...cart,
       wishlistCount: await wishlistCount(wishlistId),
       footerCategories: categories,
       toasts,
@@ -81,7 +84,7 @@ function Shell({ children }: { children: ReactNode }) {
   const root = useRouteLoaderData<typeof loader>("root");
   const cartCount = useOptimisticCartCount(root?.cartCount ?? 0);
   const location = useLocation();
-  // Spec: five clicks on the home page's logo open the Admin Access dialog. Without
+  // docs/product.md: five clicks on the home page's logo open the Admin Access dialog. Without
   // JavaScript there are no clicks to count: /?admin-access renders it open.
   const onHome = location.pathname === "/";
   const admin = useLogoClicks(onHome);
@@ -110,12 +113,11 @@ function Shell({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  useLoaderData<typeof loader>();
   // A marker for browser tests (and CSS) that the page is interactive.
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
-  // Spec: the page scrolls to the top on every route change. ScrollRestoration does this as the
+  // docs/product.md: the page scrolls to the top on every route change. ScrollRestoration does this as the
   // new page commits; a page whose content arrives after that (a slow list swapping out its
   // skeleton) could leave the browser's scroll anchoring holding the old position, so the top
   // is asserted once more after paint. Back and forward keep their restored positions.
@@ -124,7 +126,7 @@ export default function App() {
   useEffect(() => {
     if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
   }, [pathname, navigationType]);
-  // A slow navigation to a list page shows that page's loading text and skeleton (spec).
+  // A slow navigation to a list page shows that page's loading text and skeleton (docs/product.md).
   const slowTarget = useSlowNavigationTarget();
   return <Shell>{slowTarget && hasPendingPage(slowTarget) ? <PendingPage path={slowTarget} /> : <Outlet />}</Shell>;
 }

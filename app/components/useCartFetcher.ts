@@ -1,12 +1,7 @@
-import { useFetcher, useFetchers, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "~/root";
+import { useFetcher, useFetchers } from "@remix-run/react";
 import type { FormEvent } from "react";
-
-export interface CartActionData {
-  ok: boolean;
-  formError?: string;
-  fieldErrors?: Record<string, string>;
-}
+import type { CartActionData } from "~/utils/cart";
+import { addInFlight, CART_ACTION, pendingCartCount, useRootCartData } from "~/utils/cart";
 
 /**
  * Cart forms post to /cart. Without JavaScript they carry `redirectTo` and the action answers
@@ -20,39 +15,14 @@ export function useCartFetcher(key?: string) {
     const native = event.nativeEvent as SubmitEvent;
     const formData = new FormData(event.currentTarget, native.submitter ?? undefined);
     formData.delete("redirectTo");
-    fetcher.submit(formData, { method: "post", action: "/cart" });
+    fetcher.submit(formData, { method: "post", action: CART_ACTION });
   };
   return { fetcher, onSubmit };
 }
 
-/**
- * The header badge: the server's count with the cart changes still on their way applied at once
- * (adds raise it by their quantity, updates by the difference, removals lower it, clear empties it).
- * Cart forms carry the line's current quantity as `previous` so the difference is known here.
- */
+/** The header badge: the server's count with the cart posts still on their way applied at once (see pendingCartCount). */
 export function useOptimisticCartCount(serverCount: number): number {
-  const fetchers = useFetchers();
-  let count = serverCount;
-  for (const f of fetchers) {
-    const fd = f.formData;
-    if (!fd) continue;
-    const quantity = Number(fd.get("quantity") ?? 1);
-    const previous = Number(fd.get("previous") ?? 0);
-    switch (fd.get("intent")) {
-      case "add":
-        if (Number.isInteger(quantity) && quantity > 0) count += quantity;
-        break;
-      case "update":
-        if (Number.isInteger(quantity) && Number.isInteger(previous)) count += quantity - previous;
-        break;
-      case "remove":
-        if (Number.isInteger(previous)) count -= previous;
-        break;
-      case "clear":
-        return 0;
-    }
-  }
-  return Math.max(0, count);
+  return pendingCartCount(serverCount, useFetchers());
 }
 
 /**
@@ -60,7 +30,7 @@ export function useOptimisticCartCount(serverCount: number): number {
  * two quick first adds cannot each create a cart (the browser would keep only one of them).
  */
 export function useFirstAddInFlight(): boolean {
-  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const root = useRootCartData();
   const fetchers = useFetchers();
-  return !root?.hasCart && fetchers.some((f) => f.formData?.get("intent") === "add");
+  return !root?.hasCart && addInFlight(fetchers);
 }

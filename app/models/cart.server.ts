@@ -1,9 +1,10 @@
-// The cart: lines keyed by a cart id that the visitor's session carries.
+// The cart: lines keyed by a cart id, the row of a customer or of a guest's session (owned.server).
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { adoptOwned, ensureOwned, findOwned } from "~/lib/session-owned.server";
+import type { Owner } from "./owned.server";
+import { adoptOwned, ensureOwned } from "./owned.server";
 import type { CartTotals } from "~/utils/pricing";
 import { computeTotals, MAX_QUANTITY } from "~/utils/pricing";
 
@@ -19,7 +20,8 @@ export interface CartDetail extends CartTotals {
 }
 
 /** An upsert's new quantity: the line's plus the added units, capped at 99. */
-const ADD_QUANTITIES = sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY} else cart_lines.quantity + excluded.quantity end`;
+const ADD_QUANTITIES = sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY}
+  else cart_lines.quantity + excluded.quantity end`;
 
 function lineQuery(db: Db) {
   return db
@@ -71,19 +73,49 @@ async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine
   return toLine(row);
 }
 
-function assertStock(title: string, stock: number, wanted: number) {
-  if (stock <= 0) throw new AppError(409, `${title} is out of stock`);
-  if (wanted > stock) throw new AppError(409, `Only ${stock} of ${title} left in stock`);
+/**
+ * What stops `quantity` units of a product from being had, in words; null when nothing does. The
+ * one wording of a stock shortage: the cart says it as it is, an order (`"ordering"`) adds what
+ * to do about it in the cart.
+ */
+export function shortage(line: { title: string; stock: number; quantity: number }, when: "adding" | "ordering" = "adding"): string | null {
+  const ordering = when === "ordering";
+  if (line.stock <= 0) return `${line.title} is out of stock${ordering ? ". Please remove it from your cart." : ""}`;
+  if (line.quantity > line.stock) {
+    return `Only ${line.stock} of ${line.title} left in stock${ordering ? ". Please lower the quantity in your cart." : ""}`;
+  }
+  return null;
+}
+
+/** Refuse (409) a line the stock does not cover, in shortage's words. */
+export function assertStock(line: { title: string; stock: number; quantity: number }, when: "adding" | "ordering" = "adding"): void {
+  const problem = shortage(line, when);
+  if (problem) throw new AppError(409, problem, undefined, undefined, "STOCK_SHORTAGE");
 }
 
 /**
  * Refuses what can never be added (unknown item 404, out of stock or too few 409) before a
  * cart is created for it, so a refused add leaves no row behind.
  */
-export async function assertAddable(itemId: number, quantity: number, db: Db = defaultDb): Promise<void> {
+async function assertAddable(itemId: number, quantity: number, db: Db): Promise<void> {
   const item = await db.selectFrom("items").select(["title", "stock"]).where("id", "=", itemId).executeTakeFirst();
   if (!item) throw new AppError(404, "That product was not found");
-  assertStock(item.title, item.stock, quantity);
+  assertStock({ title: item.title, stock: item.stock, quantity });
+}
+
+/**
+ * Add to the owner's cart (page and API): what can never be added is refused first, then the
+ * cart is made when missing (a guest's new cart is `rowId`, for the session to keep), then the
+ * units are added. Answers the line as it now is.
+ */
+export async function addItem(
+  owner: Owner,
+  input: { itemId: number; quantity: number },
+  db: Db = defaultDb,
+): Promise<{ line: CartLine; rowId: string }> {
+  await assertAddable(input.itemId, input.quantity, db);
+  const rowId = await ensureOwned("carts", owner, db);
+  return { line: await addToCart(rowId, input.itemId, input.quantity, db), rowId };
 }
 
 /**
@@ -115,7 +147,7 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
       )
       .returning(["id", "quantity"])
       .executeTakeFirstOrThrow();
-    assertStock(item.title, item.stock, line.quantity);
+    assertStock({ title: item.title, stock: item.stock, quantity: line.quantity });
     return getLine(cartId, line.id, trx);
   });
 }
@@ -125,7 +157,7 @@ export async function updateCartLine(cartId: string | null, lineId: number, quan
   return db.transaction().execute(async (trx) => {
     await lockCart(trx, cartId);
     const line = await getLine(cartId, lineId, trx);
-    assertStock(line.item.title, line.item.stock, quantity);
+    assertStock({ title: line.item.title, stock: line.item.stock, quantity });
     await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
     return { ...line, quantity };
   });
@@ -157,18 +189,7 @@ async function lockCart(trx: Db, cartId: string): Promise<void> {
   await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
 }
 
-// ---- which cart a request means -------------------------------------------------------
-
-/** The cart id of this request's session, if it has a live cart. */
-export function currentCartId(request: Request, db: Db = defaultDb): Promise<string | null> {
-  return findOwned(request, "carts", db);
-}
-
-/** The session's cart, created when missing. `headers` carries the Set-Cookie to send back. */
-export async function ensureCart(request: Request, db: Db = defaultDb): Promise<{ cartId: string; headers: Headers }> {
-  const { id, headers } = await ensureOwned(request, "carts", db);
-  return { cartId: id, headers };
-}
+// ---- at sign-in ------------------------------------------------------------------------
 
 /** At sign-in: the guest's cart joins the customer's; quantities of the same item add, capped at 99. */
 export function adoptGuestCart(trx: Db, guestCartId: string | undefined, userId: number): Promise<void> {

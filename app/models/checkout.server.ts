@@ -1,12 +1,22 @@
 // Checkout: cash-on-delivery orders, online payment orders, payment verification and the
-// Razorpay webhook. Pages and API routes both call these; the order itself is written by
-// orders.server's placeOrder, and the confirmation mail goes out once it is committed.
+// Razorpay webhook. Pages and API routes call the verbs (checkout, payForOrder, confirmPayment,
+// startPayment), which count each try against the customer's limit; the order itself is written
+// by orders.server's placeOrder, and the confirmation mail goes out once it is committed.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
-import { AppError } from "~/lib/errors.server";
-import { createGatewayOrder, isValidPaymentSignature, isValidWebhookSignature, paymentMode, publicKeyId } from "~/lib/payments.server";
+import { AppError, isAppError, OrderExistsError } from "~/lib/errors.server";
+import {
+  createGatewayOrder,
+  gatewayId,
+  isValidPaymentSignature,
+  isValidWebhookSignature,
+  offlinePayment,
+  paymentMode,
+  publicKeyId,
+} from "~/lib/payments.server";
+import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
-import type { PaymentOrdersTable } from "~/lib/db-schema";
+import type { PaymentMethod, PaymentOrdersTable } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
@@ -30,6 +40,45 @@ async function notify(orderId: number, db: Db): Promise<Order> {
   const customer = await getUserById(order.userId, db);
   if (customer) sendOrderConfirmation(order, customer);
   return order;
+}
+
+// ---- Place Order: the checkout page and POST /api/orders/add ----------------------------
+
+/** What Place Order sends. */
+export interface CheckoutInput {
+  shipping: ShippingAddress;
+  paymentMethod: PaymentMethod;
+  /** the checkout form's (or the API body's) key: the same key never makes a second cash order */
+  idempotencyKey?: string | null;
+  /** the total the customer saw on the checkout page: a cart changed since then is refused */
+  expectedTotal?: number;
+  /** online, paid already (the API): Razorpay's proof comes with the order */
+  proof?: PaymentProofInput;
+}
+
+/** What Place Order leads to: the new order's confirmation, or the payment step (/pay/{id}). */
+export type CheckoutResult = { next: "confirmation"; order: Order } | { next: "payment"; paymentOrderId: string };
+
+/**
+ * Place Order, for the checkout page and the API: one try against the customer's order limit,
+ * then a cash-on-delivery order, an online order for a verified payment of exactly its total,
+ * or (online, nothing paid yet: the checkout page) a payment order to pay on the payment page.
+ */
+export function checkout(
+  userId: number,
+  input: (CheckoutInput & { paymentMethod: "cod" }) | (CheckoutInput & { proof: PaymentProofInput }),
+  db?: Db,
+): Promise<CheckoutResult & { next: "confirmation" }>;
+export function checkout(userId: number, input: CheckoutInput, db?: Db): Promise<CheckoutResult>;
+export async function checkout(userId: number, input: CheckoutInput, db: Db = defaultDb): Promise<CheckoutResult> {
+  await rateLimitUser(LIMITS.placeOrder, userId);
+  if (input.paymentMethod === "cod") {
+    const order = await placeCodOrder(userId, input.shipping, input.idempotencyKey ?? null, input.expectedTotal, db);
+    return { next: "confirmation", order };
+  }
+  if (input.proof) return { next: "confirmation", order: await placeOnlineOrder(input.proof, userId, input.shipping, db) };
+  const payment = await createPaymentOrder(userId, input.shipping, input.expectedTotal, db);
+  return { next: "payment", paymentOrderId: payment.id };
 }
 
 /** A cash-on-delivery order from the customer's cart; the confirmation mail follows. */
@@ -62,18 +111,39 @@ export async function createPaymentOrder(
   db: Db = defaultDb,
 ): Promise<{ id: string; amount: number; currency: "INR"; key: string | null; mode: "razorpay" | "offline" }> {
   const total = await payableTotal(userId, db);
-  if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED);
+  if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
   if (total > MAX_ONLINE_PAYMENT) {
-    throw new AppError(409, `Online payments are limited to ${formatPrice(MAX_ONLINE_PAYMENT)} per order. Please choose Cash on Delivery or split the order.`);
+    const cap = formatPrice(MAX_ONLINE_PAYMENT);
+    throw new AppError(409, `Online payments are limited to ${cap} per order. Please choose Cash on Delivery or split the order.`);
   }
   const amountPaise = total * 100;
   const now = nowIso();
   const id = await createGatewayOrder(amountPaise, `u${userId}-${Date.now()}`);
   await db
     .insertInto("paymentOrders")
-    .values({ id, userId, amountPaise, currency: "INR", status: "created", paymentId: null, checkout: shipping ? JSON.stringify({ shipping }) : null, failure: null, createdAt: now, updatedAt: now })
+    .values({
+      id,
+      userId,
+      amountPaise,
+      currency: "INR",
+      status: "created",
+      paymentId: null,
+      checkout: shipping ? JSON.stringify({ shipping }) : null,
+      failure: null,
+      createdAt: now,
+      updatedAt: now,
+    })
     .execute();
   return { id, amount: amountPaise, currency: "INR", key: publicKeyId(), mode: paymentMode() };
+}
+
+/**
+ * POST /rzp/create-order: one try against the customer's payment-order limit, then a payment
+ * order for their cart's total (no shipping kept: the API sends it with the order).
+ */
+export async function startPayment(userId: number, db: Db = defaultDb) {
+  await rateLimitUser(LIMITS.paymentOrder, userId);
+  return createPaymentOrder(userId, null, undefined, db);
 }
 
 /** A payment order of this customer's, or null. */
@@ -99,7 +169,10 @@ export interface PaymentProofInput {
   razorpay_signature: string;
 }
 
-/** Record a verified payment on its payment order; a different payment for the same order, or one payment for two orders, is refused. */
+/**
+ * Record a verified payment on its payment order; a different payment for the same order, or one
+ * payment for two orders, is refused.
+ */
 async function recordPayment(paymentOrderId: string, paymentId: string, db: Db): Promise<void> {
   try {
     const result = await db
@@ -112,7 +185,7 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db):
     if (Number(result.numUpdatedRows) === 1) return;
     const row = await db.selectFrom("paymentOrders").select(["status", "failure"]).where("id", "=", paymentOrderId).executeTakeFirst();
     if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
-    throw new AppError(409, ANOTHER_PAYMENT);
+    throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
     throw error;
@@ -124,20 +197,34 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db):
  * timing-safe comparison) and that the payment order is the customer's, then record it.
  */
 export async function verifyPayment(proof: PaymentProofInput, userId: number, db: Db = defaultDb): Promise<PaymentOrder> {
-  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) {
-    throw new AppError(400, PAYMENT_FAILED);
-  }
+  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) throw paymentFailed();
   const paymentOrder = await getPaymentOrder(proof.razorpay_order_id, userId, db);
   if (!paymentOrder) throw new AppError(404, "That payment order was not found");
   await recordPayment(paymentOrder.id, proof.razorpay_payment_id, db);
   return { ...paymentOrder, paymentId: proof.razorpay_payment_id, status: "paid" };
 }
 
+const paymentFailed = () => new AppError(400, PAYMENT_FAILED, undefined, undefined, "PAYMENT_FAILED");
+
+/**
+ * POST /rzp/verify-payment: one try against the customer's verify-payment limit, then the
+ * payment's check and record (verifyPayment). A bad signature is a PAYMENT_FAILED error.
+ */
+export async function confirmPayment(proof: PaymentProofInput, userId: number, db: Db = defaultDb): Promise<PaymentOrder> {
+  await rateLimitUser(LIMITS.verifyPayment, userId);
+  return verifyPayment(proof, userId, db);
+}
+
 /**
  * An online order: a verified payment of exactly the order's total pays for it, once.
  * `shipping` comes from the API's body, or else from the checkout page that made the payment order.
  */
-export async function placeOnlineOrder(proof: PaymentProofInput, userId: number, shipping: ShippingAddress | null, db: Db = defaultDb): Promise<Order> {
+export async function placeOnlineOrder(
+  proof: PaymentProofInput,
+  userId: number,
+  shipping: ShippingAddress | null,
+  db: Db = defaultDb,
+): Promise<Order> {
   const paymentOrder = await verifyPayment(proof, userId, db);
   const address = shipping ?? paymentOrder.shipping;
   if (!address) throw new AppError(400, "Shipping details are required");
@@ -159,7 +246,9 @@ export async function placeOnlineOrder(proof: PaymentProofInput, userId: number,
  */
 export async function placeRecordedPayment(paymentOrderId: string, userId: number, db: Db = defaultDb): Promise<Order> {
   const paymentOrder = await getPaymentOrder(paymentOrderId, userId, db);
-  if (!paymentOrder || paymentOrder.status !== "paid" || !paymentOrder.paymentId) throw new AppError(404, "That payment was not found");
+  if (!paymentOrder || paymentOrder.status !== "paid" || !paymentOrder.paymentId) {
+    throw new AppError(404, "That payment was not found");
+  }
   if (!paymentOrder.shipping) throw new AppError(400, "Shipping details are required");
   const id = await placeOrder(
     {
@@ -171,6 +260,55 @@ export async function placeRecordedPayment(paymentOrderId: string, userId: numbe
     db,
   );
   return notify(id, db);
+}
+
+/** What a post of the payment page asks for. */
+export type PaymentAttempt =
+  /** the offline test gateway's buttons: a real payment, or a forged one (to try the failure path) */
+  | { intent: "pay" | "fail" }
+  /** 'Place my order', for a payment received before */
+  | { intent: "place" }
+  /** Razorpay Checkout's answer */
+  | { intent: "complete"; proof: PaymentProofInput };
+
+/**
+ * A post of the payment page: one try against the customer's verify-payment limit, then the
+ * order this payment pays for. Answers the order's id.
+ */
+export async function payForOrder(
+  userId: number,
+  paymentOrder: PaymentOrder,
+  attempt: PaymentAttempt,
+  db: Db = defaultDb,
+): Promise<number> {
+  await rateLimitUser(LIMITS.verifyPayment, userId);
+  try {
+    return await pay(userId, paymentOrder, attempt, db);
+  } catch (error) {
+    // A simultaneous post of the same payment (a double click) recorded its payment first:
+    // place from that one, which waits for the other post's order and then names it.
+    if (!isAppError(error, "ANOTHER_PAYMENT")) throw error;
+    return (await placeRecordedPayment(paymentOrder.id, userId, db)).id;
+  }
+}
+
+/** The order a post pays for: from the payment already recorded, Razorpay's proof, or the test gateway's. */
+async function pay(userId: number, paymentOrder: PaymentOrder, attempt: PaymentAttempt, db: Db): Promise<number> {
+  if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
+  // Already paid (a second click, or the cart had changed): place the order from that payment.
+  if (paymentOrder.status === "paid") return (await placeRecordedPayment(paymentOrder.id, userId, db)).id;
+  if (attempt.intent === "place") throw new AppError(409, "This payment has not been made yet");
+  let proof: PaymentProofInput;
+  if (attempt.intent === "complete") {
+    proof = attempt.proof;
+  } else {
+    if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
+    // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
+    const paid = attempt.intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
+    proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+  }
+  if (proof.razorpay_order_id !== paymentOrder.id) throw paymentFailed();
+  return (await placeOnlineOrder(proof, userId, null, db)).id;
 }
 
 interface WebhookPayment {
@@ -186,7 +324,11 @@ interface WebhookPayment {
  * no order exists yet (the customer closed the tab after paying), the order is placed. What
  * cannot be ordered any more is marked failed with the reason, for a refund.
  */
-export async function handleWebhook(rawBody: string, signature: string | null, db: Db = defaultDb): Promise<{ received: true; orderId?: number }> {
+export async function handleWebhook(
+  rawBody: string,
+  signature: string | null,
+  db: Db = defaultDb,
+): Promise<{ received: true; orderId?: number }> {
   if (!signature || !isValidWebhookSignature(rawBody, signature)) throw new AppError(400, "Invalid webhook signature");
   let event: { event?: unknown; payload?: { payment?: { entity?: WebhookPayment } } };
   try {
@@ -199,7 +341,11 @@ export async function handleWebhook(rawBody: string, signature: string | null, d
   if (!payment || typeof payment.id !== "string" || typeof payment.order_id !== "string" || typeof payment.amount !== "number") {
     throw new AppError(400, "The webhook has no payment");
   }
-  const row = await db.selectFrom("paymentOrders").select(["id", "userId", "amountPaise"]).where("id", "=", payment.order_id).executeTakeFirst();
+  const row = await db
+    .selectFrom("paymentOrders")
+    .select(["id", "userId", "amountPaise"])
+    .where("id", "=", payment.order_id)
+    .executeTakeFirst();
   if (!row || row.userId === null) return { received: true };
   if (payment.amount !== row.amountPaise) {
     await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db);
@@ -210,7 +356,7 @@ export async function handleWebhook(rawBody: string, signature: string | null, d
   try {
     await recordPayment(row.id, payment.id, db);
   } catch (error) {
-    if (error instanceof AppError) return { received: true };
+    if (isAppError(error)) return { received: true };
     throw error;
   }
   if (!paymentOrder.shipping) return { received: true };
@@ -228,8 +374,8 @@ export async function handleWebhook(rawBody: string, signature: string | null, d
     await notify(id, db);
     return { received: true, orderId: id };
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    if (error.status === 409 && "orderId" in error) return { received: true, orderId: (error as { orderId: number }).orderId };
+    if (error instanceof OrderExistsError) return { received: true, orderId: error.orderId };
+    if (!isAppError(error)) throw error;
     await markFailed(row.id, error.message, db);
     return { received: true };
   }
@@ -241,7 +387,9 @@ async function markFailed(id: string, reason: string, db: Db) {
     .updateTable("paymentOrders")
     .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
     .where("id", "=", id)
-    .where((eb) => eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))))
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
+    )
     .execute();
 }
 

@@ -2,8 +2,9 @@
 // empty cart), reading them, and changing their status through the one status module.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
-import { AppError } from "~/lib/errors.server";
+import { AppError, OrderExistsError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
+import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
 import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
@@ -12,6 +13,7 @@ import { checkTransition } from "~/utils/order-status";
 import { computeTotals } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
 import { recordAudit } from "./audit.server";
+import { assertStock } from "./cart.server";
 
 export const DELIVERY_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,7 +53,7 @@ export interface Order {
   shipping: number;
   gst: number;
   total: number;
-  /** the spec's JSON string: items, total (the subtotal, as the spec says) and the address */
+  /** a JSON string of the items, total (the subtotal, as docs/api.md says) and the address */
   orderDetails: string;
   events: OrderEvent[];
 }
@@ -192,13 +194,6 @@ export const EMPTY_CART = "Your cart is empty";
 export const CART_CHANGED = "Your cart changed since this page was loaded. Please review your order and place it again.";
 export const AMOUNT_MISMATCH = "The payment does not match your order total. Your cart changed after you paid; nothing was ordered.";
 
-/** What stops a cart line from being ordered (none, or too few in stock), in words; null when nothing does. */
-export function shortage(line: { title: string; stock: number; quantity: number }): string | null {
-  if (line.stock <= 0) return `${line.title} is out of stock. Please remove it from your cart.`;
-  if (line.quantity > line.stock) return `Only ${line.stock} of ${line.title} left in stock. Please lower the quantity in your cart.`;
-  return null;
-}
-
 /**
  * A cart's lines with the catalogue's prices and stock, in item id order, refused when the cart
  * is empty (400) or a line cannot be ordered (409). Placing an order and paying for one both read it.
@@ -213,11 +208,8 @@ export async function orderableLines(db: Db, cartId: string | null) {
         .orderBy("items.id")
         .execute()
     : [];
-  if (lines.length === 0) throw new AppError(400, EMPTY_CART);
-  for (const line of lines) {
-    const problem = shortage(line);
-    if (problem) throw new AppError(409, problem);
-  }
+  if (lines.length === 0) throw new AppError(400, EMPTY_CART, undefined, undefined, "EMPTY_CART");
+  for (const line of lines) assertStock(line, "ordering");
   return lines;
 }
 
@@ -227,22 +219,17 @@ export async function getOrderByParam(raw: unknown, viewer: Viewer, db: Db = def
   return id.success ? getOrder(id.data, viewer, db) : null;
 }
 
-/** Thrown when the key or the payment already made an order: the caller may show that order. */
-export class AlreadyOrdered extends AppError {
-  constructor(public orderId: number, message: string) {
-    super(409, message);
-  }
-}
-
-async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: Db): Promise<AlreadyOrdered | null> {
+/** The order the key or the payment already made, as the error to throw (the caller may show that order). */
+async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: Db): Promise<OrderExistsError | null> {
   if (input.payment) {
-    const row = await db.selectFrom("orders").select(["id", "userId"]).where("paymentOrderId", "=", input.payment.paymentOrderId).executeTakeFirst();
-    const byPayment = row ?? (await db.selectFrom("orders").select(["id", "userId"]).where("paymentId", "=", input.payment.paymentId).executeTakeFirst());
-    if (byPayment) return new AlreadyOrdered(byPayment.id, `This payment has already been used for order #${byPayment.id}`);
+    const { paymentOrderId, paymentId } = input.payment;
+    const row = await db.selectFrom("orders").select("id").where("paymentOrderId", "=", paymentOrderId).executeTakeFirst();
+    const byPayment = row ?? (await db.selectFrom("orders").select("id").where("paymentId", "=", paymentId).executeTakeFirst());
+    if (byPayment) return new OrderExistsError(byPayment.id, `This payment has already been used for order #${byPayment.id}`);
   }
   if (key) {
     const row = await db.selectFrom("orders").select("id").where("idempotencyKey", "=", key).executeTakeFirst();
-    if (row) return new AlreadyOrdered(row.id, `This order has already been placed (order #${row.id})`);
+    if (row) return new OrderExistsError(row.id, `This order has already been placed (order #${row.id})`);
   }
   return null;
 }
@@ -260,12 +247,19 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       const now = nowIso();
       // Lock the customer's cart first: two placements from one cart (two tabs) queue here,
       // and the second sees the cart the first emptied.
-      const cart = await trx.updateTable("carts").set({ updatedAt: now }).where("userId", "=", input.userId).returning("id").executeTakeFirst();
+      const cart = await trx
+        .updateTable("carts")
+        .set({ updatedAt: now })
+        .where("userId", "=", input.userId)
+        .returning("id")
+        .executeTakeFirst();
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
       const lines = await orderableLines(trx, cart?.id ?? null);
       const totals = computeTotals(lines);
-      if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) throw new AppError(409, CART_CHANGED);
+      if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) {
+        throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+      }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
 
       const order = await trx
@@ -296,7 +290,17 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
 
       await trx
         .insertInto("orderItems")
-        .values(lines.map((l) => ({ orderId: order.id, itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, unitPrice: l.price })))
+        .values(
+          lines.map((l) => ({
+            orderId: order.id,
+            itemId: l.itemId,
+            title: l.title,
+            slug: l.slug,
+            imgPath: l.imgPath,
+            quantity: l.quantity,
+            unitPrice: l.price,
+          })),
+        )
         .execute();
       // In item id order, so two carts never wait on each other's rows in opposite orders.
       for (const line of lines) {
@@ -306,11 +310,20 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           .where("id", "=", line.itemId)
           .where("stock", ">=", line.quantity)
           .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) !== 1) throw new AppError(409, `${line.title} has just sold out. Please update your cart.`);
+        if (Number(taken.numUpdatedRows) !== 1) {
+          throw new AppError(409, `${line.title} has just sold out. Please update your cart.`, undefined, undefined, "STOCK_SHORTAGE");
+        }
       }
       await trx
         .insertInto("orderEvents")
-        .values({ orderId: order.id, fromStatus: null, toStatus: "processing", actor: input.actor ?? "customer", actorUserId: input.actor === "system" ? null : input.userId, createdAt: now })
+        .values({
+          orderId: order.id,
+          fromStatus: null,
+          toStatus: "processing",
+          actor: input.actor ?? "customer",
+          actorUserId: input.actor === "system" ? null : input.userId,
+          createdAt: now,
+        })
         .execute();
       await trx.deleteFrom("cartLines").where("cartId", "=", cart!.id).execute();
       return order.id;
@@ -327,21 +340,21 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
 
 // ---- status changes --------------------------------------------------------------------
 
+/** Who changes an order's status: a customer (counted against their limit), or the shop. */
+export type StatusChanger = { actor: Extract<Actor, "customer">; userId: number } | { actor: Extract<Actor, "admin">; userId: null };
+
 /**
- * Move an order to a new status, by the rules of utils/order-status. A customer may touch only
- * their own orders (another's: 404). A cancellation returns the units to stock. The change and
+ * Move an order to a new status, by the rules of utils/order-status (page and API). A customer's
+ * change counts against their order-status limit (the shop's are not limited) and may touch only
+ * their own orders (another's: 403). A cancellation returns the units to stock. The change and
  * who made it are recorded, in one transaction; a change racing another is refused (409).
  */
-export async function changeOrderStatus(
-  orderId: number,
-  to: OrderStatus,
-  by: { actor: Actor; userId: number | null },
-  db: Db = defaultDb,
-): Promise<Order> {
+export async function changeOrderStatus(orderId: number, to: OrderStatus, by: StatusChanger, db: Db = defaultDb): Promise<Order> {
+  if (by.actor === "customer") await rateLimitUser(LIMITS.orderStatus, by.userId);
   await db.transaction().execute(async (trx) => {
     const order = await trx.selectFrom("orders").select(["id", "status", "userId"]).where("id", "=", orderId).executeTakeFirst();
     if (!order) throw new AppError(404, "Order Not Found");
-    // contract.md: another customer's order change is 403 (viewing it is 404).
+    // docs/api.md: another customer's order change is 403 (viewing it is 404).
     if (by.actor !== "admin" && order.userId !== by.userId) throw new AppError(403, "You can only change your own orders");
     const check = checkTransition(order.status, to, by.actor);
     if (!check.ok) throw new AppError(check.status, check.message);
@@ -352,9 +365,16 @@ export async function changeOrderStatus(
       .where("id", "=", orderId)
       .where("status", "=", order.status)
       .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
+    if (Number(moved.numUpdatedRows) !== 1) {
+      throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
+    }
     if (to === "cancelled") {
-      const lines = await trx.selectFrom("orderItems").select(["itemId", "quantity"]).where("orderId", "=", orderId).orderBy("itemId").execute();
+      const lines = await trx
+        .selectFrom("orderItems")
+        .select(["itemId", "quantity"])
+        .where("orderId", "=", orderId)
+        .orderBy("itemId")
+        .execute();
       for (const line of lines) {
         if (line.itemId === null) continue;
         await trx
@@ -369,7 +389,8 @@ export async function changeOrderStatus(
       .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })
       .execute();
     if (by.actor === "admin") {
-      await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary: `Order #${orderId}: ${order.status} → ${to}` });
+      const summary = `Order #${orderId}: ${order.status} → ${to}`;
+      await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary });
     }
   });
   return (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;

@@ -1,18 +1,11 @@
-// The wishlist: products a visitor saves for later, owned through the session like the cart.
+// The wishlist: products a visitor saves for later, owned like the cart (owned.server).
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { adoptOwned, ensureOwned, findOwned } from "~/lib/session-owned.server";
 import type { Item } from "~/utils/catalogue";
 import { toItem } from "./catalogue.server";
-
-export function currentWishlistId(request: Request, db: Db = defaultDb) {
-  return findOwned(request, "wishlists", db);
-}
-
-export function ensureWishlist(request: Request, db: Db = defaultDb) {
-  return ensureOwned(request, "wishlists", db);
-}
+import type { Owner } from "./owned.server";
+import { adoptOwned, ensureOwned } from "./owned.server";
 
 /** Saved products, newest first. */
 export async function listWishlist(wishlistId: string | null, db: Db = defaultDb): Promise<Item[]> {
@@ -51,14 +44,29 @@ export async function wishlistCount(wishlistId: string | null, db: Db = defaultD
 
 /** Idempotent: saving a saved product changes nothing. Returns the product's title. */
 export async function addToWishlist(wishlistId: string, itemId: number, db: Db = defaultDb): Promise<string> {
-  const item = await db.selectFrom("items").select(["id", "title"]).where("id", "=", itemId).executeTakeFirst();
-  if (!item) throw new AppError(404, "That product was not found");
+  const title = await titleOf(itemId, db);
   await db
     .insertInto("wishlistItems")
     .values({ wishlistId, itemId, createdAt: nowIso() })
     .onConflict((oc) => oc.columns(["wishlistId", "itemId"]).doNothing())
     .execute();
+  return title;
+}
+
+async function titleOf(itemId: number, db: Db): Promise<string> {
+  const item = await db.selectFrom("items").select("title").where("id", "=", itemId).executeTakeFirst();
+  if (!item) throw new AppError(404, "That product was not found");
   return item.title;
+}
+
+/**
+ * Save a product to the owner's wishlist: an unknown product is refused (404) before a wishlist
+ * is made for it; a guest's new wishlist is `rowId`, for the session to keep.
+ */
+export async function saveItem(owner: Owner, itemId: number, db: Db = defaultDb): Promise<{ title: string; rowId: string }> {
+  await titleOf(itemId, db);
+  const rowId = await ensureOwned("wishlists", owner, db);
+  return { title: await addToWishlist(rowId, itemId, db), rowId };
 }
 
 export async function removeFromWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<void> {

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { clearCart, currentCartId } from "~/models/cart.server";
+import { clearCart } from "~/models/cart.server";
+import { currentCartId } from "~/web/owner.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {

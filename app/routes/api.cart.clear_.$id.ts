@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith } from "~/lib/http.server";
-import { currentCartId, removeCartLine } from "~/models/cart.server";
+import { removeCartLine } from "~/models/cart.server";
+import { currentCartId } from "~/web/owner.server";
 import { IdSchema } from "~/utils/schemas";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

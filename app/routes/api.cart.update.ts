@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { currentCartId, updateCartLine } from "~/models/cart.server";
+import { updateCartLine } from "~/models/cart.server";
+import { currentCartId } from "~/web/owner.server";
 import { CartUpdateSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>

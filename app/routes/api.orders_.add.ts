@@ -2,10 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { requireApiUser } from "~/web/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import { placeCodOrder, placeOnlineOrder } from "~/models/checkout.server";
+import { checkout } from "~/models/checkout.server";
+import { requireApiUser } from "~/web/auth.server";
 import { CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema } from "~/utils/checkout";
 
 /**
@@ -18,13 +17,14 @@ export const action = ({ request }: ActionFunctionArgs) =>
     requireMutation(request, ["POST"]);
     const body = await readBody(request);
     const user = await requireApiUser(request);
-    const input = parseWith(CheckoutSchema, body);
-    await rateLimit(LIMITS.placeOrder, `u:${user.id}`);
-    const order =
-      input.paymentMethod === "online"
-        ? await placeOnlineOrder(parseWith(PaymentProofSchema, body), user.id, input.shipping)
-        : await placeCodOrder(user.id, input.shipping, keyOf(body));
-    return jsonResponse(order, { status: 201 });
+    const { shipping, paymentMethod } = parseWith(CheckoutSchema, body);
+    const placed = await checkout(
+      user.id,
+      paymentMethod === "online"
+        ? { shipping, paymentMethod, proof: parseWith(PaymentProofSchema, body) }
+        : { shipping, paymentMethod, idempotencyKey: keyOf(body) },
+    );
+    return jsonResponse(placed.order, { status: 201 });
   });
 export const loader = otherMethods(["POST"]);
 

@@ -1,18 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { z } from "zod";
 import { TrashIcon } from "~/components/icons";
+import { OrderTotals } from "~/components/OrderTotals";
 import { QuantityInput } from "~/components/QuantityInput";
-import type { CartActionData } from "~/components/useCartFetcher";
-import { AppError } from "~/lib/errors.server";
-import { formFailure } from "~/lib/form.server";
-import { parseWith, readForm, safeRedirectPath } from "~/lib/http.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import type { CartLine } from "~/models/cart.server";
-import { addToCart, assertAddable, clearCart, currentCartId, ensureCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { addItem, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { asOwner, currentCartId } from "~/web/owner.server";
+import type { CartActionData } from "~/utils/cart";
+import { CART_ACTION, CART_INTENTS, pendingLines } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
-import { OrderTotals } from "~/components/OrderTotals";
 import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
 
@@ -22,77 +24,44 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return getCart(await currentCartId(request));
 }
 
-const IntentSchema = z.enum(["add", "update", "remove", "clear"], { error: "Unknown cart action" });
+const IntentSchema = z.enum(CART_INTENTS, { error: "Unknown cart action" });
 
-export async function action({ request }: ActionFunctionArgs) {
-  let form: FormData;
-  try {
-    form = await readForm(request);
-  } catch (error) {
-    if (error instanceof AppError) return formFailure(error);
-    throw error;
-  }
-  const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), "/cart") : null;
-  try {
-    const intent = parseWith(IntentSchema, form.get("intent"));
-    const headers = new Headers();
-    let message: string;
-    if (intent === "add") {
-      const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
-      await assertAddable(input.itemId, input.quantity);
-      const cart = await ensureCart(request);
-      cart.headers.forEach((v, k) => headers.append(k, v));
-      const line = await addToCart(cart.cartId, input.itemId, input.quantity);
-      message = `${line.item.title} added to cart`;
-    } else {
-      const cartId = await currentCartId(request);
-      if (intent === "update") {
-        const lineId = parseWith(IdSchema, form.get("id"));
-        const quantity = parseWith(QuantitySchema, form.get("quantity"));
-        const line = await updateCartLine(cartId, lineId, quantity);
-        message = `Quantity of ${line.item.title} updated`;
-      } else if (intent === "remove") {
-        await removeCartLine(cartId, parseWith(IdSchema, form.get("id")));
-        message = "Item removed from cart";
-      } else {
-        await clearCart(cartId);
-        message = "Cart cleared";
-      }
-    }
+/**
+ * Every cart form posts here. Without JavaScript it carries `redirectTo` and is answered with a
+ * redirect back and a toast; a fetcher's post is answered `{ ok: true }` and the toast.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  pageAction(request, async (form) => {
+    const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), CART_ACTION) : null;
+    const { message, headers } = await changeCart(request, form);
     const toast = { type: "success" as const, title: message };
     if (redirectTo) return redirectWithToast(request, redirectTo, toast, { headers });
     headers.append("Set-Cookie", await toastHeader(request, toast));
     return data({ ok: true } satisfies CartActionData, { headers });
-  } catch (error) {
-    if (error instanceof AppError) return formFailure(error);
-    throw error;
-  }
-}
+  });
 
-/** Cart lines as the visitor should see them right now, pending fetchers applied. */
-function useOptimisticLines(lines: CartLine[]): CartLine[] {
-  const fetchers = useFetchers();
-  let clearing = false;
-  const pending = new Map<number, number | "removed">();
-  for (const f of fetchers) {
-    const fd = f.formData;
-    if (!fd) continue;
-    const intent = fd.get("intent");
-    if (intent === "clear") clearing = true;
-    const id = Number(fd.get("id"));
-    if (intent === "remove") pending.set(id, "removed");
-    if (intent === "update") {
-      const q = Number(fd.get("quantity"));
-      if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= MAX_QUANTITY) pending.set(id, q);
-    }
+/** One cart form's change: its toast, and the Set-Cookie of a guest's first cart. */
+async function changeCart(request: Request, form: FormData): Promise<{ message: string; headers: Headers }> {
+  const intent = parseWith(IntentSchema, form.get("intent"));
+  if (intent === "add") {
+    const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
+    const { line, headers } = await asOwner(request, "carts", (owner) => addItem(owner, input));
+    return { message: `${line.item.title} added to cart`, headers };
   }
-  if (clearing) return [];
-  return lines
-    .filter((l) => pending.get(l.id) !== "removed")
-    .map((l) => {
-      const q = pending.get(l.id);
-      return typeof q === "number" ? { ...l, quantity: q } : l;
-    });
+  const cartId = await currentCartId(request);
+  const headers = new Headers();
+  if (intent === "update") {
+    const lineId = parseWith(IdSchema, form.get("id"));
+    const quantity = parseWith(QuantitySchema, form.get("quantity"));
+    const line = await updateCartLine(cartId, lineId, quantity);
+    return { message: `Quantity of ${line.item.title} updated`, headers };
+  }
+  if (intent === "remove") {
+    await removeCartLine(cartId, parseWith(IdSchema, form.get("id")));
+    return { message: "Item removed from cart", headers };
+  }
+  await clearCart(cartId);
+  return { message: "Cart cleared", headers };
 }
 
 function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity: number }) {
@@ -100,7 +69,16 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   const max = Math.min(MAX_QUANTITY, Math.max(line.item.stock, 1));
   const submit = (fields: Record<string, string>) =>
-    fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: "/cart" });
+    fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: CART_ACTION });
+  const onRemove = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    submit({ intent: "remove" });
+  };
+  const onUpdate = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const q = Number(new FormData(event.currentTarget).get("quantity"));
+    if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= max) submit({ intent: "update", quantity: String(q) });
+  };
   return (
     <li className="flex gap-3 py-5 sm:gap-4" data-testid="cart-line">
       <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
@@ -112,7 +90,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
             <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">{line.item.title}</Link>
             <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
           </div>
-          <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); submit({ intent: "remove" }); }}>
+          <Form method="post" action={CART_ACTION} onSubmit={onRemove}>
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="id" value={line.id} />
             <input type="hidden" name="redirectTo" value="/cart" />
@@ -123,7 +101,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
         </div>
         <div className="flex flex-wrap items-center gap-2">
           {/* Without JavaScript: a plain form whose default button is "Update". */}
-          <Form method="post" action="/cart" className="flex items-center gap-2" onSubmit={(e) => { e.preventDefault(); const q = Number(new FormData(e.currentTarget).get("quantity")); if (Number.isInteger(q) && q >= MIN_QUANTITY && q <= max) submit({ intent: "update", quantity: String(q) }); }}>
+          <Form method="post" action={CART_ACTION} className="flex items-center gap-2" onSubmit={onUpdate}>
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={line.id} />
             <input type="hidden" name="redirectTo" value="/cart" />
@@ -144,9 +122,13 @@ export default function CartPage() {
   const cart = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const clearFetcher = useFetcher<CartActionData>({ key: "cart-clear" });
-  const lines = useOptimisticLines(cart.items);
+  const lines = pendingLines(cart.items, useFetchers());
   const totals = computeTotals(lines.map((l) => ({ quantity: l.quantity, price: l.item.price })));
   const formError = actionData && !actionData.ok && "formError" in actionData ? actionData.formError : null;
+  const onClear = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    clearFetcher.submit({ intent: "clear" }, { method: "post", action: CART_ACTION });
+  };
 
   if (lines.length === 0) {
     return (
@@ -167,7 +149,7 @@ export default function CartPage() {
         <div className="card p-4 sm:p-6">
           <div className="flex items-center justify-between border-b border-sand-200 pb-4">
             <h2 className="font-sans text-lg font-semibold">Cart Items ({totals.count})</h2>
-            <Form method="post" action="/cart" onSubmit={(e) => { e.preventDefault(); clearFetcher.submit({ intent: "clear" }, { method: "post", action: "/cart" }); }}>
+            <Form method="post" action={CART_ACTION} onSubmit={onClear}>
               <input type="hidden" name="intent" value="clear" />
               <input type="hidden" name="redirectTo" value="/cart" />
               <button type="submit" className="btn-ghost text-red-700">Clear Cart</button>

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
+import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
 import { SlugSchema } from "~/utils/schemas";
@@ -16,7 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const category = slug.success ? await getCategoryBySlug(slug.data) : null;
-  if (!category) return data({ category: null, items: [], query: null, filtersActive: false, invalid: false }, { status: 404 });
+  if (!category) throw new Response("Category Not Found", { status: 404 });
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(new URL(request.url).searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
   const items = await listItemsInCategory(category.id, query);
@@ -36,17 +37,7 @@ export default function CategoryPage() {
   const { category, items, query, filtersActive, invalid } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
-  const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category?.slug}`;
-
-  if (!category || !query) {
-    return (
-      <section className="container-page flex flex-col items-center py-20 text-center">
-        <h1 className="text-3xl font-semibold">Category Not Found</h1>
-        <p className="mt-3 text-stone-600">The category you're looking for doesn't exist.</p>
-        <Link to="/categories" className="btn-primary mt-8">View All Categories</Link>
-      </section>
-    );
-  }
+  const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category.slug}`;
 
   return (
     <>
@@ -128,7 +119,24 @@ export default function CategoryPage() {
   );
 }
 
+/** An unknown category: its own 404 page inside the shop layout; any other failure says what went wrong. */
 export function ErrorBoundary() {
+  return (
+    <NotFoundBoundary
+      notFound={
+        <NotFoundPage
+          title="Category Not Found"
+          message="The category you're looking for doesn't exist."
+          to="/categories"
+          linkText="View All Categories"
+        />
+      }
+      otherwise={<CategoryError />}
+    />
+  );
+}
+
+function CategoryError() {
   const error = useRouteError();
   const message = isRouteErrorResponse(error) ? error.statusText || String(error.data) : "We couldn't load this category.";
   return (

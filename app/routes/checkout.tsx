@@ -1,25 +1,27 @@
 import crypto from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { useFormErrors } from "~/components/useFormErrors";
-import { requireUser } from "~/web/auth.server";
-import { AppError } from "~/lib/errors.server";
-import { formFailure, formValues, unexpectedFailure } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
+import { isAppError, OrderExistsError } from "~/lib/errors.server";
+import { formValues, pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
 import { paymentMode } from "~/lib/payments.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { currentCartId, getCart } from "~/models/cart.server";
-import { createPaymentOrder, placeCodOrder } from "~/models/checkout.server";
-import { AlreadyOrdered, EMPTY_CART, lastShippingAddress, listOrders, shortage } from "~/models/orders.server";
-import type { ShippingField } from "~/utils/checkout";
-import { CheckoutSchema, IdempotencyKeySchema, INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_MAX } from "~/utils/checkout";
+import { getCart, shortage } from "~/models/cart.server";
+import { checkout } from "~/models/checkout.server";
+import { lastShippingAddress, listOrders } from "~/models/orders.server";
+import { requireUser } from "~/web/auth.server";
+import { currentCartId } from "~/web/owner.server";
+import { CheckoutSchema, IdempotencyKeySchema } from "~/utils/checkout";
+import type { ShippingField } from "~/utils/checkout-fields";
+import { INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_RULES } from "~/utils/checkout-fields";
+import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 
 export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -27,7 +29,7 @@ export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, 
 /** The total the form was rendered with; absent (an older form, a script) means no comparison. */
 const ExpectedTotalSchema = z.string().regex(/^\d{1,10}$/).transform(Number);
 const ORDER_FAILED = "We could not place your order. Please try again.";
-const CHECK_FIELDS = "Please check the highlighted fields.";
+const ECHOED = [...SHIPPING_FIELDS, "paymentMethod"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -43,58 +45,53 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state: last?.state ?? "",
     pincode: last?.pincode ?? "",
   };
-  const shortages = cart.items.map((l) => shortage({ title: l.item.title, stock: l.item.stock, quantity: l.quantity })).filter((m) => m !== null);
+  const shortages = cart.items
+    .map((l) => shortage({ title: l.item.title, stock: l.item.stock, quantity: l.quantity }, "ordering"))
+    .filter((m) => m !== null);
   // One key per rendered form: posting it twice (a double click, a retried request) never makes two orders.
   return { cart, defaults, shortages, idempotencyKey: crypto.randomBytes(16).toString("hex"), testGateway: paymentMode() === "offline" };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  let values: Record<string, string> | undefined;
-  try {
-    const form = await readForm(request);
-    const user = await requireUser(request);
-    values = formValues(form, [...SHIPPING_FIELDS, "paymentMethod"]);
-    const input = parseWith(CheckoutSchema, values);
-    const key = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
-    // The total the customer saw: a cart changed in another tab since is not ordered blindly.
-    const seen = ExpectedTotalSchema.safeParse(form.get("expectedTotal"));
-    const expectedTotal = seen.success ? seen.data : undefined;
-    await rateLimit(LIMITS.placeOrder, `u:${user.id}`);
-    if (input.paymentMethod === "online") {
-      const payment = await createPaymentOrder(user.id, input.shipping, expectedTotal);
-      return redirect(`/pay/${payment.id}`, 303);
-    }
-    const order = await placeCodOrder(user.id, input.shipping, key, expectedTotal);
-    return redirect(`/order-confirmation/${order.id}`, 303);
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    // The same form posted again: show the order the first post made.
-    if (error instanceof AlreadyOrdered) return redirect(`/order-confirmation/${error.orderId}`, 303);
-    if (error instanceof AppError && error.message === EMPTY_CART) return emptyCartAnswer(request);
-    if (error instanceof AppError) {
-      const fields = error.fieldErrors && Object.keys(error.fieldErrors).length > 0;
-      return formFailure(fields ? new AppError(error.status, CHECK_FIELDS, error.fieldErrors, error.headers) : error, values);
-    }
-    return unexpectedFailure(error, ORDER_FAILED, values);
-  }
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  pageAction(
+    request,
+    async (form) => {
+      const user = await requireUser(request);
+      const { shipping, paymentMethod } = parseWith(CheckoutSchema, formValues(form, ECHOED));
+      const idempotencyKey = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
+      // The total the customer saw: a cart changed in another tab since is not ordered blindly.
+      const seen = ExpectedTotalSchema.safeParse(form.get("expectedTotal"));
+      const expectedTotal = seen.success ? seen.data : undefined;
+      try {
+        const placed = await checkout(user.id, { shipping, paymentMethod, idempotencyKey, expectedTotal });
+        if (placed.next === "payment") return redirect(`/pay/${placed.paymentOrderId}`, 303);
+        return redirect(`/order-confirmation/${placed.order.id}`, 303);
+      } catch (error) {
+        // The same form posted again: show the order the first post made.
+        if (error instanceof OrderExistsError) return redirect(`/order-confirmation/${error.orderId}`, 303);
+        if (isAppError(error, "EMPTY_CART")) return emptyCartAnswer(request, user.id);
+        throw error;
+      }
+    },
+    { echo: ECHOED, banner: true, unexpected: ORDER_FAILED },
+  );
 
 /** The cart was emptied meanwhile (most often: the order was placed from another tab). */
-async function emptyCartAnswer(request: Request) {
-  const user = await requireUser(request);
-  const recent = await listOrders({ userId: user.id, isAdmin: false }, undefined, 1);
+async function emptyCartAnswer(request: Request, userId: number) {
+  const recent = await listOrders({ userId, isAdmin: false }, undefined, 1);
   if (recent.length > 0) {
     return redirectWithToast(request, "/orders", { type: "info", title: "Your cart is empty", description: "Your latest orders are below." });
   }
   return redirect("/cart", 303);
 }
 
-type Field = { name: ShippingField; label: string; type?: string; autoComplete: string; inputMode?: "numeric" | "tel" | "email"; wide?: boolean; list?: string };
+type Field = { name: ShippingField; label: string; autoComplete: string; inputMode?: "numeric" | "tel" | "email"; wide?: boolean; list?: string };
 
+/** The form's order and labels; the constraints are SHIPPING_RULES (the schema reads them too). */
 const FIELDS: Field[] = [
   { name: "name", label: "Full Name", autoComplete: "name" },
-  { name: "phone", label: "Phone Number", type: "tel", autoComplete: "tel-national", inputMode: "tel" },
-  { name: "email", label: "Email", type: "email", autoComplete: "email", inputMode: "email", wide: true },
+  { name: "phone", label: "Phone Number", autoComplete: "tel-national", inputMode: "tel" },
+  { name: "email", label: "Email", autoComplete: "email", inputMode: "email", wide: true },
   { name: "address", label: "Address", autoComplete: "street-address", wide: true },
   { name: "city", label: "City", autoComplete: "address-level2" },
   { name: "state", label: "State", autoComplete: "address-level1", list: "indian-states" },
@@ -105,8 +102,7 @@ export default function CheckoutPage() {
   const { cart, defaults, shortages, idempotencyKey, testGateway } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction === "/checkout";
+  const busy = useIsPending({ formAction: "/checkout" });
   const value = (name: string) => errors.value(name) ?? defaults[name as ShippingField] ?? "";
   const method = errors.value("paymentMethod") === "online" ? "online" : "cod";
 
@@ -131,13 +127,11 @@ export default function CheckoutPage() {
                         <input
                           id={id}
                           name={f.name}
-                          type={f.type ?? "text"}
+                          {...fieldProps(SHIPPING_RULES[f.name])}
                           autoComplete={f.autoComplete}
                           inputMode={f.inputMode}
                           list={f.list}
-                          required
                           aria-required="true"
-                          maxLength={SHIPPING_MAX[f.name]}
                           defaultValue={value(f.name)}
                           className="field-input"
                           {...fieldA11y(id, error)}

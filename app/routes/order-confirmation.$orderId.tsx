@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
+import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
@@ -18,22 +18,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
-  if (!order) return data({ order: null, email: user.email }, { status: 404 });
+  if (!order) throw new Response("Order Not Found", { status: 404 });
   return { order, email: user.email };
 }
 
 export default function OrderConfirmation() {
   const { order, email } = useLoaderData<typeof loader>();
-  if (!order) {
-    return (
-      <section className="container-page flex flex-col items-center py-20 text-center">
-        <BoxIcon className="h-12 w-12 text-stone-400" />
-        <h1 className="mt-4 text-3xl font-semibold">Order Not Found</h1>
-        <p className="mt-3 text-stone-600">We couldn&apos;t find this order in your account.</p>
-        <Link to="/orders" className="btn-primary mt-8">View Your Orders</Link>
-      </section>
-    );
-  }
   const a = order.shippingAddress;
   return (
     <section className="bg-sand-50">
@@ -95,5 +85,22 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
       <p className="text-sm text-stone-600">{label}</p>
       <p className="mt-1 font-semibold" data-testid={testId}>{value}</p>
     </div>
+  );
+}
+
+/** An order that does not exist, or is another customer's: the same 404 page. */
+export function ErrorBoundary() {
+  return (
+    <NotFoundBoundary
+      notFound={
+        <NotFoundPage
+          icon={<BoxIcon className="h-12 w-12 text-stone-400" />}
+          title="Order Not Found"
+          message="We couldn't find this order in your account."
+          to="/orders"
+          linkText="View Your Orders"
+        />
+      }
+    />
   );
 }

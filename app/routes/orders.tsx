@@ -1,19 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { BoxIcon } from "~/components/icons";
 import { ModalDialog } from "~/components/ModalDialog";
 import { StatusBadge } from "~/components/StatusBadge";
-import { requireUser } from "~/web/auth.server";
-import { formAction } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Order } from "~/models/orders.server";
 import { changeOrderStatus, listOrders } from "~/models/orders.server";
-import { useHydrated } from "~/utils/hooks";
+import { requireUser } from "~/web/auth.server";
+import { useHydrated, useIsPending } from "~/utils/hooks";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { checkTransition } from "~/utils/order-status";
@@ -35,16 +34,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { orders, confirming };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return formAction(async () => {
-    const form = await readForm(request);
+export const action = ({ request }: ActionFunctionArgs) =>
+  pageAction(request, async (form) => {
     const user = await requireUser(request);
     const input = parseWith(CancelSchema, { intent: form.get("intent"), orderId: form.get("orderId") });
-    await rateLimit(LIMITS.orderStatus, `u:${user.id}`);
     await changeOrderStatus(input.orderId, "cancelled", { actor: "customer", userId: user.id });
     return redirectWithToast(request, "/orders", { type: "success", title: "Status Change Successfully" });
   });
-}
 
 export default function OrdersPage() {
   const { orders, confirming } = useLoaderData<typeof loader>();
@@ -126,8 +122,7 @@ export default function OrdersPage() {
  * open by the server (?cancel=ID), and 'Keep Order' is a link back.
  */
 function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => void }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel";
+  const busy = useIsPending({ formAction: "/orders", intent: "cancel" });
   return (
     <ModalDialog labelledBy="cancel-title" onClose={onClose} width="w-[min(92vw,28rem)]">
       {(close) => (

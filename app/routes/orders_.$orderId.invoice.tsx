@@ -1,8 +1,8 @@
 // The GST tax invoice of an order: a printable page (the browser's Print saves it as PDF).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/icons";
+import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { contact } from "~/content/contact";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
@@ -22,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
-  if (!order) return data({ invoice: null }, { status: 404 });
+  if (!order) throw new Response("Order Not Found", { status: 404 });
   const intraState = isIntraState(order.shippingAddress.state, env.SHOP_STATE);
   return {
     invoice: {
@@ -38,15 +38,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function InvoicePage() {
   const { invoice } = useLoaderData<typeof loader>();
   const hydrated = useHydrated();
-  if (!invoice) {
-    return (
-      <section className="container-page flex flex-col items-center py-20 text-center">
-        <BoxIcon className="h-12 w-12 text-stone-400" />
-        <h1 className="mt-4 text-3xl font-semibold">Order Not Found</h1>
-        <Link to="/orders" className="btn-primary mt-8">View Your Orders</Link>
-      </section>
-    );
-  }
   const { order, seller, taxes } = invoice;
   const a = order.shippingAddress;
   const cell = "px-2 py-2 text-right tabular-nums";
@@ -195,5 +186,16 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
       <dt>{label}</dt>
       <dd data-testid={testId}>{value}</dd>
     </div>
+  );
+}
+
+/** An order that does not exist, or is another customer's: the same 404 page. */
+export function ErrorBoundary() {
+  return (
+    <NotFoundBoundary
+      notFound={
+        <NotFoundPage icon={<BoxIcon className="h-12 w-12 text-stone-400" />} title="Order Not Found" to="/orders" linkText="View Your Orders" />
+      }
+    />
   );
 }

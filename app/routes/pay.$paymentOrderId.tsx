@@ -1,23 +1,23 @@
 // The payment step of an online order. With Razorpay keys it opens Razorpay Checkout; without
-// them it is the offline test gateway (contract.md), whose Pay button signs a payment exactly as
-// Razorpay does. Either way the proof goes through the same verification (placeOnlineOrder).
+// them it is the offline test gateway (docs/api.md), whose Pay button signs a payment exactly as
+// Razorpay does. Either way the proof goes through the same verification (payForOrder).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { LockIcon } from "~/components/icons";
+import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { AppError, OrderExistsError } from "~/lib/errors.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { paymentMode, publicKeyId } from "~/lib/payments.server";
+import type { PaymentAttempt } from "~/models/checkout.server";
+import { failedMessage, getPaymentOrder, payForOrder } from "~/models/checkout.server";
 import { requireUser } from "~/web/auth.server";
-import { AppError } from "~/lib/errors.server";
-import { formFailure, unexpectedFailure } from "~/lib/form.server";
-import { parseWith, readForm } from "~/lib/http.server";
-import { gatewayId, offlinePayment, paymentMode, publicKeyId } from "~/lib/payments.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import type { PaymentOrder } from "~/models/checkout.server";
-import { ANOTHER_PAYMENT, failedMessage, getPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
-import { AlreadyOrdered } from "~/models/orders.server";
 import { PaymentProofSchema } from "~/utils/checkout";
+import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 import { useNonce } from "~/utils/nonce";
 
@@ -35,10 +35,9 @@ async function paymentOrderOf(request: Request, rawId: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
-  if (!paymentOrder) return data({ found: false as const }, { status: 404 });
+  if (!paymentOrder) throw new Response("Payment Not Found", { status: 404 });
   if (paymentOrder.orderId) throw redirect(`/order-confirmation/${paymentOrder.orderId}`);
   return {
-    found: true as const,
     id: paymentOrder.id,
     amount: paymentOrder.amountPaise / 100,
     amountPaise: paymentOrder.amountPaise,
@@ -51,65 +50,36 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
-export async function action({ request, params }: ActionFunctionArgs) {
-  try {
-    const form = await readForm(request);
-    const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
-    if (!paymentOrder) throw new AppError(404, "That payment was not found");
-    const intent = parseWith(IntentSchema, form.get("intent"));
-    await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
-    try {
-      return confirmation(await pay(form, intent, paymentOrder, user.id));
-    } catch (error) {
-      // A simultaneous post of the same payment (a double click) recorded its payment first:
-      // place from that one, which waits for the other post's order and then names it.
-      if (!(error instanceof AppError) || error.message !== ANOTHER_PAYMENT) throw error;
-      return confirmation((await placeRecordedPayment(paymentOrder.id, user.id)).id);
-    }
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    if (error instanceof AlreadyOrdered) return confirmation(error.orderId);
-    if (error instanceof AppError) return formFailure(error);
-    return unexpectedFailure(error, "We could not confirm your payment. Please try again.");
-  }
-}
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  pageAction(
+    request,
+    async (form) => {
+      const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
+      if (!paymentOrder) throw new AppError(404, "That payment was not found");
+      try {
+        return confirmation(await payForOrder(user.id, paymentOrder, attemptOf(form)));
+      } catch (error) {
+        // This payment (or this form's earlier post) made an order already: show it.
+        if (error instanceof OrderExistsError) return confirmation(error.orderId);
+        throw error;
+      }
+    },
+    { unexpected: "We could not confirm your payment. Please try again." },
+  );
 
 const confirmation = (orderId: number) => redirect(`/order-confirmation/${orderId}`, 303);
 
-/** The order this post pays for: from the payment already recorded, Razorpay's proof, or the test gateway's. */
-async function pay(form: FormData, intent: z.infer<typeof IntentSchema>, paymentOrder: PaymentOrder, userId: number): Promise<number> {
-  if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
-  // Already paid (a second click, or the cart had changed): place the order from that payment.
-  if (paymentOrder.status === "paid") return (await placeRecordedPayment(paymentOrder.id, userId)).id;
-  if (intent === "place") throw new AppError(409, "This payment has not been made yet");
-  let proof;
-  if (intent === "complete") {
-    proof = parseWith(PaymentProofSchema, Object.fromEntries(form));
-  } else {
-    if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
-    // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
-    const paid = intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
-    proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
-  }
-  if (proof.razorpay_order_id !== paymentOrder.id) throw new AppError(400, "Payment verification failed");
-  return (await placeOnlineOrder(proof, userId, null)).id;
+/** What the post asks for: a test gateway button, 'Place my order', or Razorpay's answer with its proof. */
+function attemptOf(form: FormData): PaymentAttempt {
+  const intent = parseWith(IntentSchema, form.get("intent"));
+  if (intent === "complete") return { intent, proof: parseWith(PaymentProofSchema, Object.fromEntries(form)) };
+  return { intent };
 }
 
 export default function PaymentPage() {
   const page = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle";
-
-  if (!page.found) {
-    return (
-      <section className="container-page flex flex-col items-center py-20 text-center">
-        <h1 className="text-3xl font-semibold">Payment Not Found</h1>
-        <p className="mt-3 text-stone-600">This payment does not exist or is not yours.</p>
-        <Link to="/checkout" className="btn-primary mt-8">Back to Checkout</Link>
-      </section>
-    );
-  }
+  const busy = useIsPending();
 
   const error = result && "formError" in result ? result.formError : (page.failure ?? undefined);
   if (page.paid || page.failure) return <PaidPayment page={page} error={error} busy={busy} />;
@@ -247,5 +217,16 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
       </noscript>
       <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">Cancel and return to checkout</Link>
     </div>
+  );
+}
+
+/** An unknown payment, or another customer's: its own 404 page. */
+export function ErrorBoundary() {
+  return (
+    <NotFoundBoundary
+      notFound={
+        <NotFoundPage title="Payment Not Found" message="This payment does not exist or is not yours." to="/checkout" linkText="Back to Checkout" />
+      }
+    />
   );
 }

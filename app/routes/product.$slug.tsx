@@ -1,15 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
+import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
 import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
 import { getCategoryById, getItemBySlug, listRelated } from "~/models/catalogue.server";
+import { isInWishlist } from "~/models/wishlist.server";
+import { currentWishlistId } from "~/web/owner.server";
+import { CART_ACTION } from "~/utils/cart";
 import { SlugSchema } from "~/utils/schemas";
-import { currentWishlistId, isInWishlist } from "~/models/wishlist.server";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/hooks";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
@@ -22,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
-  if (!item) return data({ item: null, category: null, related: [], saved: false }, { status: 404 });
+  if (!item) throw new Response("Product Not Found", { status: 404 });
   const [category, related, saved] = await Promise.all([
     getCategoryById(item.categoryId),
     listRelated(item.slug),
@@ -70,17 +72,7 @@ export default function ProductPage() {
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
 
   // A new product starts again at quantity 1 (and the tab follows the URL, so it resets too).
-  useEffect(() => setQuantity(1), [item?.slug]);
-
-  if (!item) {
-    return (
-      <section className="container-page flex flex-col items-center py-20 text-center">
-        <h1 className="text-3xl font-semibold">Product Not Found</h1>
-        <p className="mt-3 text-stone-600">We couldn't find that product. It may have been moved or is no longer available.</p>
-        <Link to="/categories" className="btn-primary mt-8">Browse Categories</Link>
-      </section>
-    );
-  }
+  useEffect(() => setQuantity(1), [item.slug]);
 
   const specs = Object.entries(item.specifications);
   const maxQty = Math.max(1, Math.min(MAX_PRODUCT_PAGE_QUANTITY, item.stock));
@@ -130,7 +122,7 @@ export default function ProductPage() {
             {item.inStock ? "In Stock" : "Out of Stock"}
           </p>
 
-          <fetcher.Form method="post" action="/cart" onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
+          <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value="add" />
             <input type="hidden" name="itemId" value={item.id} />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
@@ -186,5 +178,21 @@ export default function ProductPage() {
         </section>
       ) : null}
     </>
+  );
+}
+
+/** An unknown product (or one taken off the shop): its own 404 page inside the shop layout. */
+export function ErrorBoundary() {
+  return (
+    <NotFoundBoundary
+      notFound={
+        <NotFoundPage
+          title="Product Not Found"
+          message="We couldn't find that product. It may have been moved or is no longer available."
+          to="/categories"
+          linkText="Browse Categories"
+        />
+      }
+    />
   );
 }

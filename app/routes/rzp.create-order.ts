@@ -1,10 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { requireApiUser } from "~/web/auth.server";
 import { readBody } from "~/lib/http.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import { createPaymentOrder } from "~/models/checkout.server";
+import { startPayment } from "~/models/checkout.server";
+import { requireApiUser } from "~/web/auth.server";
 
 /**
  * POST → `{ id, amount (paise), currency: "INR", key }` for the total of the caller's cart.
@@ -15,8 +14,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     requireMutation(request, ["POST"]);
     await readBody(request);
     const user = await requireApiUser(request);
-    await rateLimit(LIMITS.paymentOrder, `u:${user.id}`);
-    const order = await createPaymentOrder(user.id, null);
+    const order = await startPayment(user.id);
     return { id: order.id, amount: order.amount, currency: order.currency, key: order.key };
   });
 export const loader = otherMethods(["POST"]);

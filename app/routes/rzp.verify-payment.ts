@@ -1,11 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
-import { requireApiUser } from "~/web/auth.server";
-import { AppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { LIMITS, rateLimit } from "~/lib/rate-limit.server";
-import { PAYMENT_FAILED, verifyPayment } from "~/models/checkout.server";
+import { confirmPayment } from "~/models/checkout.server";
+import { requireApiUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 
 /**
@@ -18,13 +17,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
     requireMutation(request, ["POST"]);
     const body = await readBody(request);
     const user = await requireApiUser(request);
-    await rateLimit(LIMITS.verifyPayment, `u:${user.id}`);
     try {
-      await verifyPayment(parseWith(PaymentProofSchema, body), user.id);
+      await confirmPayment(parseWith(PaymentProofSchema, body), user.id);
     } catch (error) {
-      if (error instanceof AppError && error.message === PAYMENT_FAILED) {
-        return jsonResponse({ success: false, message: PAYMENT_FAILED }, { status: 400 });
-      }
+      if (isAppError(error, "PAYMENT_FAILED")) return jsonResponse({ success: false, message: error.message }, { status: 400 });
       throw error;
     }
     return { success: true };

@@ -3,11 +3,11 @@ import { data } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { ProductGrid } from "~/components/ProductCard";
-import { AppError } from "~/lib/errors.server";
-import { formFailure } from "~/lib/form.server";
-import { parseWith, readForm, safeRedirectPath } from "~/lib/http.server";
+import { pageAction } from "~/lib/form.server";
+import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
-import { addToWishlist, currentWishlistId, ensureWishlist, listWishlist, removeFromWishlist } from "~/models/wishlist.server";
+import { listWishlist, removeFromWishlist, saveItem } from "~/models/wishlist.server";
+import { asOwner, currentWishlistId } from "~/web/owner.server";
 import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
@@ -21,16 +21,15 @@ const WishlistFormSchema = z.object({
   itemId: IdSchema,
 });
 
-export async function action({ request }: ActionFunctionArgs) {
-  try {
-    const form = await readForm(request);
+export const action = ({ request }: ActionFunctionArgs) =>
+  pageAction(request, async (form) => {
     const { intent, itemId } = parseWith(WishlistFormSchema, { intent: form.get("intent"), itemId: form.get("itemId") });
-    const headers = new Headers();
+    let headers = new Headers();
     let title: string;
     if (intent === "add") {
-      const wishlist = await ensureWishlist(request);
-      wishlist.headers.forEach((v, k) => headers.append(k, v));
-      title = `${await addToWishlist(wishlist.id, itemId)} saved to your wishlist`;
+      const saved = await asOwner(request, "wishlists", (owner) => saveItem(owner, itemId));
+      headers = saved.headers;
+      title = `${saved.title} saved to your wishlist`;
     } else {
       await removeFromWishlist(await currentWishlistId(request), itemId);
       title = "Removed from your wishlist";
@@ -41,11 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     headers.append("Set-Cookie", await toastHeader(request, toast));
     return data({ ok: true }, { headers });
-  } catch (error) {
-    if (error instanceof AppError) return formFailure(error);
-    throw error;
-  }
-}
+  });
 
 export default function WishlistPage() {
   const { items } = useLoaderData<typeof loader>();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CHECKOUT_MESSAGES, CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema, SHIPPING_FIELDS, SHIPPING_MAX } from "./checkout";
+import { LENGTH_CHECKED, requiredMessage, SHIPPING_RULES } from "./checkout-fields";
 import { MAX_LENGTH } from "./schemas";
 
 const VALID = {
@@ -193,6 +194,38 @@ describe("CheckoutSchema: lengths and types", () => {
   it("several bad fields are all reported, each on its own path", () => {
     const paths = issues({ name: "", phone: "123", email: "nope", pincode: "12" }).map((s) => s.split(":")[0]);
     expect(paths.sort()).toEqual(["email", "name", "phone", "pincode"]);
+  });
+});
+
+describe("the field rules (the inputs' attributes) and CheckoutSchema agree", () => {
+  it.each(SHIPPING_FIELDS)("%s: required, and the schema refuses it empty", (field) => {
+    expect(SHIPPING_RULES[field].required).toBe(true);
+    expect(issues({ [field]: "" })).toEqual([`${field}: ${requiredMessage(field)}`]);
+    expect(issues({ [field]: "   " })).toEqual([`${field}: ${requiredMessage(field)}`]);
+  });
+
+  it.each(LENGTH_CHECKED)("%s: maxLength characters pass, one more is refused", (field) => {
+    const max = SHIPPING_RULES[field].maxLength;
+    const fill = (n: number) => (field === "email" ? `${"a".repeat(n - "@example.com".length)}@example.com` : "a".repeat(n));
+    expect(fill(max)).toHaveLength(max);
+    expect(parse({ [field]: fill(max) }).success).toBe(true);
+    expect(issues({ [field]: fill(max + 1) })).toEqual([`${field}: ${field[0]!.toUpperCase()}${field.slice(1)} must be at most ${max} characters`]);
+  });
+
+  it("phone and pincode: the longest valid values fit their maxLength, and their formats refuse more", () => {
+    expect(SHIPPING_RULES.pincode.maxLength).toBe(6);
+    expect(accepted({ pincode: "380009" }).shipping.pincode).toBe("380009");
+    expect(issues({ pincode: "3800091" })).toEqual([`pincode: ${CHECKOUT_MESSAGES.pincode}`]);
+    const phone = "+91 98765-43210";
+    expect(phone.length).toBeLessThanOrEqual(SHIPPING_RULES.phone.maxLength);
+    expect(accepted({ phone }).shipping.phone).toBe("9876543210");
+    expect(issues({ phone: "+91 98765-432100" })).toEqual([`phone: ${CHECKOUT_MESSAGES.phone}`]);
+  });
+
+  it("the input types are the browser's: tel for the phone, email for the email", () => {
+    expect(SHIPPING_RULES.phone.type).toBe("tel");
+    expect(SHIPPING_RULES.email.type).toBe("email");
+    expect(SHIPPING_MAX).toEqual(Object.fromEntries(SHIPPING_FIELDS.map((f) => [f, SHIPPING_RULES[f].maxLength])));
   });
 });
 

@@ -1,47 +1,27 @@
-// The checkout form: its fields, the spec's messages (section 5) and the states of India.
-// The server parses every order (page and API) with CheckoutSchema; the page uses the lists.
+// The checkout form's schema: the server parses every order (page and API) with CheckoutSchema,
+// which reads the field rules of checkout-fields (the page's inputs carry the same rules).
 import { z } from "zod";
-import { MAX_LENGTH } from "./schemas";
+import type { ShippingField } from "./checkout-fields";
+import {
+  capitalised,
+  CHECKOUT_MESSAGES,
+  INDIAN_STATES,
+  LENGTH_CHECKED,
+  PAYMENT_METHODS,
+  requiredMessage,
+  SHIPPING_FIELDS,
+  SHIPPING_RULES,
+} from "./checkout-fields";
 
-export const INDIAN_STATES = [
-  "Andaman and Nicobar Islands", "Andhra Pradesh", "Arunachal Pradesh", "Assam", "Bihar", "Chandigarh",
-  "Chhattisgarh", "Dadra and Nagar Haveli and Daman and Diu", "Delhi", "Goa", "Gujarat", "Haryana",
-  "Himachal Pradesh", "Jammu and Kashmir", "Jharkhand", "Karnataka", "Kerala", "Ladakh", "Lakshadweep",
-  "Madhya Pradesh", "Maharashtra", "Manipur", "Meghalaya", "Mizoram", "Nagaland", "Odisha", "Puducherry",
-  "Punjab", "Rajasthan", "Sikkim", "Tamil Nadu", "Telangana", "Tripura", "Uttar Pradesh", "Uttarakhand",
-  "West Bengal",
-] as const;
+export type { ShippingField };
+export { CHECKOUT_MESSAGES, INDIAN_STATES, PAYMENT_METHODS, requiredMessage, SHIPPING_FIELDS, SHIPPING_RULES };
+export { SHIPPING_MAX } from "./checkout-fields";
 
 /** A state as typed, in the list's spelling when it is one of them (case and spaces aside). */
 export function canonicalState(raw: string): string {
   const key = raw.trim().replace(/\s+/g, " ").toLowerCase();
   return INDIAN_STATES.find((s) => s.toLowerCase() === key) ?? raw.trim().replace(/\s+/g, " ");
 }
-
-export const SHIPPING_FIELDS = ["name", "address", "city", "state", "pincode", "phone", "email"] as const;
-export type ShippingField = (typeof SHIPPING_FIELDS)[number];
-
-export const SHIPPING_MAX: Record<ShippingField, number> = {
-  name: MAX_LENGTH.name,
-  address: 300,
-  city: 80,
-  state: 80,
-  pincode: 6,
-  phone: 16,
-  email: MAX_LENGTH.email,
-};
-
-export const CHECKOUT_MESSAGES = {
-  phone: "Please enter a valid 10-digit phone number",
-  email: "Please enter a valid email address",
-  pincode: "Please enter a valid 6-digit pincode",
-  paymentMethod: "Please choose a payment method",
-} as const;
-
-const capitalised = (field: string) => `${field[0]!.toUpperCase()}${field.slice(1)}`;
-
-/** The spec's required message: the capitalised field name plus ' is required'. */
-export const requiredMessage = (field: ShippingField) => `${capitalised(field)} is required`;
 
 /** Phone numbers: exactly 10 digits once spaces, dashes and a +91 prefix are set aside. */
 export function normalisePhone(raw: string): string | null {
@@ -50,8 +30,6 @@ export function normalisePhone(raw: string): string | null {
 }
 
 const text = z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: "Must be text" }));
-
-export const PAYMENT_METHODS = ["cod", "online"] as const;
 
 export const CheckoutSchema = z
   .object({
@@ -67,12 +45,13 @@ export const CheckoutSchema = z
   .superRefine((v, ctx) => {
     for (const field of SHIPPING_FIELDS) {
       const value = v[field].trim();
+      const rule = SHIPPING_RULES[field];
       if (!value) {
-        ctx.addIssue({ code: "custom", path: [field], message: requiredMessage(field) });
+        if (rule.required) ctx.addIssue({ code: "custom", path: [field], message: requiredMessage(field) });
         continue;
       }
-      if (value.length > SHIPPING_MAX[field] && field !== "phone" && field !== "pincode") {
-        ctx.addIssue({ code: "custom", path: [field], message: `${capitalised(field)} must be at most ${SHIPPING_MAX[field]} characters` });
+      if (LENGTH_CHECKED.includes(field) && value.length > rule.maxLength) {
+        ctx.addIssue({ code: "custom", path: [field], message: `${capitalised(field)} must be at most ${rule.maxLength} characters` });
       }
     }
     if (v.phone.trim() && !normalisePhone(v.phone)) ctx.addIssue({ code: "custom", path: ["phone"], message: CHECKOUT_MESSAGES.phone });

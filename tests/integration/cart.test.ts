@@ -4,15 +4,15 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import {
+  addItem,
   addToCart,
   cartCount,
   clearCart,
-  currentCartId,
-  ensureCart,
   getCart,
   removeCartLine,
   updateCartLine,
 } from "~/models/cart.server";
+import { asOwner, currentCartId } from "~/web/owner.server";
 import { computeTotals } from "~/utils/pricing";
 import { cookiesFrom, getRequest } from "../support/requests";
 
@@ -223,17 +223,27 @@ describe("getCart and cartCount", () => {
   });
 });
 
-describe("ensureCart and currentCartId", () => {
+describe("addItem for a request's owner (asOwner) and currentCartId", () => {
+  const add = (request: Request) => asOwner(request, "carts", (owner) => addItem(owner, { itemId: ids.plenty, quantity: 1 }));
+
   it("creates a cart once per session and finds it again from the cookie", async () => {
     expect(await currentCartId(getRequest("/cart"))).toBeNull();
-    const first = await ensureCart(getRequest("/cart"));
+    const first = await add(getRequest("/cart"));
     const setCookie = first.headers.get("Set-Cookie");
     expect(setCookie).toMatch(/^__session=/);
     const cookie = cookiesFrom(new Response(null, { headers: first.headers }));
-    expect(await currentCartId(getRequest("/cart", { Cookie: cookie }))).toBe(first.cartId);
-    const again = await ensureCart(getRequest("/cart", { Cookie: cookie }));
-    expect(again.cartId).toBe(first.cartId);
+    expect(await currentCartId(getRequest("/cart", { Cookie: cookie }))).toBe(first.rowId);
+    const again = await add(getRequest("/cart", { Cookie: cookie }));
+    expect(again.rowId).toBe(first.rowId);
     expect(again.headers.get("Set-Cookie")).toBeNull();
+    expect((await getCart(first.rowId)).count).toBe(2);
+  });
+
+  it("a refused add makes no cart and sets no cookie", async () => {
+    const before = await db.selectFrom("carts").select("id").execute();
+    await expectAppError(asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: ids.none, quantity: 1 })), 409);
+    await expectAppError(asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: 9_999_999, quantity: 1 })), 404);
+    expect((await db.selectFrom("carts").select("id").execute()).length).toBe(before.length);
   });
 
   it("ignores a forged or foreign cookie", async () => {

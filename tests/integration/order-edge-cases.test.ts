@@ -12,7 +12,7 @@ import { signWebhook } from "~/lib/payments.server";
 import { addToCart as addToCartModel, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { failedMessage, MAX_ONLINE_PAYMENT, PAYMENT_FAILED, placeCodOrder } from "~/models/checkout.server";
 import type { Order } from "~/models/orders.server";
-import { AMOUNT_MISMATCH, CART_CHANGED } from "~/models/orders.server";
+import { AMOUNT_MISMATCH, CART_CHANGED, changeOrderStatus } from "~/models/orders.server";
 import * as cartClear from "~/routes/api.cart.clear";
 import * as cartRemove from "~/routes/api.cart.clear_.$id";
 import * as orderGet from "~/routes/api.orders_.$id";
@@ -20,6 +20,7 @@ import * as ordersAdd from "~/routes/api.orders_.add";
 import * as orderStatus from "~/routes/api.orders_.changeStatus";
 import * as checkoutPage from "~/routes/checkout";
 import * as login from "~/routes/login";
+import * as ordersPage from "~/routes/orders";
 import * as payPage from "~/routes/pay.$paymentOrderId";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as webhook from "~/routes/rzp.webhook";
@@ -346,8 +347,9 @@ describe("the offline pay page", () => {
     expect(await snapshot(customer, [sofa, cushion])).toEqual(before);
 
     // The page now says the payment was received and offers to place the order.
-    const view = asRecord((await payPageOf(cookie, id)).body);
-    expect(view).toMatchObject({ found: true, id, paid: true, failure: null, amountPaise });
+    const shown = await payPageOf(cookie, id);
+    expect(shown.status).toBe(200);
+    expect(asRecord(shown.body)).toMatchObject({ id, paid: true, failure: null, amountPaise });
 
     // Pay again: the recorded payment is tried again, no second payment is made.
     const second = pageFailure(await postPay(cookie, id, "pay"), 409);
@@ -427,6 +429,84 @@ describe("the offline pay page", () => {
     expect((await ordersOf(customer.user.id)).map((o) => o.id)).toEqual([orderId]);
     await settleMail();
   });
+
+  it("an unknown, malformed or another customer's payment order: the page is a thrown 404, a post is refused with 404", async () => {
+    const [owner, other] = [await newCustomer("pay-owner"), await newCustomer("pay-other")];
+    const [ownerCookie, otherCookie] = [await browserOf(owner), await browserOf(other)];
+    const lamp = await item("pn-lamp", 900, 10);
+    await addToCart(owner, lamp, 1);
+    const id = await startOnlineCheckout(ownerCookie);
+    for (const [cookie, paymentOrderId] of [
+      [otherCookie, id],
+      [ownerCookie, "order_NOSUCHORDER1"],
+      [ownerCookie, "not-an-id"],
+    ] as const) {
+      const view = await payPageOf(cookie, paymentOrderId);
+      expect(view.status).toBe(404);
+      expect(view.raw).toBeInstanceOf(Response);
+      expect(pageFailure(await postPay(cookie, paymentOrderId, "pay"), 404).formError).toBe("That payment was not found");
+    }
+    expect(await paymentOrderRow(id)).toMatchObject({ status: "created", paymentId: null });
+    expect(await countOrders(owner.user.id)).toBe(0);
+  });
+});
+
+describe("per-account limits: one counter for the page and the API, under user:{id}", () => {
+  /** The limit rows of this customer (and any left under the old `u:` key shape). */
+  async function limitsOf(userId: number) {
+    const rows = await db.selectFrom("rateLimits").select(["key", "count"]).where("key", "like", `%u%:${userId}`).orderBy("key").execute();
+    return Object.fromEntries(rows.map((r) => [r.key, r.count]));
+  }
+
+  it("placing orders, paying and cancelling count once per try, page and API alike; the shop's status changes not at all", async () => {
+    const customer = await newCustomer("limits");
+    const cookie = await browserOf(customer);
+    const id = customer.user.id;
+    const stool = await item("lim-stool", 700, 50);
+
+    await addToCart(customer, stool, 1);
+    const viaApi = asRecord((await placeViaApi(customer, checkoutFields({ idempotencyKey: key() }))).body).id as number;
+    await addToCart(customer, stool, 1);
+    const page = await checkoutPageOf(cookie);
+    const viaPage = confirmedOrderId(await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })));
+    await addToCart(customer, stool, 1);
+    const paymentOrderId = await startOnlineCheckout(cookie);
+    const paid = confirmedOrderId(await postPay(cookie, paymentOrderId, "pay"));
+    await addToCart(customer, stool, 1);
+    expect((await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth))).status).toBe(200);
+
+    const cancelled = await call(orderStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", { orderId: viaApi, status: "cancelled" }, customer.auth));
+    expect(cancelled.status).toBe(200);
+    const cancel = await call(ordersPage.action, formRequest("/orders", { intent: "cancel", orderId: String(viaPage) }, { Cookie: cookie }));
+    expect(cancel.status).toBe(302);
+    await changeOrderStatus(paid, "shipped", { actor: "admin", userId: null });
+
+    expect(await limitsOf(id)).toEqual({
+      [`order-status:user:${id}`]: 2,
+      [`payment-order:user:${id}`]: 1,
+      [`place-order:user:${id}`]: 3,
+      [`verify-payment:user:${id}`]: 1,
+    });
+    await settleMail();
+  });
+
+  it("a used-up order limit refuses the page's Place Order and the API's alike (429), and nothing is written", async () => {
+    const customer = await newCustomer("limits-full");
+    const cookie = await browserOf(customer);
+    const chair = await item("lim-chair", 800, 50);
+    await addToCart(customer, chair, 1);
+    const page = await checkoutPageOf(cookie);
+    await db
+      .insertInto("rateLimits")
+      .values({ key: `place-order:user:${customer.user.id}`, count: 20, resetAt: new Date(Date.now() + 60_000).toISOString() })
+      .execute();
+
+    const refused = pageFailure(await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })), 429);
+    expect(refused.formError).toBe("Too many attempts. Please wait a while and try again.");
+    expectApiError(await placeViaApi(customer, checkoutFields()), 429);
+    expect(await countOrders(customer.user.id)).toBe(0);
+    expect(await cartLines(customer)).toHaveLength(1);
+  });
 });
 
 // ---- 6. webhooks never undo an order -------------------------------------------------------------
@@ -483,7 +563,7 @@ describe("the webhook and the pay page", () => {
 
     const view = await payPageOf(cookie, id);
     expect(view.status).toBe(200);
-    expect(asRecord(view.body)).toMatchObject({ found: true, id, failure: message, paid: false });
+    expect(asRecord(view.body)).toMatchObject({ id, failure: message, paid: false });
 
     // A stale tab posts again, even with the cart filled back: refused with the refund message.
     await addToCart(customer, vase, 1);

@@ -5,11 +5,11 @@ import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
-import { AppError } from "~/lib/errors.server";
+import { AppError, OrderExistsError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
 import { placeCodOrder } from "~/models/checkout.server";
 import type { Order } from "~/models/orders.server";
-import { AlreadyOrdered, changeOrderStatus, EMPTY_CART } from "~/models/orders.server";
+import { changeOrderStatus, EMPTY_CART } from "~/models/orders.server";
 import * as orderGet from "~/routes/api.orders_.$id";
 import * as orderStatus from "~/routes/api.orders_.changeStatus";
 import * as ordersList from "~/routes/api.orders";
@@ -314,7 +314,7 @@ describe("double submits", () => {
     expect(await countOrders(customer.user.id)).toBe(1);
     expect(await stockOf(shelf)).toBe(8);
 
-    // The model directly: the loser is AlreadyOrdered, naming the winner's order.
+    // The model directly: the loser is OrderExistsError, naming the winner's order.
     await addToCart(customer, shelf, 1);
     const modelKey = key();
     const results = await Promise.allSettled([
@@ -326,9 +326,9 @@ describe("double submits", () => {
     expect(made).toHaveLength(1);
     expect(refused).toHaveLength(1);
     const error = refused[0]!.reason as unknown;
-    expect(error).toBeInstanceOf(AlreadyOrdered);
-    expect((error as AlreadyOrdered).status).toBe(409);
-    expect((error as AlreadyOrdered).orderId).toBe(made[0]!.value.id);
+    expect(error).toBeInstanceOf(OrderExistsError);
+    expect((error as OrderExistsError).status).toBe(409);
+    expect((error as OrderExistsError).orderId).toBe(made[0]!.value.id);
     expect(await countOrders(customer.user.id)).toBe(2);
     expect(await stockOf(shelf)).toBe(7);
     await settleMail();

@@ -3,10 +3,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
+import { OrderExistsError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
 import { offlinePayment, signPayment, signWebhook } from "~/lib/payments.server";
 import type { Order } from "~/models/orders.server";
-import { AlreadyOrdered, AMOUNT_MISMATCH } from "~/models/orders.server";
+import { AMOUNT_MISMATCH } from "~/models/orders.server";
 import { createPaymentOrder, PAYMENT_FAILED, placeOnlineOrder } from "~/models/checkout.server";
 import * as cartRemove from "~/routes/api.cart.clear_.$id";
 import * as orderGet from "~/routes/api.orders_.$id";
@@ -301,7 +302,7 @@ describe("POST /rzp/webhook", () => {
     const proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paymentId, razorpay_signature: signPayment(paymentOrder.id, paymentId) };
     await addToCart(customer, cabinet, 2);
     const browser = placeOnlineOrder(proof, customer.user.id, null);
-    await expect(browser).rejects.toBeInstanceOf(AlreadyOrdered);
+    await expect(browser).rejects.toBeInstanceOf(OrderExistsError);
     await expect(browser).rejects.toMatchObject({ status: 409, orderId });
     const viaApi = expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof })), 409);
     expect(viaApi.message).toContain(`#${orderId}`);

@@ -1,0 +1,39 @@
+import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ErrorPage } from "./ErrorPage";
+
+/** A page's own "not found": an icon, its heading, a sentence, and the way on. */
+export function NotFoundPage({
+  title,
+  message,
+  to,
+  linkText,
+  icon,
+}: {
+  title: string;
+  message?: string;
+  to: string;
+  linkText: string;
+  icon?: ReactNode;
+}) {
+  return (
+    <section className="container-page flex flex-col items-center py-20 text-center">
+      {icon}
+      <h1 className={icon ? "mt-4 text-3xl font-semibold" : "text-3xl font-semibold"}>{title}</h1>
+      {message ? <p className="mt-3 text-stone-600">{message}</p> : null}
+      <Link to={to} className="btn-primary mt-8">
+        {linkText}
+      </Link>
+    </section>
+  );
+}
+
+/**
+ * A route's error boundary body: its loader's thrown 404 as `notFound`, any other error as
+ * `otherwise` (by default the shared ErrorPage).
+ */
+export function NotFoundBoundary({ notFound, otherwise }: { notFound: ReactNode; otherwise?: ReactNode }) {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <>{notFound}</>;
+  return <>{otherwise ?? <ErrorPage />}</>;
+}
