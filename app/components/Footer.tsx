@@ -62,8 +62,11 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
             <p><a className="hover:text-white" href={`mailto:${contact.email}`}>{contact.email}</a></p>
           </address>
           <h3 className="mt-5 mb-1 text-sm font-semibold text-white">Business Hours</h3>
-          <p className="text-sm">Mon-Sat: 10:00 AM-8:00 PM</p>
-          <p className="text-sm">Sun: 11:00 AM-6:00 PM</p>
+          {contact.businessHours.map((line) => (
+            <p key={line} className="text-sm">
+              {line}
+            </p>
+          ))}
         </div>
       </div>
       <div className="border-t border-white/10">

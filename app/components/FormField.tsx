@@ -1,5 +1,5 @@
 import type { FieldRule } from "~/utils/forms";
-import type { ReactNode } from "react";
+import type { InputHTMLAttributes, ReactNode } from "react";
 
 /** aria props that tie a control to its error text. */
 export function fieldA11y(id: string, error: string | undefined) {
@@ -66,4 +66,36 @@ export function fieldProps(rule: FieldRule, requiredBy: "browser" | "server" = "
   if (rule.pattern !== undefined) props.pattern = rule.pattern;
   if (rule.type !== undefined) props.type = rule.type;
   return props;
+}
+
+/**
+ * A FormField around one input whose constraints come from its field rule: the rule's
+ * attributes, the shared input style, and the error's aria props. The label is marked from the
+ * rule (an asterisk when required, '(optional)' otherwise) unless `mark` is false. `children`
+ * follow the input (a hint).
+ */
+export function RuleField({
+  id,
+  label,
+  rule,
+  requiredBy,
+  mark = true,
+  error,
+  children,
+  ...input
+}: {
+  id: string;
+  label: string;
+  rule: FieldRule;
+  requiredBy?: "browser" | "server";
+  mark?: boolean;
+  error?: string;
+  children?: ReactNode;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "required" | "maxLength" | "minLength" | "pattern" | "type" | "children">) {
+  return (
+    <FormField id={id} label={label} required={mark && rule.required} optional={mark && !rule.required} error={error}>
+      <input id={id} {...fieldProps(rule, requiredBy)} className="field-input" {...input} {...fieldA11y(id, error)} />
+      {children}
+    </FormField>
+  );
 }

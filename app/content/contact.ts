@@ -1,6 +1,7 @@
-// Contact details (spec section 3, "Contact info"). Two readings are kept on purpose
-// (spec section 1): the showroom note says Monday to Saturday 9AM to 8PM, while the
-// business hours say Mon-Sat 10:00 AM-8:00 PM and Sun 11:00 AM-6:00 PM.
+// Contact details (docs/product.md, Contact). Two readings are kept on purpose: the showroom
+// note says Monday to Saturday 9AM to 8PM, while the business hours say Mon-Sat 10:00 AM-8:00 PM
+// and Sun 11:00 AM-6:00 PM. The hours are written once (BUSINESS_HOURS) and spelled three ways:
+// the Call Us card, the Opening Hours list and the footer.
 
 export interface Showroom {
   city: string;
@@ -19,6 +20,12 @@ export interface SocialMedia {
   twitter: string;
 }
 
+/** The business hours, once. */
+const BUSINESS_HOURS = [
+  { short: "Mon-Sat", days: "Monday - Saturday", opens: "10:00 AM", closes: "8:00 PM" },
+  { short: "Sun", days: "Sunday", opens: "11:00 AM", closes: "6:00 PM" },
+];
+
 export interface ContactInfo {
   heading: string;
   description: string;
@@ -32,16 +39,19 @@ export interface ContactInfo {
   showrooms: Showroom[];
   socialMedia: SocialMedia;
   openingHours: OpeningHoursRow[];
+  /** The footer's lines, "Mon-Sat: 10:00 AM-8:00 PM". */
+  businessHours: string[];
   showroomNote: string;
 }
 
 export const contact: ContactInfo = {
   heading: "Contact Us",
   description:
-    "Questions about a piece, an order or a delivery? We'd love to hear from you. Write to us, give us a call or visit one of our showrooms.",
+    "Questions about a piece, an order or a delivery? We'd love to hear from you. " +
+    "Write to us, give us a call or visit one of our showrooms.",
   email: "support@sagwanliving.in",
   phone: "+91 79 4000 1234",
-  hours: "Mon-Sat 10:00 AM-8:00 PM, Sun 11:00 AM-6:00 PM",
+  hours: BUSINESS_HOURS.map((h) => `${h.short} ${h.opens}-${h.closes}`).join(", "),
   address: "14 Sindhu Bhavan Road, Bodakdev, Ahmedabad, Gujarat 380054",
   showroomName: "Sagwan Living Ahmedabad",
   showrooms: [
@@ -66,10 +76,8 @@ export const contact: ContactInfo = {
     instagram: "https://www.instagram.com/sagwanliving",
     twitter: "https://twitter.com/sagwanliving",
   },
-  openingHours: [
-    { days: "Monday - Saturday", hours: "10:00 AM - 8:00 PM" },
-    { days: "Sunday", hours: "11:00 AM - 6:00 PM" },
-  ],
+  openingHours: BUSINESS_HOURS.map((h) => ({ days: h.days, hours: `${h.opens} - ${h.closes}` })),
+  businessHours: BUSINESS_HOURS.map((h) => `${h.short}: ${h.opens}-${h.closes}`),
   showroomNote: "Our showroom is open Monday through Saturday, 9AM to 8PM",
 };
 

@@ -38,7 +38,8 @@ export function sendPasswordResetLink(to: string, name: string, link: string) {
     `Hello ${firstName(name)},`,
     `We received a request to reset the password of your ${SHOP} account. Open this link to choose a new one:`,
     link,
-    `The link works once, within ${minutes(RESET_TTL_MS)} minutes. If you did not ask for it, ignore this mail: your password stays as it is.`,
+    `The link works once, within ${minutes(RESET_TTL_MS)} minutes. ` +
+      "If you did not ask for it, ignore this mail: your password stays as it is.",
   ];
   sendInBackground(() => sendMail({
     to,

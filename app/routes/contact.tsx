@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { FormField, RuleField, fieldA11y, fieldProps } from "~/components/FormField";
 import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
 import { PageHero } from "~/components/PageHero";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";
@@ -233,43 +233,37 @@ function ContactForm({ actionData, busy }: { actionData: ActionData | undefined;
       ) : null}
 
       <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <FormField id="contact-name" label="Name" required={CONTACT_FIELDS.name.required} error={errors.name}>
-          <input
-            id="contact-name"
-            name="name"
-            {...fieldProps(CONTACT_FIELDS.name)}
-            autoComplete="name"
-            defaultValue={values.name}
-            className="field-input"
-            {...fieldA11y("contact-name", errors.name)}
-          />
-        </FormField>
-        <FormField id="contact-email" label="Email" required={CONTACT_FIELDS.email.required} error={errors.email}>
-          <input
-            id="contact-email"
-            name="email"
-            {...fieldProps(CONTACT_FIELDS.email)}
-            autoComplete="email"
-            defaultValue={values.email}
-            className="field-input"
-            {...fieldA11y("contact-email", errors.email)}
-          />
-        </FormField>
+        <RuleField
+          id="contact-name"
+          name="name"
+          label="Name"
+          rule={CONTACT_FIELDS.name}
+          autoComplete="name"
+          defaultValue={values.name}
+          error={errors.name}
+        />
+        <RuleField
+          id="contact-email"
+          name="email"
+          label="Email"
+          rule={CONTACT_FIELDS.email}
+          autoComplete="email"
+          defaultValue={values.email}
+          error={errors.email}
+        />
       </div>
 
       <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <FormField id="contact-phone" label="Phone" optional error={errors.phone}>
-          <input
-            id="contact-phone"
-            name="phone"
-            {...fieldProps(CONTACT_FIELDS.phone)}
-            autoComplete="tel"
-            inputMode="tel"
-            defaultValue={values.phone}
-            className="field-input"
-            {...fieldA11y("contact-phone", errors.phone)}
-          />
-        </FormField>
+        <RuleField
+          id="contact-phone"
+          name="phone"
+          label="Phone"
+          rule={CONTACT_FIELDS.phone}
+          autoComplete="tel"
+          inputMode="tel"
+          defaultValue={values.phone}
+          error={errors.phone}
+        />
         <FormField id="contact-subject" label="Subject" required={CONTACT_FIELDS.subject.required} error={errors.subject}>
           <select
             id="contact-subject"
@@ -351,7 +345,10 @@ function SocialLink({ href, label, icon }: { href: string; label: string; icon: 
         href={href}
         target="_blank"
         rel="noopener noreferrer"
-        className="inline-flex min-h-11 items-center gap-2 rounded-lg border border-sand-200 px-4 text-sm font-medium text-ink transition-colors hover:border-wood-300 hover:bg-wood-50"
+        className={[
+          "inline-flex min-h-11 items-center gap-2 rounded-lg border border-sand-200 px-4 text-sm font-medium text-ink",
+          "transition-colors hover:border-wood-300 hover:bg-wood-50",
+        ].join(" ")}
       >
         {icon}
         {label}

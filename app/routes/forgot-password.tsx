@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { RuleField } from "~/components/FormField";
 import { MailIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
 import { pageAction } from "~/lib/form.server";
@@ -60,17 +60,17 @@ export default function ForgotPasswordRoute() {
     <AuthLayout title="Forgot Your Password?" intro="Enter the email address of your account and we will send you a link to choose a new password." footer={back}>
       <Form method="post" onChange={errors.onChange} className="space-y-5">
         <FormBanner message={errors.formError} />
-        <FormField id="forgot-email" label="Email Address" error={errors.error("email")}>
-          <input
-            id="forgot-email"
-            name="email"
-            {...fieldProps(FORGOT_PASSWORD_FIELDS.email, "server")}
-            autoComplete="email"
-            defaultValue={errors.value("email")}
-            className="field-input"
-            {...fieldA11y("forgot-email", errors.error("email"))}
-          />
-        </FormField>
+        <RuleField
+          id="forgot-email"
+          name="email"
+          label="Email Address"
+          rule={FORGOT_PASSWORD_FIELDS.email}
+          requiredBy="server"
+          mark={false}
+          autoComplete="email"
+          defaultValue={errors.value("email")}
+          error={errors.error("email")}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Sending..." : "Send Reset Link"}
         </button>

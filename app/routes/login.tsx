@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { RuleField } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { safeRedirectPath } from "~/lib/http.server";
@@ -68,27 +68,27 @@ export default function LoginRoute() {
         <Form method="post" onChange={errors.onChange} className="space-y-5">
           <FormBanner message={errors.formError} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <FormField id="login-email" label="Email Address" error={errors.error("email")}>
-            <input
-              id="login-email"
-              name="email"
-              {...fieldProps(LOGIN_FIELDS.email, "server")}
-              autoComplete="email"
-              defaultValue={errors.value("email")}
-              className="field-input"
-              {...fieldA11y("login-email", errors.error("email"))}
-            />
-          </FormField>
-          <FormField id="login-password" label="Password" error={errors.error("password")}>
-            <input
-              id="login-password"
-              name="password"
-              {...fieldProps(LOGIN_FIELDS.password, "server")}
-              autoComplete="current-password"
-              className="field-input"
-              {...fieldA11y("login-password", errors.error("password"))}
-            />
-          </FormField>
+          <RuleField
+            id="login-email"
+            name="email"
+            label="Email Address"
+            rule={LOGIN_FIELDS.email}
+            requiredBy="server"
+            mark={false}
+            autoComplete="email"
+            defaultValue={errors.value("email")}
+            error={errors.error("email")}
+          />
+          <RuleField
+            id="login-password"
+            name="password"
+            label="Password"
+            rule={LOGIN_FIELDS.password}
+            requiredBy="server"
+            mark={false}
+            autoComplete="current-password"
+            error={errors.error("password")}
+          />
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
             <label className="inline-flex min-h-11 items-center gap-2">
               <input type="checkbox" name="remember" defaultChecked={errors.value("remember") === "on"} className="h-4 w-4 accent-wood-600" />

@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { RuleField } from "~/components/FormField";
 import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
 import { isAppError } from "~/lib/errors.server";
@@ -119,7 +119,10 @@ export default function ProfileRoute() {
 }
 
 function AccountMenu() {
-  const item = "flex min-h-12 w-full items-center justify-center gap-3 whitespace-nowrap rounded-lg px-3 text-left text-sm font-medium sm:text-base lg:justify-start lg:px-4";
+  const item = [
+    "flex min-h-12 w-full items-center justify-center gap-3 whitespace-nowrap rounded-lg px-3 text-left text-sm font-medium",
+    "sm:text-base lg:justify-start lg:px-4",
+  ].join(" ");
   return (
     <nav aria-label="Account" className="card h-fit p-2">
       <ul className="grid grid-cols-3 gap-1 lg:grid-cols-1">
@@ -194,40 +197,37 @@ function PersonalInformation({ user, editing, result }: { user: User; editing: b
         <FormBanner message={errors.formError} />
         <input type="hidden" name="intent" value="profile" />
         <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-          <FormField id="profile-name" label="Full Name" required error={errors.error("name")}>
-            <input
-              id="profile-name"
-              name="name"
-              {...fieldProps(PROFILE_FIELDS.name, "server")}
-              autoComplete="name"
-              defaultValue={value("name")}
-              className="field-input"
-              {...fieldA11y("profile-name", errors.error("name"))}
-            />
-          </FormField>
-          <FormField id="profile-email" label="Email Address" required error={errors.error("email")}>
-            <input
-              id="profile-email"
-              name="email"
-              {...fieldProps(PROFILE_FIELDS.email, "server")}
-              autoComplete="email"
-              defaultValue={value("email")}
-              className="field-input"
-              {...fieldA11y("profile-email", errors.error("email"))}
-            />
-          </FormField>
-          <FormField id="profile-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
-            <input
-              id="profile-mobile"
-              name="mobile"
-              {...fieldProps(PROFILE_FIELDS.mobile, "server")}
-              inputMode="numeric"
-              autoComplete="tel-national"
-              defaultValue={value("mobile")}
-              className="field-input"
-              {...fieldA11y("profile-mobile", errors.error("mobile"))}
-            />
-          </FormField>
+          <RuleField
+            id="profile-name"
+            name="name"
+            label="Full Name"
+            rule={PROFILE_FIELDS.name}
+            requiredBy="server"
+            autoComplete="name"
+            defaultValue={value("name")}
+            error={errors.error("name")}
+          />
+          <RuleField
+            id="profile-email"
+            name="email"
+            label="Email Address"
+            rule={PROFILE_FIELDS.email}
+            requiredBy="server"
+            autoComplete="email"
+            defaultValue={value("email")}
+            error={errors.error("email")}
+          />
+          <RuleField
+            id="profile-mobile"
+            name="mobile"
+            label="Mobile Number"
+            rule={PROFILE_FIELDS.mobile}
+            requiredBy="server"
+            inputMode="numeric"
+            autoComplete="tel-national"
+            defaultValue={value("mobile")}
+            error={errors.error("mobile")}
+          />
         </div>
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn-primary" disabled={saving}>
@@ -268,16 +268,15 @@ function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
     );
   }
   const field = (id: string, name: keyof typeof CHANGE_PASSWORD_FIELDS, label: string, autoComplete: string) => (
-    <FormField id={id} label={label} required error={errors.error(name)}>
-      <input
-        id={id}
-        name={name}
-        {...fieldProps(CHANGE_PASSWORD_FIELDS[name], "server")}
-        autoComplete={autoComplete}
-        className="field-input"
-        {...fieldA11y(id, errors.error(name))}
-      />
-    </FormField>
+    <RuleField
+      id={id}
+      name={name}
+      label={label}
+      rule={CHANGE_PASSWORD_FIELDS[name]}
+      requiredBy="server"
+      autoComplete={autoComplete}
+      error={errors.error(name)}
+    />
   );
   return (
     <Card title="Account Security" action={<Link to="/profile" className="btn-ghost" replace>Cancel</Link>}>

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { RuleField } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -12,8 +12,11 @@ import { MESSAGES, RESET_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/utils/hooks";
 
-export const meta: MetaFunction = () => [{ title: "Choose a New Password | Sagwan Living" }, // The token never leaves in a Referer to another site; same-site posts keep their Origin.
-  { name: "referrer", content: "same-origin" }];
+export const meta: MetaFunction = () => [
+  { title: "Choose a New Password | Sagwan Living" },
+  // The token never leaves in a Referer to another site; same-site posts keep their Origin.
+  { name: "referrer", content: "same-origin" },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
@@ -54,27 +57,26 @@ export default function ResetPasswordRoute() {
       <Form method="post" onChange={errors.onChange} className="space-y-5">
         <FormBanner message={errors.formError} />
         <input type="hidden" name="token" value={token} />
-        <FormField id="reset-password" label="New Password" required error={errors.error("password")}>
-          <input
-            id="reset-password"
-            name="password"
-            {...fieldProps(RESET_PASSWORD_FIELDS.password, "server")}
-            autoComplete="new-password"
-            className="field-input"
-            {...fieldA11y("reset-password", errors.error("password"))}
-          />
+        <RuleField
+          id="reset-password"
+          name="password"
+          label="New Password"
+          rule={RESET_PASSWORD_FIELDS.password}
+          requiredBy="server"
+          autoComplete="new-password"
+          error={errors.error("password")}
+        >
           <p className="mt-1 text-xs text-stone-600">{MESSAGES.passwordShort}</p>
-        </FormField>
-        <FormField id="reset-confirm" label="Confirm New Password" required error={errors.error("confirmPassword")}>
-          <input
-            id="reset-confirm"
-            name="confirmPassword"
-            {...fieldProps(RESET_PASSWORD_FIELDS.confirmPassword, "server")}
-            autoComplete="new-password"
-            className="field-input"
-            {...fieldA11y("reset-confirm", errors.error("confirmPassword"))}
-          />
-        </FormField>
+        </RuleField>
+        <RuleField
+          id="reset-confirm"
+          name="confirmPassword"
+          label="Confirm New Password"
+          rule={RESET_PASSWORD_FIELDS.confirmPassword}
+          requiredBy="server"
+          autoComplete="new-password"
+          error={errors.error("confirmPassword")}
+        />
         <button type="submit" className="btn-primary w-full" disabled={busy}>
           {busy ? "Saving..." : "Set New Password"}
         </button>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout, FormBanner } from "~/components/AuthLayout";
-import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
+import { FormField, RuleField, fieldA11y, fieldProps } from "~/components/FormField";
 import { useFormErrors } from "~/components/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -72,42 +72,40 @@ export default function SignupRoute() {
             </Link>
           ) : null}
         </FormBanner>
-        <FormField id="signup-name" label="Full Name" required error={errors.error("name")}>
-          <input
-            id="signup-name"
-            name="name"
-            {...fieldProps(F.name, "server")}
-            autoComplete="name"
-            defaultValue={value("name")}
-            className="field-input"
-            {...fieldA11y("signup-name", errors.error("name"))}
-          />
-        </FormField>
-        <FormField id="signup-email" label="Email Address" required error={errors.error("email")}>
-          <input
-            id="signup-email"
-            name="email"
-            {...fieldProps(F.email, "server")}
-            autoComplete="email"
-            defaultValue={value("email")}
-            className="field-input"
-            {...fieldA11y("signup-email", errors.error("email"))}
-          />
-        </FormField>
-        <FormField id="signup-mobile" label="Mobile Number" optional error={errors.error("mobile")}>
-          <input
-            id="signup-mobile"
-            name="mobile"
-            {...fieldProps(F.mobile, "server")}
-            inputMode="numeric"
-            autoComplete="tel-national"
-            placeholder="10-digit mobile number"
-            defaultValue={value("mobile")}
-            className="field-input"
-            {...fieldA11y("signup-mobile", errors.error("mobile"))}
-          />
-        </FormField>
-        <FormField id="signup-password" label="Password" required error={errors.error("password")}>
+        <RuleField
+          id="signup-name"
+          name="name"
+          label="Full Name"
+          rule={F.name}
+          requiredBy="server"
+          autoComplete="name"
+          defaultValue={value("name")}
+          error={errors.error("name")}
+        />
+        <RuleField
+          id="signup-email"
+          name="email"
+          label="Email Address"
+          rule={F.email}
+          requiredBy="server"
+          autoComplete="email"
+          defaultValue={value("email")}
+          error={errors.error("email")}
+        />
+        <RuleField
+          id="signup-mobile"
+          name="mobile"
+          label="Mobile Number"
+          rule={F.mobile}
+          requiredBy="server"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          placeholder="10-digit mobile number"
+          defaultValue={value("mobile")}
+          error={errors.error("mobile")}
+        />
+        {/* The hint is described too, so this input spells out its aria props. */}
+        <FormField id="signup-password" label="Password" required={F.password.required} error={errors.error("password")}>
           <input
             id="signup-password"
             name="password"
@@ -121,16 +119,15 @@ export default function SignupRoute() {
             {MESSAGES.passwordShort}
           </p>
         </FormField>
-        <FormField id="signup-confirm" label="Confirm Password" required error={errors.error("confirmPassword")}>
-          <input
-            id="signup-confirm"
-            name="confirmPassword"
-            {...fieldProps(F.confirmPassword, "server")}
-            autoComplete="new-password"
-            className="field-input"
-            {...fieldA11y("signup-confirm", errors.error("confirmPassword"))}
-          />
-        </FormField>
+        <RuleField
+          id="signup-confirm"
+          name="confirmPassword"
+          label="Confirm Password"
+          rule={F.confirmPassword}
+          requiredBy="server"
+          autoComplete="new-password"
+          error={errors.error("confirmPassword")}
+        />
         <div>
           <label className="flex min-h-11 items-start gap-3 text-sm text-stone-700">
             <input
