@@ -220,7 +220,8 @@ describe("several sign-up attempts for one email", () => {
     await expect(consumeSignupCode(db, email, second.code, second.id)).resolves.toBe(second.payload);
   });
 
-  it("without an attempt id, several unbound attempts waiting (live, dead or with an expired code): 409, they all end, whatever the code; bound and used attempts stay", async () => {
+  it("without an attempt id, several unbound attempts waiting (live, dead or with an expired code): " +
+    "409, they all end, whatever the code; bound and used attempts stay", async () => {
     const email = freshEmail();
     // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
     const dead = await attempt(email, "Dead");
@@ -260,7 +261,8 @@ describe("several sign-up attempts for one email", () => {
     await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
   });
 
-  it("an attempt bound to a browser is out of sight without its id: its code is wrong there, its tries are not counted, it is not renewed", async () => {
+  it("an attempt bound to a browser is out of sight without its id: " +
+    "its code is wrong there, its tries are not counted, it is not renewed", async () => {
     const email = freshEmail();
     const bound = await attempt(email, "Browser", undefined, true);
     const before = await attemptRow(bound.id);

@@ -38,7 +38,7 @@ const signup = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe("SignupSchema: the spec's order of checks", () => {
+describe("SignupSchema: the order of checks in docs/product.md", () => {
   it.each([
     ["name", { name: "" }],
     ["email", { email: "" }],
@@ -157,7 +157,7 @@ describe("RegisterSchema (API bodies)", () => {
     expect(out).toEqual({ name: "Ravi", email: "ravi@example.com", mobile: "9123456789", password: "secret12" });
   });
 
-  it("keeps the spec's messages", () => {
+  it("keeps the messages of docs/product.md", () => {
     expect(failure(RegisterSchema, { name: "", email: "r@example.com", password: "secret12" }).message).toBe(MESSAGES.fillRequired);
     expect(failure(RegisterSchema, { name: "R", email: "r@example.com", password: "short" }).message).toBe(MESSAGES.passwordShort);
     expect(failure(RegisterSchema, { name: "R", email: "r@example.com", password: "secret12", mobile: "12345" }).message).toBe(MESSAGES.mobile);

@@ -172,7 +172,7 @@ describe("sign-up and the OTP step", () => {
     expect(JSON.parse((await sessionRow(await sessionId(cookie)))!.data)).not.toHaveProperty("pendingSignup");
   });
 
-  it("sign-up errors re-render with the spec's message and never echo the password", async () => {
+  it("sign-up errors re-render with the message docs/product.md gives and never echo the password", async () => {
     const email = freshEmail("pagesignup-bad");
     const missing = failure(await post(signup, "/signup", signupFields(email, { name: " ", confirmPassword: "different" })), 400);
     expect(missing.formError).toBe("Please fill in all required fields");
@@ -306,7 +306,8 @@ describe("sign-up and the OTP step", () => {
   const apiVerify = (body: unknown) => call(apiVerifyOtp.action, jsonRequest("POST", "/api/user/auth/verifyOtp", body));
   const apiResend = (body: unknown) => call(apiResendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", body));
 
-  it("an API registration of the same email cannot touch a web sign-up: no tries counted on it, no resend of it, the victim's browser still verifies", async () => {
+  it("an API registration of the same email cannot touch a web sign-up: " +
+    "no tries counted on it, no resend of it, the victim's browser still verifies", async () => {
     const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web");
     const victimBefore = await row(victimId);
 
@@ -347,7 +348,8 @@ describe("sign-up and the OTP step", () => {
     expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
   });
 
-  it("through the API without attemptId the attacker's code confirms the attacker's attempt only, never the victim's web sign-up", async () => {
+  it("through the API without attemptId the attacker's code confirms the attacker's attempt only, " +
+    "never the victim's web sign-up", async () => {
     const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web-code");
     // CB was mailed to the victim's address; whoever enters it through the API without attemptId
     // confirms B, with Mallory's details. The bound attempt does not count as a second waiting
@@ -507,7 +509,8 @@ describe("login page", () => {
 });
 
 describe("profile page", () => {
-  it("intent=profile saves, and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email", async () => {
+  it("intent=profile saves, " +
+    "and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email", async () => {
     const taken = freshEmail("pageprofile-taken");
     await registerVerified(taken);
     const email = freshEmail("pageprofile");
@@ -729,7 +732,8 @@ describe("forgot and reset password", () => {
     expectRedirect((await logIn(email, "notblank1")).answer, "/profile");
   });
 
-  it(`the token is checked before the costly hash: dead tokens are refused at once (never limited), a live one is limited (${LIMITS.resetSubmit.max}) on its own`, async () => {
+  it(`the token is checked before the costly hash: dead tokens are refused at once (never limited), ` +
+    `a live one is limited (${LIMITS.resetSubmit.max}) on its own`, async () => {
     const fresh = () => db.deleteFrom("rateLimits").where("key", "like", "reset-submit%").execute();
     await fresh();
     try {

@@ -313,7 +313,8 @@ describe("register → emailed code → verify → token", () => {
     expect(await mailsTo(taken)).toHaveLength(1);
   });
 
-  it("a second registration of a waiting email does not end or change the first: the first code, with its attemptId, still works with the first password", async () => {
+  it("a second registration of a waiting email does not end or change the first: " +
+    "the first code, with its attemptId, still works with the first password", async () => {
     const email = freshEmail("twice");
     const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
     const firstCode = await latestCode(email);
@@ -393,7 +394,8 @@ describe("register → emailed code → verify → token", () => {
     expect(await mailsTo(email)).toHaveLength(mailed);
   });
 
-  it("two registrations waiting: a code without attemptId → 409, both attempts end, neither code works any more, a new registration does", async () => {
+  it("two registrations waiting: a code without attemptId → 409, " +
+    "both attempts end, neither code works any more, a new registration does", async () => {
     const email = freshEmail("several");
     const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
     const firstCode = await latestCode(email);
@@ -427,7 +429,8 @@ describe("register → emailed code → verify → token", () => {
     expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
   });
 
-  it("resendOtp without attemptId renews nothing while two registrations wait: no mail, both attempts unchanged; with an attemptId it renews that one", async () => {
+  it("resendOtp without attemptId renews nothing while two registrations wait: " +
+    "no mail, both attempts unchanged; with an attemptId it renews that one", async () => {
     const email = freshEmail("resend-several");
     const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
     const firstCode = await latestCode(email);
