@@ -93,32 +93,52 @@ export function addressKey(address: string | null | undefined): string | null {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 
-/** Limits one request: by the client's address when known, and by what it names (an email). */
-export async function rateLimitRequest(limit: Limit, request: Request, subject: string): Promise<void> {
-  const ip = clientIp(request);
-  if (ip) await rateLimit({ ...limit, max: limit.perAddress ?? limit.max }, `ip:${ip}`);
+/**
+ * Who is asking, as far as limits care: the client's address when it is known. Routes take it
+ * from the request (clientOf) and hand it to the model verb that applies the limit.
+ */
+export interface Client {
+  ip: string | null;
+}
+
+export function clientOf(request: Request): Client {
+  return { ip: clientIp(request) };
+}
+
+/** A client with no known address (scripts, tests, the worker): only subject and shop-wide limits apply. */
+export const UNKNOWN_CLIENT: Client = { ip: null };
+
+/** Limits one try: by the client's address when known, and by what it names (an email, a token). */
+export async function rateLimitClient(limit: Limit, client: Client, subject: string): Promise<void> {
+  if (client.ip) await rateLimit({ ...limit, max: limit.perAddress ?? limit.max }, `ip:${client.ip}`);
   await rateLimit(limit, `s:${subject}`);
   const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling && (!ip || ceiling.always)) await rateLimit(ceiling, "all");
+  if (ceiling && (!client.ip || ceiling.always)) await rateLimit(ceiling, "all");
+}
+
+/** Limits one try of a signed-in customer's: the one key shape for every per-account limit. */
+export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
+  return rateLimit(limit, `user:${userId}`);
 }
 
 /**
- * Refuse (429) when `limit` is already used up for this request's address or subject, without
- * counting a try: for limits that count only failures (rateLimitRequest after one).
+ * Refuse (429) when `limit` is already used up for this client's address or subject, without
+ * counting a try: for limits that count only failures (rateLimitClient after one).
  */
-export async function assertUnderLimit(limit: Limit, request: Request, subject: string): Promise<void> {
-  const ip = clientIp(request);
+export async function assertUnderLimit(limit: Limit, client: Client, subject: string): Promise<void> {
   const keys: [string, number][] = [[`${limit.name}:s:${subject}`, limit.max]];
-  if (ip) keys.push([`${limit.name}:ip:${ip}`, limit.perAddress ?? limit.max]);
+  if (client.ip) keys.push([`${limit.name}:ip:${client.ip}`, limit.perAddress ?? limit.max]);
   const now = Date.now();
   for (const [key, max] of keys) {
     const row = await db.selectFrom("rateLimits").select(["count", "resetAt"]).where("key", "=", key.slice(0, 300)).executeTakeFirst();
-    if (row && row.count >= max && Date.parse(row.resetAt) > now) {
-      throw new AppError(429, "Too many attempts. Please wait a while and try again.", undefined, {
-        "Retry-After": String(Math.max(1, Math.ceil((Date.parse(row.resetAt) - now) / 1000))),
-      });
-    }
+    if (row && row.count >= max && Date.parse(row.resetAt) > now) throw tooMany(Date.parse(row.resetAt) - now);
   }
+}
+
+function tooMany(retryMs: number): AppError {
+  return new AppError(429, "Too many attempts. Please wait a while and try again.", undefined, {
+    "Retry-After": String(Math.max(1, Math.ceil(retryMs / 1000))),
+  });
 }
 
 /** Count one hit; throws 429 once `max` hits happened inside the window. */
@@ -137,10 +157,5 @@ export async function rateLimit(limit: Limit, subject: string): Promise<void> {
     )
     .returning(["count", "resetAt"])
     .executeTakeFirstOrThrow();
-  if (row.count > limit.max) {
-    const retryAfter = Math.max(1, Math.ceil((Date.parse(row.resetAt) - now.getTime()) / 1000));
-    throw new AppError(429, "Too many attempts. Please wait a while and try again.", undefined, {
-      "Retry-After": String(retryAfter),
-    });
-  }
+  if (row.count > limit.max) throw tooMany(Date.parse(row.resetAt) - now.getTime());
 }
