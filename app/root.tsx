@@ -51,6 +51,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
+const SKIP_LINK = [
+  "sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50",
+  "focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow",
+].join(" ");
+
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
   return (
@@ -64,7 +69,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 focus:shadow">
+        <a href="#main" className={SKIP_LINK}>
           Skip to content
         </a>
         {children}

@@ -16,6 +16,9 @@ interface Props<T> {
  * Arrows and dots only with more than one slide. Without JavaScript the slides sit side by
  * side in a scroll-snap strip, so every slide stays readable.
  */
+/** A round arrow button at the slide's middle, shown from the small breakpoint up. */
+const ARROW = "absolute top-1/2 z-10 hidden h-11 w-11 sm:flex -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow";
+
 export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, className = "" }: Props<T>) {
   const hydrated = useHydrated();
   const [index, setIndex] = useState(0);
@@ -68,10 +71,10 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
       ))}
       {count > 1 ? (
         <>
-          <button type="button" onClick={() => go(index - 1)} aria-label="Previous slide" className="absolute left-3 top-1/2 z-10 hidden h-11 w-11 sm:flex -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow hover:bg-white">
+          <button type="button" onClick={() => go(index - 1)} aria-label="Previous slide" className={`${ARROW} left-3 hover:bg-white`}>
             <ChevronLeftIcon className="h-5 w-5" />
           </button>
-          <button type="button" onClick={() => go(index + 1)} aria-label="Next slide" className="absolute right-3 top-1/2 z-10 hidden h-11 w-11 sm:flex -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow hover:bg-white">
+          <button type="button" onClick={() => go(index + 1)} aria-label="Next slide" className={`${ARROW} right-3 hover:bg-white`}>
             <ChevronRightIcon className="h-5 w-5" />
           </button>
           <div className="absolute bottom-4 left-1/2 z-10 flex -translate-x-1/2 gap-1">

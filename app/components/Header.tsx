@@ -10,6 +10,17 @@ export const NAV_LINKS = [
   { to: "/contact", label: "Contact Us" },
 ] as const;
 
+const BADGE = "absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-xs font-semibold text-white";
+/** The account menu: hidden until the account button is hovered or focused. */
+const ACCOUNT_MENU = [
+  "invisible absolute right-0 top-full w-48 rounded-xl border border-sand-200 bg-white p-2 opacity-0 shadow-lg transition",
+  "group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100",
+].join(" ");
+const MENU_BUTTON = "flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden";
+const MOBILE_PANEL = "fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-4 pb-8 pt-4 shadow-xl";
+const mobileLink = ({ isActive }: { isActive: boolean }) =>
+  `flex min-h-12 items-center border-b border-sand-100 px-2 text-base font-medium ${isActive ? "text-wood-700" : "text-ink"}`;
+
 export interface HeaderUser {
   name: string;
 }
@@ -43,12 +54,26 @@ export function Logo({ onClick }: { onClick?: () => void }) {
 }
 
 /** An icon link with a count badge, shown only above 0. */
-function CountLink({ to, label, count, testId, badgeClass, children }: { to: string; label: string; count: number; testId: string; badgeClass: string; children: ReactNode }) {
+function CountLink({
+  to,
+  label,
+  count,
+  testId,
+  badgeClass,
+  children,
+}: {
+  to: string;
+  label: string;
+  count: number;
+  testId: string;
+  badgeClass: string;
+  children: ReactNode;
+}) {
   return (
     <Link to={to} className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={label}>
       {children}
       {count > 0 ? (
-        <span data-testid={testId} className={`absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-xs font-semibold text-white ${badgeClass}`}>
+        <span data-testid={testId} className={`${BADGE} ${badgeClass}`}>
           {count}
         </span>
       ) : null}
@@ -102,7 +127,7 @@ export function Header({
                 <UserIcon className="h-5 w-5" />
                 <span>{firstName(user.name)}</span>
               </button>
-              <div className="invisible absolute right-0 top-full w-48 rounded-xl border border-sand-200 bg-white p-2 opacity-0 shadow-lg transition group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100">
+              <div className={ACCOUNT_MENU}>
                 <Link to="/profile" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">My Profile</Link>
                 <Link to="/orders" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">Order History</Link>
                 <Form method="post" action="/logout">
@@ -122,14 +147,14 @@ export function Header({
             <CartIcon className="h-6 w-6" />
           </CountLink>
           <details ref={menuRef} className="group/menu md:hidden">
-            <summary className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden" aria-label="Menu">
+            <summary className={MENU_BUTTON} aria-label="Menu">
               <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
               <CloseIcon className="hidden h-6 w-6 group-open/menu:block" />
             </summary>
-            <div className="fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-4 pb-8 pt-4 shadow-xl">
+            <div className={MOBILE_PANEL}>
               <nav aria-label="Mobile" className="flex flex-col">
                 {NAV_LINKS.map((l) => (
-                  <NavLink key={l.to} to={l.to} end={l.to === "/"} className={({ isActive }) => `flex min-h-12 items-center border-b border-sand-100 px-2 text-base font-medium ${isActive ? "text-wood-700" : "text-ink"}`}>
+                  <NavLink key={l.to} to={l.to} end={l.to === "/"} className={mobileLink}>
                     {l.label}
                   </NavLink>
                 ))}

@@ -1,21 +1,17 @@
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { ComponentType, ReactNode } from "react";
 import { ErrorPage } from "./ErrorPage";
 
-/** A page's own "not found": an icon, its heading, a sentence, and the way on. */
-export function NotFoundPage({
-  title,
-  message,
-  to,
-  linkText,
-  icon,
-}: {
+interface NotFoundProps {
   title: string;
   message?: string;
   to: string;
   linkText: string;
   icon?: ReactNode;
-}) {
+}
+
+/** A page's own "not found": an icon, its heading, a sentence, and the way on. */
+export function NotFoundPage({ title, message, to, linkText, icon }: NotFoundProps) {
   return (
     <section className="container-page flex flex-col items-center py-20 text-center">
       {icon}
@@ -29,11 +25,13 @@ export function NotFoundPage({
 }
 
 /**
- * A route's error boundary body: its loader's thrown 404 as `notFound`, any other error as
- * `otherwise` (by default the shared ErrorPage).
+ * A route's error boundary: its loader's thrown 404 as this page (inside the shop layout), any
+ * other error as `Otherwise` (by default the shared ErrorPage).
  */
-export function NotFoundBoundary({ notFound, otherwise }: { notFound: ReactNode; otherwise?: ReactNode }) {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <>{notFound}</>;
-  return <>{otherwise ?? <ErrorPage />}</>;
+export function notFoundBoundary(page: NotFoundProps, Otherwise: ComponentType = ErrorPage) {
+  return function NotFoundBoundary() {
+    const error = useRouteError();
+    if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage {...page} />;
+    return <Otherwise />;
+  };
 }

@@ -31,7 +31,7 @@ function Loading({ text }: { text: string }) {
   );
 }
 
-/** What the spec's lists show while they load: their loading text and a skeleton. */
+/** What the lists show while they load (docs/product.md, Screens): their loading text and a skeleton. */
 export function PendingPage({ path }: { path: string }) {
   if (path === "/") {
     return (

@@ -2,9 +2,16 @@ import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
 import type { Item } from "~/utils/catalogue";
 import { truncate } from "~/utils/catalogue";
+import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { CartIcon } from "./icons";
 import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
+
+const CARD = "group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md";
+const ADD_BUTTON = [
+  "flex h-11 w-11 items-center justify-center rounded-full bg-wood-600 text-white shadow transition",
+  "hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300",
+].join(" ");
 
 export function ProductCard({ item, eager = false, actions }: { item: Item; eager?: boolean; actions?: ReactNode }) {
   const location = useLocation();
@@ -13,7 +20,7 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
   const busy = fetcher.state !== "idle" || waiting;
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   return (
-    <article className="group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md" data-testid="product-card">
+    <article className={CARD} data-testid="product-card">
       <Link to={`/product/${item.slug}`} className="flex flex-1 flex-col" prefetch="intent">
         <div className="relative aspect-[4/3] overflow-hidden bg-sand-100">
           <img src={item.imgPath} alt={item.title} width={800} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]" />
@@ -32,7 +39,7 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
           <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">{formatPrice(item.price)}</p>
         </div>
       </Link>
-      <fetcher.Form method="post" action="/cart" onSubmit={onSubmit} className="absolute bottom-4 right-4">
+      <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="absolute bottom-4 right-4">
         <input type="hidden" name="intent" value="add" />
         <input type="hidden" name="itemId" value={item.id} />
         <input type="hidden" name="quantity" value="1" />
@@ -41,7 +48,7 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
           type="submit"
           aria-label={`Add ${item.title} to cart`}
           disabled={!item.inStock || busy}
-          className="flex h-11 w-11 items-center justify-center rounded-full bg-wood-600 text-white shadow transition hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300"
+          className={ADD_BUTTON}
         >
           <CartIcon className="h-5 w-5" />
         </button>

@@ -1,5 +1,5 @@
 // The payment gateway: real Razorpay when RAZORPAY_KEY_ID/SECRET are set, otherwise the
-// offline test gateway (contract.md), whose key secret is generated once and kept in the data
+// offline test gateway (docs/api.md), whose key secret is generated once and kept in the data
 // folder. Both sign a payment exactly as Razorpay does (HMAC-SHA256 of "order_id|payment_id",
 // hex) and both are checked by `isValidPaymentSignature`, one code path, timing-safe.
 import crypto from "node:crypto";

@@ -43,7 +43,7 @@ export async function listCategories(db: Db = defaultDb): Promise<Category[]> {
 
 /**
  * The category list the storefront shows: the built-in defaults when the shop has none yet,
- * or when the database cannot be read (spec: "default categories remain").
+ * or when the database cannot be read (docs/product.md, Catalogue: the defaults remain).
  */
 export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Category[]> {
   try {
@@ -115,7 +115,7 @@ export async function listFeatured(limit?: number, db: Db = defaultDb): Promise<
 
 export const RELATED_CATEGORY_SLUG = "living-room";
 
-/** Related products: the living-room category's items, less the current one (spec). */
+/** Related products: the living-room category's items, less the current one (docs/product.md). */
 export async function listRelated(currentSlug: string, limit = 4, db: Db = defaultDb): Promise<Item[]> {
   const rows = await db
     .selectFrom("items")

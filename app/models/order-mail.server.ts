@@ -14,31 +14,36 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   const link = `${publicOrigin()}/order-confirmation/${order.id}`;
   const first = customer.name.trim().split(/\s+/)[0] ?? customer.name;
   const lines = order.items.map((i) => `${i.title} × ${i.quantity}: ${formatPrice(i.price * i.quantity)}`);
-  const sums = [
-    `Subtotal: ${formatPrice(order.subtotal)}`,
-    `Shipping: ${order.shipping === 0 ? "Free" : formatPrice(order.shipping)}`,
-    `GST (18%): ${formatPrice(order.gst)}`,
-    `Total: ${formatPrice(order.total)}`,
+  const sums: [string, string][] = [
+    ["Subtotal", formatPrice(order.subtotal)],
+    ["Shipping", order.shipping === 0 ? "Free" : formatPrice(order.shipping)],
+    ["GST (18%)", formatPrice(order.gst)],
+    ["Total", formatPrice(order.total)],
   ];
   const address = [a.name, a.address, `${a.city}, ${a.state} - ${a.pincode}`, `Phone: ${a.phone}`];
   const payment = paymentLabel(order);
+  const placedOn = formatLongDate(order.createdAt);
+  const deliveryBy = formatLongDate(order.estimatedDelivery);
+  const thanks = (number: string, on: string) => `Thank you for your order. Order ${number} was placed on ${on} and is being processed.`;
+  const delivery = (on: string) => `Estimated delivery: ${on} (Standard Delivery, delivered within 5-7 business days).`;
   const text = [
     `Hello ${first},`,
-    `Thank you for your order. Order #${order.id} was placed on ${formatLongDate(order.createdAt)} and is being processed.`,
-    `Estimated delivery: ${formatLongDate(order.estimatedDelivery)} (Standard Delivery, delivered within 5-7 business days).`,
+    thanks(`#${order.id}`, placedOn),
+    delivery(deliveryBy),
     lines.join("\n"),
-    sums.join("\n"),
+    sums.map(([label, value]) => `${label}: ${value}`).join("\n"),
     `Payment: ${payment}`,
     `Shipping to:\n${address.join("\n")}`,
     `See your order and its invoice: ${link}`,
   ].join("\n\n");
-  const row = (l: string, r: string) => `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(l)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(r)}</td></tr>`;
+  const row = (l: string, r: string) =>
+    `<tr><td style="padding:4px 12px 4px 0">${escapeHtml(l)}</td><td style="padding:4px 0;text-align:right">${escapeHtml(r)}</td></tr>`;
   const html = [
     `<p>Hello ${escapeHtml(first)},</p>`,
-    `<p>Thank you for your order. Order <strong>#${order.id}</strong> was placed on ${escapeHtml(formatLongDate(order.createdAt))} and is being processed.</p>`,
-    `<p>Estimated delivery: ${escapeHtml(formatLongDate(order.estimatedDelivery))} (Standard Delivery, delivered within 5-7 business days).</p>`,
+    `<p>${thanks(`<strong>#${order.id}</strong>`, escapeHtml(placedOn))}</p>`,
+    `<p>${delivery(escapeHtml(deliveryBy))}</p>`,
     `<table>${order.items.map((i) => row(`${i.title} × ${i.quantity}`, formatPrice(i.price * i.quantity))).join("")}</table>`,
-    `<table>${[row("Subtotal", formatPrice(order.subtotal)), row("Shipping", order.shipping === 0 ? "Free" : formatPrice(order.shipping)), row("GST (18%)", formatPrice(order.gst)), row("Total", formatPrice(order.total))].join("")}</table>`,
+    `<table>${sums.map(([label, value]) => row(label, value)).join("")}</table>`,
     `<p>Payment: ${escapeHtml(payment)}</p>`,
     `<p>Shipping to:<br>${address.map(escapeHtml).join("<br>")}</p>`,
     `<p><a href="${escapeHtml(link)}">See your order and its invoice</a></p>`,

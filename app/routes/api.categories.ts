@@ -1,2 +1,2 @@
-// A second reading of the same list (spec section 7).
+// A second reading of the same list (docs/api.md, Catalogue).
 export { action, loader } from "./api.category.list";

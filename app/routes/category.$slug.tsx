@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
-import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
 import { SlugSchema } from "~/utils/schemas";
@@ -24,6 +24,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data({ category, items, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
 }
+
+const SORT_CHOSEN = "border-wood-600 bg-wood-600 text-white";
+const SORT_OTHER = "border-sand-200 bg-white text-ink hover:border-wood-400";
+const FILTERS_SUMMARY = "flex min-h-12 cursor-pointer list-none items-center gap-2 px-5 font-semibold [&::-webkit-details-marker]:hidden";
 
 function sortHref(params: URLSearchParams, sort: Sort) {
   const next = new URLSearchParams(params);
@@ -57,7 +61,7 @@ export default function CategoryPage() {
                 to={sortHref(params, s)}
                 preventScrollReset
                 aria-current={query.sort === s ? "true" : undefined}
-                className={`btn min-h-10 border ${query.sort === s ? "border-wood-600 bg-wood-600 text-white" : "border-sand-200 bg-white text-ink hover:border-wood-400"}`}
+                className={`btn min-h-10 border ${query.sort === s ? SORT_CHOSEN : SORT_OTHER}`}
               >
                 {SORT_LABELS[s]}
               </Link>
@@ -65,7 +69,7 @@ export default function CategoryPage() {
           </nav>
         </div>
         <details className="group mt-4 rounded-2xl border border-sand-200 bg-white" open={filtersActive || invalid}>
-          <summary className="flex min-h-12 cursor-pointer list-none items-center gap-2 px-5 font-semibold [&::-webkit-details-marker]:hidden">
+          <summary className={FILTERS_SUMMARY}>
             <FilterIcon className="h-5 w-5" /> Filters
             {filtersActive ? <span className="ml-2 rounded-full bg-wood-100 px-2 py-0.5 text-xs text-wood-800">On</span> : null}
           </summary>
@@ -120,21 +124,10 @@ export default function CategoryPage() {
 }
 
 /** An unknown category: its own 404 page inside the shop layout; any other failure says what went wrong. */
-export function ErrorBoundary() {
-  return (
-    <NotFoundBoundary
-      notFound={
-        <NotFoundPage
-          title="Category Not Found"
-          message="The category you're looking for doesn't exist."
-          to="/categories"
-          linkText="View All Categories"
-        />
-      }
-      otherwise={<CategoryError />}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary(
+  { title: "Category Not Found", message: "The category you're looking for doesn't exist.", to: "/categories", linkText: "View All Categories" },
+  CategoryError,
+);
 
 function CategoryError() {
   const error = useRouteError();

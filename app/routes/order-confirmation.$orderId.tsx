@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
-import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { notFoundBoundary } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
@@ -89,18 +89,10 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
 }
 
 /** An order that does not exist, or is another customer's: the same 404 page. */
-export function ErrorBoundary() {
-  return (
-    <NotFoundBoundary
-      notFound={
-        <NotFoundPage
-          icon={<BoxIcon className="h-12 w-12 text-stone-400" />}
-          title="Order Not Found"
-          message="We couldn't find this order in your account."
-          to="/orders"
-          linkText="View Your Orders"
-        />
-      }
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  icon: <BoxIcon className="h-12 w-12 text-stone-400" />,
+  title: "Order Not Found",
+  message: "We couldn't find this order in your account.",
+  to: "/orders",
+  linkText: "View Your Orders",
+});

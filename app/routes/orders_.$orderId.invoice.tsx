@@ -2,7 +2,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/icons";
-import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { notFoundBoundary } from "~/components/NotFoundPage";
 import { contact } from "~/content/contact";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
@@ -190,12 +190,9 @@ function Row({ label, value, testId }: { label: string; value: string; testId?: 
 }
 
 /** An order that does not exist, or is another customer's: the same 404 page. */
-export function ErrorBoundary() {
-  return (
-    <NotFoundBoundary
-      notFound={
-        <NotFoundPage icon={<BoxIcon className="h-12 w-12 text-stone-400" />} title="Order Not Found" to="/orders" linkText="View Your Orders" />
-      }
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  icon: <BoxIcon className="h-12 w-12 text-stone-400" />,
+  title: "Order Not Found",
+  to: "/orders",
+  linkText: "View Your Orders",
+});

@@ -8,7 +8,7 @@ import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { LockIcon } from "~/components/icons";
-import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { notFoundBoundary } from "~/components/NotFoundPage";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -221,12 +221,9 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
 }
 
 /** An unknown payment, or another customer's: its own 404 page. */
-export function ErrorBoundary() {
-  return (
-    <NotFoundBoundary
-      notFound={
-        <NotFoundPage title="Payment Not Found" message="This payment does not exist or is not yours." to="/checkout" linkText="Back to Checkout" />
-      }
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Payment Not Found",
+  message: "This payment does not exist or is not yours.",
+  to: "/checkout",
+  linkText: "Back to Checkout",
+});

@@ -3,7 +3,7 @@ import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
-import { NotFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
 import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
@@ -60,6 +60,9 @@ function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
 
 type Tab = "description" | "specifications";
 
+const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold";
+const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
+
 export default function ProductPage() {
   const { item, category, related, saved } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -85,7 +88,7 @@ export default function ProductPage() {
       aria-selected={tab === t}
       id={`tab-${t}`}
       aria-controls={`panel-${t}`}
-      className={`-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold ${tab === t ? "border-wood-600 text-wood-700" : "border-transparent text-stone-600 hover:text-ink"}`}
+      className={`${TAB} ${tab === t ? "border-wood-600 text-wood-700" : "border-transparent text-stone-600 hover:text-ink"}`}
     >
       {label}
     </Link>
@@ -117,7 +120,7 @@ export default function ProductPage() {
           <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
           <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
-          <p className={`mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold ${item.inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
+          <p className={`${STOCK_BADGE} ${item.inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
             <span aria-hidden="true" className={`h-2 w-2 rounded-full ${item.inStock ? "bg-green-600" : "bg-red-600"}`} />
             {item.inStock ? "In Stock" : "Out of Stock"}
           </p>
@@ -182,17 +185,9 @@ export default function ProductPage() {
 }
 
 /** An unknown product (or one taken off the shop): its own 404 page inside the shop layout. */
-export function ErrorBoundary() {
-  return (
-    <NotFoundBoundary
-      notFound={
-        <NotFoundPage
-          title="Product Not Found"
-          message="We couldn't find that product. It may have been moved or is no longer available."
-          to="/categories"
-          linkText="Browse Categories"
-        />
-      }
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Product Not Found",
+  message: "We couldn't find that product. It may have been moved or is no longer available.",
+  to: "/categories",
+  linkText: "Browse Categories",
+});

@@ -10,7 +10,7 @@ const forbidden: Expected = { ok: false, status: 403, message: /only the shop/i 
 const tooLate: Expected = { ok: false, status: 409, message: /only processing orders can be cancelled/i };
 const conflict: Expected = { ok: false, status: 409 };
 
-/** The spec's table: every from × to × actor, written out in full. */
+/** The table of docs/product.md: every from × to × actor, written out in full. */
 const TABLE: Record<OrderStatus, Record<OrderStatus, Record<Actor, Expected>>> = {
   processing: {
     processing: { customer: conflict, admin: conflict },

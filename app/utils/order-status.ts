@@ -47,7 +47,7 @@ export function nextStatuses(from: OrderStatus, actor: Actor): OrderStatus[] {
   return ORDER_STATUSES.filter((to) => checkTransition(from, to, actor).ok);
 }
 
-/** Badge colours of the spec: processing yellow, shipped blue, delivered green, cancelled red; anything else yellow. */
+/** Badge colours (docs/product.md): processing yellow, shipped blue, delivered green, cancelled red; anything else yellow. */
 export function statusBadgeClass(status: string): string {
   switch (status) {
     case "shipped":

@@ -10,7 +10,7 @@ import {
   shippingFor,
 } from "./pricing";
 
-/** Nearest rupee of 18% of s, halves up, with integer maths only (reference for the contract). */
+/** Nearest rupee of 18% of s, halves up, with integer maths only (reference for docs/product.md). */
 function referenceGst(s: number): number {
   const hundredths = s * 18; // exact: s is a safe integer well below 2^53 / 18
   const whole = Math.floor(hundredths / 100);
@@ -19,7 +19,7 @@ function referenceGst(s: number): number {
 }
 
 describe("contract constants", () => {
-  it("match contract.md", () => {
+  it("match docs/product.md", () => {
     expect(FREE_SHIPPING_ABOVE).toBe(25000);
     expect(FLAT_SHIPPING).toBe(1);
     expect(GST_PERCENT).toBe(18);

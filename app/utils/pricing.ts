@@ -1,4 +1,4 @@
-// The money rules of contract.md, in one place. The server computes every total with it;
+// The money rules of docs/product.md, in one place. The server computes every total with it;
 // the client uses it only to show optimistic totals before the server answers.
 export const FREE_SHIPPING_ABOVE = 25000;
 export const FLAT_SHIPPING = 1;

@@ -1,4 +1,4 @@
-// Methods an API path does not serve, and paths that do not exist, answer the contract's JSON.
+// Methods an API path does not serve, and paths that do not exist, answer the error JSON of docs/api.md.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";

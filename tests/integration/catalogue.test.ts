@@ -26,7 +26,7 @@ const q = (partial: Partial<CategoryQuery> = {}): CategoryQuery => ({
   ...partial,
 });
 
-/** The contract's price ranges, written out independently of PRICE_RANGES. */
+/** The price ranges of docs/product.md, written out independently of PRICE_RANGES. */
 const inRange: Record<PriceRange, (price: number) => boolean> = {
   "under-15000": (p) => p < 15000,
   "15000-30000": (p) => p >= 15000 && p <= 30000,

@@ -323,7 +323,7 @@ describe("a checkout page rendered before the cart changed (expectedTotal)", () 
 // ---- 3-5. the pay page ---------------------------------------------------------------------------
 
 describe("the offline pay page", () => {
-  it("paid, but the cart changed meanwhile: 409 AMOUNT_MISMATCH, the payment is kept and reused; putting the cart back places one order", async () => {
+  it("paid, but the cart changed since: 409 AMOUNT_MISMATCH, the payment kept and reused; the cart put back places one order", async () => {
     const customer = await newCustomer("pay-changed");
     const cookie = await browserOf(customer);
     const sofa = await item("pc-sofa", 8000, 10);

@@ -73,7 +73,7 @@ async function placeCod(customer: Customer, itemId: number, quantity = 1): Promi
 }
 
 describe("POST /api/orders/add (cash on delivery)", () => {
-  it("places the order from the cart: catalogue prices, the money rules, stock taken, cart emptied, mail sent, first event recorded", async () => {
+  it("places the order from the cart: catalogue prices, money rules, stock taken, cart emptied, mail sent, first event", async () => {
     const customer = await newCustomer("cod-e2e");
     const teak = await item("teak-chair", 1275, 10);
     const stool = await item("stool", 1225, 5);
@@ -405,7 +405,7 @@ describe("PUT /api/orders/changeStatus", () => {
     expect(await eventsOf(order.id)).toHaveLength(2);
   });
 
-  it("refuses what the customer may not do: ship (403), another's order (403), unknown order (404), a bad status (400), no token (401)", async () => {
+  it("refuses what a customer may not: ship (403), another's order (403), unknown (404), bad status (400), no token (401)", async () => {
     const [owner, other] = await newCustomers("status", 2);
     const wardrobe = await item("wardrobe", 15000, 5);
     const order = await placeCod(owner!, wardrobe, 1);
