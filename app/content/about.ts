@@ -1,4 +1,4 @@
-// About page content. Two readings are kept on purpose (spec section 1): the brand was
+// About page content. Two readings are kept on purpose (docs/product.md, "Screens"): the brand was
 // founded in 2025 (description, story) while the tagline says it has crafted furniture since 2005.
 
 export interface TeamMember {

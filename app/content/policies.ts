@@ -1,6 +1,6 @@
 // The three policy pages. Facts follow spec section 9 ("Policy facts"). The shipping policy
 // says free shipping above ₹5,000 while the cart says above ₹25,000: both readings are kept
-// on purpose (spec section 1).
+// on purpose (docs/product.md, "Screens").
 
 export interface PolicySection {
   heading: string;

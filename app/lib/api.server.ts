@@ -21,7 +21,7 @@ export function errorResponse(error: unknown) {
   return jsonResponse({ message: "Something went wrong. Please try again." }, { status: 500 });
 }
 
-/** Run an API handler and map any thrown error to the contract's error JSON. */
+/** Run an API handler and map any thrown error to the error JSON of docs/api.md. */
 export async function apiHandler(fn: () => Promise<Response | unknown>): Promise<Response> {
   try {
     const result = await fn();

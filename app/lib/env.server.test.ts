@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
-  it("gives the contract's defaults for an empty environment", () => {
+  it("gives the documented defaults for an empty environment", () => {
     const env = parseEnv({});
     expect(env.PORT).toBe(3000);
     expect(env.DATABASE_URL).toBe("file:./data/shop.db");

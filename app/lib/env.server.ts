@@ -1,4 +1,4 @@
-// The typed environment, checked once at boot. Every variable is optional (contract.md).
+// The typed environment, checked once at boot. Every variable is optional (.env.example, docs/api.md).
 import { z } from "zod";
 
 const optional = <T extends z.ZodType>(schema: T) =>

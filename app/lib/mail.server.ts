@@ -1,5 +1,5 @@
 // Every outgoing mail goes through here: SMTP when SMTP_URL is set, otherwise one JSON
-// file per mail in MAIL_DIR ({ to, subject, text, html?, sentAt }), as contract.md says.
+// file per mail in MAIL_DIR ({ to, subject, text, html?, sentAt }), as docs/api.md says.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";

@@ -11,7 +11,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${isProduction ? "" : " 'unsafe-inline'"}${rzp ? " https://checkout.razorpay.com" : ""}`,
     "style-src 'self' 'unsafe-inline'",
-    // Admins may point a product at an image on another https site (spec: an image URL).
+    // Admins may point a product at an image on another https site (docs/product.md: an image URL).
     "img-src 'self' data: https:",
     "font-src 'self' data:",
     `connect-src 'self'${isProduction ? "" : " ws: wss:"}${rzp ? " https://api.razorpay.com https://lumberjack.razorpay.com" : ""}`,

@@ -1,4 +1,4 @@
-// Unknown API paths answer the contract's JSON error, not the HTML 404 page.
+// Unknown API paths answer the JSON error of docs/api.md, not the HTML 404 page.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { AppError } from "~/lib/errors.server";

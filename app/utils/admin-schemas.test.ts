@@ -35,7 +35,7 @@ const PRODUCT = {
 const URL_MESSAGE = "Please enter a valid image URL (https://… or /images/…)";
 const STOCK_MESSAGE = `Stock must be a whole number from 0 to ${ADMIN_LIMITS.maxStock}`;
 
-describe("CategoryFormSchema (spec: title, description, image URL required, URL shape)", () => {
+describe("CategoryFormSchema (docs/product.md: title, description, image URL required, URL shape)", () => {
   it("accepts a valid category, trimmed", () => {
     expect(CategoryFormSchema.parse({ title: "  Outdoor ", description: " Garden. ", imgPath: " /images/c.svg " })).toEqual({
       title: "Outdoor",
@@ -117,7 +117,7 @@ describe("isImageUrl / ImageUrlSchema", () => {
   });
 });
 
-describe("ProductFormSchema (spec: title, category, price ≥ 0, image URL, description, Featured, In Stock)", () => {
+describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, image URL, description, Featured, In Stock)", () => {
   it("accepts a valid product: ids and numbers from strings, checkboxes, the specification rows as a map", () => {
     expect(ProductFormSchema.parse(PRODUCT)).toEqual({
       title: "Teak Garden Bench",

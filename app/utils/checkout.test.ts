@@ -59,7 +59,7 @@ describe("CheckoutSchema: required fields", () => {
     }
   });
 
-  it("an empty form names all seven fields, each once, with the spec's message", () => {
+  it("an empty form names all seven fields, each once, with the documented message", () => {
     const result = CheckoutSchema.safeParse({});
     expect(result.success).toBe(false);
     if (result.success) return;
@@ -88,7 +88,7 @@ describe("CheckoutSchema: phone", () => {
     },
   );
 
-  it("the message is the spec's", () => {
+  it("the message is the documented one", () => {
     expect(CHECKOUT_MESSAGES.phone).toBe("Please enter a valid 10-digit phone number");
   });
 

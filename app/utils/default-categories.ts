@@ -1,6 +1,6 @@
 import type { Category } from "./catalogue";
 
-/** Shown on /categories when the database has no categories yet (spec). */
+/** Shown on /categories when the database has no categories yet (docs/product.md). */
 export const DEFAULT_CATEGORIES: Category[] = [
   { id: -1, slug: "living-room", title: "Living Room", description: "Sofas, lounge chairs and coffee tables for the heart of the home.", imgPath: "/images/categories/living-room.svg" },
   { id: -2, slug: "bedroom", title: "Bedroom", description: "Beds, bedside tables and wardrobes for restful nights.", imgPath: "/images/categories/bedroom.svg" },

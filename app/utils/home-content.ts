@@ -1,4 +1,4 @@
-// Static home page content (spec: hero slides and testimonials).
+// Static home page content (docs/product.md: hero slides and testimonials).
 export interface HeroSlide {
   id: number;
   imgPath: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN_PAGE_SIZE, pageInfo, pageNumbers, showingText } from "./pagination";
 
 describe("pageInfo", () => {
-  it("pages of 10 (spec section 9)", () => {
+  it("pages of 10 (docs/product.md)", () => {
     expect(ADMIN_PAGE_SIZE).toBe(10);
   });
 

@@ -18,7 +18,7 @@ function referenceGst(s: number): number {
   return rest >= 50 ? whole + 1 : whole;
 }
 
-describe("contract constants", () => {
+describe("money constants (docs/product.md)", () => {
   it("match docs/product.md", () => {
     expect(FREE_SHIPPING_ABOVE).toBe(25000);
     expect(FLAT_SHIPPING).toBe(1);

@@ -443,7 +443,7 @@ describe("categories: add, edit, validation", () => {
     expect(await getCategoryBySlug("garden-loungers")).toMatchObject(CATEGORY_FIELDS);
   });
 
-  it("validation: 400 with the spec's messages beside the fields, nothing written", async () => {
+  it("validation: 400 with the documented messages beside the fields, nothing written", async () => {
     const before = await writes();
     const empty = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", title: " ", description: "", imgPath: "" }), 400);
     expect(empty.fieldErrors).toEqual({ title: "Title is required", description: "Description is required", imgPath: "Image URL is required" });

@@ -188,7 +188,7 @@ describe("getCart and cartCount", () => {
     expect(await cartCount(await newCart())).toBe(0);
   });
 
-  it("totals match computeTotals and the contract's money rules", async () => {
+  it("totals match computeTotals and the money rules of docs/product.md", async () => {
     const cartId = await newCart();
     await addToCart(cartId, ids.cheap, 1); // 25 → GST 4.5 → 5, shipping 1
     let cart = await getCart(cartId);

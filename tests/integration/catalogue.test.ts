@@ -70,7 +70,7 @@ describe("categories", () => {
   });
 });
 
-describe("seed data meets the contract", () => {
+describe("seed data meets docs/product.md", () => {
   it("has ≥5 products per category, prices 9999..48999, ≥4 featured, one out of stock, specifications", async () => {
     for (const slug of SLUGS) {
       expect((await listItemsInCategory(await categoryId(slug))).length).toBeGreaterThanOrEqual(5);

@@ -63,7 +63,7 @@ export function asRecord(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-/** The contract's error JSON: 4xx, `{ message: string, errors?: {field: string} }`, no stack trace. */
+/** The error JSON of docs/api.md: 4xx, `{ message: string, errors?: {field: string} }`, no stack trace. */
 export function expectApiError(answer: Answer, status: number): { message: string; errors?: Record<string, string> } {
   expect(answer.status).toBe(status);
   expect(answer.headers.get("Content-Type") ?? "").toContain("application/json");

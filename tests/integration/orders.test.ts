@@ -171,7 +171,7 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     expect(row).toEqual({ subtotal: 29997, total: 35396 });
   });
 
-  it("refuses invalid checkout fields with the spec's messages per field, and writes nothing", async () => {
+  it("refuses invalid checkout fields with the documented messages per field, and writes nothing", async () => {
     const customer = await newCustomer("cod-invalid");
     const lamp = await item("lamp", 1500, 10);
     await addToCart(customer, lamp, 2);
