@@ -15,11 +15,23 @@ const LAYER_PATHS = {
 
 /** Files under `files` may not import the named layers (tests beside them may). */
 function layer(files, forbidden, { server = false, typesFrom = [] } = {}) {
-  const patterns = forbidden.map((name) => ({ group: LAYER_PATHS[name], message: `${files.split("/")[1]} may not import ${name} (docs/decisions/0009-structure-and-layers.md)` }));
+  const patterns = forbidden.map((name) => ({
+    group: LAYER_PATHS[name],
+    message: `${files.split("/")[1]} may not import ${name} (docs/decisions/0009-structure-and-layers.md)`,
+  }));
   for (const name of typesFrom) {
-    patterns.push({ group: LAYER_PATHS[name], allowTypeImports: true, message: `${files.split("/")[1]} may import only types from ${name}` });
+    patterns.push({
+      group: LAYER_PATHS[name],
+      allowTypeImports: true,
+      message: `${files.split("/")[1]} may import only types from ${name}`,
+    });
   }
-  if (server) patterns.push({ group: ["**/*.server", "**/*.server.*"], allowTypeImports: true, message: "code that runs in the browser may not import server modules" });
+  if (server)
+    patterns.push({
+      group: ["**/*.server", "**/*.server.*"],
+      allowTypeImports: true,
+      message: "code that runs in the browser may not import server modules",
+    });
   return [
     {
       files: [files.replace(/\*\*$/, "**/*.{ts,tsx}")],
@@ -43,6 +55,8 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       "no-console": ["error", { allow: ["warn", "error", "info"] }],
+      // Prettier wraps at 140; this catches what it cannot wrap (long strings, comments).
+      "max-len": ["error", { code: 140, ignoreUrls: false }],
     },
   },
   // The layers (docs/decisions/0009-structure-and-layers.md): utils and content import no
@@ -63,7 +77,10 @@ export default tseslint.config(
     rules: {
       "no-restricted-syntax": [
         "error",
-        { selector: "TSTypeReference[typeName.name='Request']", message: "Models take what a request means, not the Request: read it in the route (or app/web) and pass ids and values." },
+        {
+          selector: "TSTypeReference[typeName.name='Request']",
+          message: "Models take what a request means, not the Request: read it in the route (or app/web) and pass ids and values.",
+        },
       ],
     },
   },

@@ -1,7 +1,17 @@
 import "./tailwind.css";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useMatches, useNavigationType, useRouteLoaderData } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useNavigationType,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
@@ -23,7 +33,10 @@ import { useNonce } from "~/utils/nonce";
 
 export const meta: MetaFunction = () => [
   { title: "Sagwan Living | Handcrafted Furniture Online in India" },
-  { name: "description", content: "Sofas, beds, dining sets, office and outdoor furniture, handcrafted in solid wood and delivered across India." },
+  {
+    name: "description",
+    content: "Sofas, beds, dining sets, office and outdoor furniture, handcrafted in solid wood and delivered across India.",
+  },
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -24,36 +24,31 @@ export const seedCategories: SeedCategory[] = [
   {
     slug: "living-room",
     title: "Living Room",
-    description:
-      "Sofas, diwans and armchairs in solid wood and soft fabrics. Pieces made for long evenings with family and guests.",
+    description: "Sofas, diwans and armchairs in solid wood and soft fabrics. Pieces made for long evenings with family and guests.",
     position: 1,
   },
   {
     slug: "bedroom",
     title: "Bedroom",
-    description:
-      "Beds with generous storage, carved headboards and sturdy frames. Calm, restful furniture for the room you wake up in.",
+    description: "Beds with generous storage, carved headboards and sturdy frames. Calm, restful furniture for the room you wake up in.",
     position: 2,
   },
   {
     slug: "dining-room",
     title: "Dining Room",
-    description:
-      "Dining sets for two to eight, from compact foldable tables to marble-topped showpieces for festive meals.",
+    description: "Dining sets for two to eight, from compact foldable tables to marble-topped showpieces for festive meals.",
     position: 3,
   },
   {
     slug: "office",
     title: "Office",
-    description:
-      "Study desks, standing desks and ergonomic chairs for the home office. Built for long working days without the backache.",
+    description: "Study desks, standing desks and ergonomic chairs for the home office. Built for long working days without the backache.",
     position: 4,
   },
   {
     slug: "outdoor",
     title: "Outdoor",
-    description:
-      "Weather-ready balcony, terrace and garden furniture in teak, rattan and wrought iron. Made for Indian sun and monsoon.",
+    description: "Weather-ready balcony, terrace and garden furniture in teak, rattan and wrought iron. Made for Indian sun and monsoon.",
     position: 5,
   },
 ];
@@ -65,7 +60,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "sheesham-wood-3-seater-sofa",
     title: "Sheesham Wood 3-Seater Sofa",
     description:
-      "A solid sheesham frame with deep, high-resilience foam seats and a cotton-linen cover. Hand-finished in Jodhpur and built to last a generation.",
+      "A solid sheesham frame with deep, high-resilience foam seats and a cotton-linen cover. Hand-finished in Jodhpur and built to " +
+      "last a generation.",
     price: 42999,
     featured: true,
     stock: 12,
@@ -83,7 +79,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "chesterfield-velvet-2-seater-sofa",
     title: "Chesterfield Velvet 2-Seater Sofa",
     description:
-      "Classic button-tufted Chesterfield in rich velvet with rolled arms. A compact statement piece for apartments, on turned mango wood legs.",
+      "Classic button-tufted Chesterfield in rich velvet with rolled arms. A compact statement piece for apartments, on turned mango " +
+      "wood legs.",
     price: 34999,
     featured: false,
     stock: 0,
@@ -101,7 +98,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "mango-wood-l-shaped-sectional-sofa",
     title: "Mango Wood L-Shaped Sectional Sofa",
     description:
-      "Seats six with a reversible chaise that fits either side of the room. Stain-resistant fabric and firm foam make it easy to live with every day.",
+      "Seats six with a reversible chaise that fits either side of the room. Stain-resistant fabric and firm foam make it easy to " +
+      "live with every day.",
     price: 48999,
     featured: false,
     stock: 5,
@@ -119,7 +117,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "jaipur-fabric-loveseat",
     title: "Jaipur Fabric 2-Seater Loveseat",
     description:
-      "A snug two-seater with a gently reclined back and block-print inspired fabric. Sized for compact flats, reading corners and balconies.",
+      "A snug two-seater with a gently reclined back and block-print inspired fabric. Sized for compact flats, reading corners and " +
+      "balconies.",
     price: 12999,
     featured: false,
     stock: 25,
@@ -137,7 +136,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "teak-wood-diwan-with-bolsters",
     title: "Teak Wood Diwan with Bolsters",
     description:
-      "A low teak diwan with a firm mattress and two round bolsters. Works as extra seating by day and a guest bed by night, with storage below.",
+      "A low teak diwan with a firm mattress and two round bolsters. Works as extra seating by day and a guest bed by night, with " +
+      "storage below.",
     price: 24999,
     featured: false,
     stock: 9,
@@ -155,7 +155,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "convertible-sofa-cum-bed",
     title: "Convertible Sofa Cum Bed",
     description:
-      "A three-seater that pulls out into a double bed in seconds. Ideal for compact flats, with a washable cover and a sturdy metal mechanism.",
+      "A three-seater that pulls out into a double bed in seconds. Ideal for compact flats, with a washable cover and a sturdy metal " +
+      "mechanism.",
     price: 27999,
     featured: false,
     stock: 14,
@@ -175,7 +176,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "teak-king-size-bed-with-storage",
     title: "Teak King Size Bed with Storage",
     description:
-      "A solid teak king bed with a panelled headboard and four deep drawers underneath. Plenty of room for linen, quilts and winter clothes.",
+      "A solid teak king bed with a panelled headboard and four deep drawers underneath. Plenty of room for linen, quilts and winter " +
+      "clothes.",
     price: 46999,
     featured: true,
     stock: 7,
@@ -211,7 +213,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "upholstered-queen-bed-tufted-headboard",
     title: "Upholstered Queen Bed with Tufted Headboard",
     description:
-      "A soft, tall headboard with deep button tufting for reading in bed. Finished in a breathable linen-look fabric over a solid pine frame.",
+      "A soft, tall headboard with deep button tufting for reading in bed. Finished in a breathable linen-look fabric over a solid " +
+      "pine frame.",
     price: 31999,
     featured: true,
     stock: 8,
@@ -229,7 +232,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "pine-wood-single-bed",
     title: "Pine Wood Single Bed",
     description:
-      "A simple, sturdy single bed for kids' rooms and guest rooms. Rounded corners, a slatted base for airflow and a natural matte finish.",
+      "A simple, sturdy single bed for kids' rooms and guest rooms. Rounded corners, a slatted base for airflow and a natural matte " +
+      "finish.",
     price: 9999,
     featured: false,
     stock: 30,
@@ -247,7 +251,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "hand-carved-rosewood-king-bed",
     title: "Hand-Carved Rosewood King Bed",
     description:
-      "Carved by artisans in Saharanpur, with a floral motif across the headboard. A heirloom bed in deep rosewood with a hand-rubbed finish.",
+      "Carved by artisans in Saharanpur, with a floral motif across the headboard. A heirloom bed in deep rosewood with a " +
+      "hand-rubbed finish.",
     price: 44999,
     featured: false,
     stock: 3,
@@ -265,7 +270,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "metal-frame-double-bed",
     title: "Metal Frame Double Bed",
     description:
-      "A minimal powder-coated steel bed that assembles in under an hour. Light to move, quiet to sleep on and rust-proof for humid cities.",
+      "A minimal powder-coated steel bed that assembles in under an hour. Light to move, quiet to sleep on and rust-proof for humid " +
+      "cities.",
     price: 15999,
     featured: false,
     stock: 22,
@@ -285,7 +291,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "sheesham-6-seater-dining-set",
     title: "Sheesham 6-Seater Dining Set",
     description:
-      "A solid sheesham table with six cushioned chairs, sized for the whole family. Honey-walnut finish with a heat-resistant lacquer coat.",
+      "A solid sheesham table with six cushioned chairs, sized for the whole family. Honey-walnut finish with a heat-resistant " +
+      "lacquer coat.",
     price: 41999,
     featured: true,
     stock: 6,
@@ -321,7 +328,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "marble-top-6-seater-dining-set",
     title: "Marble Top 6-Seater Dining Set",
     description:
-      "A Makrana marble top on a solid wood base, with six upholstered chairs. Cool to the touch and made for festive dinners and long lunches.",
+      "A Makrana marble top on a solid wood base, with six upholstered chairs. Cool to the touch and made for festive dinners and " +
+      "long lunches.",
     price: 47999,
     featured: false,
     stock: 4,
@@ -357,7 +365,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "mango-wood-dining-set-with-bench",
     title: "Mango Wood Dining Set with Bench",
     description:
-      "Two chairs and a long bench around a rustic mango wood table. The bench slides under the top when not in use to free up floor space.",
+      "Two chairs and a long bench around a rustic mango wood table. The bench slides under the top when not in use to free up floor " +
+      "space.",
     price: 29999,
     featured: false,
     stock: 10,
@@ -375,7 +384,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "industrial-metal-wood-dining-set",
     title: "Industrial Metal and Wood Dining Set",
     description:
-      "A thick wooden top on matte black steel legs, with four matching chairs. A loft look that wipes clean and stands steady on any floor.",
+      "A thick wooden top on matte black steel legs, with four matching chairs. A loft look that wipes clean and stands steady on " +
+      "any floor.",
     price: 33999,
     featured: false,
     stock: 13,
@@ -413,7 +423,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "sheesham-study-desk-with-drawers",
     title: "Sheesham Study Desk with Drawers",
     description:
-      "A compact solid wood desk with three drawers and a cable cut-out. Room for a laptop, a lamp and all the files you keep meaning to sort.",
+      "A compact solid wood desk with three drawers and a cable cut-out. Room for a laptop, a lamp and all the files you keep " +
+      "meaning to sort.",
     price: 18999,
     featured: false,
     stock: 0,
@@ -485,7 +496,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "leatherette-executive-high-back-chair",
     title: "Leatherette Executive High-Back Chair",
     description:
-      "A padded high-back chair with a headrest, tilt lock and padded armrests. Soft leatherette that wipes clean and looks smart on calls.",
+      "A padded high-back chair with a headrest, tilt lock and padded armrests. Soft leatherette that wipes clean and looks smart on " +
+      "calls.",
     price: 22999,
     featured: false,
     stock: 16,
@@ -505,7 +517,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "rattan-balcony-set-2-chairs-table",
     title: "Rattan Balcony Set with 2 Chairs and Table",
     description:
-      "Two hand-woven rattan chairs and a round glass-top table for morning chai. UV-treated weave on a rust-proof frame, sized for balconies.",
+      "Two hand-woven rattan chairs and a round glass-top table for morning chai. UV-treated weave on a rust-proof frame, sized for " +
+      "balconies.",
     price: 19999,
     featured: true,
     stock: 18,
@@ -577,7 +590,8 @@ export const seedProducts: SeedProduct[] = [
     slug: "wicker-4-seater-patio-sofa-set",
     title: "Wicker 4-Seater Patio Sofa Set",
     description:
-      "A two-seater, two armchairs and a coffee table in all-weather wicker. Quick-dry cushions with zipped covers that come off for washing.",
+      "A two-seater, two armchairs and a coffee table in all-weather wicker. Quick-dry cushions with zipped covers that come off for " +
+      "washing.",
     price: 39999,
     featured: false,
     stock: 6,

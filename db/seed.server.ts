@@ -13,8 +13,18 @@ export async function seedDemo(db: Kysely<DB>): Promise<{ categories: number; pr
     for (const c of seedCategories) {
       await trx
         .insertInto("categories")
-        .values({ title: c.title, slug: c.slug, description: c.description, imgPath: categoryImagePath(c.slug), position: c.position, createdAt: now, updatedAt: now })
-        .onConflict((oc) => oc.column("slug").doUpdateSet({ title: c.title, description: c.description, position: c.position, updatedAt: now }))
+        .values({
+          title: c.title,
+          slug: c.slug,
+          description: c.description,
+          imgPath: categoryImagePath(c.slug),
+          position: c.position,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflict((oc) =>
+          oc.column("slug").doUpdateSet({ title: c.title, description: c.description, position: c.position, updatedAt: now }),
+        )
         .execute();
     }
     const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));

@@ -44,13 +44,20 @@ export function AdminAccessForm({ configured, error: pageError }: { configured: 
   const error = edited ? undefined : (fetcher.data?.message ?? pageError);
   useEffect(() => setEdited(false), [fetcher.data]);
 
-  if (!configured) return <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{NOT_CONFIGURED}</p>;
+  if (!configured)
+    return (
+      <p role="alert" className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">
+        {NOT_CONFIGURED}
+      </p>
+    );
   return (
     <fetcher.Form method="post" action="/admin/login" className="mt-5 space-y-4">
       {/* Tells the server a script shows the answer, so it can answer in place. */}
       {hydrated ? <input type="hidden" name="respond" value="inline" /> : null}
       <div>
-        <label htmlFor="admin-password" className="sr-only">Admin password</label>
+        <label htmlFor="admin-password" className="sr-only">
+          Admin password
+        </label>
         <input
           id="admin-password"
           name="password"
@@ -64,29 +71,51 @@ export function AdminAccessForm({ configured, error: pageError }: { configured: 
           onChange={() => setEdited(true)}
           autoFocus
         />
-        {error ? <p id="admin-password-error" role="alert" className="field-error">{error}</p> : null}
+        {error ? (
+          <p id="admin-password-error" role="alert" className="field-error">
+            {error}
+          </p>
+        ) : null}
       </div>
-      <button type="submit" className="btn-primary w-full" disabled={busy}>{busy ? "Checking..." : "Login"}</button>
+      <button type="submit" className="btn-primary w-full" disabled={busy}>
+        {busy ? "Checking..." : "Login"}
+      </button>
     </fetcher.Form>
   );
 }
 
 /** The modal itself. Without JavaScript (`onClose` absent) it is rendered open over a dimmed page. */
-export function AdminAccessDialog({ configured, onClose, closeHref = "/" }: { configured: boolean; onClose?: () => void; closeHref?: string }) {
+export function AdminAccessDialog({
+  configured,
+  onClose,
+  closeHref = "/",
+}: {
+  configured: boolean;
+  onClose?: () => void;
+  closeHref?: string;
+}) {
   return (
     <ModalDialog labelledBy="admin-access-title" onClose={onClose} width="w-[min(92vw,24rem)]">
       {(close) => (
         <>
           <div className="flex items-center gap-3">
-            <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><LockIcon className="h-5 w-5" /></span>
-            <h2 id="admin-access-title" className="text-xl font-semibold">Admin Access</h2>
+            <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700">
+              <LockIcon className="h-5 w-5" />
+            </span>
+            <h2 id="admin-access-title" className="text-xl font-semibold">
+              Admin Access
+            </h2>
           </div>
           <AdminAccessForm configured={configured} />
           <div className="mt-3 text-center">
             {onClose ? (
-              <button type="button" className="btn-ghost text-sm" onClick={close}>Cancel</button>
+              <button type="button" className="btn-ghost text-sm" onClick={close}>
+                Cancel
+              </button>
             ) : (
-              <a href={closeHref} className="btn-ghost text-sm">Cancel</a>
+              <a href={closeHref} className="btn-ghost text-sm">
+                Cancel
+              </a>
             )}
           </div>
         </>

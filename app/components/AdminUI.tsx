@@ -11,7 +11,17 @@ import { listSearch, withParams } from "~/utils/admin-url";
 const FILTER_PARAMS = ["q", "category", "status", "payment", "from", "to"];
 
 /** The GET search form: `q` plus any filters (children); a new search starts at page 1. */
-export function ListSearch({ placeholder, q, children, addLabel }: { placeholder: string; q: string; children?: ReactNode; addLabel?: string }) {
+export function ListSearch({
+  placeholder,
+  q,
+  children,
+  addLabel,
+}: {
+  placeholder: string;
+  q: string;
+  children?: ReactNode;
+  addLabel?: string;
+}) {
   const location = useLocation();
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-end lg:justify-between">
@@ -22,13 +32,21 @@ export function ListSearch({ placeholder, q, children, addLabel }: { placeholder
           <input type="search" name="q" defaultValue={q} placeholder={placeholder} maxLength={100} className="field-input pl-10" />
         </label>
         {children}
-        <button type="submit" className="btn-secondary">Search</button>
+        <button type="submit" className="btn-secondary">
+          Search
+        </button>
         {FILTER_PARAMS.some((k) => new URLSearchParams(location.search).get(k)) ? (
-          <Link to={location.pathname} className="btn-ghost text-sm">Clear</Link>
+          <Link to={location.pathname} className="btn-ghost text-sm">
+            Clear
+          </Link>
         ) : null}
       </Form>
       {addLabel ? (
-        <Link to={`${location.pathname}${withParams(listSearch(location.search), { new: 1 })}`} preventScrollReset className="btn-primary shrink-0">
+        <Link
+          to={`${location.pathname}${withParams(listSearch(location.search), { new: 1 })}`}
+          preventScrollReset
+          className="btn-primary shrink-0"
+        >
           <PlusIcon className="h-5 w-5" /> {addLabel}
         </Link>
       ) : null}
@@ -55,7 +73,13 @@ export function AdminTable({ label, head, children, empty }: { label: string; he
       <div className="overflow-x-auto">
         <table className="admin-table w-full text-left text-sm sm:min-w-[40rem]" aria-label={label}>
           <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600 max-sm:sr-only">
-            <tr>{head.map((h) => <th key={h} scope="col" className="px-4 py-3 font-semibold">{h}</th>)}</tr>
+            <tr>
+              {head.map((h) => (
+                <th key={h} scope="col" className="px-4 py-3 font-semibold">
+                  {h}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody className={TABLE_BODY}>{children}</tbody>
         </table>
@@ -68,14 +92,20 @@ export function AdminTable({ label, head, children, empty }: { label: string; he
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: ReactNode }) {
   return (
     <tr>
-      <td colSpan={colSpan} className="px-4 py-10 text-center text-stone-600">{children}</td>
+      <td colSpan={colSpan} className="px-4 py-10 text-center text-stone-600">
+        {children}
+      </td>
     </tr>
   );
 }
 
 /** 'Error: {message}' (docs/product.md) when a list could not be loaded. */
 export function ListError({ message }: { message: string }) {
-  return <p role="alert" className="card mt-5 border-red-200 bg-red-50 p-4 text-red-800">Error: {message}</p>;
+  return (
+    <p role="alert" className="card mt-5 border-red-200 bg-red-50 p-4 text-red-800">
+      Error: {message}
+    </p>
+  );
 }
 
 /** Rows of grey bars while a list loads (docs/product.md: the users list's loading skeleton). */
@@ -114,12 +144,16 @@ export function AdminDialog({ title, children, wide }: { title: string; children
     if (hydrated && dialog && !dialog.open) dialog.showModal();
   }, [hydrated]);
   const close = (
-    <Link to={back} preventScrollReset className="btn-secondary">Cancel</Link>
+    <Link to={back} preventScrollReset className="btn-secondary">
+      Cancel
+    </Link>
   );
   if (!hydrated) {
     return (
       <section aria-labelledby="admin-dialog-title" className={`card mx-auto p-5 sm:p-6 ${wide ? "max-w-2xl" : "max-w-lg"}`}>
-        <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
+        <h2 id="admin-dialog-title" className="text-xl font-semibold">
+          {title}
+        </h2>
         {children(close)}
       </section>
     );
@@ -134,7 +168,9 @@ export function AdminDialog({ title, children, wide }: { title: string; children
       }}
       className={`${MODAL_PLACE} ${wide ? "w-[min(94vw,44rem)]" : "w-[min(94vw,30rem)]"} ${MODAL_LOOK}`}
     >
-      <h2 id="admin-dialog-title" className="text-xl font-semibold">{title}</h2>
+      <h2 id="admin-dialog-title" className="text-xl font-semibold">
+        {title}
+      </h2>
       {children(close)}
     </dialog>
   );
@@ -155,11 +191,20 @@ export function DeleteDialog({ thing, id, name, error }: { thing: string; id: nu
         <>
           <p className="mt-3 text-stone-700">Are you sure you want to delete this {thing}?</p>
           <p className="mt-1 font-medium">{name}</p>
-          <div className="mt-4"><FormBanner message={error} /></div>
+          <div className="mt-4">
+            <FormBanner message={error} />
+          </div>
           <Form method="post" className="mt-4 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <input type="hidden" name="id" value={id} />
             {close}
-            <button type="submit" name="intent" value="delete" className="btn-primary bg-red-700 hover:bg-red-800" disabled={busy} autoFocus>
+            <button
+              type="submit"
+              name="intent"
+              value="delete"
+              className="btn-primary bg-red-700 hover:bg-red-800"
+              disabled={busy}
+              autoFocus
+            >
               {busy ? "Deleting..." : "Delete"}
             </button>
           </Form>
@@ -175,8 +220,17 @@ export function RowActions({ id, name }: { id: number; name: string }) {
   const base = listSearch(location.search);
   return (
     <div className="flex justify-end gap-2">
-      <Link to={withParams(base, { edit: id })} preventScrollReset className="btn-ghost px-3 py-1.5 text-sm" aria-label={`Edit ${name}`}>Edit</Link>
-      <Link to={withParams(base, { delete: id })} preventScrollReset className="btn-ghost px-3 py-1.5 text-sm text-red-700" aria-label={`Delete ${name}`}>Delete</Link>
+      <Link to={withParams(base, { edit: id })} preventScrollReset className="btn-ghost px-3 py-1.5 text-sm" aria-label={`Edit ${name}`}>
+        Edit
+      </Link>
+      <Link
+        to={withParams(base, { delete: id })}
+        preventScrollReset
+        className="btn-ghost px-3 py-1.5 text-sm text-red-700"
+        aria-label={`Delete ${name}`}
+      >
+        Delete
+      </Link>
     </div>
   );
 }

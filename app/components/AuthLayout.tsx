@@ -2,7 +2,17 @@ import type { ReactNode } from "react";
 import { AlertIcon } from "./icons";
 
 /** The centred card the login, sign-up, code and password pages share. */
-export function AuthLayout({ title, intro, children, footer }: { title: string; intro?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+export function AuthLayout({
+  title,
+  intro,
+  children,
+  footer,
+}: {
+  title: string;
+  intro?: ReactNode;
+  children: ReactNode;
+  footer?: ReactNode;
+}) {
   return (
     <div className="bg-sand-50 px-4 py-10 sm:py-16">
       <div className="card mx-auto w-full max-w-md p-6 sm:p-8">

@@ -17,7 +17,8 @@ interface Props<T> {
  * side in a scroll-snap strip, so every slide stays readable.
  */
 /** A round arrow button at the slide's middle, shown from the small breakpoint up. */
-const ARROW = "absolute top-1/2 z-10 hidden h-11 w-11 sm:flex -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow";
+const ARROW =
+  "absolute top-1/2 z-10 hidden h-11 w-11 sm:flex -translate-y-1/2 items-center justify-center rounded-full bg-white/80 text-ink shadow";
 
 export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, className = "" }: Props<T>) {
   const hydrated = useHydrated();
@@ -39,7 +40,13 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
       <section aria-roledescription="carousel" aria-label={label} className={`relative ${className}`}>
         <div className="flex h-full snap-x snap-mandatory overflow-x-auto">
           {slides.map((s, i) => (
-            <div key={i} id={`slide-${i + 1}`} className="relative h-full w-full shrink-0 snap-start" aria-roledescription="slide" aria-label={`${i + 1} of ${count}`}>
+            <div
+              key={i}
+              id={`slide-${i + 1}`}
+              className="relative h-full w-full shrink-0 snap-start"
+              aria-roledescription="slide"
+              aria-label={`${i + 1} of ${count}`}
+            >
               {renderSlide(s, i, true)}
             </div>
           ))}
@@ -79,7 +86,14 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
           </button>
           <div className="absolute bottom-4 left-1/2 z-10 flex -translate-x-1/2 gap-1">
             {slides.map((_, i) => (
-              <button key={i} type="button" onClick={() => go(i)} aria-label={`Go to slide ${i + 1}`} aria-current={i === index} className="flex h-11 w-8 items-center justify-center">
+              <button
+                key={i}
+                type="button"
+                onClick={() => go(i)}
+                aria-label={`Go to slide ${i + 1}`}
+                aria-current={i === index}
+                className="flex h-11 w-8 items-center justify-center"
+              >
                 <span className={`block h-2.5 rounded-full transition-all ${i === index ? "w-6 bg-white" : "w-2.5 bg-white/60"}`} />
               </button>
             ))}

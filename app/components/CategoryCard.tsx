@@ -7,7 +7,15 @@ export function CategoryCard({ category, eager = false }: { category: Category; 
   return (
     <article className={CARD}>
       <div className="aspect-[4/3] overflow-hidden bg-sand-100">
-        <img src={category.imgPath} alt={category.title} width={800} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]" />
+        <img
+          src={category.imgPath}
+          alt={category.title}
+          width={800}
+          height={600}
+          loading={eager ? "eager" : "lazy"}
+          decoding="async"
+          className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]"
+        />
       </div>
       <div className="flex flex-1 flex-col p-5">
         <h3 className="text-xl font-semibold">{category.title}</h3>

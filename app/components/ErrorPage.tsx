@@ -15,7 +15,9 @@ export function ErrorPage() {
       <p className="text-sm font-semibold tracking-wide text-wood-600 uppercase">Error {status}</p>
       <h1 className="mt-2 text-3xl font-semibold">{status === 404 ? "Page Not Found" : "Something went wrong"}</h1>
       <p className="mt-3 max-w-md text-stone-600">{message}</p>
-      <Link to="/" className="btn-primary mt-8">Back to Home</Link>
+      <Link to="/" className="btn-primary mt-8">
+        Back to Home
+      </Link>
     </section>
   );
 }

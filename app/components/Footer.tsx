@@ -29,7 +29,12 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
           <ul className="mt-4 flex gap-3" aria-label="Social links">
             {SOCIAL.map((s) => (
               <li key={s.label}>
-                <a href={s.href} className="inline-flex min-h-11 items-center rounded-md px-2 text-sm underline-offset-4 hover:text-white hover:underline" rel="noopener noreferrer" target="_blank">
+                <a
+                  href={s.href}
+                  className="inline-flex min-h-11 items-center rounded-md px-2 text-sm underline-offset-4 hover:text-white hover:underline"
+                  rel="noopener noreferrer"
+                  target="_blank"
+                >
                   {s.label}
                 </a>
               </li>
@@ -40,17 +45,33 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
           <h2 className={heading}>Quick Links</h2>
           <ul>
             {NAV_LINKS.map((l) => (
-              <li key={l.to}><Link to={l.to} className={link}>{l.label}</Link></li>
+              <li key={l.to}>
+                <Link to={l.to} className={link}>
+                  {l.label}
+                </Link>
+              </li>
             ))}
-            <li><Link to="/profile" className={link}>My Account</Link></li>
-            <li><Link to="/cart" className={link}>Cart</Link></li>
+            <li>
+              <Link to="/profile" className={link}>
+                My Account
+              </Link>
+            </li>
+            <li>
+              <Link to="/cart" className={link}>
+                Cart
+              </Link>
+            </li>
           </ul>
         </nav>
         <nav aria-label="Footer categories">
           <h2 className={heading}>Categories</h2>
           <ul>
             {categories.map((c) => (
-              <li key={c.slug}><Link to={`/category/${c.slug}`} className={link}>{c.title}</Link></li>
+              <li key={c.slug}>
+                <Link to={`/category/${c.slug}`} className={link}>
+                  {c.title}
+                </Link>
+              </li>
             ))}
           </ul>
         </nav>
@@ -58,8 +79,16 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
           <h2 className={heading}>Contact</h2>
           <address className="space-y-1 text-sm not-italic leading-relaxed">
             <p>{contact.address}</p>
-            <p><a className="hover:text-white" href={telHref(contact.phone)}>{contact.phone}</a></p>
-            <p><a className="hover:text-white" href={`mailto:${contact.email}`}>{contact.email}</a></p>
+            <p>
+              <a className="hover:text-white" href={telHref(contact.phone)}>
+                {contact.phone}
+              </a>
+            </p>
+            <p>
+              <a className="hover:text-white" href={`mailto:${contact.email}`}>
+                {contact.email}
+              </a>
+            </p>
           </address>
           <h3 className="mt-5 mb-1 text-sm font-semibold text-white">Business Hours</h3>
           {contact.businessHours.map((line) => (
@@ -74,7 +103,11 @@ export function Footer({ categories, year }: { categories: Category[]; year: num
           <p>© {year} Sagwan Living. All rights reserved.</p>
           <ul className="flex flex-wrap gap-x-4">
             {POLICIES.map((p) => (
-              <li key={p.to}><Link to={p.to} className={link}>{p.label}</Link></li>
+              <li key={p.to}>
+                <Link to={p.to} className={link}>
+                  {p.label}
+                </Link>
+              </li>
             ))}
           </ul>
         </div>

@@ -26,10 +26,7 @@ export function FormField({
     <div>
       {/* The asterisk and '(optional)' are drawn by CSS with empty alternative text, so the
           label's text and accessible name are exactly the field's name. */}
-      <label
-        htmlFor={id}
-        className={`field-label ${required ? "label-required" : optional ? "label-optional" : ""}`}
-      >
+      <label htmlFor={id} className={`field-label ${required ? "label-required" : optional ? "label-optional" : ""}`}>
         {label}
       </label>
       {children}

@@ -10,13 +10,15 @@ export const NAV_LINKS = [
   { to: "/contact", label: "Contact Us" },
 ] as const;
 
-const BADGE = "absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-xs font-semibold text-white";
+const BADGE =
+  "absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-xs font-semibold text-white";
 /** The account menu: hidden until the account button is hovered or focused. */
 const ACCOUNT_MENU = [
   "invisible absolute right-0 top-full w-48 rounded-xl border border-sand-200 bg-white p-2 opacity-0 shadow-lg transition",
   "group-focus-within:visible group-focus-within:opacity-100 group-hover:visible group-hover:opacity-100",
 ].join(" ");
-const MENU_BUTTON = "flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden";
+const MENU_BUTTON =
+  "flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden";
 const MOBILE_PANEL = "fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-4 pb-8 pt-4 shadow-xl";
 const mobileLink = ({ isActive }: { isActive: boolean }) =>
   `flex min-h-12 items-center border-b border-sand-100 px-2 text-base font-medium ${isActive ? "text-wood-700" : "text-ink"}`;
@@ -70,7 +72,11 @@ function CountLink({
   children: ReactNode;
 }) {
   return (
-    <Link to={to} className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100" aria-label={label}>
+    <Link
+      to={to}
+      className="relative inline-flex h-11 w-11 items-center justify-center rounded-full text-ink hover:bg-sand-100"
+      aria-label={label}
+    >
       {children}
       {count > 0 ? (
         <span data-testid={testId} className={`${BADGE} ${badgeClass}`}>
@@ -128,10 +134,16 @@ export function Header({
                 <span>{firstName(user.name)}</span>
               </button>
               <div className={ACCOUNT_MENU}>
-                <Link to="/profile" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">My Profile</Link>
-                <Link to="/orders" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">Order History</Link>
+                <Link to="/profile" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">
+                  My Profile
+                </Link>
+                <Link to="/orders" className="block rounded-md px-3 py-2 text-sm hover:bg-sand-100">
+                  Order History
+                </Link>
                 <Form method="post" action="/logout">
-                  <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-sand-100">Logout</button>
+                  <button type="submit" className="block w-full rounded-md px-3 py-2 text-left text-sm hover:bg-sand-100">
+                    Logout
+                  </button>
                 </Form>
               </div>
             </div>
@@ -140,10 +152,22 @@ export function Header({
               Login
             </Link>
           )}
-          <CountLink to="/wishlist" label={`Wishlist, ${wishlistCount} saved`} count={wishlistCount} testId="wishlist-count" badgeClass="bg-stone-700">
+          <CountLink
+            to="/wishlist"
+            label={`Wishlist, ${wishlistCount} saved`}
+            count={wishlistCount}
+            testId="wishlist-count"
+            badgeClass="bg-stone-700"
+          >
             <HeartIcon className="h-6 w-6" />
           </CountLink>
-          <CountLink to="/cart" label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`} count={cartCount} testId="cart-count" badgeClass="bg-wood-600">
+          <CountLink
+            to="/cart"
+            label={`Cart, ${cartCount} ${cartCount === 1 ? "item" : "items"}`}
+            count={cartCount}
+            testId="cart-count"
+            badgeClass="bg-wood-600"
+          >
             <CartIcon className="h-6 w-6" />
           </CountLink>
           <details ref={menuRef} className="group/menu md:hidden">
@@ -163,14 +187,22 @@ export function Header({
                     <p className="mt-6 flex items-center gap-2 px-2 pb-2 text-sm font-semibold text-stone-600">
                       <UserIcon className="h-5 w-5" /> {firstName(user.name)}
                     </p>
-                    <Link to="/profile" className="flex min-h-12 items-center border-b border-sand-100 px-2">My Profile</Link>
-                    <Link to="/orders" className="flex min-h-12 items-center border-b border-sand-100 px-2">Order History</Link>
+                    <Link to="/profile" className="flex min-h-12 items-center border-b border-sand-100 px-2">
+                      My Profile
+                    </Link>
+                    <Link to="/orders" className="flex min-h-12 items-center border-b border-sand-100 px-2">
+                      Order History
+                    </Link>
                     <Form method="post" action="/logout">
-                      <button type="submit" className="flex min-h-12 w-full items-center px-2 text-left">Logout</button>
+                      <button type="submit" className="flex min-h-12 w-full items-center px-2 text-left">
+                        Logout
+                      </button>
                     </Form>
                   </>
                 ) : (
-                  <Link to="/login" className="btn-primary mt-6">Login / Register</Link>
+                  <Link to="/login" className="btn-primary mt-6">
+                    Login / Register
+                  </Link>
                 )}
               </nav>
             </div>

@@ -3,7 +3,17 @@
 import type { ReactNode } from "react";
 import { useEffect, useRef } from "react";
 
-export function ModalDialog({ labelledBy, onClose, width, children }: { labelledBy: string; onClose?: () => void; width: string; children: (close: () => void) => ReactNode }) {
+export function ModalDialog({
+  labelledBy,
+  onClose,
+  width,
+  children,
+}: {
+  labelledBy: string;
+  onClose?: () => void;
+  width: string;
+  children: (close: () => void) => ReactNode;
+}) {
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;

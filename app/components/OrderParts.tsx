@@ -13,8 +13,16 @@ export function OrderItemList({ items }: { items: OrderLine[] }) {
         <li key={i} className="flex items-center gap-3 py-3">
           <img src={item.imgPath} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover" />
           <div className="min-w-0 flex-1">
-            {item.itemId ? <Link to={`/product/${item.slug}`} className="font-medium hover:underline">{item.title}</Link> : <p className="font-medium">{item.title}</p>}
-            <p className="text-sm text-stone-600">Quantity: {item.quantity} × {formatPrice(item.price)}</p>
+            {item.itemId ? (
+              <Link to={`/product/${item.slug}`} className="font-medium hover:underline">
+                {item.title}
+              </Link>
+            ) : (
+              <p className="font-medium">{item.title}</p>
+            )}
+            <p className="text-sm text-stone-600">
+              Quantity: {item.quantity} × {formatPrice(item.price)}
+            </p>
           </div>
           <p className="font-semibold">{formatPrice(item.price * item.quantity)}</p>
         </li>
@@ -26,13 +34,23 @@ export function OrderItemList({ items }: { items: OrderLine[] }) {
 export function ShippingAddressCard({ address: a, showEmail }: { address: ShippingAddress; showEmail?: boolean }) {
   return (
     <section aria-labelledby="address-heading" className="card p-5 sm:p-6">
-      <h2 id="address-heading" className="text-lg font-semibold">Shipping Address</h2>
+      <h2 id="address-heading" className="text-lg font-semibold">
+        Shipping Address
+      </h2>
       <address className="mt-3 text-sm not-italic leading-6 text-stone-700">
-        <span className="font-medium text-ink">{a.name}</span><br />
-        {a.address}<br />
-        {a.city}, {a.state} - {a.pincode}<br />
+        <span className="font-medium text-ink">{a.name}</span>
+        <br />
+        {a.address}
+        <br />
+        {a.city}, {a.state} - {a.pincode}
+        <br />
         Phone: {a.phone}
-        {showEmail ? <><br />Email: {a.email}</> : null}
+        {showEmail ? (
+          <>
+            <br />
+            Email: {a.email}
+          </>
+        ) : null}
       </address>
     </section>
   );
@@ -49,13 +67,20 @@ function actorText(e: OrderEvent, viewer: "customer" | "admin"): string {
 export function OrderTimeline({ events, viewer }: { events: OrderEvent[]; viewer: "customer" | "admin" }) {
   return (
     <section aria-labelledby="timeline-heading" className="card p-5 sm:p-6">
-      <h2 id="timeline-heading" className="text-lg font-semibold">Order Timeline</h2>
+      <h2 id="timeline-heading" className="text-lg font-semibold">
+        Order Timeline
+      </h2>
       <ol className="mt-3 space-y-3 border-l-2 border-sand-200 pl-4 text-sm" data-testid="order-timeline">
         {events.map((e, i) => (
           <li key={i} className="relative">
             <span className="absolute -left-[1.4rem] top-1 h-3 w-3 rounded-full bg-wood-600" aria-hidden="true" />
-            <p className="font-medium">{e.from ? statusLabel(e.status) : "Order placed"}{actorText(e, viewer)}</p>
-            <p className="text-stone-600"><time dateTime={e.at}>{formatDateTime(e.at)}</time></p>
+            <p className="font-medium">
+              {e.from ? statusLabel(e.status) : "Order placed"}
+              {actorText(e, viewer)}
+            </p>
+            <p className="text-stone-600">
+              <time dateTime={e.at}>{formatDateTime(e.at)}</time>
+            </p>
           </li>
         ))}
       </ol>

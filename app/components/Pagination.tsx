@@ -12,11 +12,14 @@ const OTHER = "border-sand-300 bg-white hover:bg-sand-100";
 export function Pagination({ info, noun, label }: { info: PageInfo; noun?: string; label: string }) {
   const location = useLocation();
   if (info.pages <= 1) return null;
-  const href = (page: number) => `${location.pathname}${withParams(location.search, { page: page === 1 ? null : page, new: null, edit: null, delete: null })}`;
+  const href = (page: number) =>
+    `${location.pathname}${withParams(location.search, { page: page === 1 ? null : page, new: null, edit: null, delete: null })}`;
   const edge = "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md border px-3 text-sm";
   return (
     <nav aria-label={`${label} pages`} className="mt-4 flex flex-col items-center justify-between gap-3 sm:flex-row">
-      <p className="text-sm text-stone-600" data-testid="showing">{showingText(info, noun)}</p>
+      <p className="text-sm text-stone-600" data-testid="showing">
+        {showingText(info, noun)}
+      </p>
       <ul className="flex flex-wrap items-center gap-1">
         <li>
           {info.page > 1 ? (
@@ -31,7 +34,9 @@ export function Pagination({ info, noun, label }: { info: PageInfo; noun?: strin
         </li>
         {pageNumbers(info.page, info.pages).map((n, i) =>
           n === null ? (
-            <li key={`gap-${i}`} className="px-1 text-stone-500" aria-hidden="true">…</li>
+            <li key={`gap-${i}`} className="px-1 text-stone-500" aria-hidden="true">
+              …
+            </li>
           ) : (
             <li key={n}>
               <Link

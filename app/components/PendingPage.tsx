@@ -38,12 +38,18 @@ export function PendingPage({ path }: { path: string }) {
       <div className="container-page space-y-12 py-12" aria-busy="true">
         <section>
           <h2 className="text-3xl font-semibold">Explore Categories</h2>
-          <div className="mt-6"><Loading text="Loading categories..." /></div>
+          <div className="mt-6">
+            <Loading text="Loading categories..." />
+          </div>
         </section>
         <section>
           <h2 className="text-3xl font-semibold">Featured Products</h2>
-          <div className="mt-6"><Loading text="Loading featured products..." /></div>
-          <div className="mt-6"><ProductGridSkeleton count={4} /></div>
+          <div className="mt-6">
+            <Loading text="Loading featured products..." />
+          </div>
+          <div className="mt-6">
+            <ProductGridSkeleton count={4} />
+          </div>
         </section>
       </div>
     );
@@ -52,7 +58,9 @@ export function PendingPage({ path }: { path: string }) {
     return (
       <div className="container-page py-12" aria-busy="true">
         <h1 className="text-3xl font-semibold sm:text-4xl">Furniture Categories</h1>
-        <div className="mt-6"><Loading text="Loading categories..." /></div>
+        <div className="mt-6">
+          <Loading text="Loading categories..." />
+        </div>
       </div>
     );
   }
@@ -60,7 +68,9 @@ export function PendingPage({ path }: { path: string }) {
     return (
       <div className="container-page py-12" aria-busy="true">
         <div className="h-9 w-64 animate-pulse rounded bg-sand-200" />
-        <div className="mt-8"><ProductGridSkeleton /></div>
+        <div className="mt-8">
+          <ProductGridSkeleton />
+        </div>
       </div>
     );
   }

@@ -7,7 +7,8 @@ import { formatPrice } from "~/utils/money";
 import { CartIcon } from "./icons";
 import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
 
-const CARD = "group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md";
+const CARD =
+  "group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md";
 const ADD_BUTTON = [
   "flex h-11 w-11 items-center justify-center rounded-full bg-wood-600 text-white shadow transition",
   "hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300",
@@ -23,7 +24,15 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
     <article className={CARD} data-testid="product-card">
       <Link to={`/product/${item.slug}`} className="flex flex-1 flex-col" prefetch="intent">
         <div className="relative aspect-[4/3] overflow-hidden bg-sand-100">
-          <img src={item.imgPath} alt={item.title} width={800} height={600} loading={eager ? "eager" : "lazy"} decoding="async" className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]" />
+          <img
+            src={item.imgPath}
+            alt={item.title}
+            width={800}
+            height={600}
+            loading={eager ? "eager" : "lazy"}
+            decoding="async"
+            className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]"
+          />
           {item.featured ? (
             <span className="absolute left-3 top-3 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
           ) : null}
@@ -44,16 +53,15 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
         <input type="hidden" name="itemId" value={item.id} />
         <input type="hidden" name="quantity" value="1" />
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        <button
-          type="submit"
-          aria-label={`Add ${item.title} to cart`}
-          disabled={!item.inStock || busy}
-          className={ADD_BUTTON}
-        >
+        <button type="submit" aria-label={`Add ${item.title} to cart`} disabled={!item.inStock || busy} className={ADD_BUTTON}>
           <CartIcon className="h-5 w-5" />
         </button>
       </fetcher.Form>
-      {error ? <p role="alert" className="px-4 pb-3 text-sm text-red-700">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="px-4 pb-3 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
       {actions ? <div className="border-t border-sand-200 px-4 py-2">{actions}</div> : null}
     </article>
   );

@@ -31,9 +31,17 @@ export function QuantityInput({ id, name = "quantity", label, value, min = 1, ma
   };
   return (
     <div className="inline-flex items-center rounded-lg border border-sand-200 bg-white">
-      <label htmlFor={id} className="sr-only">{label}</label>
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
       {interactive ? (
-        <button type="button" className={`${STEP_BUTTON} rounded-l-lg`} aria-label="Decrease quantity" disabled={disabled || value <= min} onClick={() => set(value - 1)}>
+        <button
+          type="button"
+          className={`${STEP_BUTTON} rounded-l-lg`}
+          aria-label="Decrease quantity"
+          disabled={disabled || value <= min}
+          onClick={() => set(value - 1)}
+        >
           <MinusIcon className="h-4 w-4" />
         </button>
       ) : null}
@@ -53,7 +61,13 @@ export function QuantityInput({ id, name = "quantity", label, value, min = 1, ma
         className={NUMBER_FIELD}
       />
       {interactive ? (
-        <button type="button" className={`${STEP_BUTTON} rounded-r-lg`} aria-label="Increase quantity" disabled={disabled || value >= max} onClick={() => set(value + 1)}>
+        <button
+          type="button"
+          className={`${STEP_BUTTON} rounded-r-lg`}
+          aria-label="Increase quantity"
+          disabled={disabled || value >= max}
+          onClick={() => set(value + 1)}
+        >
           <PlusIcon className="h-4 w-4" />
         </button>
       ) : null}

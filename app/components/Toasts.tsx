@@ -33,14 +33,27 @@ export function Toasts({ toasts }: { toasts: Toast[] }) {
   }, [visible]);
 
   return (
-    <div aria-live="polite" className="pointer-events-none print:hidden fixed bottom-4 left-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2">
+    <div
+      aria-live="polite"
+      className="pointer-events-none print:hidden fixed bottom-4 left-4 z-50 flex w-[calc(100%-2rem)] max-w-sm flex-col gap-2"
+    >
       {visible.map((t) => (
-        <div key={t.id} role={t.type === "error" ? "alert" : "status"} data-toast-type={t.type} className={`toast pointer-events-auto flex items-start gap-3 rounded-xl border p-4 shadow-lg ${STYLES[t.type]}`}>
+        <div
+          key={t.id}
+          role={t.type === "error" ? "alert" : "status"}
+          data-toast-type={t.type}
+          className={`toast pointer-events-auto flex items-start gap-3 rounded-xl border p-4 shadow-lg ${STYLES[t.type]}`}
+        >
           <div className="flex-1">
             <p className="text-sm font-semibold">{t.title}</p>
             {t.description ? <p className="mt-1 text-sm opacity-90">{t.description}</p> : null}
           </div>
-          <button type="button" className="-m-2 inline-flex h-9 w-9 items-center justify-center rounded-md opacity-70 hover:opacity-100" aria-label="Dismiss" onClick={() => setVisible((c) => c.filter((x) => x.id !== t.id))}>
+          <button
+            type="button"
+            className="-m-2 inline-flex h-9 w-9 items-center justify-center rounded-md opacity-70 hover:opacity-100"
+            aria-label="Dismiss"
+            onClick={() => setVisible((c) => c.filter((x) => x.id !== t.id))}
+          >
             <CloseIcon className="h-4 w-4" />
           </button>
         </div>

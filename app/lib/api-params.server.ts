@@ -6,7 +6,10 @@ import { SlugSchema } from "~/utils/schemas";
 /** `?slug=` of a catalogue API call, validated before it reaches a query. */
 export function slugParam(request: Request): string {
   const result = SlugSchema.safeParse(new URL(request.url).searchParams.get("slug") ?? "");
-  if (!result.success) throw new AppError(400, result.error.issues[0]?.message ?? "A slug is required", { slug: result.error.issues[0]?.message ?? "A slug is required" });
+  if (!result.success)
+    throw new AppError(400, result.error.issues[0]?.message ?? "A slug is required", {
+      slug: result.error.issues[0]?.message ?? "A slug is required",
+    });
   return result.data;
 }
 

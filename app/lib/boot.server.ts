@@ -11,16 +11,23 @@ async function boot() {
   if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
   await scheduleHousekeeping(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {
-    console.warn("RAZORPAY_KEY_ID/RAZORPAY_KEY_SECRET are not set: online payments go through the offline TEST gateway, which takes no money. Set Razorpay keys before taking real orders.");
+    console.warn(
+      "RAZORPAY_KEY_ID/RAZORPAY_KEY_SECRET are not set: online payments go through the offline TEST gateway, which takes no money. " +
+        "Set Razorpay keys before taking real orders.",
+    );
   }
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) {
-    console.warn("RAZORPAY_WEBHOOK_SECRET is not set: Razorpay's webhooks will be refused, so an order paid in a tab that was closed is not placed.");
+    console.warn(
+      "RAZORPAY_WEBHOOK_SECRET is not set: Razorpay's webhooks will be refused, so an order paid in a tab that was closed is not placed.",
+    );
   }
   if (isProduction && !env.SHOP_GSTIN) {
     console.warn(`SHOP_GSTIN is not set: GST invoices show the demo GSTIN ${DEMO_GSTIN}. Set the shop's own.`);
   }
   if (isProduction && !env.PUBLIC_URL) {
-    console.warn(`PUBLIC_URL is not set: links in mails (password reset) point at http://localhost:${env.PORT}. Set it to the shop's public address.`);
+    console.warn(
+      `PUBLIC_URL is not set: links in mails (password reset) point at http://localhost:${env.PORT}. Set it to the shop's public address.`,
+    );
   }
 }
 

@@ -13,17 +13,32 @@ const EnvSchema = z.object({
   SESSION_SECRET: optional(z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional()),
   ADMIN_PASSWORD: optional(z.string().min(1).optional()),
   MAIL_DIR: optional(z.string().default("./data/mail")),
-  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://").optional()),
+  SMTP_URL: optional(
+    z
+      .string()
+      .regex(/^smtps?:\/\//, "SMTP_URL must start with smtp:// or smtps://")
+      .optional(),
+  ),
   MAIL_FROM: optional(z.string().default("Sagwan Living <no-reply@sagwanliving.in>")),
   SHOP_EMAIL: optional(z.string().email().default("support@sagwanliving.in")),
   RAZORPAY_KEY_ID: optional(z.string().optional()),
   RAZORPAY_KEY_SECRET: optional(z.string().optional()),
   RAZORPAY_WEBHOOK_SECRET: optional(z.string().min(8, "RAZORPAY_WEBHOOK_SECRET must be at least 8 characters").optional()),
-  SHOP_GSTIN: optional(z.string().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, "SHOP_GSTIN must be a 15-character GSTIN").optional()),
+  SHOP_GSTIN: optional(
+    z
+      .string()
+      .regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/, "SHOP_GSTIN must be a 15-character GSTIN")
+      .optional(),
+  ),
   SHOP_STATE: optional(z.string().default("Gujarat")),
   SEED: optional(z.enum(["demo", "none"]).default("demo")),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),
-  TRUST_PROXY: optional(z.enum(["0", "1", "true", "false"]).default("0").transform((v) => v === "1" || v === "true")),
+  TRUST_PROXY: optional(
+    z
+      .enum(["0", "1", "true", "false"])
+      .default("0")
+      .transform((v) => v === "1" || v === "true"),
+  ),
 });
 
 export type Env = z.output<typeof EnvSchema>;

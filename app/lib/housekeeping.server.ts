@@ -12,11 +12,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .deleteFrom("sessions")
     .where((eb) => eb.or([eb("expiresAt", "<", nowText), eb("lastSeenAt", "<", idleCutoff)]))
     .executeTakeFirst();
-  const carts = await db
-    .deleteFrom("carts")
-    .where("userId", "is", null)
-    .where("updatedAt", "<", idleCutoff)
-    .executeTakeFirst();
+  const carts = await db.deleteFrom("carts").where("userId", "is", null).where("updatedAt", "<", idleCutoff).executeTakeFirst();
   await db.deleteFrom("wishlists").where("userId", "is", null).where("updatedAt", "<", idleCutoff).execute();
   // Spent one-time codes and API tokens, kept a day for the record.
   const dayAgo = nowIso(new Date(now.getTime() - 24 * 60 * 60 * 1000));
@@ -34,8 +30,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
 }
 
 export function scheduleHousekeeping(db: Db, everyMs = 60 * 60 * 1000) {
-  const run = () =>
-    purgeExpired(db).catch((error) => console.error("housekeeping failed", error instanceof Error ? error.message : error));
+  const run = () => purgeExpired(db).catch((error) => console.error("housekeeping failed", error instanceof Error ? error.message : error));
   const timer = setInterval(run, everyMs);
   timer.unref();
   return run();

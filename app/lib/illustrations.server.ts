@@ -119,7 +119,8 @@ function g(transform: string, body: string): string {
 }
 
 function open(w: number, h: number, title: string): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img"><title>${esc(title)}</title>`;
+  const size = `width="${w}" height="${h}" viewBox="0 0 ${w} ${h}"`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" ${size} role="img"><title>${esc(title)}</title>`;
 }
 
 // ---------- room and decor (800 x 600 frame, wall meets floor at y = 440) ----------
@@ -195,7 +196,11 @@ function wallArt(x: number, y: number, w: number, h: number, accent: string): st
     rect(x, y, w, h, 4, "#8b5e34"),
     rect(x + 8, y + 8, w - 16, h - 16, 2, "#fbf7f0"),
     ell(x + w * 0.66, y + h * 0.38, w * 0.12, w * 0.12, accent, 0.85),
-    path(`M${x + 8} ${y + h - 8}V${y + h * 0.7}Q${x + w * 0.35} ${y + h * 0.42} ${x + w * 0.6} ${y + h * 0.66}T${x + w - 8} ${y + h * 0.6}V${y + h - 8}z`, "#a9bd9d"),
+    path(
+      `M${x + 8} ${y + h - 8}V${y + h * 0.7}` +
+        `Q${x + w * 0.35} ${y + h * 0.42} ${x + w * 0.6} ${y + h * 0.66}T${x + w - 8} ${y + h * 0.6}V${y + h - 8}z`,
+      "#a9bd9d",
+    ),
   ].join("");
 }
 
@@ -397,7 +402,10 @@ function loungeChair(x: number, dir: 1 | -1, c: string, cushion: string): string
 function stringLights(accent: string): string {
   const q = (t: number, a: number, b: number, c: number): number => Math.round((1 - t) ** 2 * a + 2 * (1 - t) * t * b + t * t * c);
   const bulbs: string[] = [];
-  for (const [x0, x1] of [[0, 400], [400, 800]]) {
+  for (const [x0, x1] of [
+    [0, 400],
+    [400, 800],
+  ]) {
     for (let i = 1; i < 6; i++) {
       const t = i / 6;
       const x = q(t, x0, (x0 + x1) / 2, x1);
@@ -590,7 +598,8 @@ export function avatarSvg(seed: string, initials: string): string {
     `<circle cx="100" cy="100" r="100" fill="${bg}"/>`,
     `<circle cx="100" cy="100" r="92" fill="none" stroke="#fff" stroke-opacity=".25" stroke-width="3"/>`,
     path("M100 0A100 100 0 0 1 200 100H0A100 100 0 0 1 100 0Z", "#fff", 0.08),
-    `<text x="100" y="100" dy=".35em" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif" font-size="78" fill="#fffaf2">${text}</text>`,
+    `<text x="100" y="100" dy=".35em" text-anchor="middle" font-family="Georgia, 'Times New Roman', serif" ` +
+      `font-size="78" fill="#fffaf2">${text}</text>`,
     "</svg>",
   ].join("");
 }

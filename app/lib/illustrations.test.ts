@@ -1,14 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { seedCategories, seedProducts } from "../../db/seed-data";
-import {
-  avatarSvg,
-  categorySvg,
-  colourPalette,
-  heroSvg,
-  isCategoryKind,
-  productSvg,
-  type CategoryKind,
-} from "./illustrations.server";
+import { avatarSvg, categorySvg, colourPalette, heroSvg, isCategoryKind, productSvg, type CategoryKind } from "./illustrations.server";
 
 const KINDS: CategoryKind[] = ["living-room", "bedroom", "dining-room", "office", "outdoor"];
 

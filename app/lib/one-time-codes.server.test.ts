@@ -90,7 +90,8 @@ async function expectSeveralWaiting(promise: Promise<unknown>) {
   expect(error.fieldErrors).toEqual({ otp: SEVERAL_WAITING });
 }
 
-const exists = async (id: number) => (await db.selectFrom("oneTimeCodes").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
+const exists = async (id: number) =>
+  (await db.selectFrom("oneTimeCodes").select("id").where("id", "=", id).executeTakeFirst()) !== undefined;
 
 async function attemptRow(id: number) {
   return db.selectFrom("oneTimeCodes").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
@@ -180,7 +181,8 @@ describe("sign-up codes", () => {
     expect(MAX_CODE_ATTEMPTS).toBe(5);
     const email = freshEmail();
     const { id, code } = await attempt(email);
-    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
+    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++)
+      await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
     await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.lastWrong);
     await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.dead);
     await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.dead);
@@ -220,59 +222,69 @@ describe("several sign-up attempts for one email", () => {
     await expect(consumeSignupCode(db, email, second.code, second.id)).resolves.toBe(second.payload);
   });
 
-  it("without an attempt id, several unbound attempts waiting (live, dead or with an expired code): " +
-    "409, they all end, whatever the code; bound and used attempts stay", async () => {
-    const email = freshEmail();
-    // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
-    const dead = await attempt(email, "Dead");
-    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead.code), dead.id).catch(() => undefined);
-    const expired = await attemptWithOtherCode(email, dead.code, "Expired");
-    await db.updateTable("oneTimeCodes").set({ expiresAt: minutes(-1).toISOString() }).where("id", "=", expired.id).execute();
-    const bound = await attemptWithOtherCode(email, [dead.code, expired.code], "Browser", true);
-    const a = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "A");
-    const b = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, a.code], "B");
-    const untouched = await attemptRow(bound.id);
+  it(
+    "without an attempt id, several unbound attempts waiting (live, dead or with an expired code): " +
+      "409, they all end, whatever the code; bound and used attempts stay",
+    async () => {
+      const email = freshEmail();
+      // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
+      const dead = await attempt(email, "Dead");
+      for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead.code), dead.id).catch(() => undefined);
+      const expired = await attemptWithOtherCode(email, dead.code, "Expired");
+      await db
+        .updateTable("oneTimeCodes")
+        .set({ expiresAt: minutes(-1).toISOString() })
+        .where("id", "=", expired.id)
+        .execute();
+      const bound = await attemptWithOtherCode(email, [dead.code, expired.code], "Browser", true);
+      const a = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "A");
+      const b = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, a.code], "B");
+      const untouched = await attemptRow(bound.id);
 
-    // Even the right code of one of them: it cannot tell whose sign-up it would confirm.
-    // A dead or expired attempt still waits (a resend would renew it), so it ends too.
-    await expectSeveralWaiting(consumeSignupCode(db, email, a.code, null));
-    for (const ended of [a, b, dead, expired]) expect(await exists(ended.id)).toBe(false);
-    expect(await attemptRow(bound.id)).toEqual(untouched);
-    // Their codes work no more, with or without their ids; nothing is left to renew for them.
-    for (const ended of [a, b]) {
-      await expectCodeError(consumeSignupCode(db, email, ended.code, ended.id), CODE_MESSAGES.wrong);
-      expect(await renewSignupCode(db, email, ended.id)).toBeNull();
-    }
-    // Without an id nothing unbound is left in sight: the code is just wrong.
-    await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.wrong);
+      // Even the right code of one of them: it cannot tell whose sign-up it would confirm.
+      // A dead or expired attempt still waits (a resend would renew it), so it ends too.
+      await expectSeveralWaiting(consumeSignupCode(db, email, a.code, null));
+      for (const ended of [a, b, dead, expired]) expect(await exists(ended.id)).toBe(false);
+      expect(await attemptRow(bound.id)).toEqual(untouched);
+      // Their codes work no more, with or without their ids; nothing is left to renew for them.
+      for (const ended of [a, b]) {
+        await expectCodeError(consumeSignupCode(db, email, ended.code, ended.id), CODE_MESSAGES.wrong);
+        expect(await renewSignupCode(db, email, ended.id)).toBeNull();
+      }
+      // Without an id nothing unbound is left in sight: the code is just wrong.
+      await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.wrong);
 
-    // A wrong code, too, ends them all (and counts nowhere).
-    const c = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "C");
-    const d = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, c.code], "D");
-    await expectSeveralWaiting(consumeSignupCode(db, email, codeOtherThan(c.code, d.code), null));
-    expect(await exists(c.id)).toBe(false);
-    expect(await exists(d.id)).toBe(false);
-    expect(await attemptRow(bound.id)).toEqual(untouched);
+      // A wrong code, too, ends them all (and counts nowhere).
+      const c = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "C");
+      const d = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code, c.code], "D");
+      await expectSeveralWaiting(consumeSignupCode(db, email, codeOtherThan(c.code, d.code), null));
+      expect(await exists(c.id)).toBe(false);
+      expect(await exists(d.id)).toBe(false);
+      expect(await attemptRow(bound.id)).toEqual(untouched);
 
-    // A new attempt alone works without an id again, and the browser's bound attempt still
-    // works with its id.
-    const fresh = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "Fresh");
-    await expect(consumeSignupCode(db, email, fresh.code, null)).resolves.toBe(fresh.payload);
-    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
-  });
+      // A new attempt alone works without an id again, and the browser's bound attempt still
+      // works with its id.
+      const fresh = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "Fresh");
+      await expect(consumeSignupCode(db, email, fresh.code, null)).resolves.toBe(fresh.payload);
+      await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+    },
+  );
 
-  it("an attempt bound to a browser is out of sight without its id: " +
-    "its code is wrong there, its tries are not counted, it is not renewed", async () => {
-    const email = freshEmail();
-    const bound = await attempt(email, "Browser", undefined, true);
-    const before = await attemptRow(bound.id);
-    await expectCodeError(consumeSignupCode(db, email, bound.code, null), CODE_MESSAGES.wrong);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(bound.code), null), CODE_MESSAGES.wrong);
-    expect(await renewSignupCode(db, email, null)).toBeNull();
-    expect(await attemptRow(bound.id)).toEqual(before);
-    // With its id it is reached like any attempt.
-    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
-  });
+  it(
+    "an attempt bound to a browser is out of sight without its id: " +
+      "its code is wrong there, its tries are not counted, it is not renewed",
+    async () => {
+      const email = freshEmail();
+      const bound = await attempt(email, "Browser", undefined, true);
+      const before = await attemptRow(bound.id);
+      await expectCodeError(consumeSignupCode(db, email, bound.code, null), CODE_MESSAGES.wrong);
+      await expectCodeError(consumeSignupCode(db, email, otherCode(bound.code), null), CODE_MESSAGES.wrong);
+      expect(await renewSignupCode(db, email, null)).toBeNull();
+      expect(await attemptRow(bound.id)).toEqual(before);
+      // With its id it is reached like any attempt.
+      await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+    },
+  );
 
   it("two bound attempts do not make the unbound one ambiguous: without an id it alone is checked", async () => {
     const email = freshEmail();

@@ -47,13 +47,17 @@ function isBound(payload: string | null): boolean {
   }
 }
 
-export const SEVERAL_WAITING = "More than one sign-up was waiting for this email, so none of them can be confirmed this way. Please register again.";
+export const SEVERAL_WAITING =
+  "More than one sign-up was waiting for this email, so none of them can be confirmed this way. Please register again.";
 
 /** A sign-up attempt (and its codes) lives this long at most, however often a code is resent. */
 export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
 
 function newCode() {
-  return crypto.randomInt(0, 10 ** OTP_LENGTH).toString().padStart(OTP_LENGTH, "0");
+  return crypto
+    .randomInt(0, 10 ** OTP_LENGTH)
+    .toString()
+    .padStart(OTP_LENGTH, "0");
 }
 
 /**
@@ -133,7 +137,14 @@ export async function consumeSignupCode(db: Db, email: string, code: string, att
     const lifeStart = now.getTime() - ATTEMPT_TTL_MS;
     const open = rows.filter((r) => !r.usedAt && Date.parse(r.createdAt) > lifeStart);
     if (open.length > 1) {
-      await db.deleteFrom("oneTimeCodes").where("id", "in", open.map((r) => r.id)).execute();
+      await db
+        .deleteFrom("oneTimeCodes")
+        .where(
+          "id",
+          "in",
+          open.map((r) => r.id),
+        )
+        .execute();
       throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });
     }
   }
@@ -163,7 +174,11 @@ export async function consumeSignupCode(db: Db, email: string, code: string, att
   const counted = await db
     .updateTable("oneTimeCodes")
     .set({ attempts: sql`attempts + 1` })
-    .where("id", "in", waiting.map((r) => r.id))
+    .where(
+      "id",
+      "in",
+      waiting.map((r) => r.id),
+    )
     .where("attempts", "<", MAX_CODE_ATTEMPTS)
     .returning("attempts")
     .execute();

@@ -52,7 +52,7 @@ describe("payment signatures", () => {
     expect(isValidPaymentSignature(ORDER, "pay_Zyx987Wvu654Tt", signature, SECRET)).toBe(false);
     // The ids swapped, or the separator moved, are different payloads.
     expect(isValidPaymentSignature(PAYMENT, ORDER, signature, SECRET)).toBe(false);
-        expect(isValidPaymentSignature(`${ORDER}|`, PAYMENT, signature, SECRET)).toBe(false);
+    expect(isValidPaymentSignature(`${ORDER}|`, PAYMENT, signature, SECRET)).toBe(false);
   });
 
   it("any one flipped hex character is refused", () => {
@@ -112,7 +112,10 @@ describe("payment signatures", () => {
 });
 
 describe("webhook signatures", () => {
-  const body = JSON.stringify({ event: "payment.captured", payload: { payment: { entity: { id: PAYMENT, order_id: ORDER, amount: 1_180_000 } } } });
+  const body = JSON.stringify({
+    event: "payment.captured",
+    payload: { payment: { entity: { id: PAYMENT, order_id: ORDER, amount: 1_180_000 } } },
+  });
   const signature = signWebhook(body, SECRET);
 
   it("is HMAC-SHA256 hex of the raw body", () => {

@@ -25,6 +25,9 @@ export function persistentSecret(name: string, bytes = 32): string {
 }
 
 export function sessionSecrets(): string[] {
-  if (env.SESSION_SECRET) return env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean);
+  if (env.SESSION_SECRET)
+    return env.SESSION_SECRET.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
   return [persistentSecret("session")];
 }

@@ -23,7 +23,10 @@ const FLASH_KEY = "toasts";
 
 export async function toastHeader(request: Request, input: ToastInput): Promise<string> {
   const session = await toastStorage.getSession(request.headers.get("Cookie"));
-  const pending = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
+  const pending = z
+    .array(ToastSchema)
+    .catch([])
+    .parse(session.get(FLASH_KEY) ?? []);
   const toast: Toast = { id: crypto.randomUUID(), type: input.type ?? "default", title: input.title, description: input.description };
   session.flash(FLASH_KEY, [...pending, toast].slice(-3));
   return toastStorage.commitSession(session, { secure: isSecureRequest(request) });
@@ -40,7 +43,10 @@ export async function readToasts(request: Request): Promise<{ toasts: Toast[]; h
   const cookie = request.headers.get("Cookie");
   if (!cookie?.includes("__toast=")) return { toasts: [], headers: null };
   const session = await toastStorage.getSession(cookie);
-  const toasts = z.array(ToastSchema).catch([]).parse(session.get(FLASH_KEY) ?? []);
+  const toasts = z
+    .array(ToastSchema)
+    .catch([])
+    .parse(session.get(FLASH_KEY) ?? []);
   const headers = new Headers({ "Set-Cookie": await toastStorage.destroySession(session, { secure: isSecureRequest(request) }) });
   return { toasts, headers };
 }

@@ -11,8 +11,7 @@ import { action, loader } from "~/routes/uploads.$";
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
 const WEBP = Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64");
 const JPEG = Buffer.from([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-  0xff, 0xd9,
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9,
 ]);
 
 function formWith(value: File | string | null, field = "imageFile"): FormData {
@@ -103,7 +102,10 @@ describe("imageFromForm: everything else is refused", () => {
     ["text claiming to be image/png", file("just some text, honestly a PNG", "notes.txt", "image/png")],
     ["a GIF", file(Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64"), "a.gif", "image/gif")],
     ["an SVG named .svg", file('<svg xmlns="http://www.w3.org/2000/svg"/>', "a.svg", "image/svg+xml")],
-    ["a RIFF file that is not WebP", file(Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt ")]), "a.webp", "image/webp")],
+    [
+      "a RIFF file that is not WebP",
+      file(Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt ")]), "a.webp", "image/webp"),
+    ],
     ["a truncated PNG signature", file(PNG.subarray(0, 6), "a.png", "image/png")],
     ["an empty file with a name", file(new Uint8Array(0), "empty.png", "image/png")],
     ["HTML after a JPEG-looking name and type", file("<html>", "photo.jpeg", "image/jpeg")],
@@ -171,12 +173,15 @@ describe("the /uploads/* route", () => {
     expect(Buffer.from(await response.arrayBuffer()).equals(JPEG)).toBe(true);
   });
 
-  it.each(["../shop.db", "abc.svg", `${"0".repeat(32)}.png`, "0123456789ABCDEF0123456789ABCDEF.png"])("answers 404 for %j", async (name) => {
-    const response = await loader(routeArgs(name));
-    expect(response.status).toBe(404);
-    expect(response.headers.get("Content-Type")).toBe("text/plain");
-    expect(await response.text()).toBe("Not found");
-  });
+  it.each(["../shop.db", "abc.svg", `${"0".repeat(32)}.png`, "0123456789ABCDEF0123456789ABCDEF.png"])(
+    "answers 404 for %j",
+    async (name) => {
+      const response = await loader(routeArgs(name));
+      expect(response.status).toBe(404);
+      expect(response.headers.get("Content-Type")).toBe("text/plain");
+      expect(await response.text()).toBe("Not found");
+    },
+  );
 
   it("answers 404 without a name", async () => {
     const response = await loader({ ...routeArgs(""), params: {} });

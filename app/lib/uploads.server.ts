@@ -45,7 +45,11 @@ export function fileChosen(form: FormData, field = "imageFile"): boolean {
  * is validated first (`parse`, given a stand-in path when a file was chosen), so a form that
  * fails keeps no file on disk.
  */
-export async function withImage<T extends { imgPath: string }>(form: FormData, parse: (imgPath: unknown) => T, field = "imageFile"): Promise<T> {
+export async function withImage<T extends { imgPath: string }>(
+  form: FormData,
+  parse: (imgPath: unknown) => T,
+  field = "imageFile",
+): Promise<T> {
   const chosen = fileChosen(form, field);
   const input = parse(chosen ? "/uploads/pending" : form.get("imgPath"));
   if (!chosen) return input;

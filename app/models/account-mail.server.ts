@@ -26,7 +26,10 @@ export function sendSignupCode(to: string, name: string, code: string, backgroun
       to,
       subject: `Your ${SHOP} verification code: ${code}`,
       text: lines.join("\n\n"),
-      html: paragraphs(lines).replace(escapeHtml(code) + ".", `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`),
+      html: paragraphs(lines).replace(
+        escapeHtml(code) + ".",
+        `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`,
+      ),
     });
   if (background) return sendInBackground(send);
   return send();
@@ -41,12 +44,14 @@ export function sendPasswordResetLink(to: string, name: string, link: string) {
     `The link works once, within ${minutes(RESET_TTL_MS)} minutes. ` +
       "If you did not ask for it, ignore this mail: your password stays as it is.",
   ];
-  sendInBackground(() => sendMail({
-    to,
-    subject: `Reset your ${SHOP} password`,
-    text: lines.join("\n\n"),
-    html: paragraphs(lines).replace(`<p>${escapeHtml(link)}</p>`, `<p><a href="${escapeHtml(link)}">Reset my password</a></p>`),
-  }));
+  sendInBackground(() =>
+    sendMail({
+      to,
+      subject: `Reset your ${SHOP} password`,
+      text: lines.join("\n\n"),
+      html: paragraphs(lines).replace(`<p>${escapeHtml(link)}</p>`, `<p><a href="${escapeHtml(link)}">Reset my password</a></p>`),
+    }),
+  );
 }
 
 export function sendPasswordChanged(to: string, name: string) {
@@ -64,5 +69,7 @@ export function sendEmailChanged(to: string, name: string, newEmail: string) {
     `The email address of your ${SHOP} account was changed to ${newEmail}. We will write to that address from now on.`,
     "If this was not you, write to us at once.",
   ];
-  sendInBackground(() => sendMail({ to, subject: `Your ${SHOP} email address was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }));
+  sendInBackground(() =>
+    sendMail({ to, subject: `Your ${SHOP} email address was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }),
+  );
 }

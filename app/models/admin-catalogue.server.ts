@@ -23,7 +23,10 @@ export type AdminProduct = Item & { categoryTitle: string };
 /** A free slug for `title` in `table`, not counting the row `exceptId` (its own). */
 export async function uniqueSlug(db: Db, table: "categories" | "items", title: string, exceptId?: number): Promise<string> {
   const base = slugify(title);
-  let query = db.selectFrom(table).select("slug").where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]));
+  let query = db
+    .selectFrom(table)
+    .select("slug")
+    .where((eb) => eb.or([eb("slug", "=", base), eb("slug", "like", `${base}-%`)]));
   if (exceptId !== undefined) query = query.where("id", "!=", exceptId);
   const taken = new Set((await query.execute()).map((r) => r.slug));
   return firstFreeSlug(base, taken);
@@ -65,12 +68,19 @@ async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?: strin
 
 export async function listCategoriesPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminCategory>> {
   let base = db.selectFrom("categories");
-  if (query.q) base = base.where((eb) => eb.or([containsText("categories.title", query.q), containsText("categories.description", query.q)]));
+  if (query.q)
+    base = base.where((eb) => eb.or([containsText("categories.title", query.q), containsText("categories.description", query.q)]));
   const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
   const info = pageInfo(toCount(count), query.page);
   const rows = await base
     .selectAll("categories")
-    .select((eb) => eb.selectFrom("items").select((e) => e.fn.countAll().as("n")).whereRef("items.categoryId", "=", "categories.id").as("productCount"))
+    .select((eb) =>
+      eb
+        .selectFrom("items")
+        .select((e) => e.fn.countAll().as("n"))
+        .whereRef("items.categoryId", "=", "categories.id")
+        .as("productCount"),
+    )
     .orderBy("categories.position")
     .orderBy("categories.id")
     .limit(ADMIN_PAGE_SIZE)
@@ -88,14 +98,22 @@ export async function createCategory(input: CategoryInput, db: Db = defaultDb): 
   return withSlugRetry(() =>
     db.transaction().execute(async (trx) => {
       const slug = await uniqueSlug(trx, "categories", input.title);
-      const last = await trx.selectFrom("categories").select((eb) => eb.fn.max("position").as("p")).executeTakeFirst();
+      const last = await trx
+        .selectFrom("categories")
+        .select((eb) => eb.fn.max("position").as("p"))
+        .executeTakeFirst();
       const now = nowIso();
       const row = await trx
         .insertInto("categories")
         .values({ ...input, slug, position: toCount(last?.p) + 1, createdAt: now, updatedAt: now })
         .returningAll()
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, { action: "create", entity: "category", entityId: row.id, summary: `Created category "${row.title}" (${row.slug})` });
+      await recordAudit(trx, {
+        action: "create",
+        entity: "category",
+        entityId: row.id,
+        summary: `Created category "${row.title}" (${row.slug})`,
+      });
       return toCategory(row);
     }),
   );
@@ -107,8 +125,18 @@ export async function updateCategory(id: number, input: CategoryInput, db: Db = 
   const saved = await db.transaction().execute(async (trx) => {
     const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!before) throw new AppError(404, "Category Not Found");
-    const row = await trx.updateTable("categories").set({ ...input, updatedAt: nowIso() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
-    await recordAudit(trx, { action: "update", entity: "category", entityId: id, summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}` });
+    const row = await trx
+      .updateTable("categories")
+      .set({ ...input, updatedAt: nowIso() })
+      .where("id", "=", id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAudit(trx, {
+      action: "update",
+      entity: "category",
+      entityId: id,
+      summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
+    });
     previous = before.imgPath;
     return toCategory(row);
   });
@@ -123,10 +151,19 @@ export async function deleteCategory(id: number, db: Db = defaultDb): Promise<vo
   const imgPath = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Category Not Found");
-    const { n } = await trx.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).where("categoryId", "=", id).executeTakeFirstOrThrow();
+    const { n } = await trx
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("categoryId", "=", id)
+      .executeTakeFirstOrThrow();
     if (toCount(n) > 0) throw new AppError(409, CATEGORY_IN_USE(toCount(n)));
     await trx.deleteFrom("categories").where("id", "=", id).execute();
-    await recordAudit(trx, { action: "delete", entity: "category", entityId: id, summary: `Deleted category "${row.title}" (${row.slug})` });
+    await recordAudit(trx, {
+      action: "delete",
+      entity: "category",
+      entityId: id,
+      summary: `Deleted category "${row.title}" (${row.slug})`,
+    });
     return row.imgPath;
   });
   await dropUnusedUpload(db, imgPath);
@@ -134,7 +171,10 @@ export async function deleteCategory(id: number, db: Db = defaultDb): Promise<vo
 
 // ---- products ----
 
-export async function listProductsPage(query: Pick<AdminListQuery, "q" | "page" | "category">, db: Db = defaultDb): Promise<Paged<AdminProduct>> {
+export async function listProductsPage(
+  query: Pick<AdminListQuery, "q" | "page" | "category">,
+  db: Db = defaultDb,
+): Promise<Paged<AdminProduct>> {
   let base = db.selectFrom("items").innerJoin("categories", "categories.id", "items.categoryId");
   if (query.q) base = base.where((eb) => eb.or([containsText("items.title", query.q), containsText("items.description", query.q)]));
   if (query.category !== "all") base = base.where("items.categoryId", "=", query.category);
@@ -193,7 +233,12 @@ export async function insertProduct(trx: Db, input: ProductInput, slug?: string)
   const now = nowIso();
   const values = { ...productRow(input), slug: slug ?? (await uniqueSlug(trx, "items", input.title)), createdAt: now, updatedAt: now };
   const row = await trx.insertInto("items").values(values).returningAll().executeTakeFirstOrThrow();
-  await recordAudit(trx, { action: "create", entity: "product", entityId: row.id, summary: `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock` });
+  await recordAudit(trx, {
+    action: "create",
+    entity: "product",
+    entityId: row.id,
+    summary: `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock`,
+  });
   return toItem(row);
 }
 
@@ -210,7 +255,12 @@ export async function saveProduct(trx: Db, id: number, input: ProductInput): Pro
   const before = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
   if (!before) throw new AppError(404, "Product Not Found");
   await requireCategory(trx, input.categoryId);
-  const row = await trx.updateTable("items").set({ ...productRow(input), updatedAt: nowIso() }).where("id", "=", id).returningAll().executeTakeFirstOrThrow();
+  const row = await trx
+    .updateTable("items")
+    .set({ ...productRow(input), updatedAt: nowIso() })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const fields = changed(before, row, ["title", "categoryId", "price", "stock", "featured", "description", "imgPath", "specifications"]);
   await recordAudit(trx, { action: "update", entity: "product", entityId: id, summary: `Edited product "${row.title}"${fields}` });
   return toItem(row);

@@ -22,10 +22,23 @@ function orderRows(db: Db) {
   return db
     .selectFrom("orders")
     .select(["orders.id", "orders.shipName as customer", "orders.total", "orders.status", "orders.createdAt"])
-    .select((eb) => eb.selectFrom("orderItems").select((e) => e.fn.coalesce(e.fn.sum("quantity"), e.lit(0)).as("n")).whereRef("orderItems.orderId", "=", "orders.id").as("itemCount"));
+    .select((eb) =>
+      eb
+        .selectFrom("orderItems")
+        .select((e) => e.fn.coalesce(e.fn.sum("quantity"), e.lit(0)).as("n"))
+        .whereRef("orderItems.orderId", "=", "orders.id")
+        .as("itemCount"),
+    );
 }
 
-const toRow = (r: { id: number; customer: string; total: number; status: OrderStatus; createdAt: string; itemCount: unknown }): AdminOrderRow => ({
+const toRow = (r: {
+  id: number;
+  customer: string;
+  total: number;
+  status: OrderStatus;
+  createdAt: string;
+  itemCount: unknown;
+}): AdminOrderRow => ({
   ...r,
   itemCount: toCount(r.itemCount as number),
 });
@@ -49,17 +62,32 @@ function filtered<Q extends SelectQueryBuilder<DB, "orders", object>>(query: Q, 
 
 type OrderFilters = Pick<AdminListQuery, "q" | "status" | "payment" | "from" | "to">;
 
-export async function listOrdersPage(query: OrderFilters & Pick<AdminListQuery, "page">, db: Db = defaultDb): Promise<Paged<AdminOrderRow>> {
-  const { count } = await filtered(db.selectFrom("orders").select((eb) => eb.fn.countAll().as("count")), query).executeTakeFirstOrThrow();
+export async function listOrdersPage(
+  query: OrderFilters & Pick<AdminListQuery, "page">,
+  db: Db = defaultDb,
+): Promise<Paged<AdminOrderRow>> {
+  const { count } = await filtered(
+    db.selectFrom("orders").select((eb) => eb.fn.countAll().as("count")),
+    query,
+  ).executeTakeFirstOrThrow();
   const info = pageInfo(toCount(count), query.page);
-  const found = await filtered(orderRows(db), query).orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
+  const found = await filtered(orderRows(db), query)
+    .orderBy("orders.createdAt", "desc")
+    .orderBy("orders.id", "desc")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(info.offset)
+    .execute();
   return { rows: found.map(toRow), info };
 }
 
 export type StatusCounts = Record<OrderStatus, number> & { total: number };
 
 export async function orderStatusCounts(db: Db = defaultDb): Promise<StatusCounts> {
-  const rows = await db.selectFrom("orders").select(["status", (eb) => eb.fn.countAll().as("n")]).groupBy("status").execute();
+  const rows = await db
+    .selectFrom("orders")
+    .select(["status", (eb) => eb.fn.countAll().as("n")])
+    .groupBy("status")
+    .execute();
   const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
   for (const r of rows) counts[r.status] = toCount(r.n);
   return { ...counts, total: Object.values(counts).reduce((a, b) => a + b, 0) };
@@ -74,7 +102,6 @@ export interface StatCard {
   /** what the last 30 days added */
   recent: number;
 }
-
 
 /** (recent − before) / before, as a percentage with one decimal; null when before is 0. */
 export function percentChange(recent: number, before: number): number | null {
@@ -91,27 +118,62 @@ export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
   const live = db.selectFrom("orders").where("status", "!=", "cancelled");
   async function inWindow(table: "orders" | "items" | "users", [from, to]: readonly [string, string], revenue = false) {
     if (revenue) {
-      const r = await live.select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v")).where("createdAt", ">=", from).where("createdAt", "<", to).executeTakeFirstOrThrow();
+      const r = await live
+        .select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v"))
+        .where("createdAt", ">=", from)
+        .where("createdAt", "<", to)
+        .executeTakeFirstOrThrow();
       return toCount(r.v as number);
     }
-    let q = db.selectFrom(table).select((eb) => eb.fn.countAll().as("v")).where("createdAt", ">=", from).where("createdAt", "<", to);
+    let q = db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll().as("v"))
+      .where("createdAt", ">=", from)
+      .where("createdAt", "<", to);
     if (table === "users") q = q.where("emailVerifiedAt", "is not", null);
     return toCount((await q.executeTakeFirstOrThrow()).v);
   }
 
   const [revenue, orders, products, customers, outOfStock, featured, categories, counts, recentOrders] = await Promise.all([
     live.select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v")).executeTakeFirstOrThrow(),
-    db.selectFrom("orders").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
-    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
-    db.selectFrom("users").select((eb) => eb.fn.countAll().as("v")).where("emailVerifiedAt", "is not", null).executeTakeFirstOrThrow(),
-    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).where("stock", "<=", 0).executeTakeFirstOrThrow(),
-    db.selectFrom("items").select((eb) => eb.fn.countAll().as("v")).where("featured", "=", 1).executeTakeFirstOrThrow(),
-    db.selectFrom("categories").select((eb) => eb.fn.countAll().as("v")).executeTakeFirstOrThrow(),
+    db
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("users")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .where("emailVerifiedAt", "is not", null)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .where("stock", "<=", 0)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .where("featured", "=", 1)
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom("categories")
+      .select((eb) => eb.fn.countAll().as("v"))
+      .executeTakeFirstOrThrow(),
     orderStatusCounts(db),
     orderRows(db).orderBy("orders.createdAt", "desc").orderBy("orders.id", "desc").limit(5).execute(),
   ]);
 
-  const card = async (key: StatCard["key"], label: string, value: number, table: "orders" | "items" | "users", isRevenue = false): Promise<StatCard> => {
+  const card = async (
+    key: StatCard["key"],
+    label: string,
+    value: number,
+    table: "orders" | "items" | "users",
+    isRevenue = false,
+  ): Promise<StatCard> => {
     const recent = await inWindow(table, windows.recent, isRevenue);
     const before = await inWindow(table, windows.before, isRevenue);
     return { key, label, value, recent, change: percentChange(recent, before) };

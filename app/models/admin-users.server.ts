@@ -23,13 +23,21 @@ function accounts(db: Db) {
 export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminUser>> {
   let base = accounts(db);
   if (query.q) {
-    base = base.where((eb) => eb.or([containsText("users.name", query.q), containsText("users.email", query.q), containsText("users.mobile", query.q)]));
+    base = base.where((eb) =>
+      eb.or([containsText("users.name", query.q), containsText("users.email", query.q), containsText("users.mobile", query.q)]),
+    );
   }
   const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
   const info = pageInfo(toCount(count), query.page);
   const rows = await base
     .select(["users.id", "users.name", "users.email", "users.mobile", "users.createdAt", "users.passwordHash"])
-    .select((eb) => eb.selectFrom("orders").select((e) => e.fn.countAll().as("n")).whereRef("orders.userId", "=", "users.id").as("orderCount"))
+    .select((eb) =>
+      eb
+        .selectFrom("orders")
+        .select((e) => e.fn.countAll().as("n"))
+        .whereRef("orders.userId", "=", "users.id")
+        .as("orderCount"),
+    )
     .orderBy("users.id", "desc")
     .limit(ADMIN_PAGE_SIZE)
     .offset(info.offset)
@@ -62,7 +70,15 @@ export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb)
       const now = nowIso();
       const row = await trx
         .insertInto("users")
-        .values({ name: input.name, email: input.email, mobile: input.mobile, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+        .values({
+          name: input.name,
+          email: input.email,
+          mobile: input.mobile,
+          passwordHash: null,
+          emailVerifiedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning(["id", "name", "email", "mobile"])
         .executeTakeFirstOrThrow();
       await recordAudit(trx, { action: "create", entity: "user", entityId: row.id, summary: `Created user ${row.name} <${row.email}>` });
@@ -82,7 +98,12 @@ export async function updateUserByAdmin(id: number, input: ProfileInput, db: Db 
     {
       missing: new AppError(404, "User Not Found"),
       audit: (trx, before) =>
-        recordAudit(trx, { action: "update", entity: "user", entityId: id, summary: `Edited user ${input.name} <${input.email}>${changed(before, { id, ...input }, ["name", "email", "mobile"])}` }),
+        recordAudit(trx, {
+          action: "update",
+          entity: "user",
+          entityId: id,
+          summary: `Edited user ${input.name} <${input.email}>${changed(before, { id, ...input }, ["name", "email", "mobile"])}`,
+        }),
     },
     db,
   );
@@ -94,9 +115,18 @@ export const USER_HAS_ORDERS = (n: number) =>
 /** Deletes the account with its sessions, tokens, cart and wishlist; never one with orders. */
 export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("users").select(["id", "name", "email"]).where("id", "=", id).where("emailVerifiedAt", "is not", null).executeTakeFirst();
+    const row = await trx
+      .selectFrom("users")
+      .select(["id", "name", "email"])
+      .where("id", "=", id)
+      .where("emailVerifiedAt", "is not", null)
+      .executeTakeFirst();
     if (!row) throw new AppError(404, "User Not Found");
-    const { n } = await trx.selectFrom("orders").select((eb) => eb.fn.countAll().as("n")).where("userId", "=", id).executeTakeFirstOrThrow();
+    const { n } = await trx
+      .selectFrom("orders")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("userId", "=", id)
+      .executeTakeFirstOrThrow();
     if (toCount(n) > 0) throw new AppError(409, USER_HAS_ORDERS(toCount(n)));
     await trx.deleteFrom("users").where("id", "=", id).execute();
     // Reset links still out for the address would otherwise outlive the account.

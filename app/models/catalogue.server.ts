@@ -67,11 +67,7 @@ export async function getCategoryById(id: number, db: Db = defaultDb): Promise<C
 
 const NO_FILTER: CategoryQuery = { sort: "default", availability: [], price: [], featured: undefined };
 
-export async function listItemsInCategory(
-  categoryId: number,
-  query: CategoryQuery = NO_FILTER,
-  db: Db = defaultDb,
-): Promise<Item[]> {
+export async function listItemsInCategory(categoryId: number, query: CategoryQuery = NO_FILTER, db: Db = defaultDb): Promise<Item[]> {
   let q = db.selectFrom("items").selectAll().where("categoryId", "=", categoryId);
   const availability = new Set(query.availability);
   if (availability.size === 1) {

@@ -152,8 +152,15 @@ export async function getPaymentOrder(id: string, userId: number, db: Db = defau
     .selectFrom("paymentOrders")
     .leftJoin("orders", "orders.paymentOrderId", "paymentOrders.id")
     .select([
-      "paymentOrders.id", "paymentOrders.userId", "paymentOrders.amountPaise", "paymentOrders.currency", "paymentOrders.status",
-      "paymentOrders.paymentId", "paymentOrders.checkout", "paymentOrders.failure", "orders.id as orderId",
+      "paymentOrders.id",
+      "paymentOrders.userId",
+      "paymentOrders.amountPaise",
+      "paymentOrders.currency",
+      "paymentOrders.status",
+      "paymentOrders.paymentId",
+      "paymentOrders.checkout",
+      "paymentOrders.failure",
+      "orders.id as orderId",
     ])
     .where("paymentOrders.id", "=", id)
     .where("paymentOrders.userId", "=", userId)

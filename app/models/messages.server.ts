@@ -48,7 +48,8 @@ export async function sendContactMessage(input: ContactInput, client: Client, db
     "",
     input.message,
   ];
-  const html = `<p><strong>From:</strong> ${escapeHtml(input.name)} &lt;${escapeHtml(input.email)}&gt;<br>` +
+  const html =
+    `<p><strong>From:</strong> ${escapeHtml(input.name)} &lt;${escapeHtml(input.email)}&gt;<br>` +
     `<strong>Phone:</strong> ${escapeHtml(input.phone ?? "not given")}<br>` +
     `<strong>Subject:</strong> ${escapeHtml(input.subject)}</p><p>${escapeHtml(input.message).replace(/\n/g, "<br>")}</p>`;
   try {

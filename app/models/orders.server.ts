@@ -65,8 +65,24 @@ export interface Viewer {
 }
 
 const ORDER_COLUMNS = [
-  "id", "userId", "status", "paymentMethod", "paymentId", "subtotal", "shipping", "gst", "total",
-  "shipName", "shipAddress", "shipCity", "shipState", "shipPincode", "shipPhone", "shipEmail", "createdAt", "updatedAt",
+  "id",
+  "userId",
+  "status",
+  "paymentMethod",
+  "paymentId",
+  "subtotal",
+  "shipping",
+  "gst",
+  "total",
+  "shipName",
+  "shipAddress",
+  "shipCity",
+  "shipState",
+  "shipPincode",
+  "shipPhone",
+  "shipEmail",
+  "createdAt",
+  "updatedAt",
 ] as const;
 
 type OrderRow = Pick<Selectable<OrdersTable>, (typeof ORDER_COLUMNS)[number]>;
@@ -134,9 +150,7 @@ async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
       lines
         .filter((l) => l.orderId === row.id)
         .map((l) => ({ itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, price: l.unitPrice })),
-      events
-        .filter((e) => e.orderId === row.id)
-        .map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, at: e.createdAt })),
+      events.filter((e) => e.orderId === row.id).map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, at: e.createdAt })),
     ),
   );
 }

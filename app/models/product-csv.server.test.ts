@@ -34,7 +34,14 @@ async function snapshot() {
 }
 
 async function auditCount() {
-  return toCount((await db.selectFrom("auditLog").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  return toCount(
+    (
+      await db
+        .selectFrom("auditLog")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 const item = (slug: string) => db.selectFrom("items").selectAll().where("slug", "=", slug).executeTakeFirst();
@@ -99,31 +106,53 @@ describe("exportProductsCsv", () => {
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.slice(1).split("\r\n")[0]).toBe("slug,title,category,price,stock,featured,description,imgPath,specifications");
     const records = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
-    const count = toCount((await db.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = toCount(
+      (
+        await db
+          .selectFrom("items")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(records).toHaveLength(count);
     const sofa = records.find((r) => r.slug === "sheesham-wood-3-seater-sofa")!;
-    expect(sofa).toMatchObject({ title: "Sheesham Wood 3-Seater Sofa", category: "living-room", price: "42999", stock: "12", featured: "yes" });
+    expect(sofa).toMatchObject({
+      title: "Sheesham Wood 3-Seater Sofa",
+      category: "living-room",
+      price: "42999",
+      stock: "12",
+      featured: "yes",
+    });
     expect(JSON.parse(sofa.specifications)).toMatchObject({ Material: "Solid sheesham wood, cotton-linen upholstery" });
   });
 
   it("respects the list's filters (q and category)", async () => {
     const office = await categoryId("office");
-    const byCategory = parse(await exportProductsCsv({ q: "", category: office }), { bom: true, columns: true }) as Record<string, string>[];
+    const byCategory = parse(await exportProductsCsv({ q: "", category: office }), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[];
     const inOffice = await db.selectFrom("items").select("slug").where("categoryId", "=", office).orderBy("id").execute();
     expect(byCategory.map((r) => r.slug)).toEqual(inOffice.map((r) => r.slug));
     expect(new Set(byCategory.map((r) => r.category))).toEqual(new Set(["office"]));
 
-    const bySearch = parse(await exportProductsCsv({ q: "sheesham", category: "all" }), { bom: true, columns: true }) as Record<string, string>[];
+    const bySearch = parse(await exportProductsCsv({ q: "sheesham", category: "all" }), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(bySearch.length).toBeGreaterThan(0);
     for (const r of bySearch) expect(`${r.title} ${r.description}`.toLowerCase()).toContain("sheesham");
-    const both = parse(await exportProductsCsv({ q: "sheesham", category: office }), { bom: true, columns: true }) as Record<string, string>[];
+    const both = parse(await exportProductsCsv({ q: "sheesham", category: office }), { bom: true, columns: true }) as Record<
+      string,
+      string
+    >[];
     expect(both.every((r) => r.category === "office" && `${r.title} ${r.description}`.toLowerCase().includes("sheesham"))).toBe(true);
     expect(both.length).toBeLessThan(bySearch.length);
   });
 
   it("escapes cells a spreadsheet would run as a formula, and the import undoes it exactly", async () => {
     const created = await createProduct({
-      title: "=HYPERLINK(\"https://evil.example\",\"Click\")",
+      title: '=HYPERLINK("https://evil.example","Click")',
       categoryId: await categoryId("office"),
       price: 1000,
       imgPath: "/images/products/x.svg",
@@ -135,7 +164,7 @@ describe("exportProductsCsv", () => {
     });
     const csv = await exportProductsCsv({ q: "HYPERLINK", category: "all" });
     const [record] = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
-    expect(record!.title).toBe("'=HYPERLINK(\"https://evil.example\",\"Click\")");
+    expect(record!.title).toBe('\'=HYPERLINK("https://evil.example","Click")');
     expect(record!.description).toBe("'-10% off this week");
     // The JSON cell starts with "{": nothing to escape, and the values inside are as stored.
     expect(JSON.parse(record!.specifications)).toEqual({ Finish: "@matte", Note: "+tab\tinside", Quote: "'=already quoted" });
@@ -145,7 +174,7 @@ describe("exportProductsCsv", () => {
     expect(await importProductsCsv(csv)).toEqual({ created: 0, updated: 1 });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
-    expect((await item(created.slug))!.title).toBe("=HYPERLINK(\"https://evil.example\",\"Click\")");
+    expect((await item(created.slug))!.title).toBe('=HYPERLINK("https://evil.example","Click")');
     expect((await item(created.slug))!.description).toBe("-10% off this week");
   });
 
@@ -176,21 +205,47 @@ describe("importProductsCsv: writes", () => {
     const sofa = (await item("sheesham-wood-3-seater-sofa"))!;
     const audits = await auditCount();
     const text = csvFile([
-      row({ slug: sofa.slug, title: "Sheesham Sofa, Renamed", category: "living-room", price: "45,999", stock: 0, featured: "no", specifications: '{"Color":"Teal"}' }),
+      row({
+        slug: sofa.slug,
+        title: "Sheesham Sofa, Renamed",
+        category: "living-room",
+        price: "45,999",
+        stock: 0,
+        featured: "no",
+        specifications: '{"Color":"Teal"}',
+      }),
       row({ title: "Brand New Desk", price: 12999.6, stock: 7, featured: "YES", specifications: "" }),
       row({ slug: "my-own-desk-slug", title: "Another Desk", featured: "true" }),
     ]);
     expect(await importProductsCsv(text)).toEqual({ created: 2, updated: 1 });
 
     const updated = (await item(sofa.slug))!;
-    expect(updated).toMatchObject({ id: sofa.id, title: "Sheesham Sofa, Renamed", price: 45999, stock: 0, featured: 0, specifications: '{"Color":"Teal"}' });
+    expect(updated).toMatchObject({
+      id: sofa.id,
+      title: "Sheesham Sofa, Renamed",
+      price: 45999,
+      stock: 0,
+      featured: 0,
+      specifications: '{"Color":"Teal"}',
+    });
     const desk = (await item("brand-new-desk"))!;
-    expect(desk).toMatchObject({ title: "Brand New Desk", price: 13000, stock: 7, featured: 1, specifications: "{}", categoryId: await categoryId("office") });
+    expect(desk).toMatchObject({
+      title: "Brand New Desk",
+      price: 13000,
+      stock: 7,
+      featured: 1,
+      specifications: "{}",
+      categoryId: await categoryId("office"),
+    });
     expect((await item("my-own-desk-slug"))!).toMatchObject({ title: "Another Desk", featured: 1, specifications: '{"Material":"Teak"}' });
 
     const log = await db.selectFrom("auditLog").selectAll().orderBy("id").execute();
     expect(log.length).toBe(audits + 4);
-    expect(log.at(-1)).toMatchObject({ action: "import", entity: "product", summary: "Imported 3 products from CSV: 2 created, 1 updated" });
+    expect(log.at(-1)).toMatchObject({
+      action: "import",
+      entity: "product",
+      summary: "Imported 3 products from CSV: 2 created, 1 updated",
+    });
   });
 
   it("a column left out keeps an updated product's value; a new product gets the defaults", async () => {
@@ -204,7 +259,12 @@ describe("importProductsCsv: writes", () => {
       header,
     );
     expect(await importProductsCsv(text)).toEqual({ created: 1, updated: 1 });
-    expect(await item(sofa.slug)).toMatchObject({ price: 111, stock: sofa.stock, featured: sofa.featured, specifications: sofa.specifications });
+    expect(await item(sofa.slug)).toMatchObject({
+      price: 111,
+      stock: sofa.stock,
+      featured: sofa.featured,
+      specifications: sofa.specifications,
+    });
     expect(await item("bare-minimum-stool")).toMatchObject({ stock: 0, featured: 0, specifications: "{}" });
   });
 
@@ -294,7 +354,10 @@ describe("importProductsCsv: all or nothing", () => {
     );
     expect(problems).toEqual([{ line: 4, message: 'Slug "twice-in-file" is already used on line 2' }]);
     const existing = await refusedUnchanged(
-      csvFile([row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" }), row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" })]),
+      csvFile([
+        row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" }),
+        row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" }),
+      ]),
     );
     expect(existing).toEqual([{ line: 3, message: 'Slug "sheesham-wood-3-seater-sofa" is already used on line 2' }]);
     const invalid = await refusedUnchanged(csvFile([row({ slug: "Not A Slug!" })]));

@@ -22,7 +22,8 @@ export type { CsvColumn } from "~/utils/product-csv";
 export const NOTHING_IMPORTED = "Nothing was imported: fix these rows and upload the file again.";
 export const NO_ROWS = "The file has no product rows";
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS} product rows: split it into smaller files`;
-export const IMPORT_RACE = "Another change to the products was saved at the same time, so nothing was imported. Please upload the file again.";
+export const IMPORT_RACE =
+  "Another change to the products was saved at the same time, so nothing was imported. Please upload the file again.";
 export const CHOOSE_FILE = "Choose a CSV file to import";
 const SAVE_AS_CSV = 'in your spreadsheet choose Save As → "CSV UTF-8", then upload that file';
 export const SPREADSHEET = `That is a spreadsheet file, not CSV: ${SAVE_AS_CSV}`;
@@ -100,7 +101,13 @@ function readRecords(text: string): CsvRecord[] {
   const buf = Buffer.from(text, "utf8");
   let entries: { record: string[]; info: { bytes: number } }[];
   try {
-    entries = parse(buf, { bom: true, info: true, relax_column_count: true, relax_quotes: true, skip_empty_lines: true }) as unknown as typeof entries;
+    entries = parse(buf, {
+      bom: true,
+      info: true,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as unknown as typeof entries;
   } catch (error) {
     if (error instanceof CsvError) {
       const line = typeof error.lines === "number" ? error.lines : 1;
@@ -184,10 +191,16 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
     return i === undefined ? undefined : unescapeCell(record.cells[i] ?? "");
   };
 
-  const givenSlugs = [...new Set(records.map((r) => SlugSchema.safeParse(cell(r, "slug") ?? "")).flatMap((r) => (r.success ? [r.data] : [])))];
+  const givenSlugs = [
+    ...new Set(records.map((r) => SlugSchema.safeParse(cell(r, "slug") ?? "")).flatMap((r) => (r.success ? [r.data] : []))),
+  ];
   const existing = new Map<string, Item>();
   for (let i = 0; i < givenSlugs.length; i += 500) {
-    const rows = await db.selectFrom("items").selectAll().where("slug", "in", givenSlugs.slice(i, i + 500)).execute();
+    const rows = await db
+      .selectFrom("items")
+      .selectAll()
+      .where("slug", "in", givenSlugs.slice(i, i + 500))
+      .execute();
     for (const row of rows) existing.set(row.slug, toItem(row));
   }
   const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
@@ -265,7 +278,11 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
       problems.push(...rowProblems.map((message) => ({ line: record.line, message })));
       continue;
     }
-    plan.push(before ? { kind: "update", id: before.id, line: record.line, input: parsed.data } : { kind: "create", slug, line: record.line, input: parsed.data });
+    plan.push(
+      before
+        ? { kind: "update", id: before.id, line: record.line, input: parsed.data }
+        : { kind: "create", slug, line: record.line, input: parsed.data },
+    );
   }
 
   if (problems.length) throw new ImportRejected(problems);

@@ -156,7 +156,11 @@ export async function verifyLogin(input: LoginInput, client: Client, db: Db = de
   // Accounts exist only once verified; the check stays as a second line.
   if (!user || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
   if (user.passwordHash && needsRehash(user.passwordHash)) {
-    await db.updateTable("users").set({ passwordHash: await hashPassword(input.password) }).where("id", "=", user.id).execute();
+    await db
+      .updateTable("users")
+      .set({ passwordHash: await hashPassword(input.password) })
+      .where("id", "=", user.id)
+      .execute();
   }
   return toUser(user);
 }

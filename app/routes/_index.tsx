@@ -19,7 +19,10 @@ import { NewsletterSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [
   { title: "Sagwan Living | Handcrafted Furniture Online in India" },
-  { name: "description", content: "Shop sofas, beds, dining sets, office and outdoor furniture in solid wood. Free shipping on orders over ₹25,000." },
+  {
+    name: "description",
+    content: "Shop sofas, beds, dining sets, office and outdoor furniture in solid wood. Free shipping on orders over ₹25,000.",
+  },
 ];
 
 export async function loader() {
@@ -57,7 +60,9 @@ function Newsletter() {
         <p className="mt-3 text-wood-100">New collections, festive offers and care tips, once or twice a month.</p>
         <Form ref={formRef} method="post" preventScrollReset className="mt-8 flex flex-col gap-3 sm:flex-row" noValidate={false}>
           <input type="hidden" name="intent" value="newsletter" />
-          <label htmlFor="newsletter-email" className="sr-only">Email address</label>
+          <label htmlFor="newsletter-email" className="sr-only">
+            Email address
+          </label>
           <input
             id="newsletter-email"
             name="email"
@@ -72,9 +77,17 @@ function Newsletter() {
             {busy ? "Subscribing..." : "Subscribe"}
           </button>
         </Form>
-        {error ? <p id="newsletter-error" role="alert" className="mt-3 text-sm font-medium text-red-200">{error}</p> : null}
+        {error ? (
+          <p id="newsletter-error" role="alert" className="mt-3 text-sm font-medium text-red-200">
+            {error}
+          </p>
+        ) : null}
         <p className="mt-4 text-xs text-wood-200">
-          By subscribing you agree to receive emails from Sagwan Living and to our <Link to="/privacy-policy" className="underline">Privacy Policy</Link>. Unsubscribe at any time.
+          By subscribing you agree to receive emails from Sagwan Living and to our{" "}
+          <Link to="/privacy-policy" className="underline">
+            Privacy Policy
+          </Link>
+          . Unsubscribe at any time.
         </p>
       </div>
     </section>
@@ -92,12 +105,22 @@ export default function Home() {
         className="h-[440px] bg-wood-900 sm:h-[520px]"
         renderSlide={(slide, i, active) => (
           <div className="relative h-full w-full">
-            <img src={slide.imgPath} alt="" width={1600} height={700} loading={i === 0 ? "eager" : "lazy"} {...(i === 0 ? HIGH_PRIORITY : {})} className="absolute inset-0 h-full w-full object-cover" />
+            <img
+              src={slide.imgPath}
+              alt=""
+              width={1600}
+              height={700}
+              loading={i === 0 ? "eager" : "lazy"}
+              {...(i === 0 ? HIGH_PRIORITY : {})}
+              className="absolute inset-0 h-full w-full object-cover"
+            />
             <div className="absolute inset-0 bg-gradient-to-r from-black/75 via-black/55 to-black/35 sm:via-black/40 sm:to-transparent" />
             <div className="container-page relative flex h-full flex-col justify-center pb-10 sm:px-20">
               <h2 className="max-w-xl text-3xl font-semibold text-white sm:text-5xl">{slide.title}</h2>
               <p className="mt-4 max-w-md text-base text-white/90 sm:text-lg">{slide.description}</p>
-              <Link to="/categories" tabIndex={active ? undefined : -1} className="btn-primary mt-8 self-start">Shop Now</Link>
+              <Link to="/categories" tabIndex={active ? undefined : -1} className="btn-primary mt-8 self-start">
+                Shop Now
+              </Link>
             </div>
           </div>
         )}
@@ -109,7 +132,9 @@ export default function Home() {
             <h2 className="text-3xl font-semibold">Explore Categories</h2>
             <p className="mt-2 text-stone-600">Furniture for every room, made to last.</p>
           </div>
-          <Link to="/categories" className="btn-secondary">View All Categories</Link>
+          <Link to="/categories" className="btn-secondary">
+            View All Categories
+          </Link>
         </div>
         <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
           {categories.map((c) => (
@@ -129,16 +154,27 @@ export default function Home() {
       </section>
 
       <section className="container-page grid items-center gap-10 py-16 lg:grid-cols-2">
-        <img src="/images/categories/living-room.svg" alt="A sofa crafted in our workshop" width={800} height={600} loading="lazy" className="aspect-[4/3] w-full rounded-2xl object-cover shadow-sm" />
+        <img
+          src="/images/categories/living-room.svg"
+          alt="A sofa crafted in our workshop"
+          width={800}
+          height={600}
+          loading="lazy"
+          className="aspect-[4/3] w-full rounded-2xl object-cover shadow-sm"
+        />
         <div>
           <h2 className="text-3xl font-semibold">Craftsmanship That Lasts</h2>
           <p className="mt-4 leading-relaxed text-stone-700">
-            Every piece starts as seasoned sheesham, teak or mango wood, cut and joined by hand in our Gujarat workshop.
-            We use mortise-and-tenon joints, not staples, and finish each surface by hand so it ages gracefully with your family.
+            Every piece starts as seasoned sheesham, teak or mango wood, cut and joined by hand in our Gujarat workshop. We use
+            mortise-and-tenon joints, not staples, and finish each surface by hand so it ages gracefully with your family.
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/about" className="btn-primary">Learn About Us</Link>
-            <Link to="/categories" className="btn-secondary">Browse Collections</Link>
+            <Link to="/about" className="btn-primary">
+              Learn About Us
+            </Link>
+            <Link to="/categories" className="btn-secondary">
+              Browse Collections
+            </Link>
           </div>
         </div>
       </section>

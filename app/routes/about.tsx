@@ -3,10 +3,7 @@ import { Link } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { about } from "~/content/about";
 
-export const meta: MetaFunction = () => [
-  { title: "About Us | Sagwan Living" },
-  { name: "description", content: about.description },
-];
+export const meta: MetaFunction = () => [{ title: "About Us | Sagwan Living" }, { name: "description", content: about.description }];
 
 export default function AboutRoute() {
   const paragraphs = about.story

@@ -34,7 +34,12 @@ export function changeText(card: Pick<StatCard, "change" | "recent">): string {
   return `${card.change > 0 ? "+" : ""}${card.change.toFixed(1)}% from last month`;
 }
 
-const BAR_COLOURS: Record<string, string> = { processing: "bg-yellow-400", shipped: "bg-blue-500", delivered: "bg-green-600", cancelled: "bg-red-500" };
+const BAR_COLOURS: Record<string, string> = {
+  processing: "bg-yellow-400",
+  shipped: "bg-blue-500",
+  delivered: "bg-green-600",
+  cancelled: "bg-red-500",
+};
 
 export default function Dashboard() {
   const { stats, audit } = useLoaderData<typeof loader>();
@@ -50,11 +55,17 @@ export default function Dashboard() {
               <div className="flex items-start justify-between gap-3">
                 <div>
                   <p className="text-sm text-stone-600">{card.label}</p>
-                  <p className="mt-1 text-2xl font-semibold" data-testid="stat-value">{card.key === "revenue" ? formatPrice(card.value) : card.value.toLocaleString("en-IN")}</p>
+                  <p className="mt-1 text-2xl font-semibold" data-testid="stat-value">
+                    {card.key === "revenue" ? formatPrice(card.value) : card.value.toLocaleString("en-IN")}
+                  </p>
                 </div>
-                <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700"><Icon className="h-5 w-5" /></span>
+                <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700">
+                  <Icon className="h-5 w-5" />
+                </span>
               </div>
-              <p className={`mt-3 text-sm font-medium ${tone}`} data-testid="stat-change">{changeText(card)}</p>
+              <p className={`mt-3 text-sm font-medium ${tone}`} data-testid="stat-change">
+                {changeText(card)}
+              </p>
             </li>
           );
         })}
@@ -62,7 +73,9 @@ export default function Dashboard() {
 
       <div className="grid gap-6 lg:grid-cols-2">
         <section className="card p-5" aria-labelledby="status-overview">
-          <h2 id="status-overview" className="text-lg font-semibold">Order Status Overview</h2>
+          <h2 id="status-overview" className="text-lg font-semibold">
+            Order Status Overview
+          </h2>
           <ul className="mt-4 space-y-3">
             {ORDER_STATUSES.map((status) => {
               const n = counts[status];
@@ -83,7 +96,9 @@ export default function Dashboard() {
         </section>
 
         <section className="card p-5" aria-labelledby="quick-stats">
-          <h2 id="quick-stats" className="text-lg font-semibold">Quick Stats</h2>
+          <h2 id="quick-stats" className="text-lg font-semibold">
+            Quick Stats
+          </h2>
           <dl className="mt-4 grid grid-cols-2 gap-4 text-sm">
             <QuickStat label="Average order value" value={formatPrice(stats.quick.averageOrderValue)} />
             <QuickStat label="Orders awaiting shipment" value={stats.quick.awaitingShipment} />
@@ -97,24 +112,44 @@ export default function Dashboard() {
 
       <section className="card overflow-hidden" aria-labelledby="recent-orders">
         <div className="flex items-center justify-between p-5 pb-3">
-          <h2 id="recent-orders" className="text-lg font-semibold">Recent Orders</h2>
-          <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">View all</Link>
+          <h2 id="recent-orders" className="text-lg font-semibold">
+            Recent Orders
+          </h2>
+          <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">
+            View all
+          </Link>
         </div>
         <div className="overflow-x-auto">
           <table className="w-full min-w-[36rem] text-left text-sm" aria-label="Recent Orders">
             <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600">
-              <tr>{["Order ID", "Customer", "Total", "Status", "Date"].map((h) => <th key={h} scope="col" className="px-5 py-3 font-semibold">{h}</th>)}</tr>
+              <tr>
+                {["Order ID", "Customer", "Total", "Status", "Date"].map((h) => (
+                  <th key={h} scope="col" className="px-5 py-3 font-semibold">
+                    {h}
+                  </th>
+                ))}
+              </tr>
             </thead>
             <tbody className="divide-y divide-sand-200">
               {stats.recentOrders.length === 0 ? (
-                <tr><td colSpan={5} className="px-5 py-8 text-center text-stone-600">No orders yet.</td></tr>
+                <tr>
+                  <td colSpan={5} className="px-5 py-8 text-center text-stone-600">
+                    No orders yet.
+                  </td>
+                </tr>
               ) : (
                 stats.recentOrders.map((o) => (
                   <tr key={o.id}>
-                    <td className="px-5 py-3 font-medium"><Link to={`/admin/orders/${o.id}`} className="text-wood-700 underline">#{o.id}</Link></td>
+                    <td className="px-5 py-3 font-medium">
+                      <Link to={`/admin/orders/${o.id}`} className="text-wood-700 underline">
+                        #{o.id}
+                      </Link>
+                    </td>
                     <td className="px-5 py-3">{o.customer}</td>
                     <td className="px-5 py-3">{formatPrice(o.total)}</td>
-                    <td className="px-5 py-3"><StatusBadge status={o.status} /></td>
+                    <td className="px-5 py-3">
+                      <StatusBadge status={o.status} />
+                    </td>
                     <td className="px-5 py-3">{formatShortDate(o.createdAt)}</td>
                   </tr>
                 ))
@@ -125,14 +160,18 @@ export default function Dashboard() {
       </section>
 
       <section className="card p-5" aria-labelledby="recent-changes">
-        <h2 id="recent-changes" className="text-lg font-semibold">Recent Changes</h2>
+        <h2 id="recent-changes" className="text-lg font-semibold">
+          Recent Changes
+        </h2>
         {audit.length === 0 ? (
           <p className="mt-3 text-sm text-stone-600">No admin changes yet.</p>
         ) : (
           <ol className="mt-3 divide-y divide-sand-200 text-sm" data-testid="audit-log">
             {audit.map((entry) => (
               <li key={entry.id} className="flex flex-col gap-1 py-2 sm:flex-row sm:items-baseline sm:gap-4">
-                <time dateTime={entry.createdAt} className="shrink-0 text-stone-600 sm:w-44">{formatDateTime(entry.createdAt)}</time>
+                <time dateTime={entry.createdAt} className="shrink-0 text-stone-600 sm:w-44">
+                  {formatDateTime(entry.createdAt)}
+                </time>
                 <span className="w-20 shrink-0 font-medium capitalize">{entry.action}</span>
                 <span>{entry.summary}</span>
               </li>

@@ -18,8 +18,7 @@ import { useIsPending } from "~/utils/hooks";
 
 export const handle = { section: "Categories" };
 
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
@@ -27,7 +26,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
     fields: ["title", "description", "imgPath"],
     limit: MAX_UPLOAD_BYTES + 64 * 1024,
     parse: (form) =>
-      withImage(form, (imgPath) => parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath })),
+      withImage(form, (imgPath) =>
+        parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath }),
+      ),
     create: createCategory,
     update: updateCategory,
     remove: deleteCategory,
@@ -49,12 +50,20 @@ export default function AdminCategories() {
               ) : (
                 list.rows.map((c) => (
                   <tr key={c.id} data-testid="category-row">
-                    <td className="px-4 py-3"><img src={c.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
+                    <td className="px-4 py-3">
+                      <img src={c.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" />
+                    </td>
                     <td className="px-4 py-3 font-medium">{c.title}</td>
                     <td className="px-4 py-3 text-stone-600 max-sm:hidden">{c.slug}</td>
-                    <td className="max-w-xs px-4 py-3 text-stone-700"><span className="line-clamp-2">{c.description}</span></td>
-                    <td data-label="Products" className="px-4 py-3">{c.productCount}</td>
-                    <td className="px-4 py-3"><RowActions id={c.id} name={c.title} /></td>
+                    <td className="max-w-xs px-4 py-3 text-stone-700">
+                      <span className="line-clamp-2">{c.description}</span>
+                    </td>
+                    <td data-label="Products" className="px-4 py-3">
+                      {c.productCount}
+                    </td>
+                    <td className="px-4 py-3">
+                      <RowActions id={c.id} name={c.title} />
+                    </td>
                   </tr>
                 ))
               )}
@@ -64,7 +73,9 @@ export default function AdminCategories() {
         )}
       </BehindDialog>
       {dialog?.mode === "delete" && editing ? <DeleteCategory category={editing} /> : null}
-      {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? <CategoryForm category={dialog.mode === "edit" ? editing : null} /> : null}
+      {dialog?.mode === "new" || (dialog?.mode === "edit" && editing) ? (
+        <CategoryForm category={dialog.mode === "edit" ? editing : null} />
+      ) : null}
     </div>
   );
 }
@@ -106,7 +117,12 @@ function CategoryForm({ category }: { category: Category | null }) {
               {...fieldA11y("category-description", errors.error("description"))}
             />
           </FormField>
-          <ImageFields idPrefix="category" value={value("imgPath")} urlError={errors.error("imgPath")} fileError={errors.error("imageFile")} />
+          <ImageFields
+            idPrefix="category"
+            value={value("imgPath")}
+            urlError={errors.error("imgPath")}
+            fileError={errors.error("imageFile")}
+          />
           <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
             {close}
             <button type="submit" name="intent" value={category ? "update" : "create"} className="btn-primary" disabled={busy}>

@@ -51,7 +51,11 @@ export default function AdminOrders() {
           <span className="sr-only">Status</span>
           <select name="status" defaultValue={status} className="field-input">
             <option value="all">All Status</option>
-            {ORDER_STATUSES.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+            {ORDER_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {statusLabel(s)}
+              </option>
+            ))}
           </select>
         </label>
         <details open={moreFilters} className="group sm:relative">
@@ -90,10 +94,18 @@ export default function AdminOrders() {
                   <td className="px-4 py-3">{o.customer}</td>
                   <td className="px-4 py-3">{o.itemCount} items</td>
                   <td className="px-4 py-3">{formatPrice(o.total)}</td>
-                  <td className="px-4 py-3"><StatusBadge status={o.status} /></td>
+                  <td className="px-4 py-3">
+                    <StatusBadge status={o.status} />
+                  </td>
                   <td className="px-4 py-3">{formatShortDate(o.createdAt)}</td>
                   <td className="px-4 py-3">
-                    <Link to={`/admin/orders/${o.id}`} className="btn-ghost px-3 py-1.5 text-sm" aria-label={`View Details of order #${o.id}`}>View Details</Link>
+                    <Link
+                      to={`/admin/orders/${o.id}`}
+                      className="btn-ghost px-3 py-1.5 text-sm"
+                      aria-label={`View Details of order #${o.id}`}
+                    >
+                      View Details
+                    </Link>
                   </td>
                 </tr>
               ))

@@ -59,32 +59,49 @@ export default function AdminOrder() {
   const busy = useIsPending({ state: "submitting" });
   return (
     <div className="max-w-5xl">
-      <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">← All orders</Link>
+      <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">
+        ← All orders
+      </Link>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
         <div>
           <h2 className="text-2xl font-semibold">Order #{order.id}</h2>
-          <p className="text-sm text-stone-600">Placed {formatDateTime(order.createdAt)} · {paymentLabel(order)}{order.paymentId ? ` · ${order.paymentId}` : ""}</p>
+          <p className="text-sm text-stone-600">
+            Placed {formatDateTime(order.createdAt)} · {paymentLabel(order)}
+            {order.paymentId ? ` · ${order.paymentId}` : ""}
+          </p>
         </div>
         <StatusBadge status={order.status} />
       </div>
 
       <section className="card mt-5 p-5" aria-labelledby="status-heading">
-        <h3 id="status-heading" className="text-lg font-semibold">Change status</h3>
+        <h3 id="status-heading" className="text-lg font-semibold">
+          Change status
+        </h3>
         <FormBanner message={result?.formError} />
         {next.length === 0 ? (
-          <p className="mt-2 text-sm text-stone-600">This order is {statusLabel(order.status).toLowerCase()}: its status can no longer change.</p>
+          <p className="mt-2 text-sm text-stone-600">
+            This order is {statusLabel(order.status).toLowerCase()}: its status can no longer change.
+          </p>
         ) : (
           <Form method="post" className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
             <label className="sm:w-56">
               <span className="field-label">New status</span>
               <select name="status" className="field-input" defaultValue={next[0]}>
-                {next.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}
+                {next.map((s) => (
+                  <option key={s} value={s}>
+                    {statusLabel(s)}
+                  </option>
+                ))}
               </select>
             </label>
-            <button type="submit" name="intent" value="status" className="btn-primary" disabled={busy}>{busy ? "Updating..." : "Update Status"}</button>
+            <button type="submit" name="intent" value="status" className="btn-primary" disabled={busy}>
+              {busy ? "Updating..." : "Update Status"}
+            </button>
           </Form>
         )}
-        {order.status === "shipped" ? <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p> : null}
+        {order.status === "shipped" ? (
+          <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p>
+        ) : null}
         {order.status === "cancelled" && order.paymentMethod === "online" ? (
           <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="refund-note">
             {order.testPayment
@@ -97,7 +114,9 @@ export default function AdminOrder() {
 
       <div className="mt-5 grid gap-5 md:grid-cols-[1fr_320px]">
         <section aria-labelledby="items-heading" className="card p-5 sm:p-6">
-          <h3 id="items-heading" className="text-lg font-semibold">Items</h3>
+          <h3 id="items-heading" className="text-lg font-semibold">
+            Items
+          </h3>
           <OrderItemList items={order.items} />
           <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
         </section>

@@ -55,13 +55,25 @@ export default function AdminProducts() {
             <span className="sr-only">Category</span>
             <select name="category" defaultValue={String(category)} className="field-input">
               <option value="all">All Categories</option>
-              {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+              {categories.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.title}
+                </option>
+              ))}
             </select>
           </label>
         </ListSearch>
         <div className="mt-3 flex flex-wrap gap-2 text-sm">
-          <a href={`/admin/products/export.csv${withParams("", { q, category: category === "all" ? null : category })}`} className="btn-ghost px-3 py-1.5" download>Export CSV</a>
-          <Link to="/admin/products/import" className="btn-ghost px-3 py-1.5">Import CSV</Link>
+          <a
+            href={`/admin/products/export.csv${withParams("", { q, category: category === "all" ? null : category })}`}
+            className="btn-ghost px-3 py-1.5"
+            download
+          >
+            Export CSV
+          </a>
+          <Link to="/admin/products/import" className="btn-ghost px-3 py-1.5">
+            Import CSV
+          </Link>
         </div>
         {error !== null ? (
           <ListError message={error} />
@@ -73,18 +85,30 @@ export default function AdminProducts() {
               ) : (
                 list.rows.map((p) => (
                   <tr key={p.id} data-testid="product-row">
-                    <td className="px-4 py-3"><img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" /></td>
                     <td className="px-4 py-3">
-                      <Link to={`/product/${p.slug}`} className="font-medium hover:underline">{p.title}</Link>
+                      <img src={p.imgPath} alt="" width={48} height={48} className="h-12 w-12 rounded-md bg-sand-100 object-cover" />
+                    </td>
+                    <td className="px-4 py-3">
+                      <Link to={`/product/${p.slug}`} className="font-medium hover:underline">
+                        {p.title}
+                      </Link>
                       <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
                     </td>
                     <td className="px-4 py-3">{p.categoryTitle}</td>
                     <td className="px-4 py-3">{formatPrice(p.price)}</td>
                     <td data-label="Stock" className="px-4 py-3">
-                      {p.inStock ? p.stock : <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>}
+                      {p.inStock ? (
+                        p.stock
+                      ) : (
+                        <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>
+                      )}
                     </td>
-                    <td data-label="Featured" className="px-4 py-3">{p.featured ? "Yes" : "No"}</td>
-                    <td className="px-4 py-3"><RowActions id={p.id} name={p.title} /></td>
+                    <td data-label="Featured" className="px-4 py-3">
+                      {p.featured ? "Yes" : "No"}
+                    </td>
+                    <td className="px-4 py-3">
+                      <RowActions id={p.id} name={p.title} />
+                    </td>
                   </tr>
                 ))
               )}
@@ -161,7 +185,11 @@ function ProductForm({ product, categories }: { product: Item | null; categories
                 {...fieldA11y("product-category", e("categoryId"))}
               >
                 <option value="">Choose a category</option>
-                {categories.map((c) => <option key={c.id} value={c.id}>{c.title}</option>)}
+                {categories.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.title}
+                  </option>
+                ))}
               </select>
             </FormField>
             <FormField id="product-price" label="Price (₹)" required error={e("price")}>
@@ -189,13 +217,30 @@ function ProductForm({ product, categories }: { product: Item | null; categories
               {...fieldA11y("product-description", e("description"))}
             />
           </FormField>
-          <ImageFields idPrefix="product" value={text("imgPath", product?.imgPath ?? "")} urlError={e("imgPath")} fileError={e("imageFile")} />
+          <ImageFields
+            idPrefix="product"
+            value={text("imgPath", product?.imgPath ?? "")}
+            urlError={e("imgPath")}
+            fileError={e("imageFile")}
+          />
           <div className="grid gap-4 sm:grid-cols-3 sm:items-end">
             <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
-              <input type="checkbox" name="featured" defaultChecked={checked("featured", product?.featured ?? false)} className="h-5 w-5 accent-wood-600" /> Featured
+              <input
+                type="checkbox"
+                name="featured"
+                defaultChecked={checked("featured", product?.featured ?? false)}
+                className="h-5 w-5 accent-wood-600"
+              />{" "}
+              Featured
             </label>
             <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
-              <input type="checkbox" name="inStock" defaultChecked={checked("inStock", product ? product.inStock : true)} className="h-5 w-5 accent-wood-600" /> In Stock
+              <input
+                type="checkbox"
+                name="inStock"
+                defaultChecked={checked("inStock", product ? product.inStock : true)}
+                className="h-5 w-5 accent-wood-600"
+              />{" "}
+              In Stock
             </label>
             <FormField id="product-stock" label="Units in stock" error={e("stock")}>
               <input
@@ -214,7 +259,11 @@ function ProductForm({ product, categories }: { product: Item | null; categories
           </div>
           <fieldset className="rounded-lg border border-sand-200 p-3">
             <legend className="px-1 text-sm font-medium">Specifications</legend>
-            {e("specifications") ? <p className="field-error mb-2" role="alert">{e("specifications")}</p> : null}
+            {e("specifications") ? (
+              <p className="field-error mb-2" role="alert">
+                {e("specifications")}
+              </p>
+            ) : null}
             <div className="space-y-2">
               {specs.map(([k, v], i) => (
                 <div key={i} className="grid grid-cols-2 gap-2">
@@ -238,7 +287,9 @@ function ProductForm({ product, categories }: { product: Item | null; categories
               ))}
             </div>
             {hydrated && specs.length < ADMIN_LIMITS.specs ? (
-              <button type="button" className="btn-ghost mt-2 text-sm" onClick={() => setSpecs((rows) => [...rows, ["", ""]])}>Add a row</button>
+              <button type="button" className="btn-ghost mt-2 text-sm" onClick={() => setSpecs((rows) => [...rows, ["", ""]])}>
+                Add a row
+              </button>
             ) : null}
             <p className="mt-1 text-xs text-stone-600">Blank rows are ignored.</p>
           </fieldset>

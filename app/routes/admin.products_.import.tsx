@@ -87,7 +87,9 @@ export default function ImportProductsPage() {
   return (
     <div className="max-w-3xl space-y-6">
       <div>
-        <Link to="/admin/products" className="text-sm text-wood-700 underline">← Back to products</Link>
+        <Link to="/admin/products" className="text-sm text-wood-700 underline">
+          ← Back to products
+        </Link>
         <h1 className="mt-2 text-2xl font-semibold sm:text-3xl">Import products from CSV</h1>
       </div>
 
@@ -96,7 +98,9 @@ export default function ImportProductsPage() {
         {problems.length ? (
           <ul className="mt-2 list-disc space-y-1 pl-5" aria-label="Problems in the file" data-testid="import-problems">
             {problems.map((p, i) => (
-              <li key={i}>Line {p.line}: {p.message}</li>
+              <li key={i}>
+                Line {p.line}: {p.message}
+              </li>
             ))}
             {more > 0 ? <li>…and {more} more</li> : null}
           </ul>
@@ -104,25 +108,39 @@ export default function ImportProductsPage() {
       </FormBanner>
 
       <section className="card space-y-3 p-5 text-sm text-stone-700 sm:p-6" aria-labelledby="columns-heading">
-        <h2 id="columns-heading" className="text-lg font-semibold text-ink">The file</h2>
+        <h2 id="columns-heading" className="text-lg font-semibold text-ink">
+          The file
+        </h2>
         <p>
           One product per row, with a header row naming the columns: <code className="font-mono text-xs">{CSV_COLUMNS.join(", ")}</code>.
           The columns <strong>title, category, price, description and imgPath</strong> are required; the others may be left out.
         </p>
         <ul className="list-disc space-y-1 pl-5">
-          <li><strong>slug</strong>: a product&apos;s slug updates that product; a new slug, or none, adds a new product.</li>
-          <li><strong>category</strong>: the category&apos;s slug, such as <code className="font-mono text-xs">living-room</code>.</li>
-          <li><strong>price</strong> in whole rupees; <strong>stock</strong> in units (0 means out of stock); <strong>featured</strong>: yes or no.</li>
-          <li><strong>specifications</strong>: a JSON object of names and values, like <code className="font-mono text-xs">{'{"Material":"Teak"}'}</code>.</li>
+          <li>
+            <strong>slug</strong>: a product&apos;s slug updates that product; a new slug, or none, adds a new product.
+          </li>
+          <li>
+            <strong>category</strong>: the category&apos;s slug, such as <code className="font-mono text-xs">living-room</code>.
+          </li>
+          <li>
+            <strong>price</strong> in whole rupees; <strong>stock</strong> in units (0 means out of stock); <strong>featured</strong>: yes
+            or no.
+          </li>
+          <li>
+            <strong>specifications</strong>: a JSON object of names and values, like{" "}
+            <code className="font-mono text-xs">{'{"Material":"Teak"}'}</code>.
+          </li>
         </ul>
         <p>Example:</p>
         <pre className="overflow-x-auto rounded-md bg-sand-100 p-3 font-mono text-xs">{EXAMPLE}</pre>
         <p>
-          Every row is checked first: if any row has a problem, nothing is imported and each problem is listed by its line.
-          At most {IMPORT_MAX_ROWS} rows and 1 MB per file; save it as &quot;CSV UTF-8&quot;.
+          Every row is checked first: if any row has a problem, nothing is imported and each problem is listed by its line. At most{" "}
+          {IMPORT_MAX_ROWS} rows and 1 MB per file; save it as &quot;CSV UTF-8&quot;.
         </p>
         <p>
-          <a href="/admin/products/export.csv" className="font-medium text-wood-700 underline">Download the current list as CSV</a>
+          <a href="/admin/products/export.csv" className="font-medium text-wood-700 underline">
+            Download the current list as CSV
+          </a>
         </p>
       </section>
 

@@ -67,7 +67,10 @@ function Sidebar() {
         </ul>
       </nav>
       <Form method="post" action="/admin/logout" className="hidden border-t border-sand-200 p-3 lg:block">
-        <button type="submit" className="flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-stone-700 hover:bg-sand-100">
+        <button
+          type="submit"
+          className="flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-stone-700 hover:bg-sand-100"
+        >
           <LogoutIcon className="h-5 w-5" /> Logout
         </button>
       </Form>
@@ -84,13 +87,19 @@ function Frame({ children }: { children: React.ReactNode }) {
         <header className={TOP_BAR}>
           <h1 className="text-2xl font-semibold">{section}</h1>
           <div className="flex items-center gap-2">
-            <Link to="/" className="btn-ghost text-sm">View shop</Link>
+            <Link to="/" className="btn-ghost text-sm">
+              View shop
+            </Link>
             <Form method="post" action="/admin/logout" className="lg:hidden">
-              <button type="submit" className="btn-secondary text-sm">Logout</button>
+              <button type="submit" className="btn-secondary text-sm">
+                Logout
+              </button>
             </Form>
           </div>
         </header>
-        <main id="main" className="p-4 sm:p-6">{children}</main>
+        <main id="main" className="p-4 sm:p-6">
+          {children}
+        </main>
       </div>
     </div>
   );
@@ -114,9 +123,15 @@ export function ErrorBoundary() {
   return (
     <Frame>
       <div className="card max-w-xl p-6">
-        <h2 className="text-xl font-semibold">{status === 404 ? "Not Found" : status === 403 ? "Admin access required" : "Something went wrong"}</h2>
-        <p role="alert" className="mt-2 text-stone-700">Error: {message}</p>
-        <Link to="/admin" className="btn-secondary mt-4">Back to the dashboard</Link>
+        <h2 className="text-xl font-semibold">
+          {status === 404 ? "Not Found" : status === 403 ? "Admin access required" : "Something went wrong"}
+        </h2>
+        <p role="alert" className="mt-2 text-stone-700">
+          Error: {message}
+        </p>
+        <Link to="/admin" className="btn-secondary mt-4">
+          Back to the dashboard
+        </Link>
       </div>
     </Frame>
   );

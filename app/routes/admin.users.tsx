@@ -2,7 +2,17 @@
 // failure, mobile 'N/A' when missing); search by name, email or mobile; add/edit/delete.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, ListSkeleton, RowActions } from "~/components/AdminUI";
+import {
+  AdminDialog,
+  AdminTable,
+  BehindDialog,
+  DeleteDialog,
+  EmptyRow,
+  ListError,
+  ListSearch,
+  ListSkeleton,
+  RowActions,
+} from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
@@ -54,10 +64,18 @@ export default function AdminUsers() {
                   <tr key={u.id} data-testid="user-row">
                     <td className="px-4 py-3 font-medium">{u.name}</td>
                     <td className="px-4 py-3">{u.email}</td>
-                    <td data-label="Mobile" className="px-4 py-3">{u.mobile ?? "N/A"}</td>
-                    <td data-label="Orders" className="px-4 py-3">{u.orderCount}</td>
-                    <td data-label="Joined" className="px-4 py-3">{formatShortDate(u.createdAt)}</td>
-                    <td className="px-4 py-3"><RowActions id={u.id} name={u.name} /></td>
+                    <td data-label="Mobile" className="px-4 py-3">
+                      {u.mobile ?? "N/A"}
+                    </td>
+                    <td data-label="Orders" className="px-4 py-3">
+                      {u.orderCount}
+                    </td>
+                    <td data-label="Joined" className="px-4 py-3">
+                      {formatShortDate(u.createdAt)}
+                    </td>
+                    <td className="px-4 py-3">
+                      <RowActions id={u.id} name={u.name} />
+                    </td>
                   </tr>
                 ))
               )}
@@ -123,7 +141,11 @@ function UserForm({ user }: { user: User | null }) {
               {...fieldA11y("user-mobile", e("mobile"))}
             />
           </FormField>
-          {user ? null : <p className="text-sm text-stone-600">The customer sets their own password with &apos;Forgot password&apos; on the login page.</p>}
+          {user ? null : (
+            <p className="text-sm text-stone-600">
+              The customer sets their own password with &apos;Forgot password&apos; on the login page.
+            </p>
+          )}
           <div className="flex flex-col-reverse gap-3 pt-2 sm:flex-row sm:justify-end">
             {close}
             <button type="submit" name="intent" value={user ? "update" : "create"} className="btn-primary" disabled={busy}>

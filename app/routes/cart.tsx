@@ -82,12 +82,20 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
   return (
     <li className="flex gap-3 py-5 sm:gap-4" data-testid="cart-line">
       <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
-        <img src={line.item.imgPath} alt={line.item.title} width={800} height={600} className="aspect-[4/3] w-20 rounded-lg object-cover sm:w-32" />
+        <img
+          src={line.item.imgPath}
+          alt={line.item.title}
+          width={800}
+          height={600}
+          className="aspect-[4/3] w-20 rounded-lg object-cover sm:w-32"
+        />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex items-start justify-between gap-2">
           <div>
-            <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">{line.item.title}</Link>
+            <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">
+              {line.item.title}
+            </Link>
             <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
           </div>
           <Form method="post" action={CART_ACTION} onSubmit={onRemove}>
@@ -105,14 +113,28 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
             <input type="hidden" name="intent" value="update" />
             <input type="hidden" name="id" value={line.id} />
             <input type="hidden" name="redirectTo" value="/cart" />
-            <QuantityInput id={`qty-${line.id}`} label={`Quantity of ${line.item.title}`} value={line.quantity} max={max} onChange={(q) => submit({ intent: "update", quantity: String(q) })} />
+            <QuantityInput
+              id={`qty-${line.id}`}
+              label={`Quantity of ${line.item.title}`}
+              value={line.quantity}
+              max={max}
+              onChange={(q) => submit({ intent: "update", quantity: String(q) })}
+            />
             <noscript>
-              <button type="submit" className="btn-secondary">Update</button>
+              <button type="submit" className="btn-secondary">
+                Update
+              </button>
             </noscript>
           </Form>
-          <p className="ml-auto font-semibold" data-testid="line-total">{formatPrice(line.item.price * line.quantity)}</p>
+          <p className="ml-auto font-semibold" data-testid="line-total">
+            {formatPrice(line.item.price * line.quantity)}
+          </p>
         </div>
-        {error ? <p role="alert" className="text-sm text-red-700">{error}</p> : null}
+        {error ? (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        ) : null}
       </div>
     </li>
   );
@@ -135,8 +157,14 @@ export default function CartPage() {
       <section className="container-page flex flex-col items-center py-20 text-center">
         <h1 className="text-3xl font-semibold">Your Cart is Empty</h1>
         <p className="mt-3 text-stone-600">Looks like you haven't added any items to your cart yet.</p>
-        {formError ? <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">{formError}</p> : null}
-        <Link to="/categories" className="btn-primary mt-8">Browse Categories</Link>
+        {formError ? (
+          <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
+            {formError}
+          </p>
+        ) : null}
+        <Link to="/categories" className="btn-primary mt-8">
+          Browse Categories
+        </Link>
       </section>
     );
   }
@@ -144,7 +172,11 @@ export default function CartPage() {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Shopping Cart</h1>
-      {formError ? <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">{formError}</p> : null}
+      {formError ? (
+        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
+          {formError}
+        </p>
+      ) : null}
       <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_380px]">
         <div className="card p-4 sm:p-6">
           <div className="flex items-center justify-between border-b border-sand-200 pb-4">
@@ -152,7 +184,9 @@ export default function CartPage() {
             <Form method="post" action={CART_ACTION} onSubmit={onClear}>
               <input type="hidden" name="intent" value="clear" />
               <input type="hidden" name="redirectTo" value="/cart" />
-              <button type="submit" className="btn-ghost text-red-700">Clear Cart</button>
+              <button type="submit" className="btn-ghost text-red-700">
+                Clear Cart
+              </button>
             </Form>
           </div>
           <ul className="divide-y divide-sand-200">
@@ -162,10 +196,16 @@ export default function CartPage() {
           </ul>
         </div>
         <aside className="card h-fit p-6" aria-labelledby="summary-heading">
-          <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
+          <h2 id="summary-heading" className="text-xl font-semibold">
+            Order Summary
+          </h2>
           <OrderTotals totals={totals} gstLabel="Tax (GST 18%)" className="mt-5" />
-          <Link to="/checkout" className="btn-primary mt-6 w-full">Proceed to Checkout</Link>
-          <Link to="/categories" className="btn-secondary mt-3 w-full">Continue Shopping</Link>
+          <Link to="/checkout" className="btn-primary mt-6 w-full">
+            Proceed to Checkout
+          </Link>
+          <Link to="/categories" className="btn-secondary mt-3 w-full">
+            Continue Shopping
+          </Link>
           <p className="mt-5 text-sm text-stone-600">Free shipping on orders over ₹25,000</p>
           <p className="mt-1 text-sm text-stone-600">Have a coupon? You'll be able to apply it at checkout.</p>
         </aside>
@@ -173,4 +213,3 @@ export default function CartPage() {
     </section>
   );
 }
-

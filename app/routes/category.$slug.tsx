@@ -7,7 +7,15 @@ import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
 import { SlugSchema } from "~/utils/schemas";
 import type { Sort } from "~/utils/catalogue";
-import { AVAILABILITY, CategoryQuerySchema, PRICE_RANGE_KEYS, PRICE_RANGES, searchParamsToObject, SORT_LABELS, SORTS } from "~/utils/catalogue";
+import {
+  AVAILABILITY,
+  CategoryQuerySchema,
+  PRICE_RANGE_KEYS,
+  PRICE_RANGES,
+  searchParamsToObject,
+  SORT_LABELS,
+  SORTS,
+} from "~/utils/catalogue";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.category ? `${d.category.title} Furniture | Sagwan Living` : "Category Not Found | Sagwan Living" },
@@ -47,7 +55,9 @@ export default function CategoryPage() {
     <>
       <section className="border-b border-sand-200 bg-wood-50">
         <div className="container-page py-10">
-          <Link to="/categories" className="text-sm font-medium text-wood-700 hover:underline">← Back to Categories</Link>
+          <Link to="/categories" className="text-sm font-medium text-wood-700 hover:underline">
+            ← Back to Categories
+          </Link>
           <h1 className="mt-3 text-3xl font-semibold sm:text-4xl">{category.title}</h1>
           <p className="mt-2 max-w-2xl text-stone-600">{category.description}</p>
         </div>
@@ -79,7 +89,13 @@ export default function CategoryPage() {
               <legend className="mb-2 font-semibold">Availability</legend>
               {Object.entries(AVAILABILITY).map(([value, label]) => (
                 <label key={value} className="flex min-h-11 items-center gap-3">
-                  <input type="checkbox" name="availability" value={value} defaultChecked={query.availability.includes(value as keyof typeof AVAILABILITY)} className="h-5 w-5 accent-wood-600" />
+                  <input
+                    type="checkbox"
+                    name="availability"
+                    value={value}
+                    defaultChecked={query.availability.includes(value as keyof typeof AVAILABILITY)}
+                    className="h-5 w-5 accent-wood-600"
+                  />
                   {label}
                 </label>
               ))}
@@ -88,7 +104,13 @@ export default function CategoryPage() {
               <legend className="mb-2 font-semibold">Price Range</legend>
               {PRICE_RANGE_KEYS.map((key) => (
                 <label key={key} className="flex min-h-11 items-center gap-3">
-                  <input type="checkbox" name="price" value={key} defaultChecked={query.price.includes(key)} className="h-5 w-5 accent-wood-600" />
+                  <input
+                    type="checkbox"
+                    name="price"
+                    value={key}
+                    defaultChecked={query.price.includes(key)}
+                    className="h-5 w-5 accent-wood-600"
+                  />
                   {PRICE_RANGES[key].label}
                 </label>
               ))}
@@ -96,23 +118,43 @@ export default function CategoryPage() {
             <fieldset>
               <legend className="mb-2 font-semibold">Featured</legend>
               <label className="flex min-h-11 items-center gap-3">
-                <input type="checkbox" name="featured" value="1" defaultChecked={Boolean(query.featured)} className="h-5 w-5 accent-wood-600" />
+                <input
+                  type="checkbox"
+                  name="featured"
+                  value="1"
+                  defaultChecked={Boolean(query.featured)}
+                  className="h-5 w-5 accent-wood-600"
+                />
                 Featured Items
               </label>
               <div className="mt-4 flex flex-wrap gap-2">
-                <button type="submit" className="btn-primary">Apply Filters</button>
-                {filtersActive ? <Link to={query.sort === "default" ? "." : `?sort=${query.sort}`} preventScrollReset className="btn-ghost">Clear</Link> : null}
+                <button type="submit" className="btn-primary">
+                  Apply Filters
+                </button>
+                {filtersActive ? (
+                  <Link to={query.sort === "default" ? "." : `?sort=${query.sort}`} preventScrollReset className="btn-ghost">
+                    Clear
+                  </Link>
+                ) : null}
               </div>
             </fieldset>
           </Form>
         </details>
-        {invalid ? <p role="alert" className="mt-4 text-sm text-red-700">Some filters were not recognised and were ignored.</p> : null}
-        <p className="mt-6 text-sm text-stone-600" aria-live="polite">{items.length} {items.length === 1 ? "product" : "products"}</p>
+        {invalid ? (
+          <p role="alert" className="mt-4 text-sm text-red-700">
+            Some filters were not recognised and were ignored.
+          </p>
+        ) : null}
+        <p className="mt-6 text-sm text-stone-600" aria-live="polite">
+          {items.length} {items.length === 1 ? "product" : "products"}
+        </p>
         <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
           {items.length === 0 ? (
             <div className="rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
               <p className="text-lg">No products found in this category.</p>
-              <Link to="/categories" className="btn-secondary mt-6">Browse Other Categories</Link>
+              <Link to="/categories" className="btn-secondary mt-6">
+                Browse Other Categories
+              </Link>
             </div>
           ) : (
             <ProductGrid items={items} eagerFirst={2} />
@@ -125,7 +167,12 @@ export default function CategoryPage() {
 
 /** An unknown category: its own 404 page inside the shop layout; any other failure says what went wrong. */
 export const ErrorBoundary = notFoundBoundary(
-  { title: "Category Not Found", message: "The category you're looking for doesn't exist.", to: "/categories", linkText: "View All Categories" },
+  {
+    title: "Category Not Found",
+    message: "The category you're looking for doesn't exist.",
+    to: "/categories",
+    linkText: "View All Categories",
+  },
   CategoryError,
 );
 
@@ -134,8 +181,12 @@ function CategoryError() {
   const message = isRouteErrorResponse(error) ? error.statusText || String(error.data) : "We couldn't load this category.";
   return (
     <section className="container-page py-20 text-center">
-      <p role="alert" className="text-lg text-red-700">Error: {message}</p>
-      <Link to="/categories" className="btn-secondary mt-6">View All Categories</Link>
+      <p role="alert" className="text-lg text-red-700">
+        Error: {message}
+      </p>
+      <Link to="/categories" className="btn-secondary mt-6">
+        View All Categories
+      </Link>
     </section>
   );
 }

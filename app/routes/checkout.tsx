@@ -27,7 +27,10 @@ import { formatPrice } from "~/utils/money";
 export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 /** The total the form was rendered with; absent (an older form, a script) means no comparison. */
-const ExpectedTotalSchema = z.string().regex(/^\d{1,10}$/).transform(Number);
+const ExpectedTotalSchema = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number);
 const ORDER_FAILED = "We could not place your order. Please try again.";
 const ECHOED = [...SHIPPING_FIELDS, "paymentMethod"];
 
@@ -80,12 +83,23 @@ export const action = ({ request }: ActionFunctionArgs) =>
 async function emptyCartAnswer(request: Request, userId: number) {
   const recent = await listOrders({ userId, isAdmin: false }, undefined, 1);
   if (recent.length > 0) {
-    return redirectWithToast(request, "/orders", { type: "info", title: "Your cart is empty", description: "Your latest orders are below." });
+    return redirectWithToast(request, "/orders", {
+      type: "info",
+      title: "Your cart is empty",
+      description: "Your latest orders are below.",
+    });
   }
   return redirect("/cart", 303);
 }
 
-type Field = { name: ShippingField; label: string; autoComplete: string; inputMode?: "numeric" | "tel" | "email"; wide?: boolean; list?: string };
+type Field = {
+  name: ShippingField;
+  label: string;
+  autoComplete: string;
+  inputMode?: "numeric" | "tel" | "email";
+  wide?: boolean;
+  list?: string;
+};
 
 /** The form's order and labels; the constraints are SHIPPING_RULES (the schema reads them too). */
 const FIELDS: Field[] = [
@@ -110,13 +124,21 @@ export default function CheckoutPage() {
     <section className="bg-sand-50">
       <div className="container-page py-10 sm:py-14">
         <h1 className="text-3xl font-semibold sm:text-4xl">Checkout</h1>
-        <Form method="post" action="/checkout" noValidate onChange={errors.onChange} className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_400px] lg:gap-8">
+        <Form
+          method="post"
+          action="/checkout"
+          noValidate
+          onChange={errors.onChange}
+          className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_400px] lg:gap-8"
+        >
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           <input type="hidden" name="expectedTotal" value={cart.total} />
           <div className="min-w-0 space-y-6">
             <FormBanner message={errors.formError} />
             <section aria-labelledby="shipping-heading" className="card p-5 sm:p-6">
-              <h2 id="shipping-heading" className="text-xl font-semibold">Shipping Information</h2>
+              <h2 id="shipping-heading" className="text-xl font-semibold">
+                Shipping Information
+              </h2>
               <div className="mt-5 grid grid-cols-1 gap-5 sm:grid-cols-2">
                 {FIELDS.map((f) => {
                   const id = `checkout-${f.name}`;
@@ -151,12 +173,21 @@ export default function CheckoutPage() {
             <fieldset className="card p-5 sm:p-6">
               <legend className="float-left w-full font-display text-xl font-semibold text-ink">Payment Method</legend>
               <div className="clear-both space-y-3 pt-5">
-                <PaymentOption value="cod" label="Cash on Delivery" defaultChecked={method === "cod"} note="Pay in cash or by UPI when your furniture arrives." />
+                <PaymentOption
+                  value="cod"
+                  label="Cash on Delivery"
+                  defaultChecked={method === "cod"}
+                  note="Pay in cash or by UPI when your furniture arrives."
+                />
                 <PaymentOption
                   value="online"
                   label="Online Payment (Credit/Debit Card, UPI, Net Banking)"
                   defaultChecked={method === "online"}
-                  note={testGateway ? "Test mode: you will pay on our test payment page, and no money is taken." : "Secure payment through Razorpay."}
+                  note={
+                    testGateway
+                      ? "Test mode: you will pay on our test payment page, and no money is taken."
+                      : "Secure payment through Razorpay."
+                  }
                 />
               </div>
               {errors.error("paymentMethod") ? <p className="field-error">{errors.error("paymentMethod")}</p> : null}
@@ -164,16 +195,26 @@ export default function CheckoutPage() {
           </div>
 
           <aside aria-labelledby="summary-heading" className="card h-fit min-w-0 p-5 sm:p-6 lg:sticky lg:top-24">
-            <h2 id="summary-heading" className="text-xl font-semibold">Order Summary</h2>
+            <h2 id="summary-heading" className="text-xl font-semibold">
+              Order Summary
+            </h2>
             <ul className="mt-5 divide-y divide-sand-200" aria-label="Items">
               {cart.items.map((line) => (
                 <li key={line.id} className="flex items-center gap-3 py-3">
-                  <img src={line.item.imgPath} alt="" width={56} height={56} className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover" />
+                  <img
+                    src={line.item.imgPath}
+                    alt=""
+                    width={56}
+                    height={56}
+                    className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover"
+                  />
                   <div className="min-w-0 flex-1">
                     <p className="truncate text-sm font-medium">{line.item.title}</p>
                     <p className="text-sm text-stone-600">Qty: {line.quantity}</p>
                   </div>
-                  <p className="text-sm font-semibold" data-testid="line-price">{formatPrice(line.item.price * line.quantity)}</p>
+                  <p className="text-sm font-semibold" data-testid="line-price">
+                    {formatPrice(line.item.price * line.quantity)}
+                  </p>
                 </li>
               ))}
             </ul>
@@ -182,7 +223,9 @@ export default function CheckoutPage() {
                 {shortages.map((s) => (
                   <p key={s}>{s}</p>
                 ))}
-                <Link to="/cart" className="mt-1 inline-block font-semibold underline">Update your cart</Link>
+                <Link to="/cart" className="mt-1 inline-block font-semibold underline">
+                  Update your cart
+                </Link>
               </div>
             ) : null}
             <OrderTotals totals={cart} className="mt-4 border-t border-sand-200 pt-4" />
@@ -191,8 +234,14 @@ export default function CheckoutPage() {
             </button>
             <p className="mt-4 text-center text-xs text-stone-600">
               By placing your order, you agree to our{" "}
-              <Link to="/t&c" className="underline">Terms &amp; Conditions</Link> and{" "}
-              <Link to="/privacy-policy" className="underline">Privacy Policy</Link>.
+              <Link to="/t&c" className="underline">
+                Terms &amp; Conditions
+              </Link>{" "}
+              and{" "}
+              <Link to="/privacy-policy" className="underline">
+                Privacy Policy
+              </Link>
+              .
             </p>
             <p className="mt-4 flex items-center justify-center gap-2 text-xs text-stone-600">
               <TruckIcon className="h-4 w-4" /> Standard Delivery within 5-7 business days
@@ -204,14 +253,36 @@ export default function CheckoutPage() {
   );
 }
 
-function PaymentOption({ value, label, note, defaultChecked }: { value: "cod" | "online"; label: string; note: string; defaultChecked: boolean }) {
+function PaymentOption({
+  value,
+  label,
+  note,
+  defaultChecked,
+}: {
+  value: "cod" | "online";
+  label: string;
+  note: string;
+  defaultChecked: boolean;
+}) {
   const id = `payment-${value}`;
   return (
     <div className="flex gap-3 rounded-lg border border-sand-200 p-4 has-[:checked]:border-wood-600 has-[:checked]:bg-wood-50">
-      <input id={id} type="radio" name="paymentMethod" value={value} defaultChecked={defaultChecked} aria-describedby={`${id}-note`} className="mt-1 h-4 w-4 accent-wood-700" />
+      <input
+        id={id}
+        type="radio"
+        name="paymentMethod"
+        value={value}
+        defaultChecked={defaultChecked}
+        aria-describedby={`${id}-note`}
+        className="mt-1 h-4 w-4 accent-wood-700"
+      />
       <div>
-        <label htmlFor={id} className="font-medium">{label}</label>
-        <p id={`${id}-note`} className="text-sm text-stone-600">{note}</p>
+        <label htmlFor={id} className="font-medium">
+          {label}
+        </label>
+        <p id={`${id}-note`} className="text-sm text-stone-600">
+          {note}
+        </p>
       </div>
     </div>
   );

@@ -29,8 +29,7 @@ export const meta: MetaFunction = () => [
   { title: "Contact Us | Sagwan Living" },
   {
     name: "description",
-    content:
-      "Contact Sagwan Living by email, phone or at our showrooms in Ahmedabad, Mumbai and Bengaluru. We respond within 24 hours.",
+    content: "Contact Sagwan Living by email, phone or at our showrooms in Ahmedabad, Mumbai and Bengaluru. We respond within 24 hours.",
   },
 ];
 
@@ -68,10 +67,7 @@ export default function ContactRoute() {
   }, [actionData]);
   useEffect(() => {
     if (!sent || submittedAt === null) return;
-    const timer = window.setTimeout(
-      () => setSubmittedAt(null),
-      Math.max(0, submittedAt + THANK_YOU_DELAY_MS - Date.now()),
-    );
+    const timer = window.setTimeout(() => setSubmittedAt(null), Math.max(0, submittedAt + THANK_YOU_DELAY_MS - Date.now()));
     return () => window.clearTimeout(timer);
   }, [sent, submittedAt]);
 
@@ -137,9 +133,7 @@ export default function ContactRoute() {
                 {contact.showrooms.map((showroom) => (
                   <li key={showroom.city} className="py-4 first:pt-0 last:pb-0">
                     <h3 className="font-sans text-base font-semibold">{showroom.city}</h3>
-                    <address className="mt-1 text-sm leading-relaxed text-stone-700 not-italic">
-                      {showroom.address}
-                    </address>
+                    <address className="mt-1 text-sm leading-relaxed text-stone-700 not-italic">{showroom.address}</address>
                     <a
                       href={telHref(showroom.phone)}
                       className="inline-flex min-h-11 items-center text-sm font-medium text-wood-700 underline-offset-4 hover:underline"
@@ -318,9 +312,7 @@ function ThankYouPanel() {
       <h2 id="message-heading" ref={headingRef} tabIndex={-1} className="mt-4 text-2xl font-semibold">
         Thank You!
       </h2>
-      <p className="mx-auto mt-3 max-w-md text-stone-600">
-        Your message has been received. Our team will get back to you within 24 hours.
-      </p>
+      <p className="mx-auto mt-3 max-w-md text-stone-600">Your message has been received. Our team will get back to you within 24 hours.</p>
       <Link to="/contact" className="btn-secondary mt-6">
         Send another message
       </Link>
@@ -410,15 +402,7 @@ function ShowroomMap() {
       </g>
       <g transform="translate(300 92)">
         <rect x="-112" y="-24" width="224" height="34" rx="8" fill="#ffffff" className="stroke-sand-200" strokeWidth="1" />
-        <text
-          x="0"
-          y="-2"
-          textAnchor="middle"
-          className="fill-ink"
-          fontSize="15"
-          fontWeight="600"
-          fontFamily="Inter Variable, sans-serif"
-        >
+        <text x="0" y="-2" textAnchor="middle" className="fill-ink" fontSize="15" fontWeight="600" fontFamily="Inter Variable, sans-serif">
           {contact.showroomName}
         </text>
       </g>

@@ -50,14 +50,24 @@ export default function ForgotPasswordRoute() {
         <div role="status" className="flex flex-col items-center gap-4 text-center text-stone-700">
           <MailIcon className="h-10 w-10 text-wood-600" />
           <p>If an account exists for that email address, we have sent it a link to reset the password.</p>
-          <p className="text-sm text-stone-600">The link works once, within 30 minutes. Nothing arrived? Check the spam folder, or <Link to="/forgot-password" className="font-medium text-wood-700 underline">ask again</Link>.</p>
+          <p className="text-sm text-stone-600">
+            The link works once, within 30 minutes. Nothing arrived? Check the spam folder, or{" "}
+            <Link to="/forgot-password" className="font-medium text-wood-700 underline">
+              ask again
+            </Link>
+            .
+          </p>
         </div>
       </AuthLayout>
     );
   }
 
   return (
-    <AuthLayout title="Forgot Your Password?" intro="Enter the email address of your account and we will send you a link to choose a new password." footer={back}>
+    <AuthLayout
+      title="Forgot Your Password?"
+      intro="Enter the email address of your account and we will send you a link to choose a new password."
+      footer={back}
+    >
       <Form method="post" onChange={errors.onChange} className="space-y-5">
         <FormBanner message={errors.formError} />
         <RuleField

@@ -14,7 +14,11 @@ async function render(kind: string, name: string): Promise<string | null> {
   const slug = SlugSchema.safeParse(name);
   if (!slug.success) return null;
   if (kind === "avatars") {
-    const initials = slug.data.split("-").slice(0, 2).map((p) => p[0] ?? "").join("");
+    const initials = slug.data
+      .split("-")
+      .slice(0, 2)
+      .map((p) => p[0] ?? "")
+      .join("");
     return avatarSvg(slug.data, initials);
   }
   if (kind === "categories") return categorySvg(isCategoryKind(slug.data) ? slug.data : FALLBACK_KIND);

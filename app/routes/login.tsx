@@ -61,7 +61,10 @@ export default function LoginRoute() {
       {busy ? (
         // docs/product.md: while the request runs a loading text replaces the whole form.
         <p role="status" className="flex min-h-64 items-center justify-center gap-3 text-stone-700">
-          <span className="h-5 w-5 animate-spin rounded-full border-2 border-wood-600 border-t-transparent motion-reduce:animate-none" aria-hidden="true" />
+          <span
+            className="h-5 w-5 animate-spin rounded-full border-2 border-wood-600 border-t-transparent motion-reduce:animate-none"
+            aria-hidden="true"
+          />
           Logging you in...
         </p>
       ) : (
@@ -91,7 +94,12 @@ export default function LoginRoute() {
           />
           <div className="flex flex-wrap items-center justify-between gap-3 text-sm">
             <label className="inline-flex min-h-11 items-center gap-2">
-              <input type="checkbox" name="remember" defaultChecked={errors.value("remember") === "on"} className="h-4 w-4 accent-wood-600" />
+              <input
+                type="checkbox"
+                name="remember"
+                defaultChecked={errors.value("remember") === "on"}
+                className="h-4 w-4 accent-wood-600"
+              />
               Remember me
             </label>
             <Link to="/forgot-password" className="inline-flex min-h-11 items-center font-medium text-wood-700 hover:underline">

@@ -30,7 +30,9 @@ export default function OrderConfirmation() {
       <div className="container-page max-w-4xl py-10 sm:py-14">
         <div className="text-center">
           <span className="mx-auto flex h-16 w-16 items-center justify-center rounded-full bg-green-100 text-green-700" aria-hidden="true">
-            <svg viewBox="0 0 24 24" className="h-9 w-9" fill="none" stroke="currentColor" strokeWidth="2.5"><path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" /></svg>
+            <svg viewBox="0 0 24 24" className="h-9 w-9" fill="none" stroke="currentColor" strokeWidth="2.5">
+              <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
           </span>
           <h1 className="mt-4 text-3xl font-semibold sm:text-4xl">Order Confirmed!</h1>
           <p className="mt-2 text-stone-600">Thank you for shopping with Sagwan Living.</p>
@@ -41,14 +43,18 @@ export default function OrderConfirmation() {
           <Fact label="Order Date" value={formatLongDate(order.createdAt)} />
           <div>
             <p className="text-sm text-stone-600">Status</p>
-            <div className="mt-1"><StatusBadge status={order.status} /></div>
+            <div className="mt-1">
+              <StatusBadge status={order.status} />
+            </div>
           </div>
           <Fact label="Estimated Delivery" value={formatLongDate(order.estimatedDelivery)} />
         </div>
 
         <div className="mt-6 grid gap-6 md:grid-cols-[1fr_320px]">
           <section aria-labelledby="items-heading" className="card p-5 sm:p-6">
-            <h2 id="items-heading" className="text-xl font-semibold">Order Items</h2>
+            <h2 id="items-heading" className="text-xl font-semibold">
+              Order Items
+            </h2>
             <OrderItemList items={order.items} />
             <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
             <p className="mt-4 text-sm text-stone-600">Payment: {paymentLabel(order)}</p>
@@ -57,8 +63,12 @@ export default function OrderConfirmation() {
           <div className="space-y-6">
             <ShippingAddressCard address={a} />
             <section aria-labelledby="delivery-heading" className="card p-5 sm:p-6">
-              <h2 id="delivery-heading" className="text-lg font-semibold">Delivery Method</h2>
-              <p className="mt-3 flex items-center gap-2 font-medium"><TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery</p>
+              <h2 id="delivery-heading" className="text-lg font-semibold">
+                Delivery Method
+              </h2>
+              <p className="mt-3 flex items-center gap-2 font-medium">
+                <TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery
+              </p>
               <p className="text-sm text-stone-600">Delivered within 5-7 business days</p>
             </section>
             <OrderTimeline events={order.events} viewer="customer" />
@@ -70,9 +80,15 @@ export default function OrderConfirmation() {
           <span>A confirmation email has been sent to your registered email address ({email}).</span>
         </p>
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
-          <Link to="/orders" className="btn-primary">View All Orders</Link>
-          <Link to={`/orders/${order.id}/invoice`} className="btn-secondary">View Invoice</Link>
-          <Link to="/categories" className="btn-ghost">Continue Shopping</Link>
+          <Link to="/orders" className="btn-primary">
+            View All Orders
+          </Link>
+          <Link to={`/orders/${order.id}/invoice`} className="btn-secondary">
+            View Invoice
+          </Link>
+          <Link to="/categories" className="btn-ghost">
+            Continue Shopping
+          </Link>
         </div>
       </div>
     </section>
@@ -83,7 +99,9 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   return (
     <div>
       <p className="text-sm text-stone-600">{label}</p>
-      <p className="mt-1 font-semibold" data-testid={testId}>{value}</p>
+      <p className="mt-1 font-semibold" data-testid={testId}>
+        {value}
+      </p>
     </div>
   );
 }

@@ -58,7 +58,9 @@ export default function OrdersPage() {
         <BoxIcon className="h-12 w-12 text-stone-400" />
         <h1 className="mt-4 text-3xl font-semibold">No Orders Yet</h1>
         <p className="mt-3 text-stone-600">You haven&apos;t placed any orders yet.</p>
-        <Link to="/categories" className="btn-primary mt-8">Start Shopping</Link>
+        <Link to="/categories" className="btn-primary mt-8">
+          Start Shopping
+        </Link>
       </section>
     );
   }
@@ -83,16 +85,28 @@ export default function OrdersPage() {
               <ul className="mt-4 divide-y divide-sand-200 border-y border-sand-200">
                 {order.items.map((item, i) => (
                   <li key={i} className="flex items-center gap-3 py-3 text-sm">
-                    <img src={item.imgPath} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded-md bg-sand-100 object-cover" />
-                    <span className="min-w-0 flex-1">{item.title} <span className="text-stone-600">× {item.quantity}</span></span>
+                    <img
+                      src={item.imgPath}
+                      alt=""
+                      width={48}
+                      height={48}
+                      className="h-12 w-12 shrink-0 rounded-md bg-sand-100 object-cover"
+                    />
+                    <span className="min-w-0 flex-1">
+                      {item.title} <span className="text-stone-600">× {item.quantity}</span>
+                    </span>
                     <span className="font-medium">{formatPrice(item.price * item.quantity)}</span>
                   </li>
                 ))}
               </ul>
               <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-                <p className="font-semibold">Total: <span data-testid="order-total">{formatPrice(order.total)}</span></p>
+                <p className="font-semibold">
+                  Total: <span data-testid="order-total">{formatPrice(order.total)}</span>
+                </p>
                 <div className="flex flex-wrap gap-2">
-                  <Link to={`/order-confirmation/${order.id}`} className="btn-secondary">View Details</Link>
+                  <Link to={`/order-confirmation/${order.id}`} className="btn-secondary">
+                    View Details
+                  </Link>
                   {cancellable(order) ? (
                     <Link
                       to={`/orders?cancel=${order.id}`}
@@ -127,16 +141,29 @@ function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => v
     <ModalDialog labelledBy="cancel-title" onClose={onClose} width="w-[min(92vw,28rem)]">
       {(close) => (
         <>
-          <h2 id="cancel-title" className="text-xl font-semibold">Cancel Order #{orderId}</h2>
+          <h2 id="cancel-title" className="text-xl font-semibold">
+            Cancel Order #{orderId}
+          </h2>
           <p className="mt-3 text-stone-700">{CONFIRM}</p>
           <Form method="post" action="/orders" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <input type="hidden" name="orderId" value={orderId} />
             {onClose ? (
-              <button type="button" className="btn-secondary" onClick={close}>Keep Order</button>
+              <button type="button" className="btn-secondary" onClick={close}>
+                Keep Order
+              </button>
             ) : (
-              <Link to="/orders" className="btn-secondary">Keep Order</Link>
+              <Link to="/orders" className="btn-secondary">
+                Keep Order
+              </Link>
             )}
-            <button type="submit" name="intent" value="cancel" className="btn-primary bg-red-700 hover:bg-red-800" disabled={busy} autoFocus>
+            <button
+              type="submit"
+              name="intent"
+              value="cancel"
+              className="btn-primary bg-red-700 hover:bg-red-800"
+              disabled={busy}
+              autoFocus
+            >
               {busy ? "Cancelling..." : "Yes, Cancel Order"}
             </button>
           </Form>

@@ -45,9 +45,13 @@ export default function InvoicePage() {
     <section className="bg-sand-50 print:bg-white">
       <div className="container-page max-w-4xl py-8 print:max-w-none print:p-0">
         <div className="mb-4 flex flex-wrap items-center justify-between gap-3 print:hidden">
-          <Link to={`/order-confirmation/${order.id}`} className="text-sm underline">← Back to order #{order.id}</Link>
+          <Link to={`/order-confirmation/${order.id}`} className="text-sm underline">
+            ← Back to order #{order.id}
+          </Link>
           {hydrated ? (
-            <button type="button" className="btn-primary" onClick={() => window.print()}>Print or save as PDF</button>
+            <button type="button" className="btn-primary" onClick={() => window.print()}>
+              Print or save as PDF
+            </button>
           ) : (
             <p className="text-sm text-stone-600">Use your browser&apos;s Print to save this invoice as a PDF.</p>
           )}
@@ -57,16 +61,30 @@ export default function InvoicePage() {
             <div>
               <p className="font-display text-2xl font-semibold">{seller.name}</p>
               <p className="mt-1 max-w-xs text-sm text-stone-700">{seller.address}</p>
-              <p className="mt-1 text-sm">GSTIN: <span className="font-mono" data-testid="seller-gstin">{seller.gstin}</span></p>
+              <p className="mt-1 text-sm">
+                GSTIN:{" "}
+                <span className="font-mono" data-testid="seller-gstin">
+                  {seller.gstin}
+                </span>
+              </p>
               <p className="text-sm">State: {seller.state}</p>
             </div>
             <div className="text-left sm:text-right">
-              <h1 id="invoice-title" className="text-2xl font-semibold uppercase tracking-wide">Tax Invoice</h1>
-              <p className="mt-2 text-sm">Invoice No.: <span className="font-semibold" data-testid="invoice-number">{invoice.number}</span></p>
+              <h1 id="invoice-title" className="text-2xl font-semibold uppercase tracking-wide">
+                Tax Invoice
+              </h1>
+              <p className="mt-2 text-sm">
+                Invoice No.:{" "}
+                <span className="font-semibold" data-testid="invoice-number">
+                  {invoice.number}
+                </span>
+              </p>
               <p className="text-sm">Invoice Date: {formatLongDate(invoice.date)}</p>
               <p className="text-sm">Order: #{order.id}</p>
               <p className="text-sm">Place of Supply: {a.state}</p>
-              {order.status === "cancelled" ? <p className="mt-2 inline-block rounded bg-red-100 px-2 py-1 text-sm font-semibold text-red-800">Order cancelled</p> : null}
+              {order.status === "cancelled" ? (
+                <p className="mt-2 inline-block rounded bg-red-100 px-2 py-1 text-sm font-semibold text-red-800">Order cancelled</p>
+              ) : null}
             </div>
           </header>
 
@@ -74,10 +92,14 @@ export default function InvoicePage() {
             <div>
               <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Bill to / Ship to</h2>
               <address className="mt-2 text-sm not-italic leading-6">
-                <span className="font-medium">{a.name}</span><br />
-                {a.address}<br />
-                {a.city}, {a.state} - {a.pincode}<br />
-                Phone: {a.phone}<br />
+                <span className="font-medium">{a.name}</span>
+                <br />
+                {a.address}
+                <br />
+                {a.city}, {a.state} - {a.pincode}
+                <br />
+                Phone: {a.phone}
+                <br />
                 {a.email}
               </address>
             </div>
@@ -92,21 +114,31 @@ export default function InvoicePage() {
           <ol className="divide-y divide-sand-200 py-3 sm:hidden print:hidden" aria-label="Invoice lines">
             {taxes.lines.map((line, i) => (
               <li key={i} className="py-3 text-sm">
-                <p className="font-medium">{i + 1}. {line.title}</p>
+                <p className="font-medium">
+                  {i + 1}. {line.title}
+                </p>
                 <dl className="mt-1 grid grid-cols-2 gap-x-3 gap-y-1 text-stone-700">
-                  <dt>Qty × Rate</dt><dd className="text-right tabular-nums">{line.quantity} × {formatPrice(line.price)}</dd>
-                  <dt>Taxable Value</dt><dd className="text-right tabular-nums">{formatPrice(line.taxable)}</dd>
+                  <dt>Qty × Rate</dt>
+                  <dd className="text-right tabular-nums">
+                    {line.quantity} × {formatPrice(line.price)}
+                  </dd>
+                  <dt>Taxable Value</dt>
+                  <dd className="text-right tabular-nums">{formatPrice(line.taxable)}</dd>
                   {taxes.intraState ? (
                     <>
-                      <dt>CGST {HALF_GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.cgst)}</dd>
-                      <dt>SGST {HALF_GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.sgst)}</dd>
+                      <dt>CGST {HALF_GST_PERCENT}%</dt>
+                      <dd className="text-right tabular-nums">{formatPrice(line.cgst)}</dd>
+                      <dt>SGST {HALF_GST_PERCENT}%</dt>
+                      <dd className="text-right tabular-nums">{formatPrice(line.sgst)}</dd>
                     </>
                   ) : (
                     <>
-                      <dt>IGST {GST_PERCENT}%</dt><dd className="text-right tabular-nums">{formatPrice(line.igst)}</dd>
+                      <dt>IGST {GST_PERCENT}%</dt>
+                      <dd className="text-right tabular-nums">{formatPrice(line.igst)}</dd>
                     </>
                   )}
-                  <dt className="font-medium text-ink">Amount</dt><dd className="text-right font-medium tabular-nums text-ink">{formatPrice(line.total)}</dd>
+                  <dt className="font-medium text-ink">Amount</dt>
+                  <dd className="text-right font-medium tabular-nums text-ink">{formatPrice(line.total)}</dd>
                 </dl>
               </li>
             ))}
@@ -115,20 +147,38 @@ export default function InvoicePage() {
             <table className="w-full min-w-[36rem] text-sm">
               <thead>
                 <tr className="border-b border-sand-200 text-xs uppercase tracking-wide text-stone-600">
-                  <th scope="col" className="px-2 py-2 text-left">#</th>
-                  <th scope="col" className="px-2 py-2 text-left">Description</th>
-                  <th scope="col" className={cell}>Qty</th>
-                  <th scope="col" className={cell}>Rate</th>
-                  <th scope="col" className={cell}>Taxable Value</th>
+                  <th scope="col" className="px-2 py-2 text-left">
+                    #
+                  </th>
+                  <th scope="col" className="px-2 py-2 text-left">
+                    Description
+                  </th>
+                  <th scope="col" className={cell}>
+                    Qty
+                  </th>
+                  <th scope="col" className={cell}>
+                    Rate
+                  </th>
+                  <th scope="col" className={cell}>
+                    Taxable Value
+                  </th>
                   {taxes.intraState ? (
                     <>
-                      <th scope="col" className={cell}>CGST {HALF_GST_PERCENT}%</th>
-                      <th scope="col" className={cell}>SGST {HALF_GST_PERCENT}%</th>
+                      <th scope="col" className={cell}>
+                        CGST {HALF_GST_PERCENT}%
+                      </th>
+                      <th scope="col" className={cell}>
+                        SGST {HALF_GST_PERCENT}%
+                      </th>
                     </>
                   ) : (
-                    <th scope="col" className={cell}>IGST {GST_PERCENT}%</th>
+                    <th scope="col" className={cell}>
+                      IGST {GST_PERCENT}%
+                    </th>
                   )}
-                  <th scope="col" className={cell}>Amount</th>
+                  <th scope="col" className={cell}>
+                    Amount
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -171,8 +221,8 @@ export default function InvoicePage() {
             </div>
           </dl>
           <p className="mt-8 border-t border-sand-200 pt-4 text-xs text-stone-600">
-            Amounts in Indian rupees, rounded to the rupee. GST is charged at {GST_PERCENT}% on the value of the goods.
-            This is a computer-generated invoice and needs no signature.
+            Amounts in Indian rupees, rounded to the rupee. GST is charged at {GST_PERCENT}% on the value of the goods. This is a
+            computer-generated invoice and needs no signature.
           </p>
         </article>
       </div>

@@ -90,19 +90,32 @@ export default function PaymentPage() {
         {page.mode === "offline" ? (
           <div className="card overflow-hidden">
             {/* Razorpay's theme colour #3399cc as the accent; the bar itself darker, for legible white text. */}
-            <div className="flex items-center justify-between gap-3 border-t-4 px-5 py-4 text-white sm:px-6" style={{ backgroundColor: "#1f6f99", borderTopColor: "#3399cc" }}>
+            <div
+              className="flex items-center justify-between gap-3 border-t-4 px-5 py-4 text-white sm:px-6"
+              style={{ backgroundColor: "#1f6f99", borderTopColor: "#3399cc" }}
+            >
               <p className="font-semibold">Sagwan Living · Test Gateway</p>
-              <span className="rounded-full bg-yellow-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-yellow-950">Test payment</span>
+              <span className="rounded-full bg-yellow-300 px-3 py-1 text-xs font-bold uppercase tracking-wide text-yellow-950">
+                Test payment
+              </span>
             </div>
             <div className="space-y-5 p-5 sm:p-6">
               <h1 className="text-2xl font-semibold">Complete your payment</h1>
               <p className="text-sm text-stone-700">
-                This is the shop&apos;s offline test gateway, used while Razorpay keys are not configured. No card, UPI or bank
-                details are asked for and no money is taken. Paying here signs the payment exactly as Razorpay does.
+                This is the shop&apos;s offline test gateway, used while Razorpay keys are not configured. No card, UPI or bank details are
+                asked for and no money is taken. Paying here signs the payment exactly as Razorpay does.
               </p>
               <dl className="rounded-lg bg-sand-100 p-4 text-sm">
-                <div className="flex justify-between"><dt>Amount</dt><dd className="text-lg font-semibold" data-testid="pay-amount">{formatPrice(page.amount)}</dd></div>
-                <div className="mt-1 flex justify-between"><dt>Payment order</dt><dd className="font-mono text-xs">{page.id}</dd></div>
+                <div className="flex justify-between">
+                  <dt>Amount</dt>
+                  <dd className="text-lg font-semibold" data-testid="pay-amount">
+                    {formatPrice(page.amount)}
+                  </dd>
+                </div>
+                <div className="mt-1 flex justify-between">
+                  <dt>Payment order</dt>
+                  <dd className="font-mono text-xs">{page.id}</dd>
+                </div>
               </dl>
               <Form method="post" className="space-y-3">
                 <button type="submit" name="intent" value="pay" className="btn-primary w-full" disabled={busy}>
@@ -112,7 +125,9 @@ export default function PaymentPage() {
                   Simulate a failed payment
                 </button>
               </Form>
-              <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">Cancel and return to checkout</Link>
+              <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">
+                Cancel and return to checkout
+              </Link>
             </div>
           </div>
         ) : (
@@ -133,16 +148,22 @@ function PaidPayment({ page, error, busy }: { page: { amount: number; failure: s
           <h1 className="text-2xl font-semibold">Payment received</h1>
           <p className="text-stone-700">We have received your payment of {formatPrice(page.amount)}.</p>
           {page.failure ? (
-            <p className="text-sm text-stone-700">Our team will refund it to the account you paid from within 5-7 business days. Write to us if you have any question.</p>
+            <p className="text-sm text-stone-700">
+              Our team will refund it to the account you paid from within 5-7 business days. Write to us if you have any question.
+            </p>
           ) : (
             <>
-              <p className="text-sm text-stone-700">Your order has not been placed yet. If your cart changed after you paid, put it back as it was, then place the order.</p>
+              <p className="text-sm text-stone-700">
+                Your order has not been placed yet. If your cart changed after you paid, put it back as it was, then place the order.
+              </p>
               <Form method="post">
                 <button type="submit" name="intent" value="place" className="btn-primary w-full" disabled={busy}>
                   {busy ? "Placing Order..." : "Place my order"}
                 </button>
               </Form>
-              <Link to="/cart" className="block text-center text-sm text-stone-600 underline">Review your cart</Link>
+              <Link to="/cart" className="block text-center text-sm text-stone-600 underline">
+                Review your cart
+              </Link>
             </>
           )}
         </div>
@@ -157,7 +178,13 @@ declare global {
   }
 }
 
-type Page = { id: string; amount: number; amountPaise: number; key: string | null; prefill: { name: string; email: string; contact: string } };
+type Page = {
+  id: string;
+  amount: number;
+  amountPaise: number;
+  key: string | null;
+  prefill: { name: string; email: string; contact: string };
+};
 
 /** Razorpay Checkout (theme #3399cc): its handler posts the three fields back here. Needs JavaScript. */
 function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
@@ -179,7 +206,15 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
         prefill: page.prefill,
         theme: { color: "#3399cc" },
         handler: (response: Record<string, string>) =>
-          submit({ intent: "complete", razorpay_order_id: response.razorpay_order_id ?? "", razorpay_payment_id: response.razorpay_payment_id ?? "", razorpay_signature: response.razorpay_signature ?? "" }, { method: "post" }),
+          submit(
+            {
+              intent: "complete",
+              razorpay_order_id: response.razorpay_order_id ?? "",
+              razorpay_payment_id: response.razorpay_payment_id ?? "",
+              razorpay_signature: response.razorpay_signature ?? "",
+            },
+            { method: "post" },
+          ),
         modal: { ondismiss: () => setMessage("Payment was cancelled. You can try again, or go back and choose Cash on Delivery.") },
       });
       checkout.on("payment.failed", () => setMessage("Payment verification failed"));
@@ -206,7 +241,11 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
     <div className="card space-y-5 p-5 sm:p-6">
       <h1 className="text-2xl font-semibold">Complete your payment</h1>
       <p className="text-lg font-semibold">{formatPrice(page.amount)}</p>
-      {message ? <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">{message}</p> : null}
+      {message ? (
+        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
+          {message}
+        </p>
+      ) : null}
       <button type="button" className="btn-primary w-full" onClick={open} disabled={busy}>
         <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)} with Razorpay`}
       </button>
@@ -215,7 +254,9 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
           Razorpay&apos;s payment window needs JavaScript. Please turn it on, or go back and choose Cash on Delivery.
         </p>
       </noscript>
-      <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">Cancel and return to checkout</Link>
+      <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">
+        Cancel and return to checkout
+      </Link>
     </div>
   );
 }

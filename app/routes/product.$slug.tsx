@@ -99,21 +99,52 @@ export default function ProductPage() {
       <div className="container-page pt-6">
         <nav aria-label="Breadcrumb" className="text-sm text-stone-600">
           <ol className="flex flex-wrap items-center gap-1">
-            <li><Link to="/" className="hover:text-wood-700">Home</Link> /</li>
-            <li><Link to="/categories" className="hover:text-wood-700">Categories</Link> /</li>
-            {category ? <li><Link to={`/category/${category.slug}`} className="hover:text-wood-700">{category.title}</Link> /</li> : null}
-            <li aria-current="page" className="font-medium text-ink">{item.title}</li>
+            <li>
+              <Link to="/" className="hover:text-wood-700">
+                Home
+              </Link>{" "}
+              /
+            </li>
+            <li>
+              <Link to="/categories" className="hover:text-wood-700">
+                Categories
+              </Link>{" "}
+              /
+            </li>
+            {category ? (
+              <li>
+                <Link to={`/category/${category.slug}`} className="hover:text-wood-700">
+                  {category.title}
+                </Link>{" "}
+                /
+              </li>
+            ) : null}
+            <li aria-current="page" className="font-medium text-ink">
+              {item.title}
+            </li>
           </ol>
         </nav>
-        <Link to={category ? `/category/${category.slug}` : "/categories"} className="mt-3 inline-block text-sm font-medium text-wood-700 hover:underline">
+        <Link
+          to={category ? `/category/${category.slug}` : "/categories"}
+          className="mt-3 inline-block text-sm font-medium text-wood-700 hover:underline"
+        >
           ← Back to {category ? category.title : "Categories"}
         </Link>
       </div>
 
       <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
         <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
-          <img src={item.imgPath} alt={item.title} width={800} height={600} {...HIGH_PRIORITY} className="aspect-[4/3] w-full object-cover" />
-          {item.featured ? <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span> : null}
+          <img
+            src={item.imgPath}
+            alt={item.title}
+            width={800}
+            height={600}
+            {...HIGH_PRIORITY}
+            className="aspect-[4/3] w-full object-cover"
+          />
+          {item.featured ? (
+            <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
+          ) : null}
         </div>
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
@@ -129,20 +160,50 @@ export default function ProductPage() {
             <input type="hidden" name="intent" value="add" />
             <input type="hidden" name="itemId" value={item.id} />
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-            <QuantityInput id="product-quantity" label="Quantity" value={quantity} min={1} max={maxQty} onChange={setQuantity} disabled={!item.inStock} />
+            <QuantityInput
+              id="product-quantity"
+              label="Quantity"
+              value={quantity}
+              min={1}
+              max={maxQty}
+              onChange={setQuantity}
+              disabled={!item.inStock}
+            />
             <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy || waiting}>
               {!item.inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
           </fetcher.Form>
-          {error ? <p role="alert" className="mt-3 text-sm text-red-700">{error}</p> : null}
+          {error ? (
+            <p role="alert" className="mt-3 text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
-            <li className="card flex items-start gap-3 p-4"><TruckIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">Free Shipping</p><p className="text-sm text-stone-600">On orders over ₹25,000</p></div></li>
-            <li className="card flex items-start gap-3 p-4"><ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">5 Year Warranty</p><p className="text-sm text-stone-600">On frames and joinery</p></div></li>
-            <li className="card flex items-start gap-3 p-4"><ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" /><div><p className="text-sm font-semibold">30-Day Returns</p><p className="text-sm text-stone-600">For damaged or defective items</p></div></li>
+            <li className="card flex items-start gap-3 p-4">
+              <TruckIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">Free Shipping</p>
+                <p className="text-sm text-stone-600">On orders over ₹25,000</p>
+              </div>
+            </li>
+            <li className="card flex items-start gap-3 p-4">
+              <ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">5 Year Warranty</p>
+                <p className="text-sm text-stone-600">On frames and joinery</p>
+              </div>
+            </li>
+            <li className="card flex items-start gap-3 p-4">
+              <ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">30-Day Returns</p>
+                <p className="text-sm text-stone-600">For damaged or defective items</p>
+              </div>
+            </li>
           </ul>
         </div>
       </section>
@@ -160,7 +221,9 @@ export default function ProductPage() {
               <tbody className="divide-y divide-sand-200">
                 {specs.map(([key, value]) => (
                   <tr key={key}>
-                    <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">{key}</th>
+                    <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">
+                      {key}
+                    </th>
                     <td className="py-3 text-stone-700">{value}</td>
                   </tr>
                 ))}

@@ -109,8 +109,15 @@ export default function ProfileRoute() {
         <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-4">
           <AccountMenu />
           <div className="space-y-6 lg:col-span-3">
-            <PersonalInformation user={user} editing={editing || failedIntent === "profile"} result={failedIntent === "profile" ? result : undefined} />
-            <AccountSecurity open={changingPassword || failedIntent === "password"} result={failedIntent === "password" ? result : undefined} />
+            <PersonalInformation
+              user={user}
+              editing={editing || failedIntent === "profile"}
+              result={failedIntent === "profile" ? result : undefined}
+            />
+            <AccountSecurity
+              open={changingPassword || failedIntent === "password"}
+              result={failedIntent === "password" ? result : undefined}
+            />
           </div>
         </div>
       </div>
@@ -262,7 +269,14 @@ function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
   );
   if (!open) {
     return (
-      <Card title="Account Security" action={<Link to="/profile?password=1" className="btn-secondary whitespace-nowrap" replace>Change Password</Link>}>
+      <Card
+        title="Account Security"
+        action={
+          <Link to="/profile?password=1" className="btn-secondary whitespace-nowrap" replace>
+            Change Password
+          </Link>
+        }
+      >
         {note}
       </Card>
     );
@@ -279,7 +293,14 @@ function AccountSecurity({ open, result }: { open: boolean; result: Result }) {
     />
   );
   return (
-    <Card title="Account Security" action={<Link to="/profile" className="btn-ghost" replace>Cancel</Link>}>
+    <Card
+      title="Account Security"
+      action={
+        <Link to="/profile" className="btn-ghost" replace>
+          Cancel
+        </Link>
+      }
+    >
       <div className="space-y-5">
         {note}
         <Form method="post" action="/profile" onChange={errors.onChange} className="max-w-md space-y-5">

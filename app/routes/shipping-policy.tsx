@@ -5,7 +5,8 @@ export const meta: MetaFunction = () => [
   { title: "Shipping Policy | Sagwan Living" },
   {
     name: "description",
-    content: "Where Sagwan Living delivers, shipping charges, delivery times across India and how to report damage within 48 hours of delivery.",
+    content:
+      "Where Sagwan Living delivers, shipping charges, delivery times across India and how to report damage within 48 hours of delivery.",
   },
 ];
 

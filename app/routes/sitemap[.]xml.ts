@@ -8,10 +8,7 @@ const STATIC_PATHS = ["/", "/categories", "/about", "/contact", "/privacy-policy
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const origin = new URL(request.url).origin;
-  const [categories, items] = await Promise.all([
-    listCategories(),
-    listItemSlugs(),
-  ]);
+  const [categories, items] = await Promise.all([listCategories(), listItemSlugs()]);
   const urls = [
     ...STATIC_PATHS.map((path) => ({ loc: `${origin}${path}`, lastmod: null as string | null })),
     ...categories.map((c) => ({ loc: `${origin}/category/${c.slug}`, lastmod: null })),
@@ -22,6 +19,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     urls.map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ""}</url>`).join("\n") +
     `\n</urlset>\n`;
   return new Response(body, {
-    headers: { "Content-Type": "application/xml; charset=utf-8", "Cache-Control": "private, max-age=3600", "X-Content-Type-Options": "nosniff" },
+    headers: {
+      "Content-Type": "application/xml; charset=utf-8",
+      "Cache-Control": "private, max-age=3600",
+      "X-Content-Type-Options": "nosniff",
+    },
   });
 }

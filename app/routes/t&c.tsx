@@ -5,7 +5,9 @@ export const meta: MetaFunction = () => [
   { title: "Terms and Conditions | Sagwan Living" },
   {
     name: "description",
-    content: "The terms that apply when you use the Sagwan Living website and buy furniture from us: orders, payment, cancellations, returns and disputes.",
+    content:
+      "The terms that apply when you use the Sagwan Living website and buy furniture from us: orders, payment, cancellations, returns " +
+      "and disputes.",
   },
 ];
 

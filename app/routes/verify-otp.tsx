@@ -30,21 +30,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  return pageAction(request, async (form) => {
-    const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
-    const pending = (await getSession(request)).get("pendingSignup");
-    // The code must belong to the sign-up this browser made, when it made one.
-    const attemptFor = (email: string) => (pending?.email === email ? pending.attemptId : null);
-    if (intent === "resend") {
-      const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
-      await resendSignupCode(email, attemptFor(email), clientOf(request));
-      const back = `/verify-otp?email=${encodeURIComponent(email)}`;
-      return redirectWithToast(request, back, { type: "success", title: "A new OTP has been sent to your email" });
-    }
-    const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
-    const user = await verifySignup(input.email, input.otp, attemptFor(input.email), clientOf(request));
-    return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
-  }, { unexpected: "OTP verification failed." });
+  return pageAction(
+    request,
+    async (form) => {
+      const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
+      const pending = (await getSession(request)).get("pendingSignup");
+      // The code must belong to the sign-up this browser made, when it made one.
+      const attemptFor = (email: string) => (pending?.email === email ? pending.attemptId : null);
+      if (intent === "resend") {
+        const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
+        await resendSignupCode(email, attemptFor(email), clientOf(request));
+        const back = `/verify-otp?email=${encodeURIComponent(email)}`;
+        return redirectWithToast(request, back, { type: "success", title: "A new OTP has been sent to your email" });
+      }
+      const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
+      const user = await verifySignup(input.email, input.otp, attemptFor(input.email), clientOf(request));
+      return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
+    },
+    { unexpected: "OTP verification failed." },
+  );
 }
 
 export default function VerifyOtpRoute() {
@@ -96,7 +100,13 @@ export default function VerifyOtpRoute() {
         <input type="hidden" name="email" value={email} />
         <p className="text-sm text-stone-600">
           {"Didn't get the code? "}
-          <button type="submit" name="intent" value="resend" className="inline-flex min-h-11 items-center font-semibold text-wood-700 hover:underline disabled:opacity-60" disabled={resending}>
+          <button
+            type="submit"
+            name="intent"
+            value="resend"
+            className="inline-flex min-h-11 items-center font-semibold text-wood-700 hover:underline disabled:opacity-60"
+            disabled={resending}
+          >
             {resending ? "Sending..." : "Resend code"}
           </button>
         </p>

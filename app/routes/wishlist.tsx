@@ -51,11 +51,15 @@ export default function WishlistPage() {
         <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
           <p className="text-lg">Your wishlist is empty.</p>
           <p className="mt-2 text-stone-600">Save pieces you love with 'Add to Wishlist' on any product page.</p>
-          <Link to="/categories" className="btn-primary mt-6">Browse Categories</Link>
+          <Link to="/categories" className="btn-primary mt-6">
+            Browse Categories
+          </Link>
         </div>
       ) : (
         <>
-          <p className="mt-2 text-stone-600">{items.length} saved {items.length === 1 ? "piece" : "pieces"}</p>
+          <p className="mt-2 text-stone-600">
+            {items.length} saved {items.length === 1 ? "piece" : "pieces"}
+          </p>
           <div className="mt-8">
             <ProductGrid
               items={items}

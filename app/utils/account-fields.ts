@@ -57,7 +57,10 @@ export const PROFILE_FIELDS = {
 } satisfies Record<string, FieldRule>;
 
 /** The profile page's 'Change Password'. */
-export const CHANGE_PASSWORD_FIELDS = { currentPassword: password, newPassword: password, confirmPassword: password } satisfies Record<string, FieldRule>;
+export const CHANGE_PASSWORD_FIELDS = { currentPassword: password, newPassword: password, confirmPassword: password } satisfies Record<
+  string,
+  FieldRule
+>;
 
 export const FORGOT_PASSWORD_FIELDS = { email } satisfies Record<string, FieldRule>;
 

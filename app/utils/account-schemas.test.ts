@@ -69,7 +69,10 @@ describe("SignupSchema: the order of checks in docs/product.md", () => {
     expect(failure(SignupSchema, signup({ confirmPassword: "secret13" })).message).toBe("Passwords do not match");
     const both = failure(SignupSchema, signup({ password: "abc", confirmPassword: "abd" }));
     expect(both.message).toBe("Passwords do not match");
-    expect(both.fieldErrors).toMatchObject({ confirmPassword: "Passwords do not match", password: "Password must be at least 6 characters long" });
+    expect(both.fieldErrors).toMatchObject({
+      confirmPassword: "Passwords do not match",
+      password: "Password must be at least 6 characters long",
+    });
   });
 
   it("then 'Password must be at least 6 characters long'", () => {
@@ -111,12 +114,15 @@ describe("SignupSchema: the order of checks in docs/product.md", () => {
     expect(parseWith(SignupSchema, signup({ mobile: "   " })).mobile).toBeNull();
   });
 
-  it.each(["5876543210", "987654321", "98765432101", "98765abcde", "+1 9876543210", "0000000000"])("mobile %j is refused with the mobile message", (mobile) => {
-    const { message, fieldErrors } = failure(SignupSchema, signup({ mobile }));
-    expect(message).toBe(MESSAGES.mobile);
-    expect(message).toBe("Please enter a valid 10-digit mobile number starting with 6, 7, 8 or 9");
-    expect(fieldErrors).toEqual({ mobile: MESSAGES.mobile });
-  });
+  it.each(["5876543210", "987654321", "98765432101", "98765abcde", "+1 9876543210", "0000000000"])(
+    "mobile %j is refused with the mobile message",
+    (mobile) => {
+      const { message, fieldErrors } = failure(SignupSchema, signup({ mobile }));
+      expect(message).toBe(MESSAGES.mobile);
+      expect(message).toBe("Please enter a valid 10-digit mobile number starting with 6, 7, 8 or 9");
+      expect(fieldErrors).toEqual({ mobile: MESSAGES.mobile });
+    },
+  );
 
   it("the terms checkbox is required", () => {
     for (const terms of [undefined, "", "off", "no"]) {
@@ -160,7 +166,9 @@ describe("RegisterSchema (API bodies)", () => {
   it("keeps the messages of docs/product.md", () => {
     expect(failure(RegisterSchema, { name: "", email: "r@example.com", password: "secret12" }).message).toBe(MESSAGES.fillRequired);
     expect(failure(RegisterSchema, { name: "R", email: "r@example.com", password: "short" }).message).toBe(MESSAGES.passwordShort);
-    expect(failure(RegisterSchema, { name: "R", email: "r@example.com", password: "secret12", mobile: "12345" }).message).toBe(MESSAGES.mobile);
+    expect(failure(RegisterSchema, { name: "R", email: "r@example.com", password: "secret12", mobile: "12345" }).message).toBe(
+      MESSAGES.mobile,
+    );
   });
 });
 
@@ -197,7 +205,10 @@ describe("LoginSchema", () => {
   });
 
   it("lower-cases and trims the email, keeps the password as typed", () => {
-    expect(parseWith(LoginSchema, { email: "  Some.One@Example.COM ", password: " secret12 " })).toEqual({ email: "some.one@example.com", password: " secret12 " });
+    expect(parseWith(LoginSchema, { email: "  Some.One@Example.COM ", password: " secret12 " })).toEqual({
+      email: "some.one@example.com",
+      password: " secret12 ",
+    });
   });
 
   it("refuses overlong values", () => {
@@ -222,11 +233,14 @@ describe("OtpSchema", () => {
     expect(parseWith(OtpSchema, { email: " OTP@Example.com ", otp: "1234" }).email).toBe(email);
   });
 
-  it.each([["123"], ["12345"], ["12a4"], ["abcd"], [""], [["1", "2", "3"]], [["1", "2", "", "4"]], [undefined], ["1 23"]])("refuses %j with the OTP message", (otp) => {
-    const { message, fieldErrors } = failure(OtpSchema, { email, otp });
-    expect(message).toBe("Please enter the 4-digit OTP");
-    expect(fieldErrors).toEqual({ otp: MESSAGES.otp });
-  });
+  it.each([["123"], ["12345"], ["12a4"], ["abcd"], [""], [["1", "2", "3"]], [["1", "2", "", "4"]], [undefined], ["1 23"]])(
+    "refuses %j with the OTP message",
+    (otp) => {
+      const { message, fieldErrors } = failure(OtpSchema, { email, otp });
+      expect(message).toBe("Please enter the 4-digit OTP");
+      expect(fieldErrors).toEqual({ otp: MESSAGES.otp });
+    },
+  );
 
   it("refuses a missing or malformed email", () => {
     expect(failure(OtpSchema, { otp: "1234" }).fieldErrors.email).toBe(MESSAGES.email);
@@ -253,7 +267,9 @@ describe("ProfileSchema", () => {
   it("refuses a bad email, a bad mobile and an overlong name", () => {
     expect(failure(ProfileSchema, { name: "M", email: "meera@", mobile: "" }).fieldErrors).toEqual({ email: MESSAGES.email });
     expect(failure(ProfileSchema, { name: "M", email: "m@example.com", mobile: "12345" }).fieldErrors).toEqual({ mobile: MESSAGES.mobile });
-    expect(failure(ProfileSchema, { name: "M".repeat(MAX_LENGTH.name + 1), email: "m@example.com" }).fieldErrors).toEqual({ name: MESSAGES.nameLong });
+    expect(failure(ProfileSchema, { name: "M".repeat(MAX_LENGTH.name + 1), email: "m@example.com" }).fieldErrors).toEqual({
+      name: MESSAGES.nameLong,
+    });
   });
 });
 
@@ -283,7 +299,11 @@ describe("ChangePasswordSchema", () => {
   });
 
   it("refuses a new password equal to the current one", () => {
-    const { message, fieldErrors } = failure(ChangePasswordSchema, { currentPassword: "samepass", newPassword: "samepass", confirmPassword: "samepass" });
+    const { message, fieldErrors } = failure(ChangePasswordSchema, {
+      currentPassword: "samepass",
+      newPassword: "samepass",
+      confirmPassword: "samepass",
+    });
     expect(message).toBe("Your new password must be different from the current one");
     expect(Object.keys(fieldErrors)).toEqual(["newPassword"]);
   });
@@ -333,11 +353,15 @@ describe("ResetPasswordSchema", () => {
     expect(onlyPassword.message).toBe(MESSAGES.fillRequired);
     expect(onlyPassword.fieldErrors).toEqual({ password: MESSAGES.fillRequired });
     // Spaces around real characters are part of the password.
-    expect(ResetPasswordSchema.parse({ token: "1.abc", password: " new pass ", confirmPassword: " new pass " }).password).toBe(" new pass ");
+    expect(ResetPasswordSchema.parse({ token: "1.abc", password: " new pass ", confirmPassword: " new pass " }).password).toBe(
+      " new pass ",
+    );
   });
 
   it("refuses a mismatch, then a short password", () => {
-    expect(failure(ResetPasswordSchema, { token: "t", password: "newpass1", confirmPassword: "newpass2" }).message).toBe(MESSAGES.passwordsDiffer);
+    expect(failure(ResetPasswordSchema, { token: "t", password: "newpass1", confirmPassword: "newpass2" }).message).toBe(
+      MESSAGES.passwordsDiffer,
+    );
     const short = failure(ResetPasswordSchema, { token: "t", password: "abc", confirmPassword: "abc" });
     expect(short.message).toBe(MESSAGES.passwordShort);
     expect(short.fieldErrors).toEqual({ password: MESSAGES.passwordShort });

@@ -3,21 +3,16 @@
 // read them there). The sign-up checks run in the order docs/product.md gives, so the first
 // message is that one, whatever else is wrong.
 import { z } from "zod";
-import {
-  LOGIN_FIELDS,
-  MESSAGES,
-  OTP_LENGTH,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  PROFILE_FIELDS,
-  SIGNUP_FIELDS,
-} from "./account-fields";
+import { LOGIN_FIELDS, MESSAGES, OTP_LENGTH, PASSWORD_MAX, PASSWORD_MIN, PROFILE_FIELDS, SIGNUP_FIELDS } from "./account-fields";
 import { EmailSchema, IdSchema } from "./schemas";
 
 export { MESSAGES, OTP_LENGTH, PASSWORD_MAX, PASSWORD_MIN };
 
 /** A form field or JSON value as text ("" when missing); numbers are accepted for codes. */
-const text = z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: "Must be text" }));
+const text = z.preprocess(
+  (v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v),
+  z.string({ error: "Must be text" }),
+);
 
 /** Indian mobile numbers: 10 digits starting 6-9; spaces, dashes and a +91 prefix are tolerated. */
 export function normaliseMobile(raw: string): string | null {
@@ -36,7 +31,8 @@ function checkEmailShape(email: string, ctx: z.RefinementCtx) {
 
 /** PASSWORD_MAX is every password field's maxLength (account-fields.ts). */
 function checkNewPassword(password: string, confirm: string | null, ctx: z.RefinementCtx, field = "password") {
-  if (confirm !== null && password !== confirm) ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsDiffer });
+  if (confirm !== null && password !== confirm)
+    ctx.addIssue({ code: "custom", path: ["confirmPassword"], message: MESSAGES.passwordsDiffer });
   if (password.length < PASSWORD_MIN) ctx.addIssue({ code: "custom", path: [field], message: MESSAGES.passwordShort });
   if (password.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: [field], message: MESSAGES.passwordLong });
 }
@@ -61,7 +57,8 @@ function registration(options: { confirm: boolean; terms: boolean }) {
       checkEmailShape(v.email, ctx);
       if (v.name.trim().length > SIGNUP_FIELDS.name.maxLength) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
       checkMobile(v.mobile, ctx);
-      if (options.terms && !["on", "true", "1", "yes"].includes(v.terms)) ctx.addIssue({ code: "custom", path: ["terms"], message: MESSAGES.terms });
+      if (options.terms && !["on", "true", "1", "yes"].includes(v.terms))
+        ctx.addIssue({ code: "custom", path: ["terms"], message: MESSAGES.terms });
     })
     .transform(toAccount);
 }
@@ -79,7 +76,8 @@ export const LoginSchema = z
       ctx.addIssue({ code: "custom", path: [v.email.trim() ? "password" : "email"], message: MESSAGES.loginRequired });
       return;
     }
-    if (v.email.trim().length > LOGIN_FIELDS.email.maxLength) ctx.addIssue({ code: "custom", path: ["email"], message: "That email address is too long" });
+    if (v.email.trim().length > LOGIN_FIELDS.email.maxLength)
+      ctx.addIssue({ code: "custom", path: ["email"], message: "That email address is too long" });
     if (v.password.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: ["password"], message: MESSAGES.passwordLong });
   })
   .transform((v) => ({ email: v.email.trim().toLowerCase(), password: v.password }));
@@ -90,7 +88,10 @@ export const OtpSchema = z.object({
   email: EmailSchema,
   otp: z.preprocess(
     (v) => (Array.isArray(v) ? v.join("") : typeof v === "number" ? String(v).padStart(OTP_LENGTH, "0") : v),
-    z.string({ error: MESSAGES.otp }).trim().regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), MESSAGES.otp),
+    z
+      .string({ error: MESSAGES.otp })
+      .trim()
+      .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), MESSAGES.otp),
   ),
   /** API clients may send back the `attemptId` registration gave them, to bind the code to their own sign-up */
   attemptId: IdSchema.optional(),
@@ -103,7 +104,8 @@ export const ProfileSchema = z
   .object({ name: text, email: text, mobile: text })
   .superRefine((v, ctx) => {
     if (!v.name.trim()) ctx.addIssue({ code: "custom", path: ["name"], message: "Name is required" });
-    else if (v.name.trim().length > PROFILE_FIELDS.name.maxLength) ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
+    else if (v.name.trim().length > PROFILE_FIELDS.name.maxLength)
+      ctx.addIssue({ code: "custom", path: ["name"], message: MESSAGES.nameLong });
     if (!v.email.trim()) ctx.addIssue({ code: "custom", path: ["email"], message: "Email is required" });
     else checkEmailShape(v.email, ctx);
     checkMobile(v.mobile, ctx);
@@ -111,30 +113,26 @@ export const ProfileSchema = z
   .transform((v) => ({ name: v.name.trim(), email: v.email.trim().toLowerCase(), mobile: normaliseMobile(v.mobile) }));
 export type ProfileInput = z.output<typeof ProfileSchema>;
 
-export const ChangePasswordSchema = z
-  .object({ currentPassword: text, newPassword: text, confirmPassword: text })
-  .superRefine((v, ctx) => {
-    if (!v.currentPassword || !v.newPassword.trim() || !v.confirmPassword) {
-      for (const key of ["currentPassword", "newPassword", "confirmPassword"] as const) {
-        if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
-      }
-      return;
+export const ChangePasswordSchema = z.object({ currentPassword: text, newPassword: text, confirmPassword: text }).superRefine((v, ctx) => {
+  if (!v.currentPassword || !v.newPassword.trim() || !v.confirmPassword) {
+    for (const key of ["currentPassword", "newPassword", "confirmPassword"] as const) {
+      if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
     }
-    checkNewPassword(v.newPassword, v.confirmPassword, ctx, "newPassword");
-    if (v.currentPassword.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: ["currentPassword"], message: MESSAGES.passwordLong });
-    if (v.newPassword === v.currentPassword) {
-      ctx.addIssue({ code: "custom", path: ["newPassword"], message: "Your new password must be different from the current one" });
-    }
-  });
+    return;
+  }
+  checkNewPassword(v.newPassword, v.confirmPassword, ctx, "newPassword");
+  if (v.currentPassword.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: ["currentPassword"], message: MESSAGES.passwordLong });
+  if (v.newPassword === v.currentPassword) {
+    ctx.addIssue({ code: "custom", path: ["newPassword"], message: "Your new password must be different from the current one" });
+  }
+});
 
-export const ResetPasswordSchema = z
-  .object({ token: text, password: text, confirmPassword: text })
-  .superRefine((v, ctx) => {
-    if (!v.password.trim() || !v.confirmPassword) {
-      for (const key of ["password", "confirmPassword"] as const) {
-        if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
-      }
-      return;
+export const ResetPasswordSchema = z.object({ token: text, password: text, confirmPassword: text }).superRefine((v, ctx) => {
+  if (!v.password.trim() || !v.confirmPassword) {
+    for (const key of ["password", "confirmPassword"] as const) {
+      if (!v[key].trim()) ctx.addIssue({ code: "custom", path: [key], message: MESSAGES.fillRequired });
     }
-    checkNewPassword(v.password, v.confirmPassword, ctx);
-  });
+    return;
+  }
+  checkNewPassword(v.password, v.confirmPassword, ctx);
+});

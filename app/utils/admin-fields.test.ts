@@ -18,7 +18,12 @@ function ofLength(field: string, length: number): string {
   return field === "imgPath" ? `/images/${"x".repeat(length - "/images/".length)}` : "x".repeat(length);
 }
 
-function expectAgreement(name: string, rules: Record<string, FieldRule>, schema: z.ZodType, input: (field: string, value: string) => unknown) {
+function expectAgreement(
+  name: string,
+  rules: Record<string, FieldRule>,
+  schema: z.ZodType,
+  input: (field: string, value: string) => unknown,
+) {
   describe(name, () => {
     it("a valid form passes", () => {
       expect(refused(schema, input("", ""))).toEqual([]);

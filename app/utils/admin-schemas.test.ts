@@ -67,7 +67,14 @@ describe("CategoryFormSchema (docs/product.md: title, description, image URL req
     expect(messages(CategoryFormSchema.safeParse({ ...CATEGORY, imgPath: `/images/${"x".repeat(ADMIN_LIMITS.imgPath)}` }))).toEqual({
       imgPath: `Image URL must be at most ${ADMIN_LIMITS.imgPath} characters`,
     });
-    for (const bad of ["javascript:alert(1)", "data:image/png;base64,AAAA", "//evil.example/x.png", "not a url", "ftp://x.example/a.png", "http://x.example/a.png"]) {
+    for (const bad of [
+      "javascript:alert(1)",
+      "data:image/png;base64,AAAA",
+      "//evil.example/x.png",
+      "not a url",
+      "ftp://x.example/a.png",
+      "http://x.example/a.png",
+    ]) {
       expect(messages(CategoryFormSchema.safeParse({ ...CATEGORY, imgPath: bad })), bad).toEqual({ imgPath: URL_MESSAGE });
     }
   });
@@ -80,7 +87,13 @@ describe("CategoryFormSchema (docs/product.md: title, description, image URL req
 
 describe("isImageUrl / ImageUrlSchema", () => {
   it("web URLs and paths on this site", () => {
-    for (const ok of ["https://cdn.example.in/a.jpg", "HTTPS://example.com/a.png?x=1", "/images/products/a.svg", "/uploads/abc.webp", "/x"]) {
+    for (const ok of [
+      "https://cdn.example.in/a.jpg",
+      "HTTPS://example.com/a.png?x=1",
+      "/images/products/a.svg",
+      "/uploads/abc.webp",
+      "/x",
+    ]) {
       expect(isImageUrl(ok), ok).toBe(true);
     }
   });
@@ -165,8 +178,12 @@ describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, imag
   });
 
   it("In Stock on needs at least one unit; off means 0 whatever was typed", () => {
-    expect(messages(ProductFormSchema.safeParse({ ...PRODUCT, stock: "0" }))).toEqual({ stock: "Enter the units in stock (at least 1), or untick In Stock" });
-    expect(messages(ProductFormSchema.safeParse({ ...PRODUCT, stock: "" }))).toEqual({ stock: "Enter the units in stock (at least 1), or untick In Stock" });
+    expect(messages(ProductFormSchema.safeParse({ ...PRODUCT, stock: "0" }))).toEqual({
+      stock: "Enter the units in stock (at least 1), or untick In Stock",
+    });
+    expect(messages(ProductFormSchema.safeParse({ ...PRODUCT, stock: "" }))).toEqual({
+      stock: "Enter the units in stock (at least 1), or untick In Stock",
+    });
     const off = ProductFormSchema.parse({ ...PRODUCT, inStock: undefined, stock: "7" });
     expect(off).toMatchObject({ inStock: false, stock: 0 });
     expect(ProductFormSchema.parse({ ...PRODUCT, featured: undefined }).featured).toBe(false);
@@ -187,18 +204,31 @@ describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, imag
     expect(spec(["", "Seats"], ["Teak", "2"])).toBe("Row 1: give the specification a name");
     expect(spec(["Material", "Seats"], ["Teak", ""])).toBe('Row 2: give "Seats" a value');
     expect(spec(["Material", "material"], ["Teak", "Oak"])).toBe('Row 2: "material" is listed twice');
-    expect(spec(["x".repeat(ADMIN_LIMITS.specKey + 1)], ["v"])).toBe(`Row 1: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`);
-    expect(spec(["k"], ["v".repeat(ADMIN_LIMITS.specValue + 1)])).toBe(`Row 1: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`);
+    expect(spec(["x".repeat(ADMIN_LIMITS.specKey + 1)], ["v"])).toBe(
+      `Row 1: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`,
+    );
+    expect(spec(["k"], ["v".repeat(ADMIN_LIMITS.specValue + 1)])).toBe(
+      `Row 1: names are at most ${ADMIN_LIMITS.specKey} characters and values ${ADMIN_LIMITS.specValue}`,
+    );
     const many = Array.from({ length: ADMIN_LIMITS.specs + 1 }, (_, i) => `Key ${i}`);
     expect(spec(many, many)).toBe(`At most ${ADMIN_LIMITS.specs} specifications`);
-    expect(messages(ProductFormSchema.safeParse({ ...PRODUCT, specifications: { keys: ["", "x"], values: ["y", ""] } })).specifications).toBe(
-      "Row 1: give the specification a name",
-    );
+    expect(
+      messages(ProductFormSchema.safeParse({ ...PRODUCT, specifications: { keys: ["", "x"], values: ["y", ""] } })).specifications,
+    ).toBe("Row 1: give the specification a name");
   });
 
   it("productFormInput reads the repeated specKey/specValue fields of a posted form", () => {
     const form = new FormData();
-    for (const [k, v] of Object.entries({ title: "Bench", categoryId: "2", price: "10", imgPath: "/a.svg", description: "d", inStock: "on", stock: "1" })) form.set(k, v);
+    for (const [k, v] of Object.entries({
+      title: "Bench",
+      categoryId: "2",
+      price: "10",
+      imgPath: "/a.svg",
+      description: "d",
+      inStock: "on",
+      stock: "1",
+    }))
+      form.set(k, v);
     form.append("specKey", "Material");
     form.append("specValue", "Teak");
     form.append("specKey", "Seats");
@@ -206,7 +236,13 @@ describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, imag
     const input = productFormInput(form);
     expect(input.specifications).toEqual({ keys: ["Material", "Seats"], values: ["Teak", "2"] });
     expect(input.featured).toBeUndefined();
-    expect(ProductFormSchema.parse(input)).toMatchObject({ categoryId: 2, featured: false, inStock: true, stock: 1, specifications: { Material: "Teak", Seats: "2" } });
+    expect(ProductFormSchema.parse(input)).toMatchObject({
+      categoryId: 2,
+      featured: false,
+      inStock: true,
+      stock: 1,
+      specifications: { Material: "Teak", Seats: "2" },
+    });
   });
 });
 

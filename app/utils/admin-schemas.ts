@@ -61,47 +61,50 @@ const StockSchema = z.preprocess(
   z.number({ error: STOCK_MESSAGE }).int(STOCK_MESSAGE).min(0, STOCK_MESSAGE).max(ADMIN_LIMITS.maxStock, STOCK_MESSAGE),
 );
 
-const list = z.preprocess((v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]), z.array(z.string({ error: "Must be text" })));
+const list = z.preprocess(
+  (v) => (v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]),
+  z.array(z.string({ error: "Must be text" })),
+);
 
 const SPEC_KEY_MAX = PRODUCT_FIELDS.specKey.maxLength;
 const SPEC_VALUE_MAX = PRODUCT_FIELDS.specValue.maxLength;
 
 /** Specification rows as key/value pairs: blank rows are dropped, keys must be unique. */
-export const SpecificationsSchema = z
-  .object({ keys: list, values: list })
-  .transform((v, ctx) => {
-    const out: Record<string, string> = {};
-    const rows = Math.max(v.keys.length, v.values.length);
-    for (let i = 0; i < rows; i++) {
-      const key = (v.keys[i] ?? "").trim();
-      const value = (v.values[i] ?? "").trim();
-      if (!key && !value) continue;
-      const problem = !key
-        ? `Row ${i + 1}: give the specification a name`
-        : !value
-          ? `Row ${i + 1}: give "${key}" a value`
-          : key.length > SPEC_KEY_MAX || value.length > SPEC_VALUE_MAX
-            ? `Row ${i + 1}: names are at most ${SPEC_KEY_MAX} characters and values ${SPEC_VALUE_MAX}`
-            : Object.keys(out).some((k) => k.toLowerCase() === key.toLowerCase())
-              ? `Row ${i + 1}: "${key}" is listed twice`
-              : null;
-      if (problem) {
-        ctx.addIssue({ code: "custom", message: problem });
-        return z.NEVER;
-      }
-      out[key] = value;
-    }
-    if (Object.keys(out).length > ADMIN_LIMITS.specs) {
-      ctx.addIssue({ code: "custom", message: `At most ${ADMIN_LIMITS.specs} specifications` });
+export const SpecificationsSchema = z.object({ keys: list, values: list }).transform((v, ctx) => {
+  const out: Record<string, string> = {};
+  const rows = Math.max(v.keys.length, v.values.length);
+  for (let i = 0; i < rows; i++) {
+    const key = (v.keys[i] ?? "").trim();
+    const value = (v.values[i] ?? "").trim();
+    if (!key && !value) continue;
+    const problem = !key
+      ? `Row ${i + 1}: give the specification a name`
+      : !value
+        ? `Row ${i + 1}: give "${key}" a value`
+        : key.length > SPEC_KEY_MAX || value.length > SPEC_VALUE_MAX
+          ? `Row ${i + 1}: names are at most ${SPEC_KEY_MAX} characters and values ${SPEC_VALUE_MAX}`
+          : Object.keys(out).some((k) => k.toLowerCase() === key.toLowerCase())
+            ? `Row ${i + 1}: "${key}" is listed twice`
+            : null;
+    if (problem) {
+      ctx.addIssue({ code: "custom", message: problem });
       return z.NEVER;
     }
-    return out;
-  });
+    out[key] = value;
+  }
+  if (Object.keys(out).length > ADMIN_LIMITS.specs) {
+    ctx.addIssue({ code: "custom", message: `At most ${ADMIN_LIMITS.specs} specifications` });
+    return z.NEVER;
+  }
+  return out;
+});
 
 export const ProductFormSchema = z
   .object({
     title: textField("Title", PRODUCT_FIELDS.title),
-    categoryId: z.preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable()).refine((v) => v !== null, "Category is required"),
+    categoryId: z
+      .preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable())
+      .refine((v) => v !== null, "Category is required"),
     price: PriceSchema,
     imgPath: ImageUrlSchema,
     description: textField("Description", PRODUCT_FIELDS.description),

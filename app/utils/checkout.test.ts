@@ -175,7 +175,9 @@ describe("CheckoutSchema: lengths and types", () => {
   ] as const)("%s: %i characters pass, one more is refused", (field, max) => {
     expect(SHIPPING_MAX[field]).toBe(max);
     expect(parse({ [field]: "a".repeat(max) }).success).toBe(true);
-    expect(issues({ [field]: "a".repeat(max + 1) })).toEqual([`${field}: ${field[0]!.toUpperCase()}${field.slice(1)} must be at most ${max} characters`]);
+    expect(issues({ [field]: "a".repeat(max + 1) })).toEqual([
+      `${field}: ${field[0]!.toUpperCase()}${field.slice(1)} must be at most ${max} characters`,
+    ]);
   });
 
   it("an over-long phone or pincode is refused by its own format rule", () => {
@@ -209,7 +211,9 @@ describe("the field rules (the inputs' attributes) and CheckoutSchema agree", ()
     const fill = (n: number) => (field === "email" ? `${"a".repeat(n - "@example.com".length)}@example.com` : "a".repeat(n));
     expect(fill(max)).toHaveLength(max);
     expect(parse({ [field]: fill(max) }).success).toBe(true);
-    expect(issues({ [field]: fill(max + 1) })).toEqual([`${field}: ${field[0]!.toUpperCase()}${field.slice(1)} must be at most ${max} characters`]);
+    expect(issues({ [field]: fill(max + 1) })).toEqual([
+      `${field}: ${field[0]!.toUpperCase()}${field.slice(1)} must be at most ${max} characters`,
+    ]);
   });
 
   it("phone and pincode: the longest valid values fit their maxLength, and their formats refuse more", () => {
@@ -236,21 +240,35 @@ describe("IdempotencyKeySchema", () => {
     }
   });
 
-  it.each(["a".repeat(15), "a".repeat(65), "", "abc def ghi jkl mno", "a".repeat(15) + "!", "ääääääääääääääää", 1234567890123456, undefined])(
-    "refuses %j with the out-of-date message",
-    (key) => {
-      const result = IdempotencyKeySchema.safeParse(key);
-      expect(result.success).toBe(false);
-      if (!result.success) expect(result.error.issues[0]!.message).toBe("The form is out of date. Please try again.");
-    },
-  );
+  it.each([
+    "a".repeat(15),
+    "a".repeat(65),
+    "",
+    "abc def ghi jkl mno",
+    "a".repeat(15) + "!",
+    "ääääääääääääääää",
+    1234567890123456,
+    undefined,
+  ])("refuses %j with the out-of-date message", (key) => {
+    const result = IdempotencyKeySchema.safeParse(key);
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error.issues[0]!.message).toBe("The form is out of date. Please try again.");
+  });
 });
 
 describe("PaymentProofSchema", () => {
-  const proof = { razorpay_order_id: "order_ABCDEFGHIJKLMN", razorpay_payment_id: "pay_ABCDEFGHIJKLMN", razorpay_signature: "a".repeat(64) };
+  const proof = {
+    razorpay_order_id: "order_ABCDEFGHIJKLMN",
+    razorpay_payment_id: "pay_ABCDEFGHIJKLMN",
+    razorpay_signature: "a".repeat(64),
+  };
 
   it("accepts the three callback fields, trimmed", () => {
-    const result = PaymentProofSchema.safeParse({ razorpay_order_id: ` ${proof.razorpay_order_id} `, razorpay_payment_id: proof.razorpay_payment_id, razorpay_signature: `${proof.razorpay_signature}\n` });
+    const result = PaymentProofSchema.safeParse({
+      razorpay_order_id: ` ${proof.razorpay_order_id} `,
+      razorpay_payment_id: proof.razorpay_payment_id,
+      razorpay_signature: `${proof.razorpay_signature}\n`,
+    });
     expect(result.success && result.data).toEqual(proof);
   });
 
@@ -263,7 +281,11 @@ describe("PaymentProofSchema", () => {
   });
 
   it("refuses over-long values", () => {
-    for (const [field, max] of [["razorpay_order_id", 64], ["razorpay_payment_id", 64], ["razorpay_signature", 256]] as const) {
+    for (const [field, max] of [
+      ["razorpay_order_id", 64],
+      ["razorpay_payment_id", 64],
+      ["razorpay_signature", 256],
+    ] as const) {
       expect(PaymentProofSchema.safeParse({ ...proof, [field]: "a".repeat(max) }).success).toBe(true);
       const result = PaymentProofSchema.safeParse({ ...proof, [field]: "a".repeat(max + 1) });
       expect(result.success).toBe(false);

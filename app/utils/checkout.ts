@@ -29,7 +29,10 @@ export function normalisePhone(raw: string): string | null {
   return /^\d{10}$/.test(compact) ? compact : null;
 }
 
-const text = z.preprocess((v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v), z.string({ error: "Must be text" }));
+const text = z.preprocess(
+  (v) => (v === undefined || v === null ? "" : typeof v === "number" ? String(v) : v),
+  z.string({ error: "Must be text" }),
+);
 
 export const CheckoutSchema = z
   .object({
@@ -40,7 +43,10 @@ export const CheckoutSchema = z
     pincode: text,
     phone: text,
     email: text,
-    paymentMethod: z.preprocess((v) => (v === undefined || v === null || v === "" ? "cod" : v), z.enum(PAYMENT_METHODS, { error: CHECKOUT_MESSAGES.paymentMethod })),
+    paymentMethod: z.preprocess(
+      (v) => (v === undefined || v === null || v === "" ? "cod" : v),
+      z.enum(PAYMENT_METHODS, { error: CHECKOUT_MESSAGES.paymentMethod }),
+    ),
   })
   .superRefine((v, ctx) => {
     for (const field of SHIPPING_FIELDS) {
@@ -85,8 +91,20 @@ export const IdempotencyKeySchema = z
 
 /** Razorpay's three callback fields (also what the offline test gateway produces). */
 export const PaymentProofSchema = z.object({
-  razorpay_order_id: z.string({ error: "razorpay_order_id is required" }).trim().min(1, "razorpay_order_id is required").max(64, "razorpay_order_id is too long"),
-  razorpay_payment_id: z.string({ error: "razorpay_payment_id is required" }).trim().min(1, "razorpay_payment_id is required").max(64, "razorpay_payment_id is too long"),
-  razorpay_signature: z.string({ error: "razorpay_signature is required" }).trim().min(1, "razorpay_signature is required").max(256, "razorpay_signature is too long"),
+  razorpay_order_id: z
+    .string({ error: "razorpay_order_id is required" })
+    .trim()
+    .min(1, "razorpay_order_id is required")
+    .max(64, "razorpay_order_id is too long"),
+  razorpay_payment_id: z
+    .string({ error: "razorpay_payment_id is required" })
+    .trim()
+    .min(1, "razorpay_payment_id is required")
+    .max(64, "razorpay_payment_id is too long"),
+  razorpay_signature: z
+    .string({ error: "razorpay_signature is required" })
+    .trim()
+    .min(1, "razorpay_signature is required")
+    .max(256, "razorpay_signature is too long"),
 });
 export type PaymentProof = z.output<typeof PaymentProofSchema>;

@@ -138,7 +138,8 @@ describe("invoiceTaxes", () => {
       inter.lines.forEach((line, i) => {
         if (line.cgst !== 0 || line.sgst !== 0 || line.igst !== shares[i]) bad(`inter line ${i}`);
       });
-      if (inter.cgst !== 0 || inter.sgst !== 0 || inter.igst !== gst || inter.gst !== gst || inter.taxable !== subtotal) bad("inter totals");
+      if (inter.cgst !== 0 || inter.sgst !== 0 || inter.igst !== gst || inter.gst !== gst || inter.taxable !== subtotal)
+        bad("inter totals");
     }
     expect(problems.slice(0, 5)).toEqual([]);
   });

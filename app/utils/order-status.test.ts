@@ -38,7 +38,9 @@ const TABLE: Record<OrderStatus, Record<OrderStatus, Record<Actor, Expected>>> =
   },
 };
 
-const cases = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.flatMap((to) => ACTORS.map((actor) => ({ from, to, actor, expected: TABLE[from][to][actor] }))));
+const cases = ORDER_STATUSES.flatMap((from) =>
+  ORDER_STATUSES.flatMap((to) => ACTORS.map((actor) => ({ from, to, actor, expected: TABLE[from][to][actor] }))),
+);
 
 describe("checkTransition", () => {
   it("covers all 32 combinations of the four statuses and two actors", () => {
@@ -60,9 +62,17 @@ describe("checkTransition", () => {
   });
 
   it("only six moves are allowed at all", () => {
-    const allowed = cases.filter(({ from, to, actor }) => checkTransition(from, to, actor).ok).map(({ from, to, actor }) => `${from}>${to}:${actor}`);
+    const allowed = cases
+      .filter(({ from, to, actor }) => checkTransition(from, to, actor).ok)
+      .map(({ from, to, actor }) => `${from}>${to}:${actor}`);
     expect(allowed.sort()).toEqual(
-      ["processing>shipped:admin", "processing>cancelled:customer", "processing>cancelled:admin", "shipped>delivered:admin", "shipped>cancelled:admin"].sort(),
+      [
+        "processing>shipped:admin",
+        "processing>cancelled:customer",
+        "processing>cancelled:admin",
+        "shipped>delivered:admin",
+        "shipped>cancelled:admin",
+      ].sort(),
     );
   });
 

@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  computeTotals,
-  FLAT_SHIPPING,
-  FREE_SHIPPING_ABOVE,
-  GST_PERCENT,
-  gstOn,
-  MAX_QUANTITY,
-  MIN_QUANTITY,
-  shippingFor,
-} from "./pricing";
+import { computeTotals, FLAT_SHIPPING, FREE_SHIPPING_ABOVE, GST_PERCENT, gstOn, MAX_QUANTITY, MIN_QUANTITY, shippingFor } from "./pricing";
 
 /** Nearest rupee of 18% of s, halves up, with integer maths only (reference for docs/product.md). */
 function referenceGst(s: number): number {
@@ -49,7 +40,12 @@ describe("computeTotals", () => {
     expect(computeTotals([{ price: 1, quantity: 1 }]).shipping).toBe(1);
     expect(computeTotals([{ price: 9999, quantity: 2 }]).shipping).toBe(1);
     expect(computeTotals([{ price: 12500, quantity: 2 }]).shipping).toBe(1); // 25,000
-    expect(computeTotals([{ price: 12500, quantity: 1 }, { price: 12501, quantity: 1 }]).shipping).toBe(0);
+    expect(
+      computeTotals([
+        { price: 12500, quantity: 1 },
+        { price: 12501, quantity: 1 },
+      ]).shipping,
+    ).toBe(0);
   });
 
   it.each([
@@ -85,7 +81,10 @@ describe("computeTotals", () => {
   it("total = subtotal + shipping + gst for many carts", () => {
     for (let price = 1; price < 60000; price += 997) {
       for (const quantity of [1, 2, 7, 99]) {
-        const t = computeTotals([{ price, quantity }, { price: 13, quantity: 1 }]);
+        const t = computeTotals([
+          { price, quantity },
+          { price: 13, quantity: 1 },
+        ]);
         const subtotal = price * quantity + 13;
         expect(t.subtotal).toBe(subtotal);
         expect(t.count).toBe(quantity + 1);

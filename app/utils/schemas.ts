@@ -10,10 +10,7 @@ export { CONTACT_SUBJECTS, MAX_LENGTH };
 
 /** A whole number from a form field ("12") or JSON (12); booleans, arrays and "1e3" are refused. */
 const wholeNumber = (message: string) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: message }).int(message),
-  );
+  z.preprocess((v) => (typeof v === "string" && /^\s*\d{1,10}\s*$/.test(v) ? Number(v) : v), z.number({ error: message }).int(message));
 
 export const IdSchema = wholeNumber("A valid id is required").pipe(
   z.number().positive("A valid id is required").max(2_147_483_647, "A valid id is required"),

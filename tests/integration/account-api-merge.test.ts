@@ -35,7 +35,10 @@ describe("API sign-in with a guest cart", () => {
     const { cartId } = JSON.parse(session.data) as { cartId: string };
     expect(cartId).toBeTruthy();
 
-    const signedIn = await call(login.action, jsonRequest("POST", "/api/user/auth/login", { email, password: "secret12" }, { Cookie: cookie }));
+    const signedIn = await call(
+      login.action,
+      jsonRequest("POST", "/api/user/auth/login", { email, password: "secret12" }, { Cookie: cookie }),
+    );
     expect(signedIn.status).toBe(200);
     const token = asRecord(signedIn.body).token as string;
     expect(signedIn.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(true);

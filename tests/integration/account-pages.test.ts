@@ -73,7 +73,12 @@ async function sessionData(cookie: string): Promise<Record<string, unknown>> {
 function postForm(path: string, body: URLSearchParams, cookie = "") {
   return new Request(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { Host: "localhost:3000", Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", ...(cookie ? { Cookie: cookie } : {}) },
+    headers: {
+      Host: "localhost:3000",
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      ...(cookie ? { Cookie: cookie } : {}),
+    },
     body: body.toString(),
   });
 }
@@ -108,7 +113,10 @@ async function sessionRow(id: string | null) {
 }
 
 function cookieValue(cookie: string, name: string) {
-  return cookie.split(/;\s*/).find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1);
+  return cookie
+    .split(/;\s*/)
+    .find((c) => c.startsWith(`${name}=`))
+    ?.slice(name.length + 1);
 }
 
 /** Who the root loader (the header) says is signed in. */
@@ -146,7 +154,10 @@ describe("sign-up and the OTP step", () => {
 
     // The OTP page shows what the form held, to this browser only.
     const page = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`, withCookie(cookie)));
-    expect(asRecord(page.body)).toEqual({ email, pending: { attemptId: expect.any(Number), name: "Priya Shah", email, mobile: "9876543210" } });
+    expect(asRecord(page.body)).toEqual({
+      email,
+      pending: { attemptId: expect.any(Number), name: "Priya Shah", email, mobile: "9876543210" },
+    });
     // The session holds the attempt this browser opened; no account exists yet.
     const [attempt] = await db.selectFrom("oneTimeCodes").select("id").where("email", "=", email).where("purpose", "=", "signup").execute();
     expect(asRecord((await sessionData(cookie)).pendingSignup).attemptId).toBe(attempt!.id);
@@ -224,13 +235,19 @@ describe("sign-up and the OTP step", () => {
    */
   async function victimAndAttacker(tag: string) {
     const email = freshEmail(tag);
-    const victim = cookieJar(await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })));
+    const victim = cookieJar(
+      await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })),
+    );
     const ca = await latestCode(email);
     let attacker = "";
     let cb = ca;
     // 1 in 10,000 the attacker's code equals the victim's: register again for a different one.
     for (let i = 0; i < 3 && cb === ca; i++) {
-      const answer = await post(signup, "/signup", signupFields(email, { name: "Mallory", mobile: "", password: "attackpass", confirmPassword: "attackpass" }));
+      const answer = await post(
+        signup,
+        "/signup",
+        signupFields(email, { name: "Mallory", mobile: "", password: "attackpass", confirmPassword: "attackpass" }),
+      );
       expectRedirect(answer, `/verify-otp?email=${encodeURIComponent(email)}`);
       attacker = cookieJar(answer);
       cb = await latestCode(email);
@@ -271,7 +288,10 @@ describe("sign-up and the OTP step", () => {
     expect(await headerUser(cookieJar(await verifyCode(email, ca, attacker), attacker))).toBeNull();
     expect(await usersWith(email)).toHaveLength(1);
     // And the email registers no more.
-    expect(failure(await post(signup, "/signup", signupFields(email, { password: "attackpass", confirmPassword: "attackpass" }), attacker), 409).formError).toBe(MESSAGES.emailTaken);
+    expect(
+      failure(await post(signup, "/signup", signupFields(email, { password: "attackpass", confirmPassword: "attackpass" }), attacker), 409)
+        .formError,
+    ).toBe(MESSAGES.emailTaken);
     expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
   });
 
@@ -288,10 +308,15 @@ describe("sign-up and the OTP step", () => {
    */
   async function webVictimAndApiAttacker(tag: string) {
     const email = freshEmail(tag);
-    const victim = cookieJar(await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })));
+    const victim = cookieJar(
+      await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })),
+    );
     const ca = await latestCode(email);
     const victimId = asRecord((await sessionData(victim)).pendingSignup).attemptId as number;
-    const registered = await call(apiRegister.action, jsonRequest("POST", "/api/user/auth/register", { name: "Mallory", email, password: "attackpass" }));
+    const registered = await call(
+      apiRegister.action,
+      jsonRequest("POST", "/api/user/auth/register", { name: "Mallory", email, password: "attackpass" }),
+    );
     expect(registered.status).toBe(201);
     const attackerId = asRecord(registered.body).attemptId as number;
     const cb = await latestCode(email);
@@ -306,70 +331,78 @@ describe("sign-up and the OTP step", () => {
   const apiVerify = (body: unknown) => call(apiVerifyOtp.action, jsonRequest("POST", "/api/user/auth/verifyOtp", body));
   const apiResend = (body: unknown) => call(apiResendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", body));
 
-  it("an API registration of the same email cannot touch a web sign-up: " +
-    "no tries counted on it, no resend of it, the victim's browser still verifies", async () => {
-    const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web");
-    const victimBefore = await row(victimId);
+  it(
+    "an API registration of the same email cannot touch a web sign-up: " +
+      "no tries counted on it, no resend of it, the victim's browser still verifies",
+    async () => {
+      const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web");
+      const victimBefore = await row(victimId);
 
-    // Through the API without attemptId only the attacker's unbound attempt is in sight (one
-    // waits, so no 409): the victim's own code is a wrong code there, and every wrong try
-    // counts on the attacker's attempt alone.
-    const guesses = [ca];
-    for (let n = Number(ca) + 1; guesses.length < MAX_CODE_ATTEMPTS; n++) {
-      const guess = String(n % 10000).padStart(4, "0");
-      if (guess !== cb) guesses.push(guess);
-    }
-    for (const [i, otp] of guesses.entries()) {
-      const refused = expectApiError(await apiVerify({ email, otp }), 400);
-      expect(refused.message).toBe(i < MAX_CODE_ATTEMPTS - 1 ? CODE_MESSAGES.wrong : CODE_MESSAGES.lastWrong);
-    }
-    expect(Number((await row(attackerId)).attempts)).toBe(MAX_CODE_ATTEMPTS);
-    expect(await row(victimId)).toEqual(victimBefore);
-    expect(await usersWith(email)).toEqual([]);
+      // Through the API without attemptId only the attacker's unbound attempt is in sight (one
+      // waits, so no 409): the victim's own code is a wrong code there, and every wrong try
+      // counts on the attacker's attempt alone.
+      const guesses = [ca];
+      for (let n = Number(ca) + 1; guesses.length < MAX_CODE_ATTEMPTS; n++) {
+        const guess = String(n % 10000).padStart(4, "0");
+        if (guess !== cb) guesses.push(guess);
+      }
+      for (const [i, otp] of guesses.entries()) {
+        const refused = expectApiError(await apiVerify({ email, otp }), 400);
+        expect(refused.message).toBe(i < MAX_CODE_ATTEMPTS - 1 ? CODE_MESSAGES.wrong : CODE_MESSAGES.lastWrong);
+      }
+      expect(Number((await row(attackerId)).attempts)).toBe(MAX_CODE_ATTEMPTS);
+      expect(await row(victimId)).toEqual(victimBefore);
+      expect(await usersWith(email)).toEqual([]);
 
-    // A resend without attemptId renews the attacker's attempt (the only unbound one), not the victim's.
-    await settleMail();
-    expect(await mailsTo(email)).toHaveLength(2);
-    expect((await apiResend({ email })).status).toBe(200);
-    await settleMail();
-    expect(await mailsTo(email)).toHaveLength(3);
-    expect(Number((await row(attackerId)).attempts)).toBe(0);
-    expect(await row(victimId)).toEqual(victimBefore);
-    const renewed = await latestCode(email);
+      // A resend without attemptId renews the attacker's attempt (the only unbound one), not the victim's.
+      await settleMail();
+      expect(await mailsTo(email)).toHaveLength(2);
+      expect((await apiResend({ email })).status).toBe(200);
+      await settleMail();
+      expect(await mailsTo(email)).toHaveLength(3);
+      expect(Number((await row(attackerId)).attempts)).toBe(0);
+      expect(await row(victimId)).toEqual(victimBefore);
+      const renewed = await latestCode(email);
 
-    // The victim's browser verifies with its own code: the account has the victim's details and password.
-    expectRedirect(await verifyCode(email, ca, victim), "/profile");
-    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
-    expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
-    expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
-    // The attacker's attempt ended with it: its renewed code makes nothing, with or without its id.
-    expectApiError(await apiVerify({ email, otp: renewed }), 400);
-    expectApiError(await apiVerify({ email, otp: renewed, attemptId: attackerId }), 400);
-    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
-  });
+      // The victim's browser verifies with its own code: the account has the victim's details and password.
+      expectRedirect(await verifyCode(email, ca, victim), "/profile");
+      expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
+      expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
+      expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+      // The attacker's attempt ended with it: its renewed code makes nothing, with or without its id.
+      expectApiError(await apiVerify({ email, otp: renewed }), 400);
+      expectApiError(await apiVerify({ email, otp: renewed, attemptId: attackerId }), 400);
+      expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
+    },
+  );
 
-  it("through the API without attemptId the attacker's code confirms the attacker's attempt only, " +
-    "never the victim's web sign-up", async () => {
-    const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web-code");
-    // CB was mailed to the victim's address; whoever enters it through the API without attemptId
-    // confirms B, with Mallory's details. The bound attempt does not count as a second waiting
-    // one (no 409), and its details are never what a code confirms there.
-    const answer = await apiVerify({ email, otp: cb });
-    expect(answer.status).toBe(200);
-    expect(asRecord(asRecord(answer.body).user)).toMatchObject({ name: "Mallory", email });
-    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
-    expect((await row(attackerId)).usedAt).not.toBeNull();
-    // The victim's attempt was not what the code confirmed (it ends, as every other attempt does
-    // once the email has an account): the victim's browser makes no account of it.
-    expect(await db.selectFrom("oneTimeCodes").select("id").where("id", "=", victimId).executeTakeFirst()).toBeUndefined();
-    failure(await verifyCode(email, ca, victim), 400);
-    expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
-    expect(failure((await logIn(email, "victimpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
-  });
+  it(
+    "through the API without attemptId the attacker's code confirms the attacker's attempt only, " + "never the victim's web sign-up",
+    async () => {
+      const { email, victim, ca, cb, victimId, attackerId, row } = await webVictimAndApiAttacker("bound-web-code");
+      // CB was mailed to the victim's address; whoever enters it through the API without attemptId
+      // confirms B, with Mallory's details. The bound attempt does not count as a second waiting
+      // one (no 409), and its details are never what a code confirms there.
+      const answer = await apiVerify({ email, otp: cb });
+      expect(answer.status).toBe(200);
+      expect(asRecord(asRecord(answer.body).user)).toMatchObject({ name: "Mallory", email });
+      expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
+      expect((await row(attackerId)).usedAt).not.toBeNull();
+      // The victim's attempt was not what the code confirmed (it ends, as every other attempt does
+      // once the email has an account): the victim's browser makes no account of it.
+      expect(await db.selectFrom("oneTimeCodes").select("id").where("id", "=", victimId).executeTakeFirst()).toBeUndefined();
+      failure(await verifyCode(email, ca, victim), 400);
+      expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
+      expect(failure((await logIn(email, "victimpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
+    },
+  );
 
   it("'Resend code' in the victim's browser renews the victim's own attempt, not the newer one", async () => {
     const { email, victim, ca, cb } = await victimAndAttacker("takeover-resend");
-    expectRedirect(await post(verifyOtp, "/verify-otp", { email, intent: "resend" }, victim), `/verify-otp?email=${encodeURIComponent(email)}`);
+    expectRedirect(
+      await post(verifyOtp, "/verify-otp", { email, intent: "resend" }, victim),
+      `/verify-otp?email=${encodeURIComponent(email)}`,
+    );
     await settleMail();
     expect(await mailsTo(email)).toHaveLength(3);
     const renewed = await latestCode(email);
@@ -477,7 +510,12 @@ describe("login page", () => {
     const { answer, cookie: signedIn } = await logIn(email, PASSWORD, cookie);
     expectRedirect(answer, "/profile");
 
-    const lines = await db.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", userCart).orderBy("itemId").execute();
+    const lines = await db
+      .selectFrom("cartLines")
+      .select(["itemId", "quantity"])
+      .where("cartId", "=", userCart)
+      .orderBy("itemId")
+      .execute();
     expect(lines).toEqual([
       { itemId: items.a, quantity: 99 },
       { itemId: items.b, quantity: 1 },
@@ -491,7 +529,10 @@ describe("login page", () => {
     // The page and the header now show the account's cart.
     const page = await call(cart.loader, getRequest("/cart", withCookie(signedIn)));
     expect(asRecord(page.body).count).toBe(100);
-    expect(asRecord((await call(root.loader, getRequest("/", withCookie(signedIn)))).body)).toMatchObject({ cartCount: 100, wishlistCount: 2 });
+    expect(asRecord((await call(root.loader, getRequest("/", withCookie(signedIn)))).body)).toMatchObject({
+      cartCount: 100,
+      wishlistCount: 2,
+    });
     expect(JSON.parse((await sessionRow(await sessionId(signedIn)))!.data)).not.toHaveProperty("cartId");
   });
 
@@ -503,34 +544,47 @@ describe("login page", () => {
     const { cartId } = JSON.parse((await sessionRow(await sessionId(cookie)))!.data) as { cartId: string };
     expectRedirect((await logIn(email, PASSWORD, cookie)).answer, "/profile");
     const row = await db.selectFrom("carts").select(["id", "userId"]).where("userId", "=", user.id).executeTakeFirstOrThrow();
-    expect(await db.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", row.id).execute()).toEqual([{ itemId: items.b, quantity: 3 }]);
+    expect(await db.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", row.id).execute()).toEqual([
+      { itemId: items.b, quantity: 3 },
+    ]);
     expect(await db.selectFrom("carts").select("id").where("id", "=", cartId).executeTakeFirst()).toBeUndefined();
   });
 });
 
 describe("profile page", () => {
-  it("intent=profile saves, " +
-    "and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email", async () => {
-    const taken = freshEmail("pageprofile-taken");
-    await registerVerified(taken);
-    const email = freshEmail("pageprofile");
-    await registerVerified(email, "Kiran Rao");
-    const { cookie } = await logIn(email);
+  it(
+    "intent=profile saves, " + "and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email",
+    async () => {
+      const taken = freshEmail("pageprofile-taken");
+      await registerVerified(taken);
+      const email = freshEmail("pageprofile");
+      await registerVerified(email, "Kiran Rao");
+      const { cookie } = await logIn(email);
 
-    const saved = await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "9123456780" }, cookie);
-    expectRedirect(saved, "/profile");
-    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ name: "Kiran R", mobile: "9123456780" });
+      const saved = await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "9123456780" }, cookie);
+      expectRedirect(saved, "/profile");
+      expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
+        name: "Kiran R",
+        mobile: "9123456780",
+      });
 
-    const conflict = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email: taken, mobile: "" }, cookie), 409);
-    expect(conflict.formError).toBe(PROFILE_FAILED);
-    expect(conflict.fieldErrors.email).toBe(MESSAGES.emailInUse);
-    expect(conflict.values).toMatchObject({ intent: "profile", email: taken });
+      const conflict = failure(
+        await post(profile, "/profile", { intent: "profile", name: "Kiran R", email: taken, mobile: "" }, cookie),
+        409,
+      );
+      expect(conflict.formError).toBe(PROFILE_FAILED);
+      expect(conflict.fieldErrors.email).toBe(MESSAGES.emailInUse);
+      expect(conflict.values).toMatchObject({ intent: "profile", email: taken });
 
-    const badMobile = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "12" }, cookie), 400);
-    expect(badMobile.formError).toBe(PROFILE_FAILED);
-    expect(badMobile.fieldErrors.mobile).toBe(MESSAGES.mobile);
-    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ email, mobile: "9123456780" });
-  });
+      const badMobile = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "12" }, cookie), 400);
+      expect(badMobile.formError).toBe(PROFILE_FAILED);
+      expect(badMobile.fieldErrors.mobile).toBe(MESSAGES.mobile);
+      expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
+        email,
+        mobile: "9123456780",
+      });
+    },
+  );
 
   it("the profile action without a session sends the visitor to /login", async () => {
     const answer = await post(profile, "/profile", { intent: "profile", name: "X", email: "x@example.com" });
@@ -541,10 +595,26 @@ describe("profile page", () => {
     const email = freshEmail("pagepw-wrong");
     await registerVerified(email);
     const { cookie } = await logIn(email);
-    const wrong = failure(await post(profile, "/profile", { intent: "password", currentPassword: "notmypass", newPassword: "newpass99", confirmPassword: "newpass99" }, cookie), 400);
+    const wrong = failure(
+      await post(
+        profile,
+        "/profile",
+        { intent: "password", currentPassword: "notmypass", newPassword: "newpass99", confirmPassword: "newpass99" },
+        cookie,
+      ),
+      400,
+    );
     expect(wrong.formError).toBe("Your current password is incorrect");
     expect(wrong.fieldErrors.currentPassword).toBe(MESSAGES.wrongCurrent);
-    const mismatch = failure(await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "newpass99", confirmPassword: "newpass98" }, cookie), 400);
+    const mismatch = failure(
+      await post(
+        profile,
+        "/profile",
+        { intent: "password", currentPassword: PASSWORD, newPassword: "newpass99", confirmPassword: "newpass98" },
+        cookie,
+      ),
+      400,
+    );
     expect(mismatch.formError).toBe(MESSAGES.passwordsDiffer);
     // Still signed in, password unchanged.
     expect(await headerUser(cookie)).not.toBeNull();
@@ -554,7 +624,15 @@ describe("profile page", () => {
     const email = freshEmail("pagepw-blank");
     await registerVerified(email);
     const { cookie } = await logIn(email);
-    const blank = failure(await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "      ", confirmPassword: "      " }, cookie), 400);
+    const blank = failure(
+      await post(
+        profile,
+        "/profile",
+        { intent: "password", currentPassword: PASSWORD, newPassword: "      ", confirmPassword: "      " },
+        cookie,
+      ),
+      400,
+    );
     expect(blank.formError).toBe(MESSAGES.fillRequired);
     expect(blank.fieldErrors).toEqual({ newPassword: MESSAGES.fillRequired, confirmPassword: MESSAGES.fillRequired });
     expectRedirect((await logIn(email, PASSWORD)).answer, "/profile");
@@ -571,13 +649,29 @@ describe("profile page", () => {
     const linkPage = async () => asRecord((await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`))).body).token;
     expect(await linkPage()).toBe(token);
 
-    failure(await post(profile, "/profile", { intent: "password", currentPassword: "notmypass", newPassword: "changed12", confirmPassword: "changed12" }, cookie), 400);
+    failure(
+      await post(
+        profile,
+        "/profile",
+        { intent: "password", currentPassword: "notmypass", newPassword: "changed12", confirmPassword: "changed12" },
+        cookie,
+      ),
+      400,
+    );
     expect(await linkPage()).toBe(token);
 
-    const changed = await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "changed12", confirmPassword: "changed12" }, cookie);
+    const changed = await post(
+      profile,
+      "/profile",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "changed12", confirmPassword: "changed12" },
+      cookie,
+    );
     expectRedirect(changed, "/profile");
     expect(await linkPage()).toBeNull();
-    const refused = failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400);
+    const refused = failure(
+      await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }),
+      400,
+    );
     expect(refused.formError).toBe(RESET_INVALID);
     expect(failure((await logIn(email, "stolen123")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
     expectRedirect((await logIn(email, "changed12")).answer, "/profile");
@@ -592,7 +686,9 @@ describe("profile page", () => {
     const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
     const moved = freshEmail("pageprofile-reset-moved");
     expectRedirect(await post(profile, "/profile", { intent: "profile", name: "Mover", email: moved, mobile: "" }, cookie), "/profile");
-    expect(failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400).formError).toBe(RESET_INVALID);
+    expect(
+      failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400).formError,
+    ).toBe(RESET_INVALID);
     // The old address is told of the change.
     await settleMail();
     expect((await mailsTo(email)).some((m) => /email address was changed/i.test(m.subject))).toBe(true);
@@ -608,7 +704,9 @@ describe("profile page", () => {
     }
     const limited = failure(await post(profile, "/profile", { intent: "profile", name: "Fidget again", email, mobile: "" }, cookie), 429);
     expect(limited.formError).toMatch(/too many/i);
-    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({ name: `Fidget ${LIMITS.profile.max}` });
+    expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
+      name: `Fidget ${LIMITS.profile.max}`,
+    });
   });
 
   it("a password change keeps this browser signed in (new cookie), ends the other sessions and revokes API tokens", async () => {
@@ -620,7 +718,12 @@ describe("profile page", () => {
     const elsewhereId = await sessionId(elsewhere);
     expect(await headerUser(elsewhere)).toEqual({ name: "Changer" });
 
-    const changed = await post(profile, "/profile", { intent: "password", currentPassword: PASSWORD, newPassword: "brandnew1", confirmPassword: "brandnew1" }, here);
+    const changed = await post(
+      profile,
+      "/profile",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "brandnew1", confirmPassword: "brandnew1" },
+      here,
+    );
     expectRedirect(changed, "/profile");
     expect(changed.headers.getSetCookie().some((c) => c.startsWith("__session="))).toBe(true);
     const after = cookieJar(changed, here);
@@ -672,7 +775,10 @@ describe("forgot and reset password", () => {
     const page = await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`));
     expect(asRecord(page.body).token).toBe(resetToken);
 
-    const mismatch = failure(await post(resetPassword, "/reset-password", { token: resetToken, password: "resetpass1", confirmPassword: "resetpass2" }), 400);
+    const mismatch = failure(
+      await post(resetPassword, "/reset-password", { token: resetToken, password: "resetpass1", confirmPassword: "resetpass2" }),
+      400,
+    );
     expect(mismatch.formError).toBe(MESSAGES.passwordsDiffer);
 
     const done = await post(resetPassword, "/reset-password", { token: resetToken, password: "resetpass1", confirmPassword: "resetpass1" });
@@ -685,7 +791,10 @@ describe("forgot and reset password", () => {
     expect((await call(authProfile.loader, getRequest("/api/auth/profile", { Authorization: `Bearer ${token}` }))).status).toBe(401);
 
     // The token works once.
-    const again = failure(await post(resetPassword, "/reset-password", { token: resetToken, password: "another12", confirmPassword: "another12" }), 400);
+    const again = failure(
+      await post(resetPassword, "/reset-password", { token: resetToken, password: "another12", confirmPassword: "another12" }),
+      400,
+    );
     expect(again.formError).toBe(RESET_INVALID);
     expect(asRecord((await call(resetPassword.loader, getRequest(`${link.pathname}${link.search}`))).body).token).toBeNull();
     expect(failure((await logIn(email, "another12")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
@@ -732,43 +841,52 @@ describe("forgot and reset password", () => {
     expectRedirect((await logIn(email, "notblank1")).answer, "/profile");
   });
 
-  it(`the token is checked before the costly hash: dead tokens are refused at once (never limited), ` +
-    `a live one is limited (${LIMITS.resetSubmit.max}) on its own`, async () => {
-    const fresh = () => db.deleteFrom("rateLimits").where("key", "like", "reset-submit%").execute();
-    await fresh();
-    try {
-      const started = Date.now();
-      await hashPassword("one hash, for scale");
-      const oneHash = Date.now() - started;
+  it(
+    `the token is checked before the costly hash: dead tokens are refused at once (never limited), ` +
+      `a live one is limited (${LIMITS.resetSubmit.max}) on its own`,
+    async () => {
+      const fresh = () => db.deleteFrom("rateLimits").where("key", "like", "reset-submit%").execute();
+      await fresh();
+      try {
+        const started = Date.now();
+        await hashPassword("one hash, for scale");
+        const oneHash = Date.now() - started;
 
-      const forged = (i: number) => ({ token: `${900_000 + i}.${"B".repeat(43)}`, password: "forged123", confirmPassword: "forged123" });
-      const before = Date.now();
-      for (let i = 0; i < LIMITS.resetSubmit.max + 5; i++) {
-        expect(failure(await post(resetPassword, "/reset-password", forged(i)), 400).formError).toBe(RESET_INVALID);
+        const forged = (i: number) => ({ token: `${900_000 + i}.${"B".repeat(43)}`, password: "forged123", confirmPassword: "forged123" });
+        const before = Date.now();
+        for (let i = 0; i < LIMITS.resetSubmit.max + 5; i++) {
+          expect(failure(await post(resetPassword, "/reset-password", forged(i)), 400).formError).toBe(RESET_INVALID);
+        }
+        // Had each been hashed first, they would have taken fifteen hashes.
+        expect(Date.now() - before).toBeLessThan(Math.max(3 * oneHash, 200));
+
+        // A live link still works after all those, and is limited on its own key.
+        const email = freshEmail("reset-limit");
+        await registerVerified(email);
+        expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
+        await settleMail();
+        const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
+        const id = token.split(".")[0];
+        for (let i = 0; i < LIMITS.resetSubmit.max; i++) await rateLimit(LIMITS.resetSubmit, `s:token:${id}`);
+        const limited = await post(resetPassword, "/reset-password", { token, password: "stillworks1", confirmPassword: "stillworks1" });
+        expect(failure(limited, 429).formError).toMatch(/too many/i);
+        expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
+        await fresh();
+        expectRedirect(
+          await post(resetPassword, "/reset-password", { token, password: "stillworks1", confirmPassword: "stillworks1" }),
+          "/login",
+        );
+      } finally {
+        await fresh();
       }
-      // Had each been hashed first, they would have taken fifteen hashes.
-      expect(Date.now() - before).toBeLessThan(Math.max(3 * oneHash, 200));
-
-      // A live link still works after all those, and is limited on its own key.
-      const email = freshEmail("reset-limit");
-      await registerVerified(email);
-      expectRedirect(await post(forgotPassword, "/forgot-password", { email }), "/forgot-password?sent=1");
-      await settleMail();
-      const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
-      const id = token.split(".")[0];
-      for (let i = 0; i < LIMITS.resetSubmit.max; i++) await rateLimit(LIMITS.resetSubmit, `s:token:${id}`);
-      const limited = await post(resetPassword, "/reset-password", { token, password: "stillworks1", confirmPassword: "stillworks1" });
-      expect(failure(limited, 429).formError).toMatch(/too many/i);
-      expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
-      await fresh();
-      expectRedirect(await post(resetPassword, "/reset-password", { token, password: "stillworks1", confirmPassword: "stillworks1" }), "/login");
-    } finally {
-      await fresh();
-    }
-  });
+    },
+  );
 
   it("a forged token is refused", async () => {
-    const answer = failure(await post(resetPassword, "/reset-password", { token: `1.${"A".repeat(43)}`, password: "forged123", confirmPassword: "forged123" }), 400);
+    const answer = failure(
+      await post(resetPassword, "/reset-password", { token: `1.${"A".repeat(43)}`, password: "forged123", confirmPassword: "forged123" }),
+      400,
+    );
     expect(answer.formError).toBe(RESET_INVALID);
     expect(asRecord((await call(resetPassword.loader, getRequest("/reset-password?token=garbage"))).body).token).toBeNull();
   });

@@ -16,7 +16,10 @@ beforeAll(async () => {
 describe("account API smoke", () => {
   it("register → code → verify → token → profile → logout", async () => {
     const email = "Smoke.User@Example.com";
-    const r = await call(register.action, jsonRequest("POST", "/api/user/auth/register", { name: "Smoke User", email, password: "secret12" }));
+    const r = await call(
+      register.action,
+      jsonRequest("POST", "/api/user/auth/register", { name: "Smoke User", email, password: "secret12" }),
+    );
     expect(r.status).toBe(201);
     const code = await latestCode("smoke.user@example.com");
     const v = await call(verify.action, jsonRequest("POST", "/api/user/auth/verifyOtp", { email, otp: code }));

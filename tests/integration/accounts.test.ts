@@ -129,7 +129,10 @@ function expectNoSecrets(body: unknown) {
 }
 
 async function cartRows() {
-  const row = await db.selectFrom("carts").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("carts")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
   return toCount(row.n);
 }
 
@@ -187,7 +190,12 @@ describe("register → emailed code → verify → token", () => {
     const body = asRecord(r.body);
     expect(body.token).toBeUndefined();
     // The details as typed: there is no account (and no id) until the code is verified.
-    expect(body).toEqual({ success: true, message: "OTP sent successfully", attemptId: expect.any(Number), user: { name: "Ravi Kumar", email, mobile: null } });
+    expect(body).toEqual({
+      success: true,
+      message: "OTP sent successfully",
+      attemptId: expect.any(Number),
+      user: { name: "Ravi Kumar", email, mobile: null },
+    });
     expectNoSecrets(r.body);
     // Not signed in until the code is verified: there is no account to log in to.
     expect(expectApiError(await login({ email, password: PASSWORD }, "auth"), 401).message).toBe(MESSAGES.invalidLogin);
@@ -306,41 +314,47 @@ describe("register → emailed code → verify → token", () => {
       expect(error.message).toBe(MESSAGES.emailTaken);
       expect(error.errors).toEqual({ email: MESSAGES.emailTaken });
     }
-    expectApiError(await call(authRegister.action, jsonRequest("POST", "/api/auth/register", { name: "X Y", email: taken, password: "other123" })), 409);
+    expectApiError(
+      await call(authRegister.action, jsonRequest("POST", "/api/auth/register", { name: "X Y", email: taken, password: "other123" })),
+      409,
+    );
     // The account is untouched: its name stays and the original password still works.
     const { user } = expectSignedIn(await login({ email: taken, password: PASSWORD }), taken);
     expect(user.name).toBe("Test Customer");
     expect(await mailsTo(taken)).toHaveLength(1);
   });
 
-  it("a second registration of a waiting email does not end or change the first: " +
-    "the first code, with its attemptId, still works with the first password", async () => {
-    const email = freshEmail("twice");
-    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
-    const firstCode = await latestCode(email);
-    const [firstBefore] = await attemptsFor(email);
-    // Someone else registers the same email with a password of their own: a second attempt.
-    expect((await register({ name: "Second Try", email, password: "secondpass" })).status).toBe(201);
-    const secondCode = await newerCode(email, firstCode);
-    expect(await mailsTo(email)).toHaveLength(2);
-    expect(await usersWith(email)).toEqual([]);
-    const attempts = await attemptsFor(email);
-    expect(attempts).toHaveLength(2);
-    expect(attempts.every((a) => a.usedAt === null && Number(a.attempts) === 0)).toBe(true);
-    expect(attempts[0]).toEqual(firstBefore);
+  it(
+    "a second registration of a waiting email does not end or change the first: " +
+      "the first code, with its attemptId, still works with the first password",
+    async () => {
+      const email = freshEmail("twice");
+      const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
+      const firstCode = await latestCode(email);
+      const [firstBefore] = await attemptsFor(email);
+      // Someone else registers the same email with a password of their own: a second attempt.
+      expect((await register({ name: "Second Try", email, password: "secondpass" })).status).toBe(201);
+      const secondCode = await newerCode(email, firstCode);
+      expect(await mailsTo(email)).toHaveLength(2);
+      expect(await usersWith(email)).toEqual([]);
+      const attempts = await attemptsFor(email);
+      expect(attempts).toHaveLength(2);
+      expect(attempts.every((a) => a.usedAt === null && Number(a.attempts) === 0)).toBe(true);
+      expect(attempts[0]).toEqual(firstBefore);
 
-    // The first code, sent with its attemptId, confirms the first attempt.
-    const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
-    expect(user.name).toBe("First Try");
-    expectSignedIn(await login({ email, password: "firstpass" }), email);
-    expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+      // The first code, sent with its attemptId, confirms the first attempt.
+      const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
+      expect(user.name).toBe("First Try");
+      expectSignedIn(await login({ email, password: "firstpass" }), email);
+      expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
 
-    // The second attempt ended with the verification: its code fails and makes no account.
-    expectApiError(await verify({ email, otp: secondCode }), 400);
-    expect(await usersWith(email)).toHaveLength(1);
-    expect((await attemptsFor(email)).map((a) => a.usedAt === null)).toEqual([false]);
-    expectSignedIn(await login({ email, password: "firstpass" }), email);
-  });
+      // The second attempt ended with the verification: its code fails and makes no account.
+      expectApiError(await verify({ email, otp: secondCode }), 400);
+      expect(await usersWith(email)).toHaveLength(1);
+      expect((await attemptsFor(email)).map((a) => a.usedAt === null)).toEqual([false]);
+      expectSignedIn(await login({ email, password: "firstpass" }), email);
+    },
+  );
 
   it("an API client that sends back its attemptId verifies only its own sign-up: another registration's code fails for it", async () => {
     const email = freshEmail("bound");
@@ -394,71 +408,77 @@ describe("register → emailed code → verify → token", () => {
     expect(await mailsTo(email)).toHaveLength(mailed);
   });
 
-  it("two registrations waiting: a code without attemptId → 409, " +
-    "both attempts end, neither code works any more, a new registration does", async () => {
-    const email = freshEmail("several");
-    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
-    const firstCode = await latestCode(email);
-    const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
-    const secondCode = await newerCode(email, firstCode);
+  it(
+    "two registrations waiting: a code without attemptId → 409, " +
+      "both attempts end, neither code works any more, a new registration does",
+    async () => {
+      const email = freshEmail("several");
+      const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
+      const firstCode = await latestCode(email);
+      const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
+      const secondCode = await newerCode(email, firstCode);
 
-    // Even the right code of one of them: nothing tells whose sign-up (and password) it would confirm.
-    const several = expectApiError(await verify({ email, otp: firstCode }), 409);
-    expect(several.message).toBe(SEVERAL_WAITING);
-    expect(several.errors).toEqual({ otp: SEVERAL_WAITING });
-    expect(await attemptsFor(email)).toEqual([]);
-    expect(await usersWith(email)).toEqual([]);
+      // Even the right code of one of them: nothing tells whose sign-up (and password) it would confirm.
+      const several = expectApiError(await verify({ email, otp: firstCode }), 409);
+      expect(several.message).toBe(SEVERAL_WAITING);
+      expect(several.errors).toEqual({ otp: SEVERAL_WAITING });
+      expect(await attemptsFor(email)).toEqual([]);
+      expect(await usersWith(email)).toEqual([]);
 
-    // Neither code works afterwards, with or without its attemptId.
-    for (const [otp, attemptId] of [
-      [firstCode, firstId],
-      [secondCode, secondId],
-    ] as const) {
-      expect(expectApiError(await verify({ email, otp }), 400).message).toBe(CODE_MESSAGES.wrong);
-      expect(expectApiError(await verify({ email, otp, attemptId }), 400).message).toBe(CODE_MESSAGES.wrong);
-    }
-    expect(await usersWith(email)).toEqual([]);
-    expect(expectApiError(await login({ email, password: "firstpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+      // Neither code works afterwards, with or without its attemptId.
+      for (const [otp, attemptId] of [
+        [firstCode, firstId],
+        [secondCode, secondId],
+      ] as const) {
+        expect(expectApiError(await verify({ email, otp }), 400).message).toBe(CODE_MESSAGES.wrong);
+        expect(expectApiError(await verify({ email, otp, attemptId }), 400).message).toBe(CODE_MESSAGES.wrong);
+      }
+      expect(await usersWith(email)).toEqual([]);
+      expect(expectApiError(await login({ email, password: "firstpass" }), 401).message).toBe(MESSAGES.invalidLogin);
 
-    // Registering again starts afresh: one attempt waits, and its code works without attemptId.
-    expect((await register({ name: "Third Try", email, password: "thirdpass" })).status).toBe(201);
-    expect(await attemptsFor(email)).toHaveLength(1);
-    const { user } = expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
-    expect(user.name).toBe("Third Try");
-    expectSignedIn(await login({ email, password: "thirdpass" }), email);
-    expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
-  });
+      // Registering again starts afresh: one attempt waits, and its code works without attemptId.
+      expect((await register({ name: "Third Try", email, password: "thirdpass" })).status).toBe(201);
+      expect(await attemptsFor(email)).toHaveLength(1);
+      const { user } = expectSignedIn(await verify({ email, otp: await latestCode(email) }), email);
+      expect(user.name).toBe("Third Try");
+      expectSignedIn(await login({ email, password: "thirdpass" }), email);
+      expect(expectApiError(await login({ email, password: "secondpass" }), 401).message).toBe(MESSAGES.invalidLogin);
+    },
+  );
 
-  it("resendOtp without attemptId renews nothing while two registrations wait: " +
-    "no mail, both attempts unchanged; with an attemptId it renews that one", async () => {
-    const email = freshEmail("resend-several");
-    const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
-    const firstCode = await latestCode(email);
-    const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
-    await newerCode(email, firstCode);
-    await settleMail();
-    expect(await mailsTo(email)).toHaveLength(2);
-    const before = await attemptsFor(email);
+  it(
+    "resendOtp without attemptId renews nothing while two registrations wait: " +
+      "no mail, both attempts unchanged; with an attemptId it renews that one",
+    async () => {
+      const email = freshEmail("resend-several");
+      const firstId = attemptIdOf(await register({ name: "First Try", email, password: "firstpass" }));
+      const firstCode = await latestCode(email);
+      const secondId = attemptIdOf(await register({ name: "Second Try", email, password: "secondpass" }));
+      await newerCode(email, firstCode);
+      await settleMail();
+      expect(await mailsTo(email)).toHaveLength(2);
+      const before = await attemptsFor(email);
 
-    const resent = await resend({ email });
-    expect(resent.status).toBe(200);
-    expect(asRecord(resent.body).success).toBe(true);
-    await settleMail();
-    expect(await mailsTo(email)).toHaveLength(2);
-    expect(await attemptsFor(email)).toEqual(before);
-    // The answer is the one any email gets, waiting or not.
-    expect((await resend({ email: freshEmail("resend-nobody") })).body).toEqual(resent.body);
+      const resent = await resend({ email });
+      expect(resent.status).toBe(200);
+      expect(asRecord(resent.body).success).toBe(true);
+      await settleMail();
+      expect(await mailsTo(email)).toHaveLength(2);
+      expect(await attemptsFor(email)).toEqual(before);
+      // The answer is the one any email gets, waiting or not.
+      expect((await resend({ email: freshEmail("resend-nobody") })).body).toEqual(resent.body);
 
-    // Named by its attemptId, the second attempt is renewed (one mail); the first keeps its code.
-    expect((await resend({ email, attemptId: secondId })).status).toBe(200);
-    await settleMail();
-    expect(await mailsTo(email)).toHaveLength(3);
-    const after = await attemptsFor(email);
-    expect(after[0]).toEqual(before[0]);
-    expect(after).toHaveLength(2);
-    const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
-    expect(user.name).toBe("First Try");
-  });
+      // Named by its attemptId, the second attempt is renewed (one mail); the first keeps its code.
+      expect((await resend({ email, attemptId: secondId })).status).toBe(200);
+      await settleMail();
+      expect(await mailsTo(email)).toHaveLength(3);
+      const after = await attemptsFor(email);
+      expect(after[0]).toEqual(before[0]);
+      expect(after).toHaveLength(2);
+      const { user } = expectSignedIn(await verify({ email, otp: firstCode, attemptId: firstId }), email);
+      expect(user.name).toBe("First Try");
+    },
+  );
 
   it("a code verified after the email got an account meanwhile → 409, and that account is untouched", async () => {
     const email = freshEmail("meanwhile");
@@ -520,7 +540,9 @@ describe("login", () => {
     // The other login path shares the limit; the email's case does not escape it.
     expectApiError(await login({ email: email.toUpperCase(), password: PASSWORD }, "auth"), 429);
     // Another email is not held by this one's tries.
-    expect(expectApiError(await login({ email: freshEmail("ratelimit-other"), password: PASSWORD }), 401).message).toBe(MESSAGES.invalidLogin);
+    expect(expectApiError(await login({ email: freshEmail("ratelimit-other"), password: PASSWORD }), 401).message).toBe(
+      MESSAGES.invalidLogin,
+    );
   });
 });
 
@@ -632,12 +654,22 @@ describe("PUT /api/auth/profile", () => {
     expect(named.body).toEqual({ user: { id: user.id, name: "Renamed Person", email, mobile: "9000000002" } });
 
     // Only the mobile: name and email stay; an empty mobile clears it.
-    expect(asRecord((await put(token, { mobile: "+91 80000 11111" })).body).user).toEqual({ id: user.id, name: "Renamed Person", email, mobile: "8000011111" });
+    expect(asRecord((await put(token, { mobile: "+91 80000 11111" })).body).user).toEqual({
+      id: user.id,
+      name: "Renamed Person",
+      email,
+      mobile: "8000011111",
+    });
     expect(asRecord((await put(token, { mobile: "" })).body).user).toEqual({ id: user.id, name: "Renamed Person", email, mobile: null });
 
     // Only the email: name (and the cleared mobile) stay.
     const moved = freshEmail("profile-partial-moved");
-    expect(asRecord((await put(token, { email: moved })).body).user).toEqual({ id: user.id, name: "Renamed Person", email: moved, mobile: null });
+    expect(asRecord((await put(token, { email: moved })).body).user).toEqual({
+      id: user.id,
+      name: "Renamed Person",
+      email: moved,
+      mobile: null,
+    });
 
     // Nothing at all: nothing changes.
     expect((await put(token, {})).body).toEqual({ user: { id: user.id, name: "Renamed Person", email: moved, mobile: null } });
@@ -761,7 +793,9 @@ describe("hostile and oversized input", () => {
     expect(payload.bound).toBe(false);
     expect(payload.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(payload.passwordHash).not.toBe("scrypt$1$1$1$AAAA$AAAA");
-    expect(expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 401).message).toBe(MESSAGES.invalidLogin);
+    expect(expectApiError(await login({ email, password: PASSWORD, emailVerifiedAt: "2020-01-01T00:00:00.000Z" }), 401).message).toBe(
+      MESSAGES.invalidLogin,
+    );
     // Verified, it becomes a new account of its own, with the server's hash.
     const sneaky = expectSignedIn(await verify({ email, otp: await latestCode(email), id: victimUser.id }), email).user;
     expect(sneaky.id).not.toBe(victimUser.id);
@@ -783,7 +817,16 @@ describe("hostile and oversized input", () => {
       jsonRequest(
         "PUT",
         "/api/auth/profile",
-        { id: victimUser.id, userId: victimUser.id, name: "Renamed", email: attackerEmail, mobile: "", passwordHash: "x", emailVerifiedAt: null, createdAt: "2000-01-01" },
+        {
+          id: victimUser.id,
+          userId: victimUser.id,
+          name: "Renamed",
+          email: attackerEmail,
+          mobile: "",
+          passwordHash: "x",
+          emailVerifiedAt: null,
+          createdAt: "2000-01-01",
+        },
         bearer(attackerToken),
       ),
     );

@@ -26,7 +26,8 @@ async function snapshot() {
 }
 
 /** The import form's multipart POST. */
-const uploadRequest = (fields: Record<string, File | string>, headers: Record<string, string> = {}) => multipartRequest("/admin/products/import", fields, headers);
+const uploadRequest = (fields: Record<string, File | string>, headers: Record<string, string> = {}) =>
+  multipartRequest("/admin/products/import", fields, headers);
 
 const csvFileOf = (rows: string[][]) => new File([stringify([[...CSV_COLUMNS], ...rows])], "products.csv", { type: "text/csv" });
 
@@ -57,7 +58,11 @@ describe("GET /admin/products/export.csv", () => {
   });
 
   it("other methods: 403 from another site, 405 otherwise", async () => {
-    const post = (origin: string) => new Request(`${ORIGIN}/admin/products/export.csv`, { method: "POST", headers: { Host: "localhost:3000", Origin: origin, Cookie: adminCookie } });
+    const post = (origin: string) =>
+      new Request(`${ORIGIN}/admin/products/export.csv`, {
+        method: "POST",
+        headers: { Host: "localhost:3000", Origin: origin, Cookie: adminCookie },
+      });
     expect((await call(exportAction, post("https://evil.example"))).status).toBe(403);
     const same = await call(exportAction, post(ORIGIN));
     expect(same.status).toBe(405);
@@ -82,7 +87,10 @@ describe("/admin/products/import", () => {
 
   it("a POST from another site: 403 and nothing changed, even with the flag", async () => {
     const before = await snapshot();
-    const answer = await call(importAction, await uploadRequest({ file: csvFileOf([row("Cross Site Import", "1")]) }, { Origin: "https://evil.example", Cookie: adminCookie }));
+    const answer = await call(
+      importAction,
+      await uploadRequest({ file: csvFileOf([row("Cross Site Import", "1")]) }, { Origin: "https://evil.example", Cookie: adminCookie }),
+    );
     expect(answer.status).toBe(403);
     expect(String(asRecord(answer.body).formError)).toMatch(/cross-site/i);
     expect(await snapshot()).toEqual(before);
@@ -91,19 +99,30 @@ describe("/admin/products/import", () => {
   it("a good file: the rows are written and the list shows a toast", async () => {
     const answer = await call(
       importAction,
-      await uploadRequest({ file: csvFileOf([row("Route Import Desk", "9999"), row("Sofa From Route", "1", "sheesham-wood-3-seater-sofa", "living-room")]) }, { Cookie: adminCookie }),
+      await uploadRequest(
+        { file: csvFileOf([row("Route Import Desk", "9999"), row("Sofa From Route", "1", "sheesham-wood-3-seater-sofa", "living-room")]) },
+        { Cookie: adminCookie },
+      ),
     );
     expect(answer.status).toBe(302);
     expect(answer.headers.get("Location")).toBe("/admin/products");
     const { toasts } = await readToasts(getRequest("/admin/products", { Cookie: mergeCookies(setCookies(answer)) }));
     expect(toasts).toMatchObject([{ type: "success", title: "Imported 2 products (1 new, 1 updated)" }]);
-    expect(await db.selectFrom("items").select(["price", "stock"]).where("slug", "=", "route-import-desk").executeTakeFirst()).toEqual({ price: 9999, stock: 4 });
-    expect(await db.selectFrom("items").select(["title", "price"]).where("slug", "=", "sheesham-wood-3-seater-sofa").executeTakeFirst()).toEqual({ title: "Sofa From Route", price: 1 });
+    expect(await db.selectFrom("items").select(["price", "stock"]).where("slug", "=", "route-import-desk").executeTakeFirst()).toEqual({
+      price: 9999,
+      stock: 4,
+    });
+    expect(
+      await db.selectFrom("items").select(["title", "price"]).where("slug", "=", "sheesham-wood-3-seater-sofa").executeTakeFirst(),
+    ).toEqual({ title: "Sofa From Route", price: 1 });
   });
 
   it("a file with a bad row: 400 with the report, nothing changed", async () => {
     const before = await snapshot();
-    const answer = await call(importAction, await uploadRequest({ file: csvFileOf([row("Good Row", "10"), row("Bad Row", "ten")]) }, { Cookie: adminCookie }));
+    const answer = await call(
+      importAction,
+      await uploadRequest({ file: csvFileOf([row("Good Row", "10"), row("Bad Row", "ten")]) }, { Cookie: adminCookie }),
+    );
     expect(answer.status).toBe(400);
     const body = asRecord(answer.body);
     expect(body.formError).toBe(NOTHING_IMPORTED);

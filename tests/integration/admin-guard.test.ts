@@ -102,21 +102,40 @@ function formFields(): [string, string][] {
 type Body = { name: string; build: () => Promise<{ body: BodyInit; contentType: string | null }> };
 
 function urlencoded(name: string, fields: () => [string, string][]): Body {
-  return { name, build: async () => ({ body: new URLSearchParams(fields()).toString(), contentType: "application/x-www-form-urlencoded" }) };
+  return {
+    name,
+    build: async () => ({ body: new URLSearchParams(fields()).toString(), contentType: "application/x-www-form-urlencoded" }),
+  };
 }
 
 /** The bodies every action is tried with: deletes of deletable rows, creates, updates, a status change, a CSV import. */
 function bodies(): Body[] {
-  const csv = [CSV_COLUMNS.join(","), ["", "Guard Import", "office", "10", "4", "no", "Imported only if a guard is missing.", "/images/products/g.svg", "{}"].join(",")].join("\n");
+  const csv = [
+    CSV_COLUMNS.join(","),
+    ["", "Guard Import", "office", "10", "4", "no", "Imported only if a guard is missing.", "/images/products/g.svg", "{}"].join(","),
+  ].join("\n");
   return [
-    urlencoded("delete an empty category", () => [["intent", "delete"], ["id", String(emptyCategoryId)]]),
-    urlencoded("delete a product", () => [["intent", "delete"], ["id", String(victimItemId)]]),
-    urlencoded("delete a user", () => [["intent", "delete"], ["id", String(loneUserId)]]),
+    urlencoded("delete an empty category", () => [
+      ["intent", "delete"],
+      ["id", String(emptyCategoryId)],
+    ]),
+    urlencoded("delete a product", () => [
+      ["intent", "delete"],
+      ["id", String(victimItemId)],
+    ]),
+    urlencoded("delete a user", () => [
+      ["intent", "delete"],
+      ["id", String(loneUserId)],
+    ]),
     urlencoded("create", () => [["intent", "create"], ...formFields()]),
     urlencoded("update the category", () => [["intent", "update"], ["id", String(emptyCategoryId)], ...formFields()]),
     urlencoded("update the product", () => [["intent", "update"], ["id", String(victimItemId)], ...formFields()]),
     urlencoded("update the user", () => [["intent", "update"], ["id", String(loneUserId)], ...formFields()]),
-    urlencoded("status change", () => [["intent", "status"], ["status", "shipped"], ["orderId", String(orderId)]]),
+    urlencoded("status change", () => [
+      ["intent", "status"],
+      ["status", "shipped"],
+      ["orderId", String(orderId)],
+    ]),
     {
       name: "multipart import / create",
       build: async () => {
@@ -203,83 +222,98 @@ beforeAll(async () => {
 });
 
 describe("the admin guard", () => {
-  it("every admin loader and action refuses without the admin flag and changes nothing; with the flag the loaders answer", { timeout: 120_000 }, async () => {
-    const modules = await adminRouteModules();
-    const files = modules.map((m) => m.file);
-    // The walk found the admin area (a broken discovery must not pass silently).
-    for (const expected of [
-      "admin.tsx",
-      "admin._index.tsx",
-      "admin.categories.tsx",
-      "admin.products.tsx",
-      "admin.users.tsx",
-      "admin.orders.tsx",
-      "admin.orders_.$orderId.tsx",
-      "admin.logout.ts",
-      LOGIN_FILE,
-      "admin.products_.import.tsx",
-      "admin.products_.export[.csv].ts",
-      "api.user.list.ts",
-    ]) {
-      expect(files).toContain(expected);
-    }
-    for (const m of modules) expect(m.loader ?? m.action, `${m.file} exports neither a loader nor an action`).toBeDefined();
-    expect(modules.filter((m) => m.action).length).toBeGreaterThanOrEqual(6);
-
-    const before = await snapshot();
-    expect(before.categories.some((c) => c.id === emptyCategoryId)).toBe(true);
-
-    // Every refusal that is not as it should be, as one readable list (empty when all is well).
-    const problems: string[] = [];
-    const check = (where: string, got: unknown, want: unknown) => {
-      if (JSON.stringify(got) !== JSON.stringify(want)) problems.push(`${where}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
-    };
-
-    // Loaders: a page view is sent to /, the admin API answers 403.
-    for (const { file, loader } of modules) {
-      if (!loader) continue;
-      for (const [who, headers] of Object.entries(strangers())) {
-        const answer = await call(loader, getRequest("/admin/guard-probe", headers), params());
-        const where = `GET ${file} (${who})`;
-        if (API_FILES.has(file)) check(where, { status: answer.status, message: messageOf(answer) }, { status: 403, message: ADMIN_FORBIDDEN });
-        else check(where, { status: answer.status, location: answer.headers.get("Location") }, { status: 302, location: "/" });
-        check(`${where} session cookie`, setCookies(answer).some((c) => c.startsWith("__session=")), false);
-        if (JSON.stringify(await snapshot()) !== JSON.stringify(before)) problems.push(`${where}: the database changed`);
+  it(
+    "every admin loader and action refuses without the admin flag and changes nothing; with the flag the loaders answer",
+    { timeout: 120_000 },
+    async () => {
+      const modules = await adminRouteModules();
+      const files = modules.map((m) => m.file);
+      // The walk found the admin area (a broken discovery must not pass silently).
+      for (const expected of [
+        "admin.tsx",
+        "admin._index.tsx",
+        "admin.categories.tsx",
+        "admin.products.tsx",
+        "admin.users.tsx",
+        "admin.orders.tsx",
+        "admin.orders_.$orderId.tsx",
+        "admin.logout.ts",
+        LOGIN_FILE,
+        "admin.products_.import.tsx",
+        "admin.products_.export[.csv].ts",
+        "api.user.list.ts",
+      ]) {
+        expect(files).toContain(expected);
       }
-    }
+      for (const m of modules) expect(m.loader ?? m.action, `${m.file} exports neither a loader nor an action`).toBeDefined();
+      expect(modules.filter((m) => m.action).length).toBeGreaterThanOrEqual(6);
 
-    // Actions: 403 whatever the body, and the database unchanged. The login action is the
-    // login itself: a wrong password is 401 'Invalid password' and grants nothing.
-    for (const { file, action } of modules) {
-      if (!action) continue;
-      for (const body of bodies()) {
+      const before = await snapshot();
+      expect(before.categories.some((c) => c.id === emptyCategoryId)).toBe(true);
+
+      // Every refusal that is not as it should be, as one readable list (empty when all is well).
+      const problems: string[] = [];
+      const check = (where: string, got: unknown, want: unknown) => {
+        if (JSON.stringify(got) !== JSON.stringify(want))
+          problems.push(`${where}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+      };
+
+      // Loaders: a page view is sent to /, the admin API answers 403.
+      for (const { file, loader } of modules) {
+        if (!loader) continue;
         for (const [who, headers] of Object.entries(strangers())) {
-          const prior = await snapshot();
-          const answer = await call(action, await postRequest(body, headers), params());
-          const where = `POST ${file} (${who}, ${body.name})`;
-          const expected = file === LOGIN_FILE ? { status: 401, message: "Invalid password" } : { status: 403, message: ADMIN_FORBIDDEN };
-          check(where, { status: answer.status, message: messageOf(answer) }, expected);
-          check(`${where} session cookie`, setCookies(answer).some((c) => c.startsWith("__session=")), false);
-          if (JSON.stringify(await snapshot()) !== JSON.stringify(prior)) problems.push(`${where}: the database changed`);
+          const answer = await call(loader, getRequest("/admin/guard-probe", headers), params());
+          const where = `GET ${file} (${who})`;
+          if (API_FILES.has(file))
+            check(where, { status: answer.status, message: messageOf(answer) }, { status: 403, message: ADMIN_FORBIDDEN });
+          else check(where, { status: answer.status, location: answer.headers.get("Location") }, { status: 302, location: "/" });
+          check(
+            `${where} session cookie`,
+            setCookies(answer).some((c) => c.startsWith("__session=")),
+            false,
+          );
+          if (JSON.stringify(await snapshot()) !== JSON.stringify(before)) problems.push(`${where}: the database changed`);
         }
       }
-    }
-    expect(problems).toEqual([]);
-    expect(await snapshot()).toEqual(before);
 
-    // The same walk with the admin flag: the loaders answer. Logout and login have no page of
-    // their own, and the admin area's catch-all answers its 'Not Found' inside the frame.
-    const forAdmin: Record<string, { status: number; location?: string }> = {
-      "admin.logout.ts": { status: 302, location: "/" },
-      [LOGIN_FILE]: { status: 302, location: "/admin" },
-      "admin.$.tsx": { status: 404 },
-    };
-    for (const { file, loader } of modules) {
-      if (!loader) continue;
-      const answer = await call(loader, getRequest("/admin/guard-probe", { Cookie: adminCookie }), params());
-      const want = forAdmin[file] ?? { status: 200 };
-      const got = want.location === undefined ? { status: answer.status } : { status: answer.status, location: answer.headers.get("Location") };
-      expect({ file, ...got }).toEqual({ file, ...want });
-    }
-  });
+      // Actions: 403 whatever the body, and the database unchanged. The login action is the
+      // login itself: a wrong password is 401 'Invalid password' and grants nothing.
+      for (const { file, action } of modules) {
+        if (!action) continue;
+        for (const body of bodies()) {
+          for (const [who, headers] of Object.entries(strangers())) {
+            const prior = await snapshot();
+            const answer = await call(action, await postRequest(body, headers), params());
+            const where = `POST ${file} (${who}, ${body.name})`;
+            const expected = file === LOGIN_FILE ? { status: 401, message: "Invalid password" } : { status: 403, message: ADMIN_FORBIDDEN };
+            check(where, { status: answer.status, message: messageOf(answer) }, expected);
+            check(
+              `${where} session cookie`,
+              setCookies(answer).some((c) => c.startsWith("__session=")),
+              false,
+            );
+            if (JSON.stringify(await snapshot()) !== JSON.stringify(prior)) problems.push(`${where}: the database changed`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(await snapshot()).toEqual(before);
+
+      // The same walk with the admin flag: the loaders answer. Logout and login have no page of
+      // their own, and the admin area's catch-all answers its 'Not Found' inside the frame.
+      const forAdmin: Record<string, { status: number; location?: string }> = {
+        "admin.logout.ts": { status: 302, location: "/" },
+        [LOGIN_FILE]: { status: 302, location: "/admin" },
+        "admin.$.tsx": { status: 404 },
+      };
+      for (const { file, loader } of modules) {
+        if (!loader) continue;
+        const answer = await call(loader, getRequest("/admin/guard-probe", { Cookie: adminCookie }), params());
+        const want = forAdmin[file] ?? { status: 200 };
+        const got =
+          want.location === undefined ? { status: answer.status } : { status: answer.status, location: answer.headers.get("Location") };
+        expect({ file, ...got }).toEqual({ file, ...want });
+      }
+    },
+  );
 });

@@ -34,7 +34,17 @@ const stored = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir())
 const fileOf = (publicPath: string) => path.join(uploadsDir(), publicPath.slice("/uploads/".length));
 
 function productFields(title: string, extra: Record<string, File | string> = {}) {
-  return { intent: "create", title, categoryId: String(categoryId), price: "12999", imgPath: "", description: "A bench for the upload tests.", inStock: "on", stock: "5", ...extra };
+  return {
+    intent: "create",
+    title,
+    categoryId: String(categoryId),
+    price: "12999",
+    imgPath: "",
+    description: "A bench for the upload tests.",
+    inStock: "on",
+    stock: "5",
+    ...extra,
+  };
 }
 
 async function productByTitle(title: string) {
@@ -48,7 +58,10 @@ describe("uploaded images in the admin forms", () => {
     expect(refused.status).toBe(400);
     expect(stored()).toEqual(before);
 
-    const saved = await call(productsPage.action, await post("/admin/products?new=1", productFields("Upload Bench One", { imageFile: png() })));
+    const saved = await call(
+      productsPage.action,
+      await post("/admin/products?new=1", productFields("Upload Bench One", { imageFile: png() })),
+    );
     expect(saved.status).toBe(302);
     const product = await productByTitle("Upload Bench One");
     expect(product.imgPath).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
@@ -58,20 +71,38 @@ describe("uploaded images in the admin forms", () => {
   it("a new upload replaces the old file, which is deleted; a URL instead of an upload deletes it too", async () => {
     await call(productsPage.action, await post("/admin/products?new=1", productFields("Upload Bench Two", { imageFile: png() })));
     const first = await productByTitle("Upload Bench Two");
-    await call(productsPage.action, await post(`/admin/products?edit=${first.id}`, productFields("Upload Bench Two", { intent: "update", id: String(first.id), imageFile: png() })));
+    await call(
+      productsPage.action,
+      await post(
+        `/admin/products?edit=${first.id}`,
+        productFields("Upload Bench Two", { intent: "update", id: String(first.id), imageFile: png() }),
+      ),
+    );
     const second = await productByTitle("Upload Bench Two");
     expect(second.imgPath).not.toBe(first.imgPath);
     expect(fs.existsSync(fileOf(first.imgPath))).toBe(false);
     expect(fs.existsSync(fileOf(second.imgPath))).toBe(true);
 
-    await call(productsPage.action, await post(`/admin/products?edit=${first.id}`, productFields("Upload Bench Two", { intent: "update", id: String(first.id), imgPath: "/images/products/upload-bench.svg" })));
+    await call(
+      productsPage.action,
+      await post(
+        `/admin/products?edit=${first.id}`,
+        productFields("Upload Bench Two", { intent: "update", id: String(first.id), imgPath: "/images/products/upload-bench.svg" }),
+      ),
+    );
     expect(fs.existsSync(fileOf(second.imgPath))).toBe(false);
   });
 
   it("an edit that keeps the image keeps its file; an image another product shows is kept", async () => {
     await call(productsPage.action, await post("/admin/products?new=1", productFields("Upload Bench Three", { imageFile: png() })));
     const product = await productByTitle("Upload Bench Three");
-    await call(productsPage.action, await post(`/admin/products?edit=${product.id}`, productFields("Upload Bench Three", { intent: "update", id: String(product.id), imgPath: product.imgPath, price: "13999" })));
+    await call(
+      productsPage.action,
+      await post(
+        `/admin/products?edit=${product.id}`,
+        productFields("Upload Bench Three", { intent: "update", id: String(product.id), imgPath: product.imgPath, price: "13999" }),
+      ),
+    );
     expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
 
     // A second product pointed at the same file: deleting the first leaves it for the second.
@@ -92,7 +123,11 @@ describe("uploaded images in the admin forms", () => {
 
     await call(productsPage.action, await post(`/admin/products?delete=${product.id}`, { intent: "delete", id: String(product.id) }));
     expect(await db.selectFrom("items").select("id").where("id", "=", product.id).executeTakeFirst()).toBeUndefined();
-    const line = await db.selectFrom("orderItems").select(["imgPath", "itemId"]).where("title", "=", "Upload Bench Ordered").executeTakeFirstOrThrow();
+    const line = await db
+      .selectFrom("orderItems")
+      .select(["imgPath", "itemId"])
+      .where("title", "=", "Upload Bench Ordered")
+      .executeTakeFirstOrThrow();
     expect(line).toEqual({ imgPath: product.imgPath, itemId: null });
     expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
   });
@@ -109,7 +144,10 @@ describe("uploaded images in the admin forms", () => {
   it("a file that is not an image is refused beside its field and nothing is stored", async () => {
     const before = stored();
     const html = new File(["<html><script>alert(1)</script></html>"], "photo.png", { type: "image/png" });
-    const answer = await call(productsPage.action, await post("/admin/products?new=1", productFields("Upload Bench Html", { imageFile: html })));
+    const answer = await call(
+      productsPage.action,
+      await post("/admin/products?new=1", productFields("Upload Bench Html", { imageFile: html })),
+    );
     expect(answer.status).toBe(415);
     expect((answer.body as { fieldErrors: Record<string, string> }).fieldErrors.imageFile).toBe("Please choose a JPEG, PNG or WebP image");
     expect(stored()).toEqual(before);

@@ -98,7 +98,14 @@ async function customerSession(customer: Customer): Promise<string> {
 }
 
 async function count(table: "categories" | "items" | "users" | "orders" | "auditLog"): Promise<number> {
-  return toCount((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+  return toCount(
+    (
+      await db
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 }
 
 async function writes() {
@@ -126,9 +133,16 @@ async function placeOrder(customer: Customer, itemId: number, quantity = 1): Pro
 
 async function insertCategory(title: string, description = "A category made by a test.") {
   const now = new Date().toISOString();
-  const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")}-${uid()}`;
+  const slug = `${title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")}-${uid()}`;
   return (
-    await db.insertInto("categories").values({ title, slug, description, imgPath: "/x.svg", createdAt: now, updatedAt: now }).returning("id").executeTakeFirstOrThrow()
+    await db
+      .insertInto("categories")
+      .values({ title, slug, description, imgPath: "/x.svg", createdAt: now, updatedAt: now })
+      .returning("id")
+      .executeTakeFirstOrThrow()
   ).id;
 }
 
@@ -208,7 +222,13 @@ async function insertOrder(userId: number, fields: { shipName?: string; status?:
 
 const CATEGORY_FIELDS = { title: "Garden Loungers", description: "Loungers for the lawn.", imgPath: "https://cdn.example.in/loungers.jpg" };
 
-function productFields(over: Record<string, string> = {}, specs: [string, string][] = [["Material", "Teak"], ["Seats", "2"]]): [string, string][] {
+function productFields(
+  over: Record<string, string> = {},
+  specs: [string, string][] = [
+    ["Material", "Teak"],
+    ["Seats", "2"],
+  ],
+): [string, string][] {
   const base: Record<string, string> = {
     title: "Coastal Teak Bench",
     categoryId: String(firstCategoryId),
@@ -282,12 +302,18 @@ describe("POST /admin/login", () => {
 
   it("the dialog's variant (respond=inline): the message is answered in place, not thrown to the boundary", async () => {
     // A plain form post throws its failure (the route's boundary draws the form again).
-    await expect(loginRoute.action({ request: formPost("/admin/login", { password: "nope" }), params: {}, context: {} })).rejects.toMatchObject({
+    await expect(
+      loginRoute.action({ request: formPost("/admin/login", { password: "nope" }), params: {}, context: {} }),
+    ).rejects.toMatchObject({
       data: { message: "Invalid password" },
       init: { status: 401 },
     });
     // The dialog's fetcher gets it back as the action's data.
-    const returned = await loginRoute.action({ request: formPost("/admin/login", { password: "nope", respond: "inline" }), params: {}, context: {} });
+    const returned = await loginRoute.action({
+      request: formPost("/admin/login", { password: "nope", respond: "inline" }),
+      params: {},
+      context: {},
+    });
     const wrong = await call(() => returned, getRequest("/"));
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ message: "Invalid password" });
@@ -403,7 +429,10 @@ describe("production without ADMIN_PASSWORD", () => {
 describe("categories: add, edit, validation", () => {
   it("create: 302 back to the list, in the admin list and on the storefront, slug from the title", async () => {
     const before = await count("auditLog");
-    const answer = await adminPost(categoriesPage.action, "/admin/categories?q=garden&page=1&new=1", { intent: "create", ...CATEGORY_FIELDS });
+    const answer = await adminPost(categoriesPage.action, "/admin/categories?q=garden&page=1&new=1", {
+      intent: "create",
+      ...CATEGORY_FIELDS,
+    });
     expectRedirect(answer, "/admin/categories?q=garden&page=1");
     expect(setCookies(answer).some((c) => c.startsWith("__toast="))).toBe(true);
 
@@ -416,11 +445,19 @@ describe("categories: add, edit, validation", () => {
   });
 
   it("the same title again gets the next free slug; an edit keeps the slug", async () => {
-    const answer = await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, description: "The second one." });
+    const answer = await adminPost(categoriesPage.action, "/admin/categories", {
+      intent: "create",
+      ...CATEGORY_FIELDS,
+      description: "The second one.",
+    });
     expectRedirect(answer, "/admin/categories");
     const second = await getCategoryBySlug("garden-loungers-2");
     expect(second).toMatchObject({ title: "Garden Loungers", description: "The second one." });
-    const third = await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, title: "garden   LOUNGERS!" });
+    const third = await adminPost(categoriesPage.action, "/admin/categories", {
+      intent: "create",
+      ...CATEGORY_FIELDS,
+      title: "garden   LOUNGERS!",
+    });
     expectRedirect(third, "/admin/categories");
     expect(await getCategoryBySlug("garden-loungers-3")).not.toBeNull();
 
@@ -445,8 +482,15 @@ describe("categories: add, edit, validation", () => {
 
   it("validation: 400 with the documented messages beside the fields, nothing written", async () => {
     const before = await writes();
-    const empty = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", title: " ", description: "", imgPath: "" }), 400);
-    expect(empty.fieldErrors).toEqual({ title: "Title is required", description: "Description is required", imgPath: "Image URL is required" });
+    const empty = failure(
+      await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", title: " ", description: "", imgPath: "" }),
+      400,
+    );
+    expect(empty.fieldErrors).toEqual({
+      title: "Title is required",
+      description: "Description is required",
+      imgPath: "Image URL is required",
+    });
     expect(empty.formError).toBe("Please check the highlighted fields.");
 
     for (const [field, message] of [
@@ -459,14 +503,28 @@ describe("categories: add, edit, validation", () => {
       expect(failure(await adminPost(categoriesPage.action, "/admin/categories", fields), 400).fieldErrors).toEqual({ [field]: message });
     }
 
-    const js = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, imgPath: "javascript:alert(1)" }), 400);
+    const js = failure(
+      await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, imgPath: "javascript:alert(1)" }),
+      400,
+    );
     expect(js.fieldErrors).toEqual({ imgPath: "Please enter a valid image URL (https://… or /images/…)" });
     expect(js.values).toMatchObject({ title: CATEGORY_FIELDS.title, imgPath: "javascript:alert(1)" });
 
     const existing = (await getCategoryBySlug("garden-loungers"))!;
-    const badEdit = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "update", id: String(existing.id), ...CATEGORY_FIELDS, title: "" }), 400);
+    const badEdit = failure(
+      await adminPost(categoriesPage.action, "/admin/categories", {
+        intent: "update",
+        id: String(existing.id),
+        ...CATEGORY_FIELDS,
+        title: "",
+      }),
+      400,
+    );
     expect(badEdit.fieldErrors).toEqual({ title: "Title is required" });
-    const missing = failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "update", id: "999999", ...CATEGORY_FIELDS }), 404);
+    const missing = failure(
+      await adminPost(categoriesPage.action, "/admin/categories", { intent: "update", id: "999999", ...CATEGORY_FIELDS }),
+      404,
+    );
     expect(missing.formError).toBe("Category Not Found");
     expect(await writes()).toEqual(before);
   });
@@ -478,20 +536,29 @@ describe("categories: delete", () => {
     const a = await insertItem("Refusal Chair", used);
     await insertItem("Refusal Table", used);
     const before = await writes();
-    const refused = failure(await adminPost(categoriesPage.action, "/admin/categories?delete=1", { intent: "delete", id: String(used) }), 409);
+    const refused = failure(
+      await adminPost(categoriesPage.action, "/admin/categories?delete=1", { intent: "delete", id: String(used) }),
+      409,
+    );
     expect(refused.formError).toBe(CATEGORY_IN_USE(2));
     expect(refused.formError).toBe("This category still has 2 products. Move or delete them first, then delete the category.");
     expect(await writes()).toEqual(before);
 
     await db.deleteFrom("items").where("categoryId", "=", used).where("id", "!=", a).execute();
-    expect(failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(used) }), 409).formError).toBe(CATEGORY_IN_USE(1));
+    expect(
+      failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(used) }), 409).formError,
+    ).toBe(CATEGORY_IN_USE(1));
 
     const empty = await insertCategory("Delete Me");
     const deleted = await adminPost(categoriesPage.action, "/admin/categories?q=Delete&delete=1", { intent: "delete", id: String(empty) });
     expectRedirect(deleted, "/admin/categories?q=Delete");
     expect(await db.selectFrom("categories").select("id").where("id", "=", empty).executeTakeFirst()).toBeUndefined();
-    expect(failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(empty) }), 404).formError).toBe("Category Not Found");
-    expect(failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: "abc" }), 400).formError).toBe("A valid id is required");
+    expect(
+      failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(empty) }), 404).formError,
+    ).toBe("Category Not Found");
+    expect(failure(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: "abc" }), 400).formError).toBe(
+      "A valid id is required",
+    );
   });
 });
 
@@ -518,9 +585,18 @@ describe("products: add, edit, delete", () => {
     expect(listed.rows[0]!.categoryTitle).toBeTruthy();
 
     // Price 0 is allowed; In Stock off means 0 units; a repeated title gets the next slug.
-    const free = await adminPost(productsPage.action, "/admin/products", [["intent", "create"], ...productFields({ price: "0", inStock: "__absent__", featured: "__absent__", stock: "9" }, [])]);
+    const free = await adminPost(productsPage.action, "/admin/products", [
+      ["intent", "create"],
+      ...productFields({ price: "0", inStock: "__absent__", featured: "__absent__", stock: "9" }, []),
+    ]);
     expectRedirect(free, "/admin/products");
-    expect(await getItemBySlug("coastal-teak-bench-2")).toMatchObject({ price: 0, stock: 0, inStock: false, featured: false, specifications: {} });
+    expect(await getItemBySlug("coastal-teak-bench-2")).toMatchObject({
+      price: 0,
+      stock: 0,
+      inStock: false,
+      featured: false,
+      specifications: {},
+    });
   });
 
   it("validation: 400 with the messages, nothing written", async () => {
@@ -533,9 +609,21 @@ describe("products: add, edit, delete", () => {
     expect((await post({ categoryId: "__absent__" })).fieldErrors).toEqual({ categoryId: "Category is required" });
     expect((await post({ categoryId: "999999" })).fieldErrors).toEqual({ categoryId: "Please choose a category" });
     expect((await post({ stock: "0" })).fieldErrors).toEqual({ stock: "Enter the units in stock (at least 1), or untick In Stock" });
-    expect((await post({ title: "", description: "" })).fieldErrors).toEqual({ title: "Title is required", description: "Description is required" });
-    expect((await post({ imgPath: "javascript:alert(1)" })).fieldErrors).toEqual({ imgPath: "Please enter a valid image URL (https://… or /images/…)" });
-    expect((await post({}, [["Material", "Teak"], ["material", "Oak"]])).fieldErrors).toEqual({ specifications: 'Row 2: "material" is listed twice' });
+    expect((await post({ title: "", description: "" })).fieldErrors).toEqual({
+      title: "Title is required",
+      description: "Description is required",
+    });
+    expect((await post({ imgPath: "javascript:alert(1)" })).fieldErrors).toEqual({
+      imgPath: "Please enter a valid image URL (https://… or /images/…)",
+    });
+    expect(
+      (
+        await post({}, [
+          ["Material", "Teak"],
+          ["material", "Oak"],
+        ])
+      ).fieldErrors,
+    ).toEqual({ specifications: 'Row 2: "material" is listed twice' });
     expect(await writes()).toEqual(before);
   });
 
@@ -545,7 +633,10 @@ describe("products: add, edit, delete", () => {
     const answer = await adminPost(productsPage.action, `/admin/products?edit=${item.id}`, [
       ["intent", "update"],
       ["id", String(item.id)],
-      ...productFields({ title: "Coastal Teak Bench XL", categoryId: String(other), price: "14999.6", stock: "2", featured: "__absent__" }, [["Length", "180 cm"]]),
+      ...productFields(
+        { title: "Coastal Teak Bench XL", categoryId: String(other), price: "14999.6", stock: "2", featured: "__absent__" },
+        [["Length", "180 cm"]],
+      ),
     ]);
     expectRedirect(answer, "/admin/products");
     expect(await getItemBySlug("coastal-teak-bench")).toEqual({
@@ -558,14 +649,24 @@ describe("products: add, edit, delete", () => {
       specifications: { Length: "180 cm" },
     });
     const before = await writes();
-    const bad = failure(await adminPost(productsPage.action, "/admin/products", [["intent", "update"], ["id", String(item.id)], ...productFields({ price: "-5" })]), 400);
+    const bad = failure(
+      await adminPost(productsPage.action, "/admin/products", [
+        ["intent", "update"],
+        ["id", String(item.id)],
+        ...productFields({ price: "-5" }),
+      ]),
+      400,
+    );
     expect(bad.fieldErrors).toEqual({ price: "Price must be 0 or more" });
     expect(await writes()).toEqual(before);
   });
 
   it("delete: gone from the catalogue; a past order keeps its own title and price and stays readable", async () => {
     const customer = await newCustomer("admin-del-product");
-    const created = await adminPost(productsPage.action, "/admin/products", [["intent", "create"], ...productFields({ title: "Short Lived Stool", price: "2750", stock: "10" })]);
+    const created = await adminPost(productsPage.action, "/admin/products", [
+      ["intent", "create"],
+      ...productFields({ title: "Short Lived Stool", price: "2750", stock: "10" }),
+    ]);
     expectRedirect(created, "/admin/products");
     const stool = (await getItemBySlug("short-lived-stool"))!;
     const order = await placeOrder(customer, stool.id, 2);
@@ -579,7 +680,9 @@ describe("products: add, edit, delete", () => {
     expect(kept!.items).toMatchObject([{ itemId: null, title: "Short Lived Stool", slug: "short-lived-stool", price: 2750, quantity: 2 }]);
     expect(kept!.total).toBe(order.total);
     expect(kept!.subtotal).toBe(order.subtotal);
-    expect(failure(await adminPost(productsPage.action, "/admin/products", { intent: "delete", id: String(stool.id) }), 404).formError).toBe("Product Not Found");
+    expect(
+      failure(await adminPost(productsPage.action, "/admin/products", { intent: "delete", id: String(stool.id) }), 404).formError,
+    ).toBe("Product Not Found");
   });
 });
 
@@ -588,7 +691,12 @@ describe("products: add, edit, delete", () => {
 describe("users: add, edit, delete", () => {
   it("create without a password; mobile optional (null when blank); a duplicate email → 409 on the field", async () => {
     const email = `walkin-${uid()}@example.com`;
-    const answer = await adminPost(usersPage.action, "/admin/users?new=1", { intent: "create", name: "Walk-in Customer", email: email.toUpperCase(), mobile: "" });
+    const answer = await adminPost(usersPage.action, "/admin/users?new=1", {
+      intent: "create",
+      name: "Walk-in Customer",
+      email: email.toUpperCase(),
+      mobile: "",
+    });
     expectRedirect(answer, "/admin/users");
     const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: "Walk-in Customer", email, mobile: null, passwordHash: null });
@@ -596,14 +704,32 @@ describe("users: add, edit, delete", () => {
     const listed = await listUsersPage({ q: email, page: 1 });
     expect(listed.rows).toMatchObject([{ id: row.id, name: "Walk-in Customer", email, mobile: null, orderCount: 0, canLogIn: false }]);
 
-    const withMobile = await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "Phone Customer", email: `phone-${uid()}@example.com`, mobile: "+91 98765-43210" });
+    const withMobile = await adminPost(usersPage.action, "/admin/users", {
+      intent: "create",
+      name: "Phone Customer",
+      email: `phone-${uid()}@example.com`,
+      mobile: "+91 98765-43210",
+    });
     expectRedirect(withMobile, "/admin/users");
-    expect((await db.selectFrom("users").select("mobile").where("name", "=", "Phone Customer").executeTakeFirstOrThrow()).mobile).toBe("9876543210");
+    expect((await db.selectFrom("users").select("mobile").where("name", "=", "Phone Customer").executeTakeFirstOrThrow()).mobile).toBe(
+      "9876543210",
+    );
 
     const before = await writes();
-    const duplicate = failure(await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "Someone Else", email: ` ${email.toUpperCase()} `, mobile: "" }), 409);
+    const duplicate = failure(
+      await adminPost(usersPage.action, "/admin/users", {
+        intent: "create",
+        name: "Someone Else",
+        email: ` ${email.toUpperCase()} `,
+        mobile: "",
+      }),
+      409,
+    );
     expect(duplicate.fieldErrors).toEqual({ email: MESSAGES.emailInUse });
-    const invalid = failure(await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "", email: "not-an-email", mobile: "12345" }), 400);
+    const invalid = failure(
+      await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "", email: "not-an-email", mobile: "12345" }),
+      400,
+    );
     expect(invalid.fieldErrors).toMatchObject({ name: "Name is required", mobile: MESSAGES.mobile });
     expect(invalid.fieldErrors.email).toBeTruthy();
     expect(await writes()).toEqual(before);
@@ -614,14 +740,44 @@ describe("users: add, edit, delete", () => {
     const taken = `taken-${uid()}@example.com`;
     await insertUser("Taken", { email: taken });
     const newEmail = `edited-${uid()}@example.com`;
-    const answer = await adminPost(usersPage.action, `/admin/users?edit=${id}`, { intent: "update", id: String(id), name: "Edited Name", email: newEmail, mobile: "9123456789" });
+    const answer = await adminPost(usersPage.action, `/admin/users?edit=${id}`, {
+      intent: "update",
+      id: String(id),
+      name: "Edited Name",
+      email: newEmail,
+      mobile: "9123456789",
+    });
     expectRedirect(answer, "/admin/users");
-    expect(await db.selectFrom("users").select(["name", "email", "mobile"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({ name: "Edited Name", email: newEmail, mobile: "9123456789" });
+    expect(await db.selectFrom("users").select(["name", "email", "mobile"]).where("id", "=", id).executeTakeFirstOrThrow()).toEqual({
+      name: "Edited Name",
+      email: newEmail,
+      mobile: "9123456789",
+    });
 
     const before = await writes();
-    const clash = failure(await adminPost(usersPage.action, "/admin/users", { intent: "update", id: String(id), name: "Edited Name", email: taken, mobile: "" }), 409);
+    const clash = failure(
+      await adminPost(usersPage.action, "/admin/users", {
+        intent: "update",
+        id: String(id),
+        name: "Edited Name",
+        email: taken,
+        mobile: "",
+      }),
+      409,
+    );
     expect(clash.fieldErrors).toEqual({ email: MESSAGES.emailInUse });
-    expect(failure(await adminPost(usersPage.action, "/admin/users", { intent: "update", id: "999999", name: "X", email: `x-${uid()}@example.com`, mobile: "" }), 404).formError).toBe("User Not Found");
+    expect(
+      failure(
+        await adminPost(usersPage.action, "/admin/users", {
+          intent: "update",
+          id: "999999",
+          name: "X",
+          email: `x-${uid()}@example.com`,
+          mobile: "",
+        }),
+        404,
+      ).formError,
+    ).toBe("User Not Found");
     expect(await writes()).toEqual(before);
   });
 
@@ -633,7 +789,13 @@ describe("users: add, edit, delete", () => {
     expect(await db.selectFrom("users").select("id").where("id", "=", lone.user.id).executeTakeFirst()).toBeUndefined();
     expect(await db.selectFrom("apiTokens").select("id").where("userId", "=", lone.user.id).executeTakeFirst()).toBeUndefined();
     // Signed out everywhere: the browser session went with the account.
-    expect(await db.selectFrom("sessions").select("id").where("id", "=", (await sessionIdOf(loneCookie))!).executeTakeFirst()).toBeUndefined();
+    expect(
+      await db
+        .selectFrom("sessions")
+        .select("id")
+        .where("id", "=", (await sessionIdOf(loneCookie))!)
+        .executeTakeFirst(),
+    ).toBeUndefined();
 
     const buyer = await newCustomer("admin-del-buyer");
     const item = await createTestItem(`admin-del-buyer-${uid()}`, { price: 900, stock: 20 });
@@ -667,7 +829,12 @@ async function checkBoundaries(list: Lister, queries: Record<0 | 10 | 11 | 25, s
       const { rows, info } = await list(q, page);
       const from = n === 0 ? 0 : (page - 1) * 10 + 1;
       const to = n === 0 ? 0 : from + perPage[page - 1]! - 1;
-      expect({ q, page, rows: rows.length, info: { page: info.page, pages: info.pages, total: info.total, from: info.from, to: info.to } }).toEqual({
+      expect({
+        q,
+        page,
+        rows: rows.length,
+        info: { page: info.page, pages: info.pages, total: info.total, from: info.from, to: info.to },
+      }).toEqual({
         q,
         page,
         rows: perPage[page - 1],
@@ -691,7 +858,8 @@ const BASE_QUERY = listQuery();
 describe("search and pagination", () => {
   it("categories: title and description, case-insensitive", async () => {
     // 25 'Quokka' (13 by title, 12 by description only), 11 'Wombat', 10 'Dingo'.
-    for (let i = 0; i < 25; i++) await (i < 13 ? insertCategory(`Quokka Range ${i}`) : insertCategory(`Marsupial ${i}`, `Lounge chairs, the qUOKKa collection ${i}`));
+    for (let i = 0; i < 25; i++)
+      await (i < 13 ? insertCategory(`Quokka Range ${i}`) : insertCategory(`Marsupial ${i}`, `Lounge chairs, the qUOKKa collection ${i}`));
     for (let i = 0; i < 11; i++) await insertCategory(`Wombat Shelf ${i}`);
     for (let i = 0; i < 10; i++) await insertCategory(`Dingo Desk ${i}`);
     await checkBoundaries((q, page) => listCategoriesPage({ q, page }), { 0: "Platypus", 10: "dINGO", 11: "WOMBAT shelf", 25: "quokka" });
@@ -702,10 +870,18 @@ describe("search and pagination", () => {
   it("products: title and description, case-insensitive, with the category filter", async () => {
     const a = await insertCategory("Filter A");
     const b = await insertCategory("Filter B");
-    for (let i = 0; i < 25; i++) await insertItem(i % 2 ? `Kookaburra Chair ${i}` : `Plain Chair ${i}`, i < 15 ? a : b, { description: i % 2 ? "Plain." : "Carved with a KOOKABURRA motif." });
+    for (let i = 0; i < 25; i++)
+      await insertItem(i % 2 ? `Kookaburra Chair ${i}` : `Plain Chair ${i}`, i < 15 ? a : b, {
+        description: i % 2 ? "Plain." : "Carved with a KOOKABURRA motif.",
+      });
     for (let i = 0; i < 11; i++) await insertItem(`Echidna Stool ${i}`, a);
     for (let i = 0; i < 10; i++) await insertItem(`Bilby Bench ${i}`, b);
-    await checkBoundaries((q, page) => listProductsPage({ ...BASE_QUERY, q, page }), { 0: "Platypus", 10: "bilby", 11: "ECHIDNA", 25: "kookaburra" });
+    await checkBoundaries((q, page) => listProductsPage({ ...BASE_QUERY, q, page }), {
+      0: "Platypus",
+      10: "bilby",
+      11: "ECHIDNA",
+      25: "kookaburra",
+    });
     const inA = await listProductsPage({ ...BASE_QUERY, q: "kookaburra", category: a });
     expect(inA.info).toMatchObject({ total: 15, pages: 2 });
     expect(inA.rows.every((r) => r.categoryId === a && r.categoryTitle === "Filter A")).toBe(true);
@@ -731,7 +907,15 @@ describe("search and pagination", () => {
     expect(byMobile.rows.every((r) => r.mobile?.startsWith("7000077"))).toBe(true);
     expect(byMobile.info.total).toBe(5);
     expect((await listUsersPage({ q: "", page: 1 })).info.total).toBe(
-      toCount((await db.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).where("emailVerifiedAt", "is not", null).executeTakeFirstOrThrow()).n),
+      toCount(
+        (
+          await db
+            .selectFrom("users")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("emailVerifiedAt", "is not", null)
+            .executeTakeFirstOrThrow()
+        ).n,
+      ),
     );
   });
 
@@ -742,10 +926,19 @@ describe("search and pagination", () => {
     for (let i = 0; i < 25; i++) ids.push(await insertOrder(owner, { shipName: `Rosella Hart ${i}`, status: statuses[i % 4] }));
     for (let i = 0; i < 11; i++) await insertOrder(owner, { shipName: `Galah Singh ${i}` });
     for (let i = 0; i < 10; i++) await insertOrder(owner, { shipName: `Emu Rao ${i}` });
-    await checkBoundaries((q, page) => listOrdersPage({ ...BASE_QUERY, q, page }), { 0: "Platypus", 10: "emu rao", 11: "GALAH", 25: "rosella" }, "orders");
+    await checkBoundaries(
+      (q, page) => listOrdersPage({ ...BASE_QUERY, q, page }),
+      { 0: "Platypus", 10: "emu rao", 11: "GALAH", 25: "rosella" },
+      "orders",
+    );
 
     // Statuses go round: 7 processing (0, 4 … 24), 6 each of shipped, delivered, cancelled.
-    for (const [status, n] of [["processing", 7], ["shipped", 6], ["delivered", 6], ["cancelled", 6]] as const) {
+    for (const [status, n] of [
+      ["processing", 7],
+      ["shipped", 6],
+      ["delivered", 6],
+      ["cancelled", 6],
+    ] as const) {
       const filtered = await listOrdersPage({ ...BASE_QUERY, q: "ROSELLA", status });
       expect({ status, total: filtered.info.total }).toEqual({ status, total: n });
       expect(filtered.rows.every((r) => r.status === status && r.customer.startsWith("Rosella"))).toBe(true);
@@ -806,10 +999,19 @@ describe("search and pagination", () => {
     expect(body.q).toBe("quokka");
     expect(body.error).toBeNull();
     expect(asRecord(asRecord(body.list).info)).toMatchObject({ page: 3, pages: 3, total: 25, from: 21, to: 25 });
-    const junk = asRecord((await call(productsPage.loader, getRequest("/admin/products?page=abc&category=xyz", { Cookie: adminCookie }))).body);
+    const junk = asRecord(
+      (await call(productsPage.loader, getRequest("/admin/products?page=abc&category=xyz", { Cookie: adminCookie }))).body,
+    );
     expect(junk.category).toBe("all");
     expect(asRecord(asRecord(junk.list).info).page).toBe(1);
-    const orders = asRecord((await call((await import("~/routes/admin.orders")).loader, getRequest("/admin/orders?status=shipped&q=%23", { Cookie: adminCookie }))).body);
+    const orders = asRecord(
+      (
+        await call(
+          (await import("~/routes/admin.orders")).loader,
+          getRequest("/admin/orders?status=shipped&q=%23", { Cookie: adminCookie }),
+        )
+      ).body,
+    );
     expect(orders.status).toBe("shipped");
     expect(asRecord(asRecord(orders.list).counts).total).toBe(await count("orders"));
   });
@@ -827,27 +1029,66 @@ describe("audit log", () => {
       expect(Date.parse(row!.createdAt)).toBeGreaterThan(Date.now() - 60_000);
     };
 
-    expectRedirect(await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, title: `Audit Cat ${tag}` }), "/admin/categories");
+    expectRedirect(
+      await adminPost(categoriesPage.action, "/admin/categories", { intent: "create", ...CATEGORY_FIELDS, title: `Audit Cat ${tag}` }),
+      "/admin/categories",
+    );
     const cat = (await getCategoryBySlug(`audit-cat-${tag}`))!;
     await expectAudit("create", "category", cat.id, new RegExp(`Created category "Audit Cat ${tag}"`));
-    expectRedirect(await adminPost(categoriesPage.action, "/admin/categories", { intent: "update", id: String(cat.id), ...CATEGORY_FIELDS, title: `Audit Cat ${tag} Two` }), "/admin/categories");
+    expectRedirect(
+      await adminPost(categoriesPage.action, "/admin/categories", {
+        intent: "update",
+        id: String(cat.id),
+        ...CATEGORY_FIELDS,
+        title: `Audit Cat ${tag} Two`,
+      }),
+      "/admin/categories",
+    );
     await expectAudit("update", "category", cat.id, /Edited category .*title.*changed/);
 
-    expectRedirect(await adminPost(productsPage.action, "/admin/products", [["intent", "create"], ...productFields({ title: `Audit Prod ${tag}`, categoryId: String(cat.id) })]), "/admin/products");
+    expectRedirect(
+      await adminPost(productsPage.action, "/admin/products", [
+        ["intent", "create"],
+        ...productFields({ title: `Audit Prod ${tag}`, categoryId: String(cat.id) }),
+      ]),
+      "/admin/products",
+    );
     const prod = (await getItemBySlug(`audit-prod-${tag}`))!;
     await expectAudit("create", "product", prod.id, new RegExp(`Created product "Audit Prod ${tag}"`));
-    expectRedirect(await adminPost(productsPage.action, "/admin/products", [["intent", "update"], ["id", String(prod.id)], ...productFields({ title: `Audit Prod ${tag}`, categoryId: String(cat.id), price: "1" })]), "/admin/products");
+    expectRedirect(
+      await adminPost(productsPage.action, "/admin/products", [
+        ["intent", "update"],
+        ["id", String(prod.id)],
+        ...productFields({ title: `Audit Prod ${tag}`, categoryId: String(cat.id), price: "1" }),
+      ]),
+      "/admin/products",
+    );
     await expectAudit("update", "product", prod.id, /Edited product .*price changed/);
     expectRedirect(await adminPost(productsPage.action, "/admin/products", { intent: "delete", id: String(prod.id) }), "/admin/products");
     await expectAudit("delete", "product", prod.id, new RegExp(`Deleted product "Audit Prod ${tag}"`));
-    expectRedirect(await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(cat.id) }), "/admin/categories");
+    expectRedirect(
+      await adminPost(categoriesPage.action, "/admin/categories", { intent: "delete", id: String(cat.id) }),
+      "/admin/categories",
+    );
     await expectAudit("delete", "category", cat.id, new RegExp(`Deleted category "Audit Cat ${tag} Two"`));
 
     const email = `audit-${tag}@example.com`;
-    expectRedirect(await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "Audit User", email, mobile: "" }), "/admin/users");
+    expectRedirect(
+      await adminPost(usersPage.action, "/admin/users", { intent: "create", name: "Audit User", email, mobile: "" }),
+      "/admin/users",
+    );
     const user = await db.selectFrom("users").select("id").where("email", "=", email).executeTakeFirstOrThrow();
     await expectAudit("create", "user", user.id, new RegExp(`Created user Audit User <${email}>`));
-    expectRedirect(await adminPost(usersPage.action, "/admin/users", { intent: "update", id: String(user.id), name: "Audit User Renamed", email, mobile: "" }), "/admin/users");
+    expectRedirect(
+      await adminPost(usersPage.action, "/admin/users", {
+        intent: "update",
+        id: String(user.id),
+        name: "Audit User Renamed",
+        email,
+        mobile: "",
+      }),
+      "/admin/users",
+    );
     await expectAudit("update", "user", user.id, /Edited user Audit User Renamed.*name changed/);
     expectRedirect(await adminPost(usersPage.action, "/admin/users", { intent: "delete", id: String(user.id) }), "/admin/users");
     await expectAudit("delete", "user", user.id, /Deleted user Audit User Renamed/);
@@ -862,13 +1103,34 @@ describe("audit log", () => {
     const customer = await newCustomer("admin-audit-status");
     const item = await createTestItem(`audit-status-${uid()}`, { price: 1200, stock: 20 });
     const order = await placeOrder(customer, item);
-    expectRedirect(await adminPost(orderPage.action, `/admin/orders/${order.id}`, { intent: "status", status: "shipped" }, { orderId: String(order.id) }), `/admin/orders/${order.id}`);
-    expect(await latestAuditRow()).toMatchObject({ action: "status", entity: "order", entityId: String(order.id), summary: `Order #${order.id}: processing → shipped` });
+    expectRedirect(
+      await adminPost(
+        orderPage.action,
+        `/admin/orders/${order.id}`,
+        { intent: "status", status: "shipped" },
+        { orderId: String(order.id) },
+      ),
+      `/admin/orders/${order.id}`,
+    );
+    expect(await latestAuditRow()).toMatchObject({
+      action: "status",
+      entity: "order",
+      entityId: String(order.id),
+      summary: `Order #${order.id}: processing → shipped`,
+    });
 
-    const api = await call(changeStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", { orderId: order.id, status: "delivered" }, { Cookie: adminCookie }));
+    const api = await call(
+      changeStatus.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: order.id, status: "delivered" }, { Cookie: adminCookie }),
+    );
     expect(api.status).toBe(200);
     expect(api.body).toEqual({ success: true });
-    expect(await latestAuditRow()).toMatchObject({ action: "status", entity: "order", entityId: String(order.id), summary: `Order #${order.id}: shipped → delivered` });
+    expect(await latestAuditRow()).toMatchObject({
+      action: "status",
+      entity: "order",
+      entityId: String(order.id),
+      summary: `Order #${order.id}: shipped → delivered`,
+    });
     expect((await eventsOf(order.id)).slice(1)).toEqual([
       { fromStatus: "processing", toStatus: "shipped", actor: "admin", actorUserId: null },
       { fromStatus: "shipped", toStatus: "delivered", actor: "admin", actorUserId: null },
@@ -877,7 +1139,10 @@ describe("audit log", () => {
     // A customer's own cancellation is not an admin change: no audit row.
     const other = await placeOrder(customer, item);
     const before = await count("auditLog");
-    const cancelled = await call(changeStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", { orderId: other.id, status: "cancelled" }, customer.auth));
+    const cancelled = await call(
+      changeStatus.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: other.id, status: "cancelled" }, customer.auth),
+    );
     expect(cancelled.status).toBe(200);
     expect(await count("auditLog")).toBe(before);
   });
@@ -945,7 +1210,15 @@ describe("dashboard figures", () => {
     expect(byKey.revenue).toMatchObject({ label: "Total Revenue", value: revenue, recent: 5100, change: 27.5 });
     expect(byKey.orders).toMatchObject({ label: "Total Orders", value: orders.length, recent: 4, change: 100 });
     expect(byKey.products).toMatchObject({ label: "Total Products", value: await count("items"), recent: 3, change: -25 });
-    const verified = toCount((await db.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).where("emailVerifiedAt", "is not", null).executeTakeFirstOrThrow()).n);
+    const verified = toCount(
+      (
+        await db
+          .selectFrom("users")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("emailVerifiedAt", "is not", null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(byKey.customers).toMatchObject({ label: "Total Customers", value: verified, recent: 2, change: null });
 
     const counts = { processing: 0, shipped: 0, delivered: 0, cancelled: 0 };
@@ -957,7 +1230,14 @@ describe("dashboard figures", () => {
       categories: await count("categories"),
     });
     expect(stats.recentOrders.map((r) => r.id)).toEqual([o1, o2, o3, o4, o5]);
-    expect(stats.recentOrders[0]).toMatchObject({ id: o1, customer: "Dash One", itemCount: 5, total: 3000, status: "processing", createdAt: at(1) });
+    expect(stats.recentOrders[0]).toMatchObject({
+      id: o1,
+      customer: "Dash One",
+      itemCount: 5,
+      total: 3000,
+      status: "processing",
+      createdAt: at(1),
+    });
 
     // Only rows in the 30 days before and none since: a change of -100%.
     const later = await dashboardStats(new Date(now.getTime() + 30 * DAY));
@@ -999,7 +1279,15 @@ describe("GET /api/user/list", () => {
     expect(users).toContainEqual({ id: customer.user.id, name: customer.user.name, email: customer.email, mobile: null });
     const text = JSON.stringify(users);
     expect(text).not.toMatch(/password|scrypt|\$[0-9a-z]+\$/i);
-    const verified = toCount((await db.selectFrom("users").select((eb) => eb.fn.countAll().as("n")).where("emailVerifiedAt", "is not", null).executeTakeFirstOrThrow()).n);
+    const verified = toCount(
+      (
+        await db
+          .selectFrom("users")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("emailVerifiedAt", "is not", null)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(users).toHaveLength(verified);
     expect(users.map((u) => u.id as number)).toEqual([...users.map((u) => u.id as number)].sort((x, y) => y - x));
   });
@@ -1031,9 +1319,18 @@ describe("the admin order page", () => {
     const before = await writes();
     const illegal = failure(await adminPost(orderPage.action, path, { intent: "status", status: "cancelled" }, params), 409);
     expect(illegal.formError).toBe("This order is delivered; its status can no longer change");
-    expect(failure(await adminPost(orderPage.action, path, { intent: "status", status: "lost" }, params), 400).fieldErrors.status).toBeTruthy();
-    expect(failure(await adminPost(orderPage.action, path, { intent: "other", status: "shipped" }, params), 400).fieldErrors).toMatchObject({ intent: "Unknown action" });
-    expect(failure(await adminPost(orderPage.action, "/admin/orders/999999", { intent: "status", status: "shipped" }, { orderId: "999999" }), 404).formError).toBe("Order Not Found");
+    expect(
+      failure(await adminPost(orderPage.action, path, { intent: "status", status: "lost" }, params), 400).fieldErrors.status,
+    ).toBeTruthy();
+    expect(failure(await adminPost(orderPage.action, path, { intent: "other", status: "shipped" }, params), 400).fieldErrors).toMatchObject(
+      { intent: "Unknown action" },
+    );
+    expect(
+      failure(
+        await adminPost(orderPage.action, "/admin/orders/999999", { intent: "status", status: "shipped" }, { orderId: "999999" }),
+        404,
+      ).formError,
+    ).toBe("Order Not Found");
     expect(await writes()).toEqual(before);
 
     const page = await call(customerOrders.loader, getRequest("/orders", { Cookie: customerCookie }));

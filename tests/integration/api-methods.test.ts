@@ -49,4 +49,3 @@ describe("refused adds leave nothing behind", () => {
     expect(await count()).toEqual(before);
   });
 });
-

@@ -78,7 +78,12 @@ describe("catalogue API", () => {
     const body = asRecord(expectJson(answer));
     expect((body.category as Category).slug).toBe("bedroom");
     const items = body.items as Item[];
-    expect(items.map((i) => i.slug).sort()).toEqual(seedProducts.filter((p) => p.categorySlug === "bedroom").map((p) => p.slug).sort());
+    expect(items.map((i) => i.slug).sort()).toEqual(
+      seedProducts
+        .filter((p) => p.categorySlug === "bedroom")
+        .map((p) => p.slug)
+        .sort(),
+    );
     items.forEach(expectItemShape);
     expect(items.every((i) => i.categoryId === (body.category as Category).id)).toBe(true);
   });
@@ -96,13 +101,21 @@ describe("catalogue API", () => {
     const answer = await call(itemDetail, getRequest(`/api/item/detailBySlug?slug=${inStock.slug}`));
     const item = expectJson(answer) as Item;
     expectItemShape(item);
-    expect(item).toMatchObject({ slug: inStock.slug, price: inStock.price, stock: inStock.stock, inStock: true, specifications: inStock.specifications });
+    expect(item).toMatchObject({
+      slug: inStock.slug,
+      price: inStock.price,
+      stock: inStock.stock,
+      inStock: true,
+      specifications: inStock.specifications,
+    });
     const out = expectJson(await call(itemDetail, getRequest(`/api/item/detailBySlug?slug=${outOfStock.slug}`))) as Item;
     expect(out).toMatchObject({ stock: 0, inStock: false });
   });
 
   it("GET /api/item/detailBySlug: unknown → 404, bad → 400", async () => {
-    expect(expectApiError(await call(itemDetail, getRequest("/api/item/detailBySlug?slug=no-such-thing")), 404).message).toMatch(/not found/i);
+    expect(expectApiError(await call(itemDetail, getRequest("/api/item/detailBySlug?slug=no-such-thing")), 404).message).toMatch(
+      /not found/i,
+    );
     expectApiError(await call(itemDetail, getRequest("/api/item/detailBySlug?slug=%27%20or%201%3D1")), 400);
     expectApiError(await call(itemDetail, getRequest("/api/item/detailBySlug")), 400);
   });
@@ -111,7 +124,12 @@ describe("catalogue API", () => {
     const items = expectJson(await call(featured, getRequest("/api/furniture-items/featured"))) as Item[];
     items.forEach(expectItemShape);
     expect(items.every((i) => i.featured)).toBe(true);
-    expect(items.map((i) => i.slug).sort()).toEqual(seedProducts.filter((p) => p.featured).map((p) => p.slug).sort());
+    expect(items.map((i) => i.slug).sort()).toEqual(
+      seedProducts
+        .filter((p) => p.featured)
+        .map((p) => p.slug)
+        .sort(),
+    );
     expect(items.length).toBeGreaterThanOrEqual(4);
   });
 });
@@ -160,7 +178,14 @@ describe("cart API", () => {
   });
 
   it("GET /api/cart/get without a cookie is an empty cart", async () => {
-    expect(expectJson(await call(cartGet, getRequest("/api/cart/get")))).toEqual({ items: [], count: 0, subtotal: 0, shipping: 0, gst: 0, total: 0 });
+    expect(expectJson(await call(cartGet, getRequest("/api/cart/get")))).toEqual({
+      items: [],
+      count: 0,
+      subtotal: 0,
+      shipping: 0,
+      gst: 0,
+      total: 0,
+    });
   });
 
   it("POST /api/cart/add rejects bad input with 400 and field errors", async () => {
@@ -174,7 +199,10 @@ describe("cart API", () => {
 
   it("POST /api/cart/add: unknown item → 404, out-of-stock → 409", async () => {
     expectApiError(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: 9_999_999, quantity: 1 })), 404);
-    const out = expectApiError(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: outOfStockId, quantity: 1 }, { Cookie: cookie })), 409);
+    const out = expectApiError(
+      await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: outOfStockId, quantity: 1 }, { Cookie: cookie })),
+      409,
+    );
     expect(out.message).toMatch(/out of stock/i);
     const tooMany = expectApiError(
       await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: inStockId, quantity: inStock.stock + 1 }, { Cookie: cookie })),
@@ -217,18 +245,25 @@ describe("cart API", () => {
   });
 
   it("PUT /api/cart/update sets the quantity; unknown id → 404; bad quantity → 400", async () => {
-    const line = asRecord(expectJson(await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: lineId, quantity: 4 }, { Cookie: cookie }))));
+    const line = asRecord(
+      expectJson(await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: lineId, quantity: 4 }, { Cookie: cookie }))),
+    );
     expect(line).toMatchObject({ id: lineId, itemId: inStockId, quantity: 4 });
     expectApiError(await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: 9_999_999, quantity: 1 }, { Cookie: cookie })), 404);
     // Someone else's line (no cookie = another visitor) is not found either.
     expectApiError(await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: lineId, quantity: 1 })), 404);
-    const bad = expectApiError(await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: lineId, quantity: "lots" }, { Cookie: cookie })), 400);
+    const bad = expectApiError(
+      await call(cartUpdate, jsonRequest("PUT", "/api/cart/update", { id: lineId, quantity: "lots" }, { Cookie: cookie })),
+      400,
+    );
     expect(bad.errors?.quantity).toEqual(expect.any(String));
     expect(asRecord((await call(cartGet, getRequest("/api/cart/get", { Cookie: cookie }))).body).count).toBe(4);
   });
 
   it("DELETE /api/cart/clear/{id} removes one line; again → 404; bad id → 400", async () => {
-    const second = asRecord(expectJson(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: anotherId, quantity: 1 }, { Cookie: cookie })), 200));
+    const second = asRecord(
+      expectJson(await call(cartAdd, jsonRequest("POST", "/api/cart/add", { itemId: anotherId, quantity: 1 }, { Cookie: cookie })), 200),
+    );
     const del = (id: string, headers: Record<string, string> = { Cookie: cookie }) =>
       call(cartClearLine, jsonRequest("DELETE", `/api/cart/clear/${id}`, undefined, headers), { id });
     expect(expectJson(await del(String(lineId)))).toEqual({ success: true });
@@ -240,7 +275,9 @@ describe("cart API", () => {
   });
 
   it("DELETE /api/cart/clear empties the cart", async () => {
-    expect(expectJson(await call(cartClear, jsonRequest("DELETE", "/api/cart/clear", undefined, { Cookie: cookie })))).toEqual({ success: true });
+    expect(expectJson(await call(cartClear, jsonRequest("DELETE", "/api/cart/clear", undefined, { Cookie: cookie })))).toEqual({
+      success: true,
+    });
     expect((await call(cartGet, getRequest("/api/cart/get", { Cookie: cookie }))).body).toEqual({
       items: [],
       count: 0,
@@ -257,7 +294,15 @@ describe("cart API", () => {
 describe("newsletter API", () => {
   const subscribe = (email: unknown) => call(addSubsEmail, jsonRequest("POST", "/api/stuff/addSubsEmail", { email }));
   const rows = async (email: string) =>
-    toCount((await db.selectFrom("newsletterSubscribers").select((eb) => eb.fn.countAll().as("n")).where("email", "=", email).executeTakeFirstOrThrow()).n);
+    toCount(
+      (
+        await db
+          .selectFrom("newsletterSubscribers")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("email", "=", email)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("subscribes, and a repeated email is fine and still one row", async () => {
     expect(expectJson(await subscribe("reader@example.com"))).toEqual({ success: true });
@@ -304,7 +349,12 @@ describe("contact API", () => {
     );
     expect(expectJson(answer)).toEqual({ success: true });
     const row = await db.selectFrom("contactMessages").selectAll().where("email", "=", "priya@example.com").executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ name: "Priya <b>Sharma</b>", phone: "+91 98765 43210", subject: "Product Inquiry", message: "Is the sofa available in blue?" });
+    expect(row).toMatchObject({
+      name: "Priya <b>Sharma</b>",
+      phone: "+91 98765 43210",
+      subject: "Product Inquiry",
+      message: "Is the sofa available in blue?",
+    });
 
     const added = mailFiles().filter((f) => !before.includes(f));
     expect(added).toHaveLength(1);
@@ -321,7 +371,15 @@ describe("contact API", () => {
   });
 
   it("missing fields → 400 with an error per field, nothing stored or sent", async () => {
-    const count = async () => toCount((await db.selectFrom("contactMessages").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const count = async () =>
+      toCount(
+        (
+          await db
+            .selectFrom("contactMessages")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     const rowsBefore = await count();
     const filesBefore = mailFiles().length;
     const body = expectApiError(await call(sendMail, jsonRequest("POST", "/api/stuff/sendMail", {})), 400);
@@ -332,7 +390,10 @@ describe("contact API", () => {
       message: "Message is required",
     });
     const bad = expectApiError(
-      await call(sendMail, jsonRequest("POST", "/api/stuff/sendMail", { name: "A", email: "nope", subject: "Spam", message: "hi", phone: "x" })),
+      await call(
+        sendMail,
+        jsonRequest("POST", "/api/stuff/sendMail", { name: "A", email: "nope", subject: "Spam", message: "hi", phone: "x" }),
+      ),
       400,
     );
     expect(Object.keys(bad.errors ?? {}).sort()).toEqual(["email", "phone", "subject"]);

@@ -3,15 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import {
-  addItem,
-  addToCart,
-  cartCount,
-  clearCart,
-  getCart,
-  removeCartLine,
-  updateCartLine,
-} from "~/models/cart.server";
+import { addItem, addToCart, cartCount, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { asOwner, currentCartId } from "~/web/owner.server";
 import { computeTotals } from "~/utils/pricing";
 import { cookiesFrom, getRequest } from "../support/requests";
@@ -47,7 +39,19 @@ beforeAll(async () => {
     (
       await db
         .insertInto("items")
-        .values({ categoryId: category.id, title: `Cart test ${slug}`, slug, description: "t", price, imgPath: "/x.svg", featured: 0, stock, specifications: "{}", createdAt: now, updatedAt: now })
+        .values({
+          categoryId: category.id,
+          title: `Cart test ${slug}`,
+          slug,
+          description: "t",
+          price,
+          imgPath: "/x.svg",
+          featured: 0,
+          stock,
+          specifications: "{}",
+          createdAt: now,
+          updatedAt: now,
+        })
         .returning("id")
         .executeTakeFirstOrThrow()
     ).id;
@@ -65,7 +69,15 @@ describe("addToCart", () => {
       id: expect.any(Number),
       itemId: ids.plenty,
       quantity: 2,
-      item: { id: ids.plenty, title: "Cart test cart-test-plenty", slug: "cart-test-plenty", imgPath: "/x.svg", price: 12999, inStock: true, stock: 1000 },
+      item: {
+        id: ids.plenty,
+        title: "Cart test cart-test-plenty",
+        slug: "cart-test-plenty",
+        imgPath: "/x.svg",
+        price: 12999,
+        inStock: true,
+        stock: 1000,
+      },
     });
     expect(await lineRows(cartId)).toEqual([{ id: line.id, itemId: ids.plenty, quantity: 2 }]);
   });
@@ -241,8 +253,14 @@ describe("addItem for a request's owner (asOwner) and currentCartId", () => {
 
   it("a refused add makes no cart and sets no cookie", async () => {
     const before = await db.selectFrom("carts").select("id").execute();
-    await expectAppError(asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: ids.none, quantity: 1 })), 409);
-    await expectAppError(asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: 9_999_999, quantity: 1 })), 404);
+    await expectAppError(
+      asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: ids.none, quantity: 1 })),
+      409,
+    );
+    await expectAppError(
+      asOwner(getRequest("/cart"), "carts", (owner) => addItem(owner, { itemId: 9_999_999, quantity: 1 })),
+      404,
+    );
     expect((await db.selectFrom("carts").select("id").execute()).length).toBe(before.length);
   });
 

@@ -171,7 +171,15 @@ describe("listItemsInCategory at the price-range boundaries", () => {
     const now = new Date().toISOString();
     const cat = await db
       .insertInto("categories")
-      .values({ title: "Boundaries", slug: "zz-boundaries", description: "test", imgPath: "/x.svg", position: 99, createdAt: now, updatedAt: now })
+      .values({
+        title: "Boundaries",
+        slug: "zz-boundaries",
+        description: "test",
+        imgPath: "/x.svg",
+        position: 99,
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning("id")
       .executeTakeFirstOrThrow();
     boundaryCategory = cat.id;
@@ -255,7 +263,11 @@ describe("items", () => {
     expect(four).toHaveLength(4);
     expect(four.every((i) => i.featured)).toBe(true);
     const all = await listFeatured();
-    const expectedCount = await db.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).where("featured", "=", 1).executeTakeFirstOrThrow();
+    const expectedCount = await db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("featured", "=", 1)
+      .executeTakeFirstOrThrow();
     expect(all).toHaveLength(toCount(expectedCount.n));
     expect(all.every((i) => i.featured)).toBe(true);
   });
@@ -314,9 +326,15 @@ describe("seedIfEmpty", () => {
   it("does not reseed a non-empty database", async () => {
     const slug = seedProducts[0].slug;
     await db.updateTable("items").set({ price: 11111 }).where("slug", "=", slug).execute();
-    const before = await db.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const before = await db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(await seedIfEmpty(db)).toBe(false);
-    const after = await db.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+    const after = await db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
     expect(toCount(after.n)).toBe(toCount(before.n));
     expect((await getItemBySlug(slug))?.price).toBe(11111);
     await db.updateTable("items").set({ price: seedProducts[0].price }).where("slug", "=", slug).execute();
@@ -328,7 +346,10 @@ describe("seedIfEmpty", () => {
       await migrateToLatest(fresh);
       expect(await seedIfEmpty(fresh)).toBe(true);
       expect((await listCategories(fresh)).map((c) => c.slug)).toEqual(SLUGS);
-      const n = await fresh.selectFrom("items").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+      const n = await fresh
+        .selectFrom("items")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow();
       expect(toCount(n.n)).toBe(seedProducts.length);
       expect(await seedIfEmpty(fresh)).toBe(false);
     } finally {

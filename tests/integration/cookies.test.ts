@@ -17,7 +17,9 @@ function addRequest(origin: string, headers: Record<string, string> = {}) {
 }
 
 function cookieFlags(response: Response) {
-  return response.headers.getSetCookie().map((c) => ({ name: c.split("=")[0], secure: /;\s*Secure/i.test(c), httpOnly: /;\s*HttpOnly/i.test(c) }));
+  return response.headers
+    .getSetCookie()
+    .map((c) => ({ name: c.split("=")[0], secure: /;\s*Secure/i.test(c), httpOnly: /;\s*HttpOnly/i.test(c) }));
 }
 
 describe("cookie security", () => {

@@ -22,7 +22,17 @@ describe("default categories", () => {
     const shop = createDb(":memory:");
     await migrateToLatest(shop);
     const now = new Date().toISOString();
-    await shop.insertInto("categories").values({ title: "Kids", slug: "kids", description: "For little ones", imgPath: "/images/categories/kids.svg", createdAt: now, updatedAt: now }).execute();
+    await shop
+      .insertInto("categories")
+      .values({
+        title: "Kids",
+        slug: "kids",
+        description: "For little ones",
+        imgPath: "/images/categories/kids.svg",
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
     expect((await listCategoriesOrDefaults(shop)).map((c) => c.slug)).toEqual(["kids"]);
     await shop.destroy();
   });

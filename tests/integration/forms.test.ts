@@ -111,25 +111,46 @@ describe("home page newsletter action", () => {
     expect([302, 303]).toContain(answer.status);
     expect(answer.headers.get("Location")).toMatch(/^\/(#newsletter|\?|$)/);
     expectToastCookie(answer);
-    const row = await db.selectFrom("newsletterSubscribers").select("email").where("email", "=", "home.reader@example.com").executeTakeFirst();
+    const row = await db
+      .selectFrom("newsletterSubscribers")
+      .select("email")
+      .where("email", "=", "home.reader@example.com")
+      .executeTakeFirst();
     expect(row).toBeDefined();
   });
 
   it("a bad email answers 400 with fieldErrors.email and the value echoed", async () => {
-    const before = toCount((await db.selectFrom("newsletterSubscribers").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const before = toCount(
+      (
+        await db
+          .selectFrom("newsletterSubscribers")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     const answer = await call(homeAction, formRequest("/?index", { email: "not-an-email" }));
     expect(answer.status).toBe(400);
     const body = asRecord(answer.body);
     expect(asRecord(body.fieldErrors).email).toBe("Please enter a valid email address");
     expect(asRecord(body.values).email).toBe("not-an-email");
-    const after = toCount((await db.selectFrom("newsletterSubscribers").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    const after = toCount(
+      (
+        await db
+          .selectFrom("newsletterSubscribers")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
     expect(after).toBe(before);
   });
 });
 
 describe("contact page action", () => {
   it("missing fields answer 400 with an error per field and the values echoed", async () => {
-    const answer = await call(contactAction, formRequest("/contact", { name: "  ", email: "priya@example", phone: "", subject: "", message: "Hello" }));
+    const answer = await call(
+      contactAction,
+      formRequest("/contact", { name: "  ", email: "priya@example", phone: "", subject: "", message: "Hello" }),
+    );
     expect(answer.status).toBe(400);
     const body = asRecord(answer.body);
     expect(body.fieldErrors).toEqual({

@@ -30,7 +30,10 @@ describe("purgeExpired", () => {
       ])
       .execute();
     const item = await db.selectFrom("items").select("id").where("stock", ">", 0).executeTakeFirstOrThrow();
-    await db.insertInto("cartLines").values({ cartId: "old-cart", itemId: item.id, quantity: 1, createdAt: iso(40 * DAY) }).execute();
+    await db
+      .insertInto("cartLines")
+      .values({ cartId: "old-cart", itemId: item.id, quantity: 1, createdAt: iso(40 * DAY) })
+      .execute();
     await db
       .insertInto("rateLimits")
       .values([
@@ -56,7 +59,14 @@ describe("a visit keeps the guest cart alive", () => {
     await db.insertInto("wishlists").values({ id: "visited-list", userId: null, createdAt: old, updatedAt: old }).execute();
     await db
       .insertInto("sessions")
-      .values({ id: "visitor", userId: null, data: JSON.stringify({ cartId: "visited-cart", wishlistId: "visited-list" }), createdAt: old, lastSeenAt: iso(2 * 60 * 60 * 1000), expiresAt: iso(-DAY) })
+      .values({
+        id: "visitor",
+        userId: null,
+        data: JSON.stringify({ cartId: "visited-cart", wishlistId: "visited-list" }),
+        createdAt: old,
+        lastSeenAt: iso(2 * 60 * 60 * 1000),
+        expiresAt: iso(-DAY),
+      })
       .execute();
     const cookie = (await sessionCookie.serialize("visitor")).split(";")[0];
     const session = await getSession(new Request("http://localhost/", { headers: { Cookie: cookie } }));
@@ -72,4 +82,3 @@ describe("a visit keeps the guest cart alive", () => {
     expect(await db.selectFrom("carts").select("id").where("id", "=", "visited-cart").executeTakeFirst()).toBeTruthy();
   });
 });
-

@@ -117,7 +117,10 @@ function confirmedOrderId(answer: Answer): number {
 /** Checkout with online payment from the page: the payment order id of the /pay/{id} redirect. */
 async function startOnlineCheckout(cookie: string): Promise<string> {
   const page = await checkoutPageOf(cookie);
-  const answer = await postCheckout(cookie, checkoutFields({ paymentMethod: "online", idempotencyKey: page.idempotencyKey, expectedTotal: page.total }));
+  const answer = await postCheckout(
+    cookie,
+    checkoutFields({ paymentMethod: "online", idempotencyKey: page.idempotencyKey, expectedTotal: page.total }),
+  );
   expect(answer.status).toBe(303);
   const match = /^\/pay\/(order_TEST[A-Za-z0-9]{10})$/.exec(location(answer));
   expect(match, `redirect to ${location(answer)}`).not.toBeNull();
@@ -127,16 +130,29 @@ async function startOnlineCheckout(cookie: string): Promise<string> {
 // ---- the database ---------------------------------------------------------------------------
 
 function paymentOrderRow(id: string) {
-  return db.selectFrom("paymentOrders").select(["userId", "amountPaise", "status", "paymentId", "failure", "checkout"]).where("id", "=", id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom("paymentOrders")
+    .select(["userId", "amountPaise", "status", "paymentId", "failure", "checkout"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 }
 
 async function countPaymentOrders(userId: number): Promise<number> {
-  const row = await db.selectFrom("paymentOrders").select((eb) => eb.fn.countAll<number | string>().as("n")).where("userId", "=", userId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("paymentOrders")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("userId", "=", userId)
+    .executeTakeFirstOrThrow();
   return toCount(row.n);
 }
 
 function ordersOf(userId: number) {
-  return db.selectFrom("orders").select(["id", "paymentMethod", "paymentId", "paymentOrderId", "total", "status", "shipName"]).where("userId", "=", userId).orderBy("id").execute();
+  return db
+    .selectFrom("orders")
+    .select(["id", "paymentMethod", "paymentId", "paymentOrderId", "total", "status", "shipName"])
+    .where("userId", "=", userId)
+    .orderBy("id")
+    .execute();
 }
 
 function getOrderApi(customer: Customer, id: number) {
@@ -148,7 +164,10 @@ function removeLineApi(customer: Customer, lineId: number) {
 }
 
 function capturedWebhook(paymentId: string, orderId: string, amount: number) {
-  const raw = JSON.stringify({ event: "payment.captured", payload: { payment: { entity: { id: paymentId, order_id: orderId, amount, status: "captured" } } } });
+  const raw = JSON.stringify({
+    event: "payment.captured",
+    payload: { payment: { entity: { id: paymentId, order_id: orderId, amount, status: "captured" } } },
+  });
   const request = new Request(`${ORIGIN}/rzp/webhook`, {
     method: "POST",
     headers: { Host: "localhost:3000", "Content-Type": "application/json", "X-Razorpay-Signature": signWebhook(raw) },
@@ -207,14 +226,22 @@ describe("NUL characters are refused at the door (400), other unicode is welcome
     const page = await checkoutPageOf(cookie);
     const before = await snapshot(customer, [table]);
 
-    const body = new URLSearchParams(stringFields(checkoutFields({ name: "Asha\u0000Verma", idempotencyKey: page.idempotencyKey, expectedTotal: page.total }))).toString();
+    const body = new URLSearchParams(
+      stringFields(checkoutFields({ name: "Asha\u0000Verma", idempotencyKey: page.idempotencyKey, expectedTotal: page.total })),
+    ).toString();
     expect(body).toContain("name=Asha%00Verma");
     for (const paymentMethod of ["cod", "online"]) {
-      const answer = await postCheckout(cookie, checkoutFields({ name: "Asha\u0000Verma", paymentMethod, idempotencyKey: page.idempotencyKey, expectedTotal: page.total }));
+      const answer = await postCheckout(
+        cookie,
+        checkoutFields({ name: "Asha\u0000Verma", paymentMethod, idempotencyKey: page.idempotencyKey, expectedTotal: page.total }),
+      );
       expect(pageFailure(answer, 400).formError).toBe(NOT_ALLOWED);
     }
     // In a field the form does not even read.
-    const extra = await postCheckout(cookie, { ...checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total }), note: "a\u0000b" });
+    const extra = await postCheckout(cookie, {
+      ...checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total }),
+      note: "a\u0000b",
+    });
     expect(pageFailure(extra, 400).formError).toBe(NOT_ALLOWED);
 
     expect(await snapshot(customer, [table])).toEqual(before);
@@ -236,7 +263,10 @@ describe("NUL characters are refused at the door (400), other unicode is welcome
 
     await addToCart(customer, stool, 1);
     const page = await checkoutPageOf(cookie);
-    const answer = await postCheckout(cookie, checkoutFields({ name: "José 😀 Ñandú", address, idempotencyKey: page.idempotencyKey, expectedTotal: page.total }));
+    const answer = await postCheckout(
+      cookie,
+      checkoutFields({ name: "José 😀 Ñandú", address, idempotencyKey: page.idempotencyKey, expectedTotal: page.total }),
+    );
     const id = confirmedOrderId(answer);
     const row = await db.selectFrom("orders").select(["shipName", "shipAddress", "userId"]).where("id", "=", id).executeTakeFirstOrThrow();
     expect(row).toEqual({ shipName: "José 😀 Ñandú", shipAddress: address, userId: customer.user.id });
@@ -260,7 +290,10 @@ describe("a checkout page rendered before the cart changed (expectedTotal)", () 
     // Another tab adds a unit.
     await addToCart(customer, desk, 1);
     const before = await snapshot(customer, [desk]);
-    const refused = pageFailure(await postCheckout(cookie, checkoutFields({ idempotencyKey: stale.idempotencyKey, expectedTotal: stale.total })), 409);
+    const refused = pageFailure(
+      await postCheckout(cookie, checkoutFields({ idempotencyKey: stale.idempotencyKey, expectedTotal: stale.total })),
+      409,
+    );
     expect(refused.formError).toBe(CART_CHANGED);
     expect(await snapshot(customer, [desk])).toEqual(before);
     expect(before.cart).toEqual([[desk, 2]]);
@@ -268,9 +301,19 @@ describe("a checkout page rendered before the cart changed (expectedTotal)", () 
     // The page re-renders with the cart as it is now.
     const fresh = await checkoutPageOf(cookie);
     expect(fresh.total).toBe(computeTotals([{ price: 3000, quantity: 2 }]).total);
-    const id = confirmedOrderId(await postCheckout(cookie, checkoutFields({ idempotencyKey: fresh.idempotencyKey, expectedTotal: fresh.total })));
+    const id = confirmedOrderId(
+      await postCheckout(cookie, checkoutFields({ idempotencyKey: fresh.idempotencyKey, expectedTotal: fresh.total })),
+    );
     expect(await ordersOf(customer.user.id)).toEqual([
-      { id, paymentMethod: "cod", paymentId: null, paymentOrderId: null, total: fresh.total, status: "processing", shipName: SHIPPING.name },
+      {
+        id,
+        paymentMethod: "cod",
+        paymentId: null,
+        paymentOrderId: null,
+        total: fresh.total,
+        status: "processing",
+        shipName: SHIPPING.name,
+      },
     ]);
     expect(await stockOf(desk)).toBe(8);
     expect(await cartLines(customer)).toEqual([]);
@@ -287,13 +330,22 @@ describe("a checkout page rendered before the cart changed (expectedTotal)", () 
 
     await addToCart(customer, lamp, 1);
     const before = await snapshot(customer, [shelf, lamp]);
-    const refused = pageFailure(await postCheckout(cookie, checkoutFields({ paymentMethod: "online", idempotencyKey: stale.idempotencyKey, expectedTotal: stale.total })), 409);
+    const refused = pageFailure(
+      await postCheckout(
+        cookie,
+        checkoutFields({ paymentMethod: "online", idempotencyKey: stale.idempotencyKey, expectedTotal: stale.total }),
+      ),
+      409,
+    );
     expect(refused.formError).toBe(CART_CHANGED);
     expect(await countPaymentOrders(customer.user.id)).toBe(0);
     expect(await snapshot(customer, [shelf, lamp])).toEqual(before);
 
     const fresh = await checkoutPageOf(cookie);
-    const answer = await postCheckout(cookie, checkoutFields({ paymentMethod: "online", idempotencyKey: fresh.idempotencyKey, expectedTotal: fresh.total }));
+    const answer = await postCheckout(
+      cookie,
+      checkoutFields({ paymentMethod: "online", idempotencyKey: fresh.idempotencyKey, expectedTotal: fresh.total }),
+    );
     expect(answer.status).toBe(303);
     expect(location(answer)).toMatch(/^\/pay\/order_TEST[A-Za-z0-9]{10}$/);
     const id = location(answer).slice("/pay/".length);
@@ -364,7 +416,15 @@ describe("the offline pay page", () => {
     const orderId = confirmedOrderId(await postPay(cookie, id, "place"));
 
     expect(await ordersOf(customer.user.id)).toEqual([
-      { id: orderId, paymentMethod: "online", paymentId, paymentOrderId: id, total: amountPaise / 100, status: "processing", shipName: SHIPPING.name },
+      {
+        id: orderId,
+        paymentMethod: "online",
+        paymentId,
+        paymentOrderId: id,
+        total: amountPaise / 100,
+        status: "processing",
+        shipName: SHIPPING.name,
+      },
     ]);
     const order = asRecord((await getOrderApi(customer, orderId)).body) as unknown as Order;
     expect(order).toMatchObject({ id: orderId, paymentMethod: "online", paymentId, testPayment: true, total: amountPaise / 100 });
@@ -401,7 +461,10 @@ describe("the offline pay page", () => {
       expect(await stockOf(clock)).toBe(50 - (round + 1));
       // Both posts land on it: the second click must not read as a failed payment.
       const statuses = answers.map((a) => `${a.status} ${a.status === 303 ? location(a) : JSON.stringify(a.body)}`);
-      expect(answers.map((a) => a.status), `round ${round}: ${statuses.join(" | ")}`).toEqual([303, 303]);
+      expect(
+        answers.map((a) => a.status),
+        `round ${round}: ${statuses.join(" | ")}`,
+      ).toEqual([303, 303]);
       expect(confirmedOrderId(answers[0]!)).toBe(orders[0]!.id);
       expect(confirmedOrderId(answers[1]!)).toBe(orders[0]!.id);
     }
@@ -468,16 +531,24 @@ describe("per-account limits: one counter for the page and the API, under user:{
     const viaApi = asRecord((await placeViaApi(customer, checkoutFields({ idempotencyKey: key() }))).body).id as number;
     await addToCart(customer, stool, 1);
     const page = await checkoutPageOf(cookie);
-    const viaPage = confirmedOrderId(await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })));
+    const viaPage = confirmedOrderId(
+      await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })),
+    );
     await addToCart(customer, stool, 1);
     const paymentOrderId = await startOnlineCheckout(cookie);
     const paid = confirmedOrderId(await postPay(cookie, paymentOrderId, "pay"));
     await addToCart(customer, stool, 1);
     expect((await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth))).status).toBe(200);
 
-    const cancelled = await call(orderStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", { orderId: viaApi, status: "cancelled" }, customer.auth));
+    const cancelled = await call(
+      orderStatus.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: viaApi, status: "cancelled" }, customer.auth),
+    );
     expect(cancelled.status).toBe(200);
-    const cancel = await call(ordersPage.action, formRequest("/orders", { intent: "cancel", orderId: String(viaPage) }, { Cookie: cookie }));
+    const cancel = await call(
+      ordersPage.action,
+      formRequest("/orders", { intent: "cancel", orderId: String(viaPage) }, { Cookie: cookie }),
+    );
     expect(cancel.status).toBe(302);
     await changeOrderStatus(paid, "shipped", { actor: "admin", userId: null });
 
@@ -501,7 +572,10 @@ describe("per-account limits: one counter for the page and the API, under user:{
       .values({ key: `place-order:user:${customer.user.id}`, count: 20, resetAt: new Date(Date.now() + 60_000).toISOString() })
       .execute();
 
-    const refused = pageFailure(await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })), 429);
+    const refused = pageFailure(
+      await postCheckout(cookie, checkoutFields({ idempotencyKey: page.idempotencyKey, expectedTotal: page.total })),
+      429,
+    );
     expect(refused.formError).toBe("Too many attempts. Please wait a while and try again.");
     expectApiError(await placeViaApi(customer, checkoutFields()), 429);
     expect(await countOrders(customer.user.id)).toBe(0);
@@ -595,7 +669,13 @@ describe("online payments are capped at MAX_ONLINE_PAYMENT", () => {
     const api = expectApiError(await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", { amount: 1 }, customer.auth)), 409);
     expect(api.message).toContain("Cash on Delivery");
     const page = await checkoutPageOf(cookie);
-    const viaPage = pageFailure(await postCheckout(cookie, checkoutFields({ paymentMethod: "online", idempotencyKey: page.idempotencyKey, expectedTotal: page.total })), 409);
+    const viaPage = pageFailure(
+      await postCheckout(
+        cookie,
+        checkoutFields({ paymentMethod: "online", idempotencyKey: page.idempotencyKey, expectedTotal: page.total }),
+      ),
+      409,
+    );
     expect(viaPage.formError).toContain("Cash on Delivery");
     expect(await countPaymentOrders(customer.user.id)).toBe(0);
     expect(await snapshot(customer, [almirah])).toEqual(before);
@@ -631,7 +711,8 @@ describe("online payments are capped at MAX_ONLINE_PAYMENT", () => {
 describe("PUT /api/orders/changeStatus", () => {
   it("without a valid token, a bad body is 401 (authentication comes before validation)", async () => {
     const customer = await newCustomer("auth-first");
-    const put = (body: unknown, headers: Record<string, string> = {}) => call(orderStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", body, headers));
+    const put = (body: unknown, headers: Record<string, string> = {}) =>
+      call(orderStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", body, headers));
     const badBodies: unknown[] = [
       {},
       { orderId: "abc", status: "refunded" },
@@ -661,7 +742,8 @@ describe("cart changes and order placement at the same moment", () => {
     const initial = { [a]: 500, [b]: 500, [c]: 500 };
     await addToCart(customer, a, 1);
     const cartId = (await db.selectFrom("carts").select("id").where("userId", "=", customer.user.id).executeTakeFirstOrThrow()).id;
-    const rivalCartId = async () => (await db.selectFrom("carts").select("id").where("userId", "=", rival.user.id).executeTakeFirstOrThrow()).id;
+    const rivalCartId = async () =>
+      (await db.selectFrom("carts").select("id").where("userId", "=", rival.user.id).executeTakeFirstOrThrow()).id;
 
     const outcomes: string[] = [];
     let placed = 0;
@@ -722,7 +804,11 @@ describe("cart changes and order placement at the same moment", () => {
       expect(initial[itemId]! - (await stockOf(itemId)), `item ${itemId}`).toBe(ordered);
     }
     // Each order's money matches its own lines.
-    const orders = await db.selectFrom("orders").select(["id", "subtotal", "total"]).where("userId", "in", [customer.user.id, rival.user.id]).execute();
+    const orders = await db
+      .selectFrom("orders")
+      .select(["id", "subtotal", "total"])
+      .where("userId", "in", [customer.user.id, rival.user.id])
+      .execute();
     for (const order of orders) {
       const lines = await db.selectFrom("orderItems").select(["quantity", "unitPrice"]).where("orderId", "=", order.id).execute();
       expect(lines.length).toBeGreaterThan(0);

@@ -111,12 +111,20 @@ export async function countOrderItems(itemId?: number): Promise<number> {
 }
 
 export async function countOrderEvents(): Promise<number> {
-  const row = await db.selectFrom("orderEvents").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom("orderEvents")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
   return toCount(row.n);
 }
 
 export function eventsOf(orderId: number) {
-  return db.selectFrom("orderEvents").select(["fromStatus", "toStatus", "actor", "actorUserId"]).where("orderId", "=", orderId).orderBy("id").execute();
+  return db
+    .selectFrom("orderEvents")
+    .select(["fromStatus", "toStatus", "actor", "actorUserId"])
+    .where("orderId", "=", orderId)
+    .orderBy("id")
+    .execute();
 }
 
 /** A snapshot of everything an order placement writes, to prove a refused one wrote nothing. */

@@ -92,7 +92,10 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     expect(order.status).toBe("processing");
     expect(order.paymentMethod).toBe("cod");
     expect(order.paymentId).toBeNull();
-    expect(order.items.map((l) => [l.itemId, l.quantity, l.price])).toEqual([[teak, 2, 1275], [stool, 1, 1225]]);
+    expect(order.items.map((l) => [l.itemId, l.quantity, l.price])).toEqual([
+      [teak, 2, 1275],
+      [stool, 1, 1225],
+    ]);
     expect(order.items[0]!.title).toMatch(/^Test orders-teak-chair-\d+$/);
     expect(order.items[1]!.title).toMatch(/^Test orders-stool-\d+$/);
     expect(order.shippingAddress).toEqual(SHIPPING);
@@ -103,7 +106,10 @@ describe("POST /api/orders/add (cash on delivery)", () => {
       gst: 680,
       total: 4456,
     });
-    const rules = computeTotals([{ price: 1275, quantity: 2 }, { price: 1225, quantity: 1 }]);
+    const rules = computeTotals([
+      { price: 1275, quantity: 2 },
+      { price: 1225, quantity: 1 },
+    ]);
     expect({ subtotal: order.subtotal, shipping: order.shipping, gst: order.gst, total: order.total }).toEqual({
       subtotal: rules.subtotal,
       shipping: rules.shipping,
@@ -111,9 +117,16 @@ describe("POST /api/orders/add (cash on delivery)", () => {
       total: rules.total,
     });
     expect(typeof order.orderDetails).toBe("string");
-    const details = JSON.parse(order.orderDetails) as { total: number; items: { title: string; quantity: number; price: number }[]; shippingAddress: unknown };
+    const details = JSON.parse(order.orderDetails) as {
+      total: number;
+      items: { title: string; quantity: number; price: number }[];
+      shippingAddress: unknown;
+    };
     expect(details.total).toBe(3775);
-    expect(details.items.map((i) => [i.quantity, i.price])).toEqual([[2, 1275], [1, 1225]]);
+    expect(details.items.map((i) => [i.quantity, i.price])).toEqual([
+      [2, 1275],
+      [1, 1225],
+    ]);
     expect(details.shippingAddress).toEqual(SHIPPING);
     expect(Number.isNaN(Date.parse(order.createdAt))).toBe(false);
     expect(Date.parse(order.createdAt)).toBeGreaterThanOrEqual(before - 1000);
@@ -132,7 +145,9 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     expect(mails[0]!.text).toContain(`#${order.id}`);
 
     // One event: created as processing, by the customer.
-    expect(await eventsOf(order.id)).toEqual([{ fromStatus: null, toStatus: "processing", actor: "customer", actorUserId: customer.user.id }]);
+    expect(await eventsOf(order.id)).toEqual([
+      { fromStatus: null, toStatus: "processing", actor: "customer", actorUserId: customer.user.id },
+    ]);
 
     // The order keeps the unit price of the moment it was placed.
     await db.updateTable("items").set({ price: 9999 }).where("id", "=", teak).execute();
@@ -242,7 +257,12 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     expect(tooFew.message).toMatch(/Only 2 of Test orders-sofa-\d+ left in stock/);
     expect(await snapshot(customer, [sofa, cushion])).toEqual(before);
     expect(before.stock).toEqual([2, 10]);
-    expect(before.cart).toEqual([[sofa, 3], [cushion, 1]].sort((a, b) => a[0]! - b[0]!));
+    expect(before.cart).toEqual(
+      [
+        [sofa, 3],
+        [cushion, 1],
+      ].sort((a, b) => a[0]! - b[0]!),
+    );
 
     // None left.
     await setStock(sofa, 0);
@@ -268,7 +288,12 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     expect(await stockOf(last)).toBe(0);
     expect(await countOrderItems(last)).toBe(1);
     const winner = customers[answers.findIndex((a) => a.status === 201)]!;
-    const rows = await db.selectFrom("orders").innerJoin("orderItems", "orderItems.orderId", "orders.id").select(["orders.userId", "orderItems.quantity"]).where("orderItems.itemId", "=", last).execute();
+    const rows = await db
+      .selectFrom("orders")
+      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
+      .select(["orders.userId", "orderItems.quantity"])
+      .where("orderItems.itemId", "=", last)
+      .execute();
     expect(rows).toEqual([{ userId: winner.user.id, quantity: 1 }]);
     // The others keep their carts; the winner's is empty.
     for (const customer of customers) {
@@ -310,7 +335,12 @@ describe("double submits", () => {
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
     const orderId = asOrder(answers.find((a) => a.status === 201)!).id;
-    expect(expectApiError(answers.find((a) => a.status === 409)!, 409).message).toContain(`#${orderId}`);
+    expect(
+      expectApiError(
+        answers.find((a) => a.status === 409)!,
+        409,
+      ).message,
+    ).toContain(`#${orderId}`);
     expect(await countOrders(customer.user.id)).toBe(1);
     expect(await stockOf(shelf)).toBe(8);
 
@@ -344,7 +374,12 @@ describe("double submits", () => {
       placeViaApi(customer, checkoutFields({ idempotencyKey: key() })),
     ]);
     expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
-    expect(expectApiError(answers.find((a) => a.status === 400)!, 400).message).toBe("Your cart is empty");
+    expect(
+      expectApiError(
+        answers.find((a) => a.status === 400)!,
+        400,
+      ).message,
+    ).toBe("Your cart is empty");
     expect(await countOrders(customer.user.id)).toBe(1);
     expect(await stockOf(rack)).toBe(7);
   });

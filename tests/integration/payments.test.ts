@@ -63,7 +63,10 @@ function webhookRequest(raw: string, signature: string | null) {
 }
 
 function captured(paymentId: string, orderId: string, amount: number): string {
-  return JSON.stringify({ event: "payment.captured", payload: { payment: { entity: { id: paymentId, order_id: orderId, amount, status: "captured" } } } });
+  return JSON.stringify({
+    event: "payment.captured",
+    payload: { payment: { entity: { id: paymentId, order_id: orderId, amount, status: "captured" } } },
+  });
 }
 
 function sendWebhook(raw: string, signature: string | null = signWebhook(raw)) {
@@ -76,11 +79,19 @@ async function payForCart(customer: Customer): Promise<{ id: string; amount: num
   expect(created.status).toBe(200);
   const body = asRecord(created.body) as { id: string; amount: number };
   const paid = offlinePayment(body.id);
-  return { id: body.id, amount: body.amount, proof: { razorpay_order_id: body.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature } };
+  return {
+    id: body.id,
+    amount: body.amount,
+    proof: { razorpay_order_id: body.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature },
+  };
 }
 
 function paymentOrderRow(id: string) {
-  return db.selectFrom("paymentOrders").select(["userId", "amountPaise", "currency", "status", "paymentId", "failure"]).where("id", "=", id).executeTakeFirstOrThrow();
+  return db
+    .selectFrom("paymentOrders")
+    .select(["userId", "amountPaise", "currency", "status", "paymentId", "failure"])
+    .where("id", "=", id)
+    .executeTakeFirstOrThrow();
 }
 
 function asOrder(answer: Answer): Order {
@@ -102,7 +113,13 @@ describe("online payment through the API", () => {
     expect(paymentOrder.id).toMatch(/^order_[A-Za-z0-9]{14}$/);
     expect(paymentOrder.key).toBeNull();
     const id = paymentOrder.id as string;
-    expect(await paymentOrderRow(id)).toMatchObject({ userId: customer.user.id, amountPaise: 3067800, currency: "INR", status: "created", paymentId: null });
+    expect(await paymentOrderRow(id)).toMatchObject({
+      userId: customer.user.id,
+      amountPaise: 3067800,
+      currency: "INR",
+      status: "created",
+      paymentId: null,
+    });
 
     const paid = offlinePayment(id);
     const proof = { razorpay_order_id: id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
@@ -121,7 +138,12 @@ describe("online payment through the API", () => {
     expect(order.paymentId).toBe(paid.paymentId);
     expect(order.status).toBe("processing");
     expect(order.userId).toBe(customer.user.id);
-    expect({ subtotal: order.subtotal, shipping: order.shipping, gst: order.gst, total: order.total }).toEqual({ subtotal: 25998, shipping: 0, gst: 4680, total: 30678 });
+    expect({ subtotal: order.subtotal, shipping: order.shipping, gst: order.gst, total: order.total }).toEqual({
+      subtotal: 25998,
+      shipping: 0,
+      gst: 4680,
+      total: 30678,
+    });
     expect(order.items.map((l) => [l.itemId, l.quantity, l.price])).toEqual([[sideboard, 2, 12999]]);
     expect(order.shippingAddress).toEqual(SHIPPING);
     const row = await db.selectFrom("orders").select(["paymentOrderId", "paymentId"]).where("id", "=", order.id).executeTakeFirstOrThrow();
@@ -178,7 +200,9 @@ describe("online payment through the API", () => {
     }
     // Online without the three fields at all.
     const missing = expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "online" })), 400);
-    expect(Object.keys(missing.errors ?? {})).toEqual(expect.arrayContaining(["razorpay_order_id", "razorpay_payment_id", "razorpay_signature"]));
+    expect(Object.keys(missing.errors ?? {})).toEqual(
+      expect.arrayContaining(["razorpay_order_id", "razorpay_payment_id", "razorpay_signature"]),
+    );
 
     expect(await snapshot(customer, [chest])).toEqual(before);
     expect(before.cart).toEqual([[chest, 1]]);
@@ -203,7 +227,9 @@ describe("online payment through the API", () => {
     expect(await countOrders(customer.user.id)).toBe(0);
 
     const lampLine = (await cartOf(customer)).items.find((l) => l.itemId === lamp)!;
-    const removed = await call(cartRemove.action, jsonRequest("DELETE", `/api/cart/clear/${lampLine.id}`, undefined, customer.auth), { id: String(lampLine.id) });
+    const removed = await call(cartRemove.action, jsonRequest("DELETE", `/api/cart/clear/${lampLine.id}`, undefined, customer.auth), {
+      id: String(lampLine.id),
+    });
     expect(removed.status).toBe(200);
 
     const placed = await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof }));
@@ -274,7 +300,11 @@ describe("POST /rzp/webhook", () => {
     expect(typeof body.orderId).toBe("number");
     const orderId = body.orderId as number;
 
-    const order = await db.selectFrom("orders").select(["userId", "paymentMethod", "paymentId", "paymentOrderId", "total", "status", "shipName", "shipPincode"]).where("id", "=", orderId).executeTakeFirstOrThrow();
+    const order = await db
+      .selectFrom("orders")
+      .select(["userId", "paymentMethod", "paymentId", "paymentOrderId", "total", "status", "shipName", "shipPincode"])
+      .where("id", "=", orderId)
+      .executeTakeFirstOrThrow();
     expect(order).toEqual({
       userId: customer.user.id,
       paymentMethod: "online",
@@ -299,7 +329,11 @@ describe("POST /rzp/webhook", () => {
     expect(await countOrders(customer.user.id)).toBe(1);
 
     // The browser comes back with its proof of the same payment: the order already exists.
-    const proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paymentId, razorpay_signature: signPayment(paymentOrder.id, paymentId) };
+    const proof = {
+      razorpay_order_id: paymentOrder.id,
+      razorpay_payment_id: paymentId,
+      razorpay_signature: signPayment(paymentOrder.id, paymentId),
+    };
     await addToCart(customer, cabinet, 2);
     const browser = placeOnlineOrder(proof, customer.user.id, null);
     await expect(browser).rejects.toBeInstanceOf(OrderExistsError);
@@ -372,7 +406,11 @@ describe("POST /rzp/webhook", () => {
     await addToCart(customer, clock, 1);
     const paymentOrder = await createPaymentOrder(customer.user.id, SHIPPING);
     const paymentId = "pay_RaceBrowser001";
-    const proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paymentId, razorpay_signature: signPayment(paymentOrder.id, paymentId) };
+    const proof = {
+      razorpay_order_id: paymentOrder.id,
+      razorpay_payment_id: paymentId,
+      razorpay_signature: signPayment(paymentOrder.id, paymentId),
+    };
 
     const [hook, browser] = await Promise.all([
       sendWebhook(captured(paymentId, paymentOrder.id, paymentOrder.amount)),

@@ -73,7 +73,14 @@ function hostileRequest(method: string, headers: Record<string, string>): Reques
 
 async function snapshot() {
   const count = async (table: "cartLines" | "carts" | "sessions" | "newsletterSubscribers" | "contactMessages" | "rateLimits") =>
-    toCount((await db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    toCount(
+      (
+        await db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const quantities = await db.selectFrom("cartLines").select(["id", "quantity"]).orderBy("id").execute();
   return {
     cartLines: await count("cartLines"),
@@ -108,7 +115,17 @@ beforeAll(async () => {
 describe("cross-site requests are refused by every action", () => {
   it("finds the action modules on disk", () => {
     const names = actionModules.map((m) => m.file);
-    for (const expected of ["api.cart.add.ts", "api.cart.update.ts", "api.cart.clear.ts", "api.cart.clear_.$id.ts", "api.stuff.addSubsEmail.ts", "api.stuff.sendMail.ts", "cart.tsx", "contact.tsx", "_index.tsx"]) {
+    for (const expected of [
+      "api.cart.add.ts",
+      "api.cart.update.ts",
+      "api.cart.clear.ts",
+      "api.cart.clear_.$id.ts",
+      "api.stuff.addSubsEmail.ts",
+      "api.stuff.sendMail.ts",
+      "cart.tsx",
+      "contact.tsx",
+      "_index.tsx",
+    ]) {
       expect(names).toContain(expected);
     }
   });
@@ -135,7 +152,12 @@ describe("cross-site requests are refused by every action", () => {
 
   it("its own method with a foreign Origin, a foreign Referer or Origin: null → 403 from every action", async () => {
     for (const { file, action, method } of actionModules) {
-      const variants: Record<string, string>[] = [{ Origin: EVIL }, { Referer: `${EVIL}/x` }, { Origin: "null" }, { Origin: "http://localhost:3000.evil.example" }];
+      const variants: Record<string, string>[] = [
+        { Origin: EVIL },
+        { Referer: `${EVIL}/x` },
+        { Origin: "null" },
+        { Origin: "http://localhost:3000.evil.example" },
+      ];
       for (const headers of variants) {
         const before = await snapshot();
         const answer = await call(action, hostileRequest(method, headers), { id: String(lineId) });
@@ -234,7 +256,8 @@ describe("session cookie", () => {
 });
 
 describe("images", () => {
-  const img = (splat: string, headers: Record<string, string> = {}) => call(images, getRequest(`/images/${splat}`, headers), { "*": splat });
+  const img = (splat: string, headers: Record<string, string> = {}) =>
+    call(images, getRequest(`/images/${splat}`, headers), { "*": splat });
 
   it("GET /images/products/{slug}.svg answers image/svg+xml with nosniff", async () => {
     const answer = await img(`products/${inStock.slug}.svg`);

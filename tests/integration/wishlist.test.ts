@@ -43,7 +43,10 @@ describe("wishlist model", () => {
 describe("wishlist page action", () => {
   it("adds with a redirect and a session cookie, shows on the page and the product page, then removes", async () => {
     const sofa = await itemBySlug("teak-wood-diwan-with-bolsters");
-    const added = await call(action, formRequest("/wishlist", { intent: "add", itemId: String(sofa.id), redirectTo: `/product/${sofa.slug}` }));
+    const added = await call(
+      action,
+      formRequest("/wishlist", { intent: "add", itemId: String(sofa.id), redirectTo: `/product/${sofa.slug}` }),
+    );
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe(`/product/${sofa.slug}`);
     const cookie = cookiesFrom(added.raw as Response);

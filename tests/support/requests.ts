@@ -22,7 +22,11 @@ export function formRequest(path: string, fields: Record<string, string>, header
 }
 
 /** A multipart POST as a browser sends one (files and all), with its Content-Length. */
-export async function multipartRequest(path: string, fields: Record<string, File | string>, headers: Record<string, string> = {}): Promise<Request> {
+export async function multipartRequest(
+  path: string,
+  fields: Record<string, File | string>,
+  headers: Record<string, string> = {},
+): Promise<Request> {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   const encoded = new Request(`${ORIGIN}${path}`, { method: "POST", body: form });
@@ -52,7 +56,10 @@ export function mergeCookies(setCookieHeaders: string[], previous = ""): string 
     const [k, ...v] = pair.split("=");
     jar.set(k.trim(), v.join("="));
   }
-  return [...jar].filter(([, v]) => v !== "").map(([k, v]) => `${k}=${v}`).join("; ");
+  return [...jar]
+    .filter(([, v]) => v !== "")
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ");
 }
 
 /** The Cookie header a browser would send back after this response. */
