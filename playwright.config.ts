@@ -14,21 +14,31 @@ function freePort(): number {
 const port = Number(process.env.E2E_PORT ?? (process.env.E2E_PORT = String(freePort())));
 const dataDir = process.env.E2E_DATA_DIR ?? (process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-")));
 export const MAIL_DIR = path.join(dataDir, "mail");
+export const BASE_URL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: 2,
-  retries: process.env.CI ? 1 : 0,
+  // No retries, in CI either: a test that fails once fails the run, so a flaky test is fixed, not hidden.
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
-    baseURL: `http://localhost:${port}`,
-    trace: "retain-on-failure",
+    baseURL: BASE_URL,
+    trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
     },
   },
   // Every test runs with JavaScript off (phone) and on (desktop); the visitor's whole path and
@@ -36,8 +46,16 @@ export default defineConfig({
   projects: [
     { name: "no-js", use: { javaScriptEnabled: false, viewport: { width: 390, height: 844 } } },
     { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
-    { name: "js-phone", testMatch: /(visitor|wishlist)\.spec\.ts/, use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true } },
-    { name: "no-js-desktop", testMatch: /(visitor|wishlist)\.spec\.ts/, use: { javaScriptEnabled: false, viewport: { width: 1280, height: 900 } } },
+    {
+      name: "js-phone",
+      testMatch: /(visitor|wishlist)\.spec\.ts/,
+      use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true },
+    },
+    {
+      name: "no-js-desktop",
+      testMatch: /(visitor|wishlist)\.spec\.ts/,
+      use: { javaScriptEnabled: false, viewport: { width: 1280, height: 900 } },
+    },
   ],
   webServer: {
     command: "node scripts/start.mjs",
@@ -53,7 +71,7 @@ export default defineConfig({
       MAIL_DIR,
       SEED: "demo",
       ADMIN_PASSWORD: "e2e-admin-password",
-      PUBLIC_URL: `http://localhost:${port}`,
+      PUBLIC_URL: BASE_URL,
       // Behind "one proxy": each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts).
       TRUST_PROXY: "1",
     },

@@ -1,10 +1,53 @@
 #!/usr/bin/env bash
-# npm test: everything CI does, in order. Stops at the first failure.
+# npm test: everything CI does (typecheck, lint, unit and integration, build, browser tests).
+# Fails when any step fails, and stops at the first failure it sees.
+#
+# Vitest runs its files in one worker on this 2-core machine (cores - 1), so the steps that need
+# no browser run beside it on the other core: typecheck, lint and the build. Vitest's output is
+# shown when it has finished. The browser tests need the build and both cores: they run last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-step() { printf '\n== %s\n' "$1"; }
-step "typecheck" && npx tsc
-step "lint" && npx eslint --max-warnings=0 .
-step "unit and integration" && npx vitest run
-step "build" && npx remix vite:build
-step "browser" && node scripts/ensure-chromium.mjs && npx playwright test
+started=$SECONDS
+logs=$(mktemp -d)
+unit=""
+cleanup() {
+  # A failure elsewhere stops Vitest too (its own process group, started below).
+  if [ -n "$unit" ] && kill -0 "$unit" 2>/dev/null; then kill -- "-$unit" 2>/dev/null || true; fi
+  rm -rf "$logs"
+}
+trap cleanup EXIT
+
+# timed NAME COMMAND...: runs the command, then says how long it took.
+timed() {
+  local name=$1 start=$SECONDS
+  shift
+  if "$@"; then
+    printf '== %s: done in %ss\n' "$name" $((SECONDS - start))
+  else
+    local status=$?
+    printf '== %s: FAILED after %ss\n' "$name" $((SECONDS - start))
+    return $status
+  fi
+}
+step() {
+  printf '\n== %s\n' "$1"
+  timed "$@"
+}
+
+printf '\n== unit and integration: started beside typecheck, lint and build\n'
+setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run" >"$logs/unit" 2>&1 &
+unit=$!
+
+step "typecheck" npx tsc
+step "lint" bash -c "npx eslint --max-warnings=0 . && npx prettier --check . >/dev/null && echo \"Prettier: every file formatted\""
+step "build" npx remix vite:build
+
+printf '\n== unit and integration\n'
+unit_status=0
+wait "$unit" || unit_status=$?
+unit=""
+cat "$logs/unit"
+[ "$unit_status" -eq 0 ] || exit "$unit_status"
+
+step "browser" bash -c "node scripts/ensure-chromium.mjs && npx playwright test"
+printf '\n== npm test: everything passed in %ss\n' $((SECONDS - started))

@@ -1,8 +1,17 @@
 // Automated accessibility check (axe, WCAG 2 A/AA) of every visitor page.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { newAccount, signUp } from "./accounts-helpers";
-import { addToCart, fillShipping, gujaratAddress, newCustomer, ONLINE, openCheckout, placeCodOrder, placeOrderButton, PRODUCTS } from "./orders-helpers";
+import {
+  addToCart,
+  fillShipping,
+  gujaratAddress,
+  newCustomer,
+  ONLINE,
+  openCheckout,
+  placeCodOrder,
+  placeOrderButton,
+  PRODUCTS,
+} from "./orders-helpers";
 import { expect, test } from "./fixtures";
 import { dropExpectedStatusErrors } from "./helpers";
 
@@ -48,9 +57,8 @@ test.describe("accessibility", () => {
     for (const path of PAGES) await expectNoViolations(page, path);
   });
 
-  test("account pages have no WCAG 2 A/AA violations", async ({ page }, testInfo) => {
+  test("account pages have no WCAG 2 A/AA violations", async ({ page, customer: _ }) => {
     test.slow();
-    await signUp(page, newAccount(testInfo, { tag: "a11y" }));
     for (const path of ACCOUNT_PAGES) await expectNoViolations(page, path);
   });
 
@@ -65,11 +73,15 @@ test.describe("accessibility", () => {
     await page.getByText("Please enter a valid 6-digit pincode").waitFor();
     const scan = async (label: string) => {
       const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-      expect(results.violations.map((v) => v.id), `axe violations on ${label}`).toEqual([]);
+      expect(
+        results.violations.map((v) => v.id),
+        `axe violations on ${label}`,
+      ).toEqual([]);
     };
     await scan("the checkout with errors");
     const id = await placeCodOrder(page, gujaratAddress(account));
-    for (const path of [`/order-confirmation/${id}`, "/orders", `/orders/${id}/invoice`, "/order-confirmation/999999"]) await expectNoViolations(page, path);
+    for (const path of [`/order-confirmation/${id}`, "/orders", `/orders/${id}/invoice`, "/order-confirmation/999999"])
+      await expectNoViolations(page, path);
     await page.goto("/orders");
     await page.getByRole("link", { name: "Cancel Order" }).click();
     await page.getByText("Are you sure you want to cancel this order?").waitFor();

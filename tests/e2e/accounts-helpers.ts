@@ -1,27 +1,15 @@
 // Shared steps of the customer-account browser tests (accounts.spec.ts, password.spec.ts):
-// a unique customer per test, the sign-up form, the OTP step, logging in and out.
-import type { Locator, Page, TestInfo } from "@playwright/test";
+// the sign-up form, the OTP step, logging in and out. Customers made without the pages are
+// in ./customers.ts.
+import type { Locator, Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
-import { latestCode, latestResetLink } from "../support/outbox";
+import { latestResetLink } from "../support/outbox";
+import type { Account } from "./customers";
+import { mailedCode } from "./customers";
 import { expect } from "./fixtures";
 
-export interface Account {
-  name: string;
-  email: string;
-  mobile?: string;
-  password: string;
-}
-
-/** A lower-case address no other test (or project, or run) uses. */
-export function uniqueEmail(testInfo: TestInfo, tag = "user"): string {
-  const random = Math.random().toString(36).slice(2, 8);
-  return `${testInfo.project.name}-${tag}-${Date.now()}-${random}@example.com`.toLowerCase();
-}
-
-export function newAccount(testInfo: TestInfo, overrides: Partial<Account> & { tag?: string } = {}): Account {
-  const { tag, ...rest } = overrides;
-  return { name: "Asha Rani Verma", email: uniqueEmail(testInfo, tag), mobile: "9876543210", password: "Teak-wood-42", ...rest };
-}
+export type { Account } from "./customers";
+export { mailedCode, newAccount, uniqueEmail } from "./customers";
 
 export const firstWord = (name: string) => name.trim().split(/\s+/)[0];
 
@@ -60,15 +48,6 @@ export async function fillSignup(page: Page, f: SignupFields) {
   await page.getByLabel("Password", { exact: true }).fill(f.password);
   await page.getByLabel("Confirm Password", { exact: true }).fill(f.confirm ?? f.password);
   await page.getByRole("checkbox", { name: "I agree to the Terms and Conditions" }).setChecked(f.terms ?? true);
-}
-
-/** The newest sign-up code mailed to `email`, waiting until the mail exists. */
-export async function mailedCode(email: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(async () => (code = await latestCode(email, MAIL_DIR).catch(() => "")), { message: `sign-up code mailed to ${email}` })
-    .toMatch(/^\d{4}$/);
-  return code;
 }
 
 /** The newest password-reset link mailed to `email`, waiting until the mail exists. */

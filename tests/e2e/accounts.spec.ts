@@ -2,7 +2,9 @@
 // rules, logging in and out, the profile, the guest cart joining the account's cart, the OTP
 // boxes' keyboard and paste handling (JavaScript only), and screenshots of the account pages.
 // Every test makes its own customer(s) with a unique email, so tests never share an account
-// (and the per-email login limit of 10 tries in 15 minutes is never near).
+// (and the per-email login limit of 10 tries in 15 minutes is never near). The sign-up tests,
+// the OTP boxes and the screenshots walk the real sign-up pages; the others start from a
+// customer made through the API (./customers.ts), signed in where the test needs it.
 import path from "node:path";
 import type { Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
@@ -23,6 +25,7 @@ import {
   submitLogin,
   toast,
 } from "./accounts-helpers";
+import { createCustomer, signedInCustomer } from "./customers";
 import { expect, jsEnabled, test } from "./fixtures";
 import { dropExpectedStatusErrors } from "./helpers";
 
@@ -43,7 +46,9 @@ async function expectProfileView(page: Page, account: Pick<Account, "name" | "em
 }
 
 for (const withMobile of [true, false]) {
-  test(`sign-up through the emailed OTP lands on the profile (${withMobile ? "with" : "without"} a mobile number)`, async ({ page }, testInfo) => {
+  test(`sign-up through the emailed OTP lands on the profile (${withMobile ? "with" : "without"} a mobile number)`, async ({
+    page,
+  }, testInfo) => {
     const js = jsEnabled(testInfo.project.name);
     const account = newAccount(testInfo, { name: "Meera Krishnan Iyer", mobile: withMobile ? "9876543210" : undefined });
 
@@ -145,12 +150,15 @@ test("sign-up messages come in the spec's order, and a registered email is refus
   dropExpectedStatusErrors(consoleErrors, 409); // and the taken email 409
 });
 
-test("log out from the header, log in again, redirects to and from /login, the profile's Logout", async ({ page, consoleErrors }, testInfo) => {
+test("log out from the header, log in again, redirects to and from /login, the profile's Logout", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
-  const account = newAccount(testInfo);
+  const account = await signedInCustomer(page, testInfo);
   const header = page.getByRole("banner");
-  await signUp(page, account);
+  await page.goto("/profile");
 
   await logoutFromHeader(page, js, account.name);
   await expect(header.getByRole("button", { name: firstWord(account.name), exact: true, includeHidden: true })).toHaveCount(0);
@@ -207,12 +215,9 @@ test("log out from the header, log in again, redirects to and from /login, the p
 test("profile: edit and save, cancel, a bad mobile number, another customer's email", async ({ page, consoleErrors }, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
-  const other = newAccount(testInfo, { tag: "other", name: "Kabir Singh" });
-  await signUp(page, other);
-  await logoutFromHeader(page, js, other.name);
-
-  const account = newAccount(testInfo, { name: "Ananya Das", mobile: "9876543210" });
-  await signUp(page, account);
+  const other = await createCustomer(testInfo, { tag: "other", name: "Kabir Singh" });
+  const account = await signedInCustomer(page, testInfo, { name: "Ananya Das", mobile: "9876543210" });
+  await page.goto("/profile");
   const card = personalInformation(page);
   const name = card.getByLabel("Full Name", { exact: true });
   const email = card.getByLabel("Email Address", { exact: true });
@@ -270,7 +275,6 @@ test("profile: edit and save, cancel, a bad mobile number, another customer's em
 test("the guest's cart joins the account's cart at login", async ({ page }, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
-  const account = newAccount(testInfo);
   const badge = page.getByTestId("cart-count");
   const addToCart = async (slug: string, title: string, count: string) => {
     await page.goto(`/product/${slug}`);
@@ -281,7 +285,8 @@ test("the guest's cart joins the account's cart at login", async ({ page }, test
   };
 
   // The account's cart holds product B
-  await signUp(page, account);
+  const account = await signedInCustomer(page, testInfo);
+  await page.goto("/profile");
   await expect(badge).toHaveCount(0);
   await addToCart("sheesham-wood-3-seater-sofa", "Sheesham Wood 3-Seater Sofa", "1");
   await logoutFromHeader(page, js, account.name);

@@ -3,6 +3,7 @@
 // by request (setup only), and screenshots.
 import fs from "node:fs/promises";
 import type { Locator, Page, TestInfo } from "@playwright/test";
+import { postHeaders } from "./customers";
 import { expect } from "./fixtures";
 
 /** What playwright.config.ts gives the server as ADMIN_PASSWORD. */
@@ -29,22 +30,13 @@ export function uniqueWord(): string {
   return word[0]!.toUpperCase() + word.slice(1);
 }
 
-let sent = 0;
-
 /**
- * page.request shares the page's cookies but not the X-Forwarded-For the fixture gives the page,
- * so a request sent beside the page gets an address of its own: the per-address limits (the
- * admin login's among them) then count this test's tries only, as the fixture intends.
+ * Headers of a same-site form post sent with page.request: page.request shares the page's
+ * cookies but not the X-Forwarded-For the fixture gives the page, so each such request gets an
+ * address of its own (./customers.ts) and the per-address limits (the admin login's among
+ * them) count this test's tries only, as the fixture intends.
  */
-function requestAddress(testInfo: TestInfo): string {
-  sent += 1;
-  return `172.${16 + (testInfo.workerIndex % 16)}.${Math.floor(sent / 250) % 250}.${sent % 250}`;
-}
-
-/** Headers of a same-site form post sent with page.request. */
-export function postHeaders(testInfo: TestInfo): Record<string, string> {
-  return { Origin: baseURL(testInfo), "X-Forwarded-For": requestAddress(testInfo) };
-}
+export { postHeaders } from "./customers";
 
 /**
  * The admin login as the no-JS path does it: POST /admin/login with the password. The answer's
@@ -52,7 +44,11 @@ export function postHeaders(testInfo: TestInfo): Record<string, string> {
  * rate-limited (per address and shop-wide), so each test logs in once, through this.
  */
 export async function loginAsAdmin(page: Page, testInfo: TestInfo) {
-  const response = await page.request.post("/admin/login", { form: { password: ADMIN_PASSWORD }, headers: postHeaders(testInfo), maxRedirects: 0 });
+  const response = await page.request.post("/admin/login", {
+    form: { password: ADMIN_PASSWORD },
+    headers: postHeaders(testInfo),
+    maxRedirects: 0,
+  });
   expect(response.status(), "admin login answer").toBe(303);
   expect(response.headers()["location"]).toBe("/admin");
 }
@@ -84,7 +80,9 @@ export async function searchList(page: Page, q: string, filters: { Category?: st
     expected[name.toLowerCase()] = value!;
   }
   await form.getByRole("button", { name: "Search", exact: true }).click();
-  await expect(page).toHaveURL((url) => Object.entries(expected).every(([k, v]) => url.searchParams.get(k) === v) && !url.searchParams.has("page"));
+  await expect(page).toHaveURL(
+    (url) => Object.entries(expected).every(([k, v]) => url.searchParams.get(k) === v) && !url.searchParams.has("page"),
+  );
 }
 
 /** The pagination of a list ('Products pages', 'Orders pages', …). */
@@ -99,7 +97,10 @@ export function showing(page: Page): Locator {
 
 /** Previous/Next: links when there is a page that way, disabled buttons at the ends. */
 export async function expectEdges(nav: Locator, edges: { previous: boolean; next: boolean }) {
-  for (const [name, enabled] of [["Previous", edges.previous], ["Next", edges.next]] as const) {
+  for (const [name, enabled] of [
+    ["Previous", edges.previous],
+    ["Next", edges.next],
+  ] as const) {
     if (enabled) {
       await expect(nav.getByRole("link", { name })).toBeVisible();
       await expect(nav.getByRole("button", { name })).toHaveCount(0);

@@ -1,21 +1,72 @@
 // Every browser test fails on a console error or an uncaught page error. With JavaScript on,
 // page.goto and page.reload wait until React has hydrated (the root marks <html data-hydrated>),
 // so a click never lands on the server-rendered page before its handlers exist.
+//
+// Customers: `customer` is the worker's own customer (registered once per worker through the
+// API, signed in once; its signed-in storage state is put into each test's browser context),
+// with an empty cart at the start of every test. Tests of one worker run one after another, so
+// they never share it at the same time; what they may change is reset here (the cart) or
+// never changed by a test using it: it places no orders and keeps its profile, password and
+// email. A test that changes any of those, or needs a customer with no history, makes its own
+// (signedInCustomer / createCustomer in ./customers.ts).
 import { test as base, expect } from "@playwright/test";
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
+import { BASE_URL } from "../../playwright.config";
+import type { Account } from "./customers";
+import { logInThroughForm, newAccount, postHeaders, registerThroughApi } from "./customers";
 
 async function waitForHydration(page: Page) {
   await page.locator("html[data-hydrated='true']").waitFor({ state: "attached" });
 }
 
+const LEFT_PAGE_ERRORS = "e2e:errors-of-left-pages";
+
+/** Runs in every page before its own scripts (page.addInitScript). */
+function keepErrorsOfLeftPages() {
+  const key = "e2e:errors-of-left-pages";
+  let leaving = false;
+  const keep = (text: string) => {
+    if (!leaving) return;
+    const kept = JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[];
+    kept.push(`${text} (logged while ${location.pathname} was being left)`);
+    sessionStorage.setItem(key, JSON.stringify(kept));
+  };
+  window.addEventListener("pagehide", () => (leaving = true));
+  window.addEventListener("pageshow", () => (leaving = false));
+  window.addEventListener("error", (event) => keep(String(event.error ?? event.message)));
+  window.addEventListener("unhandledrejection", (event) => keep(String(event.reason)));
+  const consoleError = console.error.bind(console);
+  console.error = (...args: unknown[]) => {
+    keep(args.map(String).join(" "));
+    consoleError(...args);
+  };
+}
+
+async function errorsOfLeftPages(page: Page): Promise<string[]> {
+  if (page.isClosed() || !page.url().startsWith(BASE_URL)) return [];
+  const read = () => page.evaluate((key) => JSON.parse(sessionStorage.getItem(key) ?? "[]") as string[], LEFT_PAGE_ERRORS);
+  // A test may end while a page is still on its way in: read the tab's record once it is there.
+  return read().catch(async () => {
+    await page.waitForLoadState("domcontentloaded");
+    return read();
+  });
+}
+
+type StorageState = Awaited<ReturnType<BrowserContext["storageState"]>>;
+
 let clients = 0;
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+export const test = base.extend<
+  { consoleErrors: string[]; customer: Account },
+  { workerCustomer: { account: Account; state: StorageState } }
+>({
   page: async ({ page, javaScriptEnabled }, use, testInfo) => {
     // Each test is its own customer on its own address (the server trusts one proxy hop in
     // tests), so the per-address rate limits count one test's requests, as for a real shopper.
     clients += 1;
-    await page.setExtraHTTPHeaders({ "X-Forwarded-For": `10.${testInfo.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}` });
+    await page.setExtraHTTPHeaders({
+      "X-Forwarded-For": `10.${testInfo.workerIndex % 250}.${Math.floor(clients / 250) % 250}.${clients % 250}`,
+    });
     if (javaScriptEnabled) {
       const goto = page.goto.bind(page);
       const reload = page.reload.bind(page);
@@ -33,17 +84,41 @@ export const test = base.extend<{ consoleErrors: string[] }>({
     await use(page);
   },
   consoleErrors: [
-    async ({ page }, use) => {
+    async ({ page, javaScriptEnabled }, use) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
         if (msg.type() === "error") errors.push(msg.text());
       });
       page.on("pageerror", (err) => errors.push(err.message));
+      // What a page logs while it is being left (from its 'pagehide' on) often never reaches
+      // Playwright: the page's context is gone before the message is read. Each page keeps
+      // those in the tab's sessionStorage, which the next page of the site inherits.
+      if (javaScriptEnabled) await page.addInitScript(keepErrorsOfLeftPages);
       await use(errors);
+      if (javaScriptEnabled) errors.push(...(await errorsOfLeftPages(page)));
       expect(errors, "console errors").toEqual([]);
     },
     { auto: true },
   ],
+  workerCustomer: [
+    async ({ playwright }, use, workerInfo) => {
+      const account = newAccount(workerInfo, { tag: `worker${workerInfo.workerIndex}`, name: "Rohan Mehta" });
+      const api = await playwright.request.newContext({ baseURL: BASE_URL });
+      await registerThroughApi(api, account, workerInfo);
+      await logInThroughForm(api, account, workerInfo);
+      const state = await api.storageState();
+      await api.dispose();
+      await use({ account, state });
+    },
+    { scope: "worker" },
+  ],
+  customer: async ({ page, workerCustomer }, use, testInfo) => {
+    await page.context().addCookies(workerCustomer.state.cookies);
+    // Whatever an earlier test of this worker left in the cart goes.
+    const cleared = await page.request.delete("/api/cart/clear", { headers: postHeaders(testInfo) });
+    expect(cleared.status(), "the worker customer's cart emptied").toBe(200);
+    await use(workerCustomer.account);
+  },
 });
 
 export { expect };

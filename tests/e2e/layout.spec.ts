@@ -119,6 +119,9 @@ for (const policy of POLICIES) {
     await expect(page).toHaveURL(new RegExp(`${policy.href.replace("&", "(&|%26)")}$`));
     await expect(page.getByRole("heading", { level: 1, name: policy.title })).toBeVisible();
     await expect(page.getByText("Effective date: July 2025")).toBeVisible();
+    // Without JavaScript the link is a full page load that may still be streaming in: count the
+    // sections once the whole document is parsed (once, a flake: 1 of the page's sections counted).
+    await page.waitForLoadState("domcontentloaded");
     const sections = page.getByRole("heading", { level: 2, name: /^\d+\. / });
     expect(await sections.count()).toBeGreaterThanOrEqual(3);
     const texts = await sections.allTextContents();
@@ -133,7 +136,10 @@ test("about page", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 2, name: "Our Story" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Our Vision" })).toBeVisible();
   await expect(page.getByRole("heading", { level: 2, name: "Meet Our Team" })).toBeVisible();
-  const team = page.locator("section").filter({ has: page.getByRole("heading", { name: "Meet Our Team" }) }).getByRole("listitem");
+  const team = page
+    .locator("section")
+    .filter({ has: page.getByRole("heading", { name: "Meet Our Team" }) })
+    .getByRole("listitem");
   expect(await team.count()).toBeGreaterThan(0);
   for (const member of await team.all()) {
     await expect(member.getByRole("heading", { level: 3 })).not.toBeEmpty();

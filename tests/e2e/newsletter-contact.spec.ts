@@ -102,3 +102,38 @@ test("contact form: server-side errors keep what was typed", async ({ page, cons
   expect(readMails().filter((m) => m.text.includes(marker))).toHaveLength(0);
   dropExpectedStatusErrors(consoleErrors, 400); // the form answer is a 400 with the error text
 });
+
+test("Subscribe and Send Message take plain clicks right after a jump from the footer", async ({ page }, testInfo) => {
+  // Once a bug: `scroll-behavior: smooth` on the whole page animated the jump to the top after
+  // every route change, so with JavaScript a default click() right after moving between pages
+  // chased a button still moving ('element is not stable', then 'outside of the viewport').
+  // Plain clicks here: no force, no trial, the browser's own motion settings.
+  const marker = unique("jump", testInfo.project.name);
+  const quickLinks = page.getByRole("contentinfo").getByRole("navigation", { name: "Quick links" });
+  const scrollY = () => page.evaluate(() => window.scrollY);
+
+  await page.goto("/about");
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).scrollBehavior)).toBe("auto");
+
+  // From the footer at the bottom of /about to the home page: it starts at the top at once.
+  await quickLinks.getByRole("link", { name: "Home", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("heading", { name: "Stay Updated" })).toBeVisible();
+  expect(await scrollY(), "the home page starts at the top, without an animation").toBe(0);
+  await page.getByPlaceholder("Your email address").fill(`${marker}@example.com`);
+  await page.getByRole("button", { name: "Subscribe" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Email added Successfully" })).toBeVisible();
+
+  // From the footer again, to the contact form
+  await quickLinks.getByRole("link", { name: "Contact Us", exact: true }).click();
+  await expect(page).toHaveURL(/\/contact$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Contact Us" })).toBeVisible();
+  expect(await scrollY(), "the contact page starts at the top, without an animation").toBe(0);
+  await page.getByRole("textbox", { name: "Name" }).fill("Meera Shah");
+  await page.getByRole("textbox", { name: "Email" }).fill(`${marker}@example.com`);
+  await page.getByRole("combobox", { name: "Subject" }).selectOption("Feedback");
+  await page.getByRole("textbox", { name: "Message" }).fill(`Lovely showroom. ${marker}`);
+  await page.getByRole("button", { name: "Send Message" }).click();
+  await expect(page.getByRole("heading", { name: "Thank You!" })).toBeVisible();
+  await expect.poll(() => readMails().filter((m) => m.text.includes(marker)).length).toBe(1);
+});

@@ -1,11 +1,12 @@
-// Shared steps of the order browser tests (orders.spec.ts): a signed-in customer with a product
-// in the cart, the checkout form, and reading the order pages.
+// Shared steps of the order browser tests (orders.spec.ts): a signed-in customer of the test's own,
+// a product in the cart, the checkout form, and reading the order pages.
 import type { Locator, Page, TestInfo } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
 import type { OutboxMail } from "../support/outbox";
-import type { Account } from "./accounts-helpers";
-import { newAccount, signUp, toast } from "./accounts-helpers";
+import { toast } from "./accounts-helpers";
+import type { Account } from "./customers";
+import { signedInCustomer } from "./customers";
 import { expect } from "./fixtures";
 import { parseRupees } from "./helpers";
 
@@ -52,11 +53,12 @@ export function gujaratAddress(account: Account): ShippingFields {
   };
 }
 
-/** Sign up a new customer through the pages; ends signed in on /profile. */
+/**
+ * A new customer of this test alone (no orders, no saved address), signed in on `page` without
+ * walking the sign-up pages (./customers.ts); the page is still blank.
+ */
 export async function newCustomer(page: Page, testInfo: TestInfo, tag = "buyer"): Promise<Account> {
-  const account = newAccount(testInfo, { tag });
-  await signUp(page, account);
-  return account;
+  return signedInCustomer(page, testInfo, { tag });
 }
 
 /** Add one of a product to the cart from its product page (works with and without JavaScript). */

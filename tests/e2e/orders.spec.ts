@@ -2,12 +2,14 @@
 // order through to its confirmation, the order list and cancelling, the login detour of a
 // visitor, an online payment through the offline test gateway, the GST invoice (CGST + SGST in
 // the seller's state, IGST elsewhere), other customers' orders staying private, and the empty
-// states. Every test signs up its own customer(s), so no two tests share an account or a cart.
+// states. A test that places orders (or reads an order list) has customers of its own, made
+// through the API; the others use the worker's customer (fixtures.ts), which never orders.
 import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import { banner, logoutFromHeader, submitLogin, toast } from "./accounts-helpers";
+import { banner, submitLogin, toast } from "./accounts-helpers";
+import { createCustomer } from "./customers";
 import { expect, jsEnabled, test } from "./fixtures";
 import { dropExpectedStatusErrors, expectedTotals, parseRupees, productCards, rupees } from "./helpers";
 import type { ShippingFields } from "./orders-helpers";
@@ -54,8 +56,11 @@ async function expectFieldMessages(page: Page, messages: Partial<Record<keyof Sh
   }
 }
 
-test("cart → checkout messages → COD order → confirmation, mail → orders → keep, then cancel", async ({ page, consoleErrors }, testInfo) => {
-  test.slow(); // a sign-up and seven page posts
+test("cart → checkout messages → COD order → confirmation, mail → orders → keep, then cancel", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  test.slow(); // seven page posts
   const js = jsEnabled(testInfo.project.name);
   const account = await newCustomer(page, testInfo);
 
@@ -110,7 +115,11 @@ test("cart → checkout messages → COD order → confirmation, mail → orders
   await fillShipping(page, { ...address, phone: "", email: "", pincode: "38000" });
   await placeOrderButton(page).click();
   await expect(banner(page)).toHaveText("Please check the highlighted fields.");
-  await expectFieldMessages(page, { phone: "Phone is required", email: "Email is required", pincode: "Please enter a valid 6-digit pincode" });
+  await expectFieldMessages(page, {
+    phone: "Phone is required",
+    email: "Email is required",
+    pincode: "Please enter a valid 6-digit pincode",
+  });
   await expect(field(page, "city")).toHaveValue(address.city);
 
   // 3. a malformed email
@@ -207,9 +216,7 @@ test("cart → checkout messages → COD order → confirmation, mail → orders
 });
 
 test("a visitor opening /checkout logs in and comes back to /checkout", async ({ page }, testInfo) => {
-  const js = jsEnabled(testInfo.project.name);
-  const account = await newCustomer(page, testInfo);
-  await logoutFromHeader(page, js, account.name);
+  const account = await createCustomer(testInfo, { tag: "buyer" });
 
   // As a visitor: a product in the cart, then the checkout
   await addToCart(page, PRODUCTS.officeChair, 1);
@@ -227,7 +234,7 @@ test("a visitor opening /checkout logs in and comes back to /checkout", async ({
 });
 
 test("online payment through the offline test gateway: a failed payment, then a paid one", async ({ page, consoleErrors }, testInfo) => {
-  test.slow(); // a sign-up and four page posts
+  test.slow(); // four page posts
   const account = await newCustomer(page, testInfo);
   await addToCart(page, PRODUCTS.computerTable, 1);
   await openCheckout(page);
@@ -277,7 +284,7 @@ test("online payment through the offline test gateway: a failed payment, then a 
 });
 
 test("the tax invoice: CGST + SGST in Gujarat, IGST in Maharashtra", async ({ page }, testInfo) => {
-  test.slow(); // a sign-up and two orders
+  test.slow(); // two orders
   const account = await newCustomer(page, testInfo);
   const gujarat = gujaratAddress(account);
   const INVOICE_NUMBER = /^SL\/\d{4}-\d{2}\/\d{6}$/;
@@ -334,7 +341,9 @@ test("the tax invoice: CGST + SGST in Gujarat, IGST in Maharashtra", async ({ pa
   await expect(page.getByTestId("igst")).toHaveText(rupees(secondTotals.gst));
   await expect(page.getByTestId("cgst")).toHaveCount(0);
   await expect(page.getByTestId("sgst")).toHaveCount(0);
-  await expect(phone ? page.getByRole("list", { name: "Invoice lines" }) : page.getByRole("columnheader", { name: "IGST 18%" })).toContainText("IGST 18%");
+  await expect(
+    phone ? page.getByRole("list", { name: "Invoice lines" }) : page.getByRole("columnheader", { name: "IGST 18%" }),
+  ).toContainText("IGST 18%");
   await expect(page.getByTestId("invoice-total")).toHaveText(rupees(secondTotals.total));
   await shot(page, "invoice-maharashtra", testInfo.project.name);
 
@@ -346,7 +355,7 @@ test("the tax invoice: CGST + SGST in Gujarat, IGST in Maharashtra", async ({ pa
 });
 
 test("another customer cannot see your order or its invoice", async ({ page, consoleErrors }, testInfo) => {
-  test.slow(); // two sign-ups and an order
+  test.slow(); // two customers and an order
   const owner = await newCustomer(page, testInfo, "owner");
   await addToCart(page, PRODUCTS.computerTable, 1);
   const orderId = await placeCodOrder(page, gujaratAddress(owner));
@@ -377,9 +386,8 @@ test("another customer cannot see your order or its invoice", async ({ page, con
   dropExpectedStatusErrors(consoleErrors, 404);
 });
 
-test("with JavaScript, a field's message clears as soon as the field is edited", async ({ page, consoleErrors }, testInfo) => {
+test("with JavaScript, a field's message clears as soon as the field is edited", async ({ page, consoleErrors, customer: _ }, testInfo) => {
   test.skip(!jsEnabled(testInfo.project.name), "clearing messages while typing needs JavaScript");
-  await newCustomer(page, testInfo);
   await addToCart(page, PRODUCTS.officeChair, 1);
   await openCheckout(page);
   await fillShipping(page, { name: "", phone: "12345" });
@@ -427,8 +435,7 @@ test("with JavaScript, a field's message clears as soon as the field is edited",
   dropExpectedStatusErrors(consoleErrors, 400);
 });
 
-test("empty states: no orders yet, and the checkout of an empty cart is the cart", async ({ page }, testInfo) => {
-  await newCustomer(page, testInfo);
+test("empty states: no orders yet, and the checkout of an empty cart is the cart", async ({ page, customer: _ }, testInfo) => {
   await page.goto("/orders");
   await expect(page.getByRole("heading", { level: 1, name: "No Orders Yet" })).toBeVisible();
   await expect(page.getByText("You haven't placed any orders yet.")).toBeVisible();
@@ -445,10 +452,9 @@ test("empty states: no orders yet, and the checkout of an empty cart is the cart
   await expect(page).toHaveURL(/\/categories$/);
 });
 
-test("the checkout fits the screen: no sideways scrolling, whatever the product's name", async ({ page }, testInfo) => {
+test("the checkout fits the screen: no sideways scrolling, whatever the product's name", async ({ page, customer: _ }) => {
   // Once a bug: the grid's implicit column grew to the Order Summary's longest (truncated,
   // nowrap) product title, and a phone scrolled sideways.
-  await newCustomer(page, testInfo);
   await addToCart(page, PRODUCTS.loveseat, 1);
   await openCheckout(page);
   const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: document.documentElement.clientWidth }));

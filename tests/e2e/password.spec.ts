@@ -1,17 +1,19 @@
 // Passwords, with and without JavaScript: changing it on the profile, and the emailed
-// single-use reset link from 'Forgot password'. Each test makes its own customer.
+// single-use reset link from 'Forgot password'. Each test makes its own customer (through the
+// API: the sign-up pages are the accounts spec's).
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import { banner, logoutFromHeader, mailedResetLink, newAccount, signUp, submitLogin, toast, uniqueEmail } from "./accounts-helpers";
+import { banner, logoutFromHeader, mailedResetLink, submitLogin, toast, uniqueEmail } from "./accounts-helpers";
+import { createCustomer, signedInCustomer } from "./customers";
 import { expect, jsEnabled, test } from "./fixtures";
 import { dropExpectedStatusErrors } from "./helpers";
 
 test("change the password on the profile; the old one stops working", async ({ page, consoleErrors }, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
   const js = jsEnabled(testInfo.project.name);
-  const account = newAccount(testInfo);
+  const account = await signedInCustomer(page, testInfo);
   const newPassword = "Sheesham-new-77";
-  await signUp(page, account);
+  await page.goto("/profile");
 
   const security = page.getByRole("region", { name: "Account Security" });
   await expect(security).toContainText("strong, unique password");
@@ -54,11 +56,8 @@ test("change the password on the profile; the old one stops working", async ({ p
 
 test("forgot password: the emailed link sets a new password once", async ({ page, consoleErrors }, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine
-  const js = jsEnabled(testInfo.project.name);
-  const account = newAccount(testInfo);
+  const account = await createCustomer(testInfo);
   const newPassword = "Rosewood-reset-31";
-  await signUp(page, account);
-  await logoutFromHeader(page, js, account.name);
 
   // An unknown email gets the same answer as a customer's, and no mail.
   const unknown = uniqueEmail(testInfo, "nobody");

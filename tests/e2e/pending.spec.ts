@@ -67,7 +67,10 @@ test("on the cart page the badge follows quantity changes, removals and clearing
   await hold.ready;
   await page.getByRole("button", { name: "Increase quantity" }).first().click();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
-  await page.getByRole("button", { name: /^Remove .* from cart$/ }).last().click();
+  await page
+    .getByRole("button", { name: /^Remove .* from cart$/ })
+    .last()
+    .click();
   await expect(page.getByTestId("cart-count")).toHaveText("2");
   await page.getByRole("button", { name: "Clear Cart" }).click();
   await expect(page.getByTestId("cart-count")).toHaveCount(0);

@@ -176,7 +176,10 @@ test("a visitor browses, filters, adds to the cart and empties it", async ({ pag
   await expect(lineB.getByRole("spinbutton")).toHaveValue("1");
   await expect(lineA.getByTestId("line-total")).toHaveText(rupees(priceA * 2));
   await expect(lineB.getByTestId("line-total")).toHaveText(rupees(priceB));
-  await expectSummary(page, [{ price: priceA, quantity: 2 }, { price: priceB, quantity: 1 }]);
+  await expectSummary(page, [
+    { price: priceA, quantity: 2 },
+    { price: priceB, quantity: 1 },
+  ]);
   await expect(page.getByText("Free shipping on orders over ₹25,000")).toBeVisible();
   await expect(page.getByText("Have a coupon? You'll be able to apply it at checkout.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Proceed to Checkout" })).toHaveAttribute("href", "/checkout");
@@ -191,14 +194,23 @@ test("a visitor browses, filters, adds to the cart and empties it", async ({ pag
   }
   await expect(lineA.getByRole("spinbutton")).toHaveValue("1");
   await expect(lineA.getByTestId("line-total")).toHaveText(rupees(priceA));
-  await expectSummary(page, [{ price: priceA, quantity: 1 }, { price: priceB, quantity: 1 }]);
+  await expectSummary(page, [
+    { price: priceA, quantity: 1 },
+    { price: priceB, quantity: 1 },
+  ]);
   if (js) {
     // and back up with the plus button
     await lineB.getByRole("button", { name: "Increase quantity" }).click();
     await expect(lineB.getByTestId("line-total")).toHaveText(rupees(priceB * 2));
-    await expectSummary(page, [{ price: priceA, quantity: 1 }, { price: priceB, quantity: 2 }]);
+    await expectSummary(page, [
+      { price: priceA, quantity: 1 },
+      { price: priceB, quantity: 2 },
+    ]);
     await lineB.getByRole("button", { name: "Decrease quantity" }).click();
-    await expectSummary(page, [{ price: priceA, quantity: 1 }, { price: priceB, quantity: 1 }]);
+    await expectSummary(page, [
+      { price: priceA, quantity: 1 },
+      { price: priceB, quantity: 1 },
+    ]);
   }
 
   // Remove line A
