@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { env } from "./env.server";
-import { AppError } from "./errors.server";
-import { imageFromForm, MAX_UPLOAD_BYTES, readUpload, uploadsDir } from "./uploads.server";
+import { env } from "~/lib/env.server";
+import { AppError } from "~/lib/errors.server";
+import { imageFromForm, MAX_UPLOAD_BYTES, readUpload, uploadsDir } from "~/lib/uploads.server";
 import { action, loader } from "~/routes/uploads.$";
 
 // Small real images: a 1×1 PNG, a 1×1 lossless WebP, and a JPEG's header segments (SOI, JFIF APP0, EOI).
