@@ -1,5 +1,6 @@
 // Pieces of an order's page shared by the customer's confirmation and the admin's order view.
 import { Link } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { statusLabel } from "~/utils/order-status";
@@ -31,27 +32,46 @@ export function OrderItemList({ items }: { items: OrderLine[] }) {
   );
 }
 
+/** A shipping address as every order page writes it, with an optional last line. */
+export function AddressLines({
+  address: a,
+  className,
+  nameClassName,
+  children,
+}: {
+  address: ShippingAddress;
+  className: string;
+  nameClassName: string;
+  children?: ReactNode;
+}) {
+  return (
+    <address className={className}>
+      <span className={nameClassName}>{a.name}</span>
+      <br />
+      {a.address}
+      <br />
+      {a.city}, {a.state} - {a.pincode}
+      <br />
+      Phone: {a.phone}
+      {children ? (
+        <>
+          <br />
+          {children}
+        </>
+      ) : null}
+    </address>
+  );
+}
+
 export function ShippingAddressCard({ address: a, showEmail }: { address: ShippingAddress; showEmail?: boolean }) {
   return (
     <section aria-labelledby="address-heading" className="card p-5 sm:p-6">
       <h2 id="address-heading" className="text-lg font-semibold">
         Shipping Address
       </h2>
-      <address className="mt-3 text-sm not-italic leading-6 text-stone-700">
-        <span className="font-medium text-ink">{a.name}</span>
-        <br />
-        {a.address}
-        <br />
-        {a.city}, {a.state} - {a.pincode}
-        <br />
-        Phone: {a.phone}
-        {showEmail ? (
-          <>
-            <br />
-            Email: {a.email}
-          </>
-        ) : null}
-      </address>
+      <AddressLines address={a} className="mt-3 text-sm not-italic leading-6 text-stone-700" nameClassName="font-medium text-ink">
+        {showEmail ? <>Email: {a.email}</> : null}
+      </AddressLines>
     </section>
   );
 }

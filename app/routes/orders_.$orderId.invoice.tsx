@@ -3,6 +3,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
+import { AddressLines } from "~/components/OrderParts";
 import { contact } from "~/content/contact";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
@@ -91,17 +92,9 @@ export default function InvoicePage() {
           <section className="grid gap-4 border-b border-sand-200 py-5 sm:grid-cols-2" aria-label="Buyer">
             <div>
               <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Bill to / Ship to</h2>
-              <address className="mt-2 text-sm not-italic leading-6">
-                <span className="font-medium">{a.name}</span>
-                <br />
-                {a.address}
-                <br />
-                {a.city}, {a.state} - {a.pincode}
-                <br />
-                Phone: {a.phone}
-                <br />
+              <AddressLines address={a} className="mt-2 text-sm not-italic leading-6" nameClassName="font-medium">
                 {a.email}
-              </address>
+              </AddressLines>
             </div>
             <div className="text-sm sm:text-right">
               <h2 className="text-sm font-semibold uppercase tracking-wide text-stone-600">Payment</h2>
