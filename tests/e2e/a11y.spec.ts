@@ -47,15 +47,16 @@ async function expectNoViolations(page: Page, path: string) {
 test.describe("accessibility", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs inside the page, so it needs JavaScript");
 
-  test("visitor pages have no WCAG 2 A/AA violations", async ({ page }) => {
-    test.slow();
-    // A cart with a line, so the cart page shows its full layout.
-    await page.goto("/product/sheesham-wood-3-seater-sofa");
-    await page.getByRole("button", { name: "Add to Cart" }).click();
-    await expect(page.getByTestId("cart-count")).toHaveText("1");
-
-    for (const path of PAGES) await expectNoViolations(page, path);
-  });
+  // One test a page: each scan has its own time, and the two workers share the pages.
+  for (const path of PAGES) {
+    test(`visitor page ${path} has no WCAG 2 A/AA violations`, async ({ page }) => {
+      // A cart with a line, so the cart page shows its full layout.
+      await page.goto("/product/sheesham-wood-3-seater-sofa");
+      await page.getByRole("button", { name: "Add to Cart" }).click();
+      await expect(page.getByTestId("cart-count")).toHaveText("1");
+      await expectNoViolations(page, path);
+    });
+  }
 
   test("account pages have no WCAG 2 A/AA violations", async ({ page, customer: _ }) => {
     test.slow();
@@ -103,7 +104,8 @@ test.describe("admin accessibility", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "axe runs inside the page, so it needs JavaScript");
 
   test("admin pages, forms and dialogs have no WCAG 2 A/AA violations", async ({ page, baseURL }, testInfo) => {
-    test.slow();
+    // A dozen axe scans (a few seconds each on two busy cores) after placing an order.
+    test.setTimeout(180_000);
     // An order of a customer of its own, so an order's admin page is there to check.
     const account = await newCustomer(page, testInfo, "a11y-admin");
     await addToCart(page, PRODUCTS.officeChair, 1);
