@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM } from "./scripts/ensure-chromium.mjs";
 
 // One production server (the built app, started as `npm start` starts it) on a free port,
 // with its own temporary database, data and mail folders.
@@ -29,7 +30,7 @@ export default defineConfig({
     baseURL: BASE_URL,
     trace: { mode: "retain-on-failure", screenshots: false },
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      executablePath: CHROMIUM,
       args: [
         "--no-sandbox",
         "--disable-gpu",
