@@ -8,6 +8,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
+import { refreshedSessionCookie } from "~/lib/session.server";
 import { NonceProvider } from "~/utils/nonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
 
@@ -21,8 +22,15 @@ if (env.NODE_ENV === "production" && !env.TRUST_PROXY) {
 
 export const streamTimeout = 5_000;
 
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+/** A visit that touched the session (hourly) renews its cookie, so the browser keeps it as long as the server does. */
+async function renewSessionCookie(request: Request, headers: Headers) {
+  const cookie = await refreshedSessionCookie(request, headers);
+  if (cookie) headers.append("Set-Cookie", cookie);
+}
+
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
   applySecurityHeaders(response.headers);
+  await renewSessionCookie(request, response.headers);
   return response;
 };
 
@@ -31,13 +39,14 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
 }
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
+  await renewSessionCookie(request, responseHeaders);
   const nonce = crypto.randomBytes(16).toString("base64");
   const callbackName = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
 

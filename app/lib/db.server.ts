@@ -49,6 +49,14 @@ export function toCount(value: string | number | bigint | null | undefined) {
 }
 
 /** A write refused by a unique constraint (SQLite and PostgreSQL word it differently). */
+/**
+ * A write that must change a row: when none changed (the row vanished underneath, deleted by
+ * another request or by housekeeping), it fails with `error` instead of passing silently.
+ */
+export function expectChanged(result: { numUpdatedRows?: bigint; numDeletedRows?: bigint }, error: () => Error): void {
+  if (Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n) === 0) throw error();
+}
+
 export function isUniqueViolation(error: unknown) {
   return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
 }

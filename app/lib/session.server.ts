@@ -1,9 +1,16 @@
 // Server-side sessions: the cookie carries only a signed random id (256 bits);
 // the data lives in the sessions table with idle and absolute expiry.
+//
+// The cookie and the row agree: a cookie whose row is gone (expired, revoked by a password
+// change, its user deleted) starts a fresh session, which the next commit gives a new id and
+// cookie; a commit that finds no row to update fails (409) rather than writing nowhere; and the
+// cookie's Max-Age is what the server will keep: the idle window, cut at the absolute end,
+// renewed when a visit touches the session (refreshedSessionCookie, called by entry.server).
 import crypto from "node:crypto";
-import { createCookie, createSessionStorage } from "@remix-run/node";
+import { createCookie, createSession, createSessionStorage } from "@remix-run/node";
 import type { Session } from "@remix-run/node";
-import { db, nowIso } from "./db.server";
+import { db, expectChanged, nowIso } from "./db.server";
+import { AppError } from "./errors.server";
 import { isSecureRequest } from "./http.server";
 import { sessionSecrets } from "./secrets.server";
 
@@ -29,12 +36,36 @@ export const sessionCookie = createCookie("__session", {
   sameSite: "lax",
   secure: false, // decided per response: see commitSession
   path: "/",
-  maxAge: SESSION_ABSOLUTE_MS / 1000, // the server enforces the idle limit
+  maxAge: SESSION_IDLE_MS / 1000, // each commit sets its own (cookieMaxAge)
   secrets: sessionSecrets(),
 });
 
 function newSessionId() {
   return crypto.randomBytes(32).toString("base64url");
+}
+
+/** When each loaded session's row ends (absolute expiry), and whether this request touched it. */
+const rowEnds = new WeakMap<object, number>();
+
+async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: number; touched: boolean } | null> {
+  const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+  if (!row) return null;
+  const now = Date.now();
+  const idleExpired = Date.parse(row.lastSeenAt) + SESSION_IDLE_MS < now;
+  if (idleExpired || Date.parse(row.expiresAt) < now) {
+    await db.deleteFrom("sessions").where("id", "=", id).execute();
+    return null;
+  }
+  const data = JSON.parse(row.data) as SessionData;
+  const touched = Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS < now;
+  if (touched) {
+    // A visit keeps the session, and the guest cart and wishlist it points at, alive.
+    const stamp = nowIso();
+    await db.updateTable("sessions").set({ lastSeenAt: stamp }).where("id", "=", id).execute();
+    if (data.cartId) await db.updateTable("carts").set({ updatedAt: stamp }).where("id", "=", data.cartId).execute();
+    if (data.wishlistId) await db.updateTable("wishlists").set({ updatedAt: stamp }).where("id", "=", data.wishlistId).execute();
+  }
+  return { data, expiresAt: Date.parse(row.expiresAt), touched };
 }
 
 const storage = createSessionStorage<SessionData>({
@@ -57,30 +88,17 @@ const storage = createSessionStorage<SessionData>({
     return id;
   },
   async readData(id) {
-    const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!row) return null;
-    const now = Date.now();
-    const idleExpired = Date.parse(row.lastSeenAt) + SESSION_IDLE_MS < now;
-    if (idleExpired || Date.parse(row.expiresAt) < now) {
-      await db.deleteFrom("sessions").where("id", "=", id).execute();
-      return null;
-    }
-    const data = JSON.parse(row.data) as SessionData;
-    if (Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS < now) {
-      // A visit keeps the session, and the guest cart and wishlist it points at, alive.
-      const touched = nowIso();
-      await db.updateTable("sessions").set({ lastSeenAt: touched }).where("id", "=", id).execute();
-      if (data.cartId) await db.updateTable("carts").set({ updatedAt: touched }).where("id", "=", data.cartId).execute();
-      if (data.wishlistId) await db.updateTable("wishlists").set({ updatedAt: touched }).where("id", "=", data.wishlistId).execute();
-    }
-    return data;
+    return (await loadRow(id))?.data ?? null;
   },
   async updateData(id, data) {
-    await db
+    const result = await db
       .updateTable("sessions")
       .set({ data: JSON.stringify(data), userId: data.userId ?? null, lastSeenAt: nowIso() })
       .where("id", "=", id)
-      .execute();
+      .executeTakeFirst();
+    // The row went while this request ran (signed out elsewhere, a password change): the change
+    // has nowhere to live, and a cookie naming the gone row would lose it silently.
+    expectChanged(result, () => new AppError(409, "Your session ended while this was being saved. Please try again."));
   },
   async deleteData(id) {
     await db.deleteFrom("sessions").where("id", "=", id).execute();
@@ -91,21 +109,53 @@ export type ShopSession = Session<SessionData>;
 
 // One read of the sessions table per request, however many modules ask.
 const perRequest = new WeakMap<Request, Promise<ShopSession>>();
+const touchedBy = new WeakSet<Request>();
+
+async function loadSession(request: Request): Promise<ShopSession> {
+  const id: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
+  const row = typeof id === "string" && id ? await loadRow(id) : null;
+  if (!row) {
+    // No cookie, or one whose row is gone: a fresh session (no id), made a row at its first commit.
+    return createSession<SessionData>({}, "");
+  }
+  const session = createSession<SessionData>(row.data, id as string);
+  rowEnds.set(session, row.expiresAt);
+  if (row.touched) touchedBy.add(request);
+  return session;
+}
 
 export function getSession(request: Request): Promise<ShopSession> {
   let session = perRequest.get(request);
   if (!session) {
-    session = storage.getSession(request.headers.get("Cookie"));
+    session = loadSession(request);
     perRequest.set(request, session);
   }
   return session;
+}
+
+/** Seconds the cookie may live: the idle window, cut at the row's absolute end. */
+function cookieMaxAge(session: ShopSession): number {
+  const end = rowEnds.get(session) ?? Date.now() + SESSION_ABSOLUTE_MS;
+  return Math.max(0, Math.floor(Math.min(SESSION_IDLE_MS, end - Date.now()) / 1000));
 }
 
 export function commitSession(session: ShopSession, request: Request): Promise<string> {
   const secure = isSecureRequest(request);
   // Without 'Remember me' the cookie has no Max-Age: the browser drops it when it closes.
   if (session.get("remember") === false) return storage.commitSession(session, { secure, maxAge: undefined, expires: undefined });
-  return storage.commitSession(session, { secure });
+  return storage.commitSession(session, { secure, maxAge: cookieMaxAge(session) });
+}
+
+/**
+ * The renewed cookie for a request whose visit touched its session (at most hourly), unless the
+ * response already sets one; null otherwise. The idle window then starts again in the browser too.
+ */
+export async function refreshedSessionCookie(request: Request, responseHeaders: Headers): Promise<string | null> {
+  if (!touchedBy.has(request)) return null;
+  if (responseHeaders.getSetCookie().some((c) => c.startsWith(`${sessionCookie.name}=`))) return null;
+  const session = await getSession(request);
+  if (!session.id || session.get("remember") === false) return null;
+  return commitSession(session, request).catch(() => null);
 }
 
 export function destroySession(session: ShopSession, request: Request): Promise<string> {

@@ -1,7 +1,7 @@
 // The cart: lines keyed by a cart id, the row of a customer or of a guest's session (owned.server).
 import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
@@ -20,6 +20,10 @@ export interface CartDetail extends CartTotals {
 }
 
 /** An upsert's new quantity: the line's plus the added units, capped at 99. */
+const LINE_GONE = "That cart item was not found";
+/** A guest cart that expired (or joined an account) while this request ran. */
+const CART_GONE = "Your cart has expired. Please add the items again.";
+
 const ADD_QUANTITIES = sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY}
   else cart_lines.quantity + excluded.quantity end`;
 
@@ -69,7 +73,7 @@ export async function cartCount(cartId: string | null, db: Db = defaultDb): Prom
 
 async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine> {
   const row = await lineQuery(db).where("cartLines.cartId", "=", cartId).where("cartLines.id", "=", lineId).executeTakeFirst();
-  if (!row) throw new AppError(404, "That cart item was not found");
+  if (!row) throw new AppError(404, LINE_GONE);
   return toLine(row);
 }
 
@@ -153,7 +157,7 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
 }
 
 export async function updateCartLine(cartId: string | null, lineId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
-  if (!cartId) throw new AppError(404, "That cart item was not found");
+  if (!cartId) throw new AppError(404, LINE_GONE);
   return db.transaction().execute(async (trx) => {
     await lockCart(trx, cartId);
     const line = await getLine(cartId, lineId, trx);
@@ -164,11 +168,11 @@ export async function updateCartLine(cartId: string | null, lineId: number, quan
 }
 
 export async function removeCartLine(cartId: string | null, lineId: number, db: Db = defaultDb): Promise<void> {
-  if (!cartId) throw new AppError(404, "That cart item was not found");
+  if (!cartId) throw new AppError(404, LINE_GONE);
   await db.transaction().execute(async (trx) => {
     await lockCart(trx, cartId);
     const result = await trx.deleteFrom("cartLines").where("cartId", "=", cartId).where("id", "=", lineId).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new AppError(404, "That cart item was not found");
+    expectChanged(result, () => new AppError(404, LINE_GONE));
   });
 }
 
@@ -186,7 +190,8 @@ export async function clearCart(cartId: string | null, db: Db = defaultDb): Prom
  * a line changed while an order is being placed waits for it.
  */
 async function lockCart(trx: Db, cartId: string): Promise<void> {
-  await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).execute();
+  const result = await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).executeTakeFirst();
+  expectChanged(result, () => new AppError(404, CART_GONE));
 }
 
 // ---- at sign-in ------------------------------------------------------------------------

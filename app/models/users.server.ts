@@ -4,7 +4,7 @@
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { db as defaultDb, expectChanged, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
 import {
@@ -192,11 +192,12 @@ export async function saveUserDetails(
   if (emailChanges && (await findByEmail(input.email, db))) throw emailInUse();
   try {
     await db.transaction().execute(async (trx) => {
-      await trx
+      const result = await trx
         .updateTable("users")
         .set({ name: input.name, email: input.email, mobile: input.mobile, updatedAt: nowIso() })
         .where("id", "=", userId)
-        .execute();
+        .executeTakeFirst();
+      expectChanged(result, () => options.missing);
       if (emailChanges) {
         await endResetTokens(trx, before.email);
         await endResetTokens(trx, input.email);
@@ -231,7 +232,8 @@ export async function changePassword(
   }
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", userId).execute();
+    const result = await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", userId).executeTakeFirst();
+    expectChanged(result, () => new AppError(401, "Please log in to continue"));
     await endOtherSignIns(trx, userId, keepSessionId);
     await endResetTokens(trx, user.email);
   });
