@@ -10,6 +10,7 @@ import { installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import morgan from "morgan";
+import { requestGate } from "./request-gate.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const buildPath = path.join(root, "build", "server", "index.js");
@@ -30,6 +31,8 @@ const staticOptions = { dotfiles: "ignore", redirect: false, index: false };
 app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "build", "client"), { ...staticOptions, maxAge: "1h" }));
 app.use(morgan("tiny"));
+// Origin check, body size and NUL refusal before Remix (scripts/request-gate.mjs).
+app.use(requestGate({ trustProxy }));
 app.use((req, _res, next) => {
   // Overwrites whatever a client sent under the same name.
   req.headers[globalThis.__shopClientAddressHeader] = req.ip ?? req.socket.remoteAddress ?? "";

@@ -4,32 +4,17 @@
 import type { z } from "zod";
 import { env } from "./env.server";
 import { AppError } from "./errors.server";
+import { MAX_BODY_BYTES, isSameSite } from "./request-rules.mjs";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+export { MAX_BODY_BYTES };
 
-function hostOf(value: string | null) {
-  if (!value) return null;
-  try {
-    return new URL(value).host;
-  } catch {
-    return "invalid";
-  }
-}
-
-function isBearerOnly(request: Request) {
-  return /^Bearer\s+/i.test(request.headers.get("Authorization") ?? "") && !request.headers.get("Cookie");
-}
-
-/** Refuse cross-site state changes (403). Bearer-token API calls without cookies are exempt. */
+/** Refuse cross-site state changes (403): the rule of ./request-rules.mjs, which the Express server applies first. */
 export function assertSameOrigin(request: Request) {
-  if (["GET", "HEAD", "OPTIONS"].includes(request.method.toUpperCase())) return;
-  if (isBearerOnly(request)) return;
-  const forwarded = env.TRUST_PROXY ? request.headers.get("X-Forwarded-Host") : null;
-  const expected = forwarded ?? request.headers.get("Host") ?? new URL(request.url).host;
-  const origin = request.headers.get("Origin");
-  const source = origin && origin !== "null" ? hostOf(origin) : hostOf(request.headers.get("Referer"));
-  if (origin === "null") throw new AppError(403, "Cross-site request refused");
-  if (source !== null && source !== expected) throw new AppError(403, "Cross-site request refused");
+  const url = new URL(request.url);
+  const header = (name: string) => request.headers.get(name) ?? (name === "host" ? url.host : null);
+  if (!isSameSite({ method: request.method, pathname: url.pathname, header, trustProxy: env.TRUST_PROXY })) {
+    throw new AppError(403, "Cross-site request refused");
+  }
 }
 
 async function readLimitedText(request: Request, limit: number): Promise<string> {

@@ -5,8 +5,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { env } from "./env.server";
 import { AppError } from "./errors.server";
+import { MAX_UPLOAD_BYTES } from "./request-rules.mjs";
 
-export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
+export { MAX_UPLOAD_BYTES };
 
 const TOO_LARGE = "The image must be 2 MB or smaller";
 const WRONG_TYPE = "Please choose a JPEG, PNG or WebP image";

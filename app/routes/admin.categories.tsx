@@ -9,7 +9,8 @@ import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
+import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules.mjs";
+import { withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
 import { CATEGORY_FIELDS } from "~/utils/admin-fields";
 import { CategoryFormSchema } from "~/utils/admin-schemas";
@@ -24,7 +25,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Category",
     fields: ["title", "description", "imgPath"],
-    limit: MAX_UPLOAD_BYTES + 64 * 1024,
+    limit: MAX_ADMIN_BODY_BYTES,
     parse: (form) =>
       withImage(form, (imgPath) =>
         parseWith(CategoryFormSchema, { title: form.get("title"), description: form.get("description"), imgPath }),

@@ -11,7 +11,8 @@ import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { MAX_UPLOAD_BYTES, withImage } from "~/lib/uploads.server";
+import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules.mjs";
+import { withImage } from "~/lib/uploads.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
 import { listCategories } from "~/models/catalogue.server";
 import { ADMIN_LIMITS, PRODUCT_FIELDS } from "~/utils/admin-fields";
@@ -35,7 +36,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Product",
     fields: ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"],
-    limit: MAX_UPLOAD_BYTES + 64 * 1024,
+    limit: MAX_ADMIN_BODY_BYTES,
     parse: (form) => withImage(form, (imgPath) => parseWith(ProductFormSchema, { ...productFormInput(form), imgPath })),
     create: createProduct,
     update: updateProduct,

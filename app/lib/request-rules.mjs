@@ -1,0 +1,57 @@
+// The door rules every request meets, in plain JavaScript so that one copy serves both the
+// Express server (scripts/request-gate.mjs, before Remix sees the request) and the app
+// (app/lib/http.server.ts, for `npm run dev` and as a second line). docs/decisions/0011.
+
+/** Largest body of an ordinary form or JSON request. */
+export const MAX_BODY_BYTES = 64 * 1024;
+/** Largest image a staff form may upload. */
+export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
+/** Largest body of a staff form (an upload and its fields, or a CSV file of at most 1 MB). */
+export const MAX_ADMIN_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Whether a method may change state (and so must come from this site). */
+export function changesState(method) {
+  return !SAFE_METHODS.has(String(method).toUpperCase());
+}
+
+/** Paths answered in JSON (the API and the payment callbacks). */
+export function isApiPath(pathname) {
+  return pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/rzp/");
+}
+
+/** The largest body a path accepts. */
+export function bodyLimitFor(pathname) {
+  return pathname === "/admin" || pathname.startsWith("/admin/") ? MAX_ADMIN_BODY_BYTES : MAX_BODY_BYTES;
+}
+
+function hostOf(value) {
+  if (!value) return null;
+  try {
+    return new URL(value).host;
+  } catch {
+    return "invalid";
+  }
+}
+
+/**
+ * Whether a request comes from this site, or is exempt: a safe method, or a call to the API that
+ * carries a bearer token and no cookie (a mobile app, not a browser; pages take no token). Otherwise its Origin (or,
+ * without one, its Referer) must name the host it was sent to: the Host header, or with
+ * `trustProxy` the proxy's X-Forwarded-Host. An Origin of "null" (a sandboxed frame, a
+ * redirect across sites) or one that is not a URL is refused.
+ *
+ * @param {{ method: string, pathname: string, header: (name: string) => string | null | undefined, trustProxy: boolean }} request
+ * @returns {boolean}
+ */
+export function isSameSite({ method, pathname, header, trustProxy }) {
+  if (!changesState(method)) return true;
+  const bearerOnly = isApiPath(pathname) && /^Bearer\s+/i.test(header("authorization") ?? "") && !header("cookie");
+  if (bearerOnly) return true;
+  const expected = (trustProxy ? header("x-forwarded-host")?.split(",")[0]?.trim() : null) || header("host");
+  const origin = header("origin");
+  if (origin === "null") return false;
+  const source = origin ? hostOf(origin) : hostOf(header("referer"));
+  return source === null || source === expected;
+}

@@ -1,0 +1,37 @@
+// The door of the production server (scripts/server.mjs): every request passes here before Remix
+// sees it. A cross-site state change is refused (403), a body larger than its path accepts (413)
+// and a URL holding a NUL character (400), each with a short answer: JSON `{ message }` on the
+// API, plain text on pages. Remix's own origin check would otherwise throw on a cross-site post
+// to a page and answer 500. The rules are app/lib/request-rules.mjs, which the app applies too.
+import { bodyLimitFor, changesState, isApiPath, isSameSite } from "../app/lib/request-rules.mjs";
+
+function firstValue(value) {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function refuse(res, pathname, status, message) {
+  res.status(status).set({ "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+  // The body of a refused upload is not read: the connection ends after the answer.
+  if (status === 413) res.set("Connection", "close");
+  if (isApiPath(pathname)) res.json({ message });
+  else res.type("text/plain; charset=utf-8").send(message);
+}
+
+/** Express middleware applying the door rules; `trustProxy` as the server's TRUST_PROXY. */
+export function requestGate({ trustProxy }) {
+  return (req, res, next) => {
+    const url = req.originalUrl ?? req.url;
+    const pathname = url.split("?")[0];
+    if (url.includes("\u0000") || /%00/.test(url))
+      return refuse(res, pathname, 400, "The request contains a character that is not allowed");
+    // Only a proxy we trust may name the host (Remix's origin check reads this header whatever we trust).
+    if (!trustProxy) delete req.headers["x-forwarded-host"];
+    const header = (name) => firstValue(req.headers[name]) ?? null;
+    if (!isSameSite({ method: req.method, pathname, header, trustProxy })) {
+      return refuse(res, pathname, 403, "Cross-site request refused");
+    }
+    const length = Number(header("content-length") ?? "0");
+    if (changesState(req.method) && length > bodyLimitFor(pathname)) return refuse(res, pathname, 413, "The request is too large");
+    next();
+  };
+}
