@@ -7,6 +7,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
+import { logError } from "~/lib/log.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
 import { NonceProvider } from "~/utils/nonce";
@@ -36,7 +37,7 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  logError("request failed", error);
 }
 
 export default async function handleRequest(
@@ -72,7 +73,7 @@ export default async function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logError("rendering failed", error);
         },
       },
     );

@@ -1,6 +1,7 @@
 // The production server: Express with the Remix request handler, as remix-serve does
-// (compression, hashed assets cached for a year, request log), plus one thing remix-serve
-// cannot do: tell the app the client's address, so rate limits hold per address.
+// (compression, hashed assets cached for a year, a request log, here without query values:
+// scripts/access-log.mjs), plus one thing remix-serve cannot do: tell the app the client's
+// address, so rate limits hold per address.
 // The address is the socket's peer, or with TRUST_PROXY=1 what the one proxy in front
 // reports (Express "trust proxy": the right-most X-Forwarded-For entry, not the client's own claim).
 import path from "node:path";
@@ -9,7 +10,7 @@ import { createRequestHandler } from "@remix-run/express";
 import { installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import morgan from "morgan";
+import { accessLog } from "./access-log.mjs";
 import { requestGate } from "./request-gate.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -30,7 +31,8 @@ app.use(compression());
 const staticOptions = { dotfiles: "ignore", redirect: false, index: false };
 app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));
 app.use(express.static(path.join(root, "build", "client"), { ...staticOptions, maxAge: "1h" }));
-app.use(morgan("tiny"));
+// Method, path, status, length and time; never a query value (reset tokens, emails).
+app.use(accessLog());
 // Origin check, body size and NUL refusal before Remix (scripts/request-gate.mjs).
 app.use(requestGate({ trustProxy }));
 app.use((req, _res, next) => {

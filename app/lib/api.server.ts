@@ -1,5 +1,6 @@
 // JSON answers for the resource routes: one shape for every error, never a stack trace.
 import { AppError } from "./errors.server";
+import { logError } from "./log.server";
 
 export function jsonResponse(body: unknown, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
@@ -17,7 +18,7 @@ export function errorResponse(error: unknown) {
     return jsonResponse(body, { status: error.status, headers: error.headers });
   }
   if (error instanceof Response) return error;
-  console.error(error);
+  logError("API request failed", error);
   return jsonResponse({ message: "Something went wrong. Please try again." }, { status: 500 });
 }
 

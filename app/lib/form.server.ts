@@ -7,6 +7,7 @@ import type { FormFailure } from "~/utils/forms";
 import { CHECK_FIELDS } from "~/utils/forms";
 import { AppError } from "./errors.server";
 import { readForm } from "./http.server";
+import { errorMessage } from "./log.server";
 
 export type { FormFailure };
 
@@ -50,7 +51,7 @@ export async function pageAction<T>(request: Request, handle: (form: FormData) =
       return formFailure(withFields ? error.withMessage(CHECK_FIELDS) : error, values());
     }
     if (!options.unexpected || error instanceof Response) throw error;
-    console.error(error instanceof Error ? error.message : error);
+    console.error("page action failed:", errorMessage(error));
     const body: FormFailure = { ok: false, formError: options.unexpected, fieldErrors: {}, values: values() };
     return data(body, { status: 500 });
   }

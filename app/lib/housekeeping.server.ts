@@ -3,6 +3,7 @@
 // Runs at boot and then hourly in the server process.
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
+import { errorMessage } from "./log.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
 export async function purgeExpired(db: Db, now = new Date()) {
@@ -30,7 +31,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
 }
 
 export function scheduleHousekeeping(db: Db, everyMs = 60 * 60 * 1000) {
-  const run = () => purgeExpired(db).catch((error) => console.error("housekeeping failed", error instanceof Error ? error.message : error));
+  const run = () => purgeExpired(db).catch((error) => console.error("housekeeping failed:", errorMessage(error)));
   const timer = setInterval(run, everyMs);
   timer.unref();
   return run();

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import { env } from "./env.server";
+import { errorMessage } from "./log.server";
 
 export interface Mail {
   to: string;
@@ -45,7 +46,7 @@ const inFlight = new Set<Promise<void>>();
  */
 export function sendInBackground(send: () => Promise<void>): void {
   const job = send()
-    .catch((error: unknown) => console.error("mail failed:", error instanceof Error ? error.message : error))
+    .catch((error: unknown) => console.error("mail failed:", errorMessage(error)))
     .finally(() => inFlight.delete(job));
   inFlight.add(job);
 }

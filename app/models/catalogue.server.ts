@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { CategoryRow, ItemRow } from "~/lib/db-schema";
+import { errorMessage } from "~/lib/log.server";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
 import { PRICE_RANGES } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
@@ -50,7 +51,7 @@ export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Cate
     const categories = await listCategories(db);
     return categories.length ? categories : DEFAULT_CATEGORIES;
   } catch (error) {
-    console.error("categories could not be read; showing the defaults", error instanceof Error ? error.message : error);
+    console.error("categories could not be read; showing the defaults:", errorMessage(error));
     return DEFAULT_CATEGORIES;
   }
 }

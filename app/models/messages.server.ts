@@ -4,6 +4,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { errorMessage } from "~/lib/log.server";
 import { escapeHtml, sendMail } from "~/lib/mail.server";
 import type { Client } from "~/lib/rate-limit.server";
 import { LIMITS, rateLimitClient } from "~/lib/rate-limit.server";
@@ -62,7 +63,7 @@ export async function sendContactMessage(input: ContactInput, client: Client, db
     });
   } catch (error) {
     // The message is stored; staff can read it even if the mail could not go out.
-    console.error("contact mail failed", error instanceof Error ? error.message : error);
+    console.error("contact mail failed:", errorMessage(error));
   }
   return row.id;
 }

@@ -7,6 +7,7 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { isAdminRequest } from "./auth.server";
 import { assertSameOrigin, readForm, safeRedirectPath } from "~/lib/http.server";
+import { errorMessage } from "~/lib/log.server";
 import type { ShopSession } from "~/lib/session.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 
@@ -58,7 +59,7 @@ export async function loadList<T>(fn: () => Promise<T>): Promise<{ list: T; erro
   try {
     return { list: await fn(), error: null };
   } catch (error) {
-    console.error("admin list failed:", error instanceof Error ? error.message : error);
+    console.error("admin list failed:", errorMessage(error));
     return { list: null, error: "The list could not be loaded. Please try again." };
   }
 }

@@ -1,0 +1,107 @@
+// What the server logs about a failure holds no secret (issue 12, defect 6): an error is logged by
+// its message and stack, never by its other fields (a pg error's `detail` names the row's values,
+// a driver error may carry the query's parameters), and email addresses in messages are masked
+// (an SMTP refusal names the recipient).
+import util from "node:util";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { errorResponse } from "./api.server";
+import { pageAction } from "./form.server";
+import { errorMessage, logError, maskEmails } from "./log.server";
+import { sendInBackground, settleMail } from "./mail.server";
+
+const EMAIL = "priya.sharma@example.com";
+const PASSWORD = "hunter2-but-longer";
+
+let logged: string[] = [];
+
+beforeEach(() => {
+  logged = [];
+  for (const level of ["error", "warn", "info", "log"] as const) {
+    vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void logged.push(util.format(...args)));
+  }
+});
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** An error as pg throws one for a duplicate row, with the fields a driver may attach. */
+function databaseError() {
+  return Object.assign(new Error('duplicate key value violates unique constraint "users_email_key"'), {
+    code: "23505",
+    detail: `Key (email)=(${EMAIL}) already exists.`,
+    parameters: [EMAIL, PASSWORD],
+  });
+}
+
+function formRequest(path: string, fields: Record<string, string>) {
+  return new Request(`http://localhost:3000${path}`, {
+    method: "POST",
+    headers: { Host: "localhost:3000", Origin: "http://localhost:3000", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+function expectNoSecrets() {
+  const log = logged.join("\n");
+  expect(log).not.toContain(EMAIL);
+  expect(log).not.toContain(PASSWORD);
+  return log;
+}
+
+describe("logged failures", () => {
+  it("an unforeseen API error: its message and stack, not the values it carries", async () => {
+    const answer = errorResponse(databaseError());
+    expect(answer.status).toBe(500);
+    const log = expectNoSecrets();
+    expect(log).toContain("users_email_key");
+    expect(log).toMatch(/\n\s+at /);
+  });
+
+  it("a page action's unforeseen error: no email address from its message", async () => {
+    const failing = async () => {
+      throw new Error(`invalid input syntax for type integer: "${EMAIL}"`);
+    };
+    const answer = await pageAction(formRequest("/forgot-password", { email: EMAIL }), failing, { unexpected: "Please try again." });
+    expect(answer).toBeTruthy();
+    const log = expectNoSecrets();
+    expect(log).toContain("invalid input syntax");
+  });
+
+  it("a mail that failed: no recipient address", async () => {
+    sendInBackground(async () => {
+      throw new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${EMAIL}>: Recipient address rejected`);
+    });
+    await settleMail();
+    const log = expectNoSecrets();
+    expect(log).toContain("mail failed");
+    expect(log).toContain("Recipient address rejected");
+  });
+});
+
+describe("logError and errorMessage", () => {
+  it("mask every email address, whatever surrounds it", () => {
+    expect(maskEmails(`to <${EMAIL}>, cc "a.b+shop@mail.example.co.in"; from x@y.org.`)).toBe('to <[email]>, cc "[email]"; from [email].');
+    expect(maskEmails("no address @ all, user@localhost")).toBe("no address @ all, user@localhost");
+  });
+
+  it("log the stack and the causes, masked, and nothing of a thrown object's fields", () => {
+    const cause = Object.assign(new Error(`connect refused for ${EMAIL}`), { password: PASSWORD });
+    logError("checkout failed", new Error("payment could not be saved", { cause }));
+    const log = expectNoSecrets();
+    expect(log).toMatch(/^checkout failed: Error: payment could not be saved\n\s+at /);
+    expect(log).toContain("caused by Error: connect refused for [email]");
+
+    logError("odd", { status: 404, statusText: "Not Found", error: new Error('No route matches URL "/u/priya.sharma@example.com"') });
+    logError("odder", { token: PASSWORD });
+    expectNoSecrets();
+    expect(logged.at(-2)).toMatch(/^odd: 404 Not Found: Error: No route matches URL "\/u\/\[email\]"/);
+    expect(logged.at(-1)).toBe("odder: a thrown object");
+  });
+
+  it("errorMessage is the message alone", () => {
+    expect(errorMessage(new TypeError(`bad ${EMAIL}`))).toBe("TypeError: bad [email]");
+    expect(errorMessage("plain text")).toBe("plain text");
+    expect(errorMessage(undefined)).toBe("a thrown undefined");
+  });
+});

@@ -1,0 +1,39 @@
+// What the server writes about a failure, and how: the error's name, message and stack (and its
+// causes), never its other fields (a pg error's `detail` names the row's values, a driver error
+// may carry the query's parameters, a mail error the rejected recipients), and every email
+// address masked. The access log never writes a query value (scripts/access-log.mjs).
+
+const EMAIL = /[\w.!#$%&'*+=?^`{|}~-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
+const MAX_CAUSES = 3;
+
+/** Text for the log with every email address replaced. */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL, "[email]");
+}
+
+function describeError(error: unknown, withStack: boolean): string {
+  if (error instanceof Error) return (withStack && error.stack) || `${error.name}: ${error.message}`;
+  if (typeof error === "string") return error;
+  // Remix's route error responses: their status, and the error inside when there is one.
+  if (typeof error === "object" && error !== null && "status" in error) {
+    const inner = "error" in error && error.error instanceof Error ? `: ${describeError(error.error, withStack)}` : "";
+    return `${String(error.status)} ${"statusText" in error ? String(error.statusText) : ""}${inner}`.trim();
+  }
+  return `a thrown ${error === null ? "null" : typeof error}`;
+}
+
+/** An error's message (a thrown value's description), email addresses masked. */
+export function errorMessage(error: unknown): string {
+  return maskEmails(describeError(error, false));
+}
+
+/** Logs an unforeseen failure: what failed, then the error's stack and causes, email addresses masked. */
+export function logError(what: string, error: unknown): void {
+  const parts = [describeError(error, true)];
+  let cause = error instanceof Error ? error.cause : undefined;
+  for (let i = 0; cause !== undefined && i < MAX_CAUSES; i++) {
+    parts.push(`caused by ${describeError(cause, true)}`);
+    cause = cause instanceof Error ? cause.cause : undefined;
+  }
+  console.error(`${what}: ${maskEmails(parts.join("\n"))}`);
+}

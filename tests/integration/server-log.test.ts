@@ -1,0 +1,206 @@
+// The production server's log (scripts/server.mjs) never holds a secret a URL carries: a reset
+// token, an email address in a query string (issue 12, defect 6). The server is started as
+// `npm start` starts it, over this file's own database and mail folder, and its output is read.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { Writable } from "node:stream";
+import express from "express";
+import { afterEach, describe, expect, it } from "vitest";
+import { accessLog, loggedUrl } from "../../scripts/access-log.mjs";
+import { latestCode, latestResetLink } from "../support/outbox";
+
+const root = path.resolve(__dirname, "../..");
+const serverBuild = path.join(root, "build", "server", "index.js");
+
+interface RunningServer {
+  base: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+let running: RunningServer | null = null;
+
+afterEach(async () => {
+  await running?.stop();
+  running = null;
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts scripts/server.mjs in production mode; null when the build went missing under it (a build running beside the tests). */
+async function startServer(): Promise<RunningServer | null> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATA_DIR: process.env.DATA_DIR,
+    MAIL_DIR: process.env.MAIL_DIR,
+    PUBLIC_URL: base,
+    SEED: "none",
+    TRUST_PROXY: "0",
+  };
+  const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const listening = await new Promise<boolean>((resolve) => {
+    const timer = setInterval(() => {
+      if (output.includes(`[shop] http://127.0.0.1:${port}`)) {
+        clearInterval(timer);
+        resolve(true);
+      }
+    }, 50);
+    void exited.then(() => {
+      clearInterval(timer);
+      resolve(false);
+    });
+  });
+  if (!listening) {
+    if (!fs.existsSync(serverBuild)) return null;
+    throw new Error(`the server did not start:\n${output}`);
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+  };
+  return { base, output: () => output, stop };
+}
+
+async function waitFor<T>(read: () => Promise<T>, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+describe("the access log's URL", () => {
+  it("keeps the path and the query's names, never a value", () => {
+    expect(loggedUrl("/reset-password?token=2.abcDEF_-xyz")).toBe("/reset-password?token=[redacted]");
+    expect(loggedUrl("/verify-otp?email=priya%40example.com&attemptId=9")).toBe("/verify-otp?email=[redacted]&attemptId=[redacted]");
+    expect(loggedUrl("/admin/products?q=sofa&q=bed&page=2")).toBe("/admin/products?q=[redacted]&q=[redacted]&page=[redacted]");
+    expect(loggedUrl("/?admin-access")).toBe("/?admin-access");
+    expect(loggedUrl("/category/bedroom")).toBe("/category/bedroom");
+    expect(loggedUrl("/cart?")).toBe("/cart");
+  });
+
+  it("redacts a query name that is not a plain word, and a path segment holding an email address", () => {
+    expect(loggedUrl("/login?priya@example.com")).toBe("/login?[redacted]");
+    expect(loggedUrl("/x?a%3Db=1&ok=2")).toBe("/x?[redacted]&ok=[redacted]");
+    expect(loggedUrl("/api/users/priya%40example.com/orders")).toBe("/api/users/[redacted]/orders");
+    expect(loggedUrl("/u/priya@example.com")).toBe("/u/[redacted]");
+  });
+
+  it("is what the middleware writes: method, path, status, length and time", async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = express();
+    app.use(accessLog({ stream }));
+    app.get("/reset-password", (_req, res) => void res.type("text/plain").send("ok"));
+    const server = await new Promise<ReturnType<typeof app.listen>>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    try {
+      const { port } = server.address() as net.AddressInfo;
+      const answer = await fetch(`http://127.0.0.1:${port}/reset-password?token=SECRET-TOKEN&email=priya%40example.com`);
+      expect(await answer.text()).toBe("ok");
+      await waitFor(async () => expect(lines).toHaveLength(1));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(lines[0]).toMatch(/^GET \/reset-password\?token=\[redacted\]&email=\[redacted\] 200 2 - [\d.]+ ms\n$/);
+  });
+});
+
+describe.skipIf(!fs.existsSync(serverBuild))("the production server's access log", () => {
+  it("holds no reset token and no email address after a sign-up and a password reset", { timeout: 60_000 }, async (ctx) => {
+    running = await startServer();
+    if (!running) return ctx.skip();
+    const { base } = running;
+    const origin = { Origin: base };
+    const email = "log.reader@example.com";
+    const password = "first-secret-12";
+
+    const registered = await fetch(`${base}/api/user/auth/register`, {
+      method: "POST",
+      headers: { ...origin, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Log Reader", email, password }),
+    });
+    expect(registered.status).toBe(201);
+    const { attemptId } = (await registered.json()) as { attemptId?: unknown };
+    const otp = await waitFor(() => latestCode(email));
+    const verified = await fetch(`${base}/api/user/auth/verifyOtp`, {
+      method: "POST",
+      headers: { ...origin, "Content-Type": "application/json" },
+      body: JSON.stringify({ email, otp, attemptId }),
+    });
+    expect(verified.status).toBe(200);
+
+    // Pages that carry an email in their query string.
+    await (await fetch(`${base}/verify-otp?email=${encodeURIComponent(email)}`)).text();
+    await (await fetch(`${base}/login?email=${encodeURIComponent(email)}&redirectTo=%2Fprofile`)).text();
+
+    const asked = await fetch(`${base}/forgot-password`, {
+      method: "POST",
+      headers: { ...origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email }).toString(),
+      redirect: "manual",
+    });
+    expect(asked.status).toBe(302);
+    const link = await waitFor(() => latestResetLink(email));
+    const token = new URL(link).searchParams.get("token") ?? "";
+    expect(token.length).toBeGreaterThan(16);
+    const resetUrl = `${base}/reset-password?token=${encodeURIComponent(token)}`;
+    const page = await fetch(resetUrl);
+    expect(page.status).toBe(200);
+    await page.text();
+    const newPassword = "second-secret-34";
+    const reset = await fetch(resetUrl, {
+      method: "POST",
+      headers: { ...origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token, password: newPassword, confirmPassword: newPassword }).toString(),
+      redirect: "manual",
+    });
+    expect(reset.status).toBe(302);
+
+    await running.stop();
+    const log = running.output();
+    for (const secret of [token, encodeURIComponent(token), email, encodeURIComponent(email), password, newPassword]) {
+      expect(log).not.toContain(secret);
+    }
+    // The requests were logged all the same: method, path, status, length (- when chunked) and time.
+    expect(log).toMatch(/^POST \/forgot-password 302 /m);
+    expect(log).toMatch(/^GET \/verify-otp\?email=\[redacted\] 200 /m);
+    expect(log).toMatch(/^GET \/reset-password\?token=\[redacted\] 200 (\d+|-) - [\d.]+ ms$/m);
+    expect(log).toMatch(/^POST \/reset-password\?token=\[redacted\] 302 /m);
+  });
+});
