@@ -1,4 +1,5 @@
 // The back-office's customers: the paged list, and adding, editing and deleting accounts.
+import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
@@ -48,10 +49,20 @@ export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, d
   };
 }
 
-/** GET /api/user/list: every account, newest first. */
-export async function listAllUsers(db: Db = defaultDb): Promise<User[]> {
-  const rows = await accounts(db).select(["id", "name", "email", "mobile"]).orderBy("id", "desc").execute();
-  return rows.map(toUser);
+/** GET /api/user/list: one window of the accounts, newest first, and how many there are in all. */
+export async function pageOfUsers(window: RowWindow, db: Db = defaultDb): Promise<ListPage<User>> {
+  const { n } = await accounts(db)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  const total = toCount(n);
+  if (window.offset >= total) return { rows: [], total };
+  const rows = await accounts(db)
+    .select(["id", "name", "email", "mobile"])
+    .orderBy("id", "desc")
+    .limit(window.limit)
+    .offset(window.offset)
+    .execute();
+  return { rows: rows.map(toUser), total };
 }
 
 export async function getUserForAdmin(id: number, db: Db = defaultDb): Promise<User | null> {

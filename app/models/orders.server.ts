@@ -1,7 +1,8 @@
 // Orders: placing one from the customer's cart (one transaction: stock, order, items, event,
 // empty cart), reading them, and changing their status through the one status module.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
+import type { ListPage, RowWindow } from "~/lib/api-params.server";
+import { db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
@@ -10,12 +11,16 @@ import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
+import type { PageInfo } from "~/utils/pagination";
+import { pageInfo } from "~/utils/pagination";
 import { computeTotals } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
 import { recordAudit } from "./audit.server";
 import { assertStock } from "./cart.server";
 
 export const DELIVERY_DAYS = 7;
+/** Orders on one page of the customer's /orders page. */
+export const CUSTOMER_ORDERS_PAGE_SIZE = 10;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface OrderLine {
@@ -127,6 +132,7 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order
   };
 }
 
+/** Orders with their lines and events, read for these rows only (one page: the IN list stays short). */
 async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -163,12 +169,50 @@ export async function getOrder(id: number, viewer: Viewer, db: Db = defaultDb): 
   return row ? ((await withLines([row], db))[0] ?? null) : null;
 }
 
-/** A customer's orders, newest first (the shop's: every order). */
-export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit?: number): Promise<Order[]> {
-  let query = db.selectFrom("orders").select(ORDER_COLUMNS).orderBy("createdAt", "desc").orderBy("id", "desc");
-  if (limit !== undefined) query = query.limit(limit);
-  if (!viewer.isAdmin) query = query.where("userId", "=", viewer.userId ?? -1);
-  return withLines(await query.execute(), db);
+/** The orders a viewer may see (a customer: their own; the shop: every order), newest first. */
+function viewable(viewer: Viewer, db: Db) {
+  const query = db.selectFrom("orders");
+  return viewer.isAdmin ? query : query.where("userId", "=", viewer.userId ?? -1);
+}
+
+function newestFirst(viewer: Viewer, window: RowWindow, db: Db) {
+  return viewable(viewer, db)
+    .select(ORDER_COLUMNS)
+    .orderBy("createdAt", "desc")
+    .orderBy("id", "desc")
+    .limit(window.limit)
+    .offset(window.offset);
+}
+
+async function countViewable(viewer: Viewer, db: Db): Promise<number> {
+  const { n } = await viewable(viewer, db)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return toCount(n);
+}
+
+/** GET /api/orders: one window of the viewer's orders, newest first, and how many there are in all. */
+export async function pageOfOrders(viewer: Viewer, window: RowWindow, db: Db = defaultDb): Promise<ListPage<Order>> {
+  const total = await countViewable(viewer, db);
+  const rows = window.offset < total ? await newestFirst(viewer, window, db).execute() : [];
+  return { rows: await withLines(rows, db), total };
+}
+
+/** The customer's /orders page: CUSTOMER_ORDERS_PAGE_SIZE a page, newest first; a page past the end shows the last. */
+export async function customerOrdersPage(
+  userId: number,
+  requested: number,
+  db: Db = defaultDb,
+): Promise<{ orders: Order[]; info: PageInfo }> {
+  const viewer = { userId, isAdmin: false };
+  const info = pageInfo(await countViewable(viewer, db), requested, CUSTOMER_ORDERS_PAGE_SIZE);
+  const rows = await newestFirst(viewer, { offset: info.offset, limit: CUSTOMER_ORDERS_PAGE_SIZE }, db).execute();
+  return { orders: await withLines(rows, db), info };
+}
+
+/** The viewer's newest orders, at most `limit` (a list to show in full is paged: pageOfOrders). */
+export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit = CUSTOMER_ORDERS_PAGE_SIZE): Promise<Order[]> {
+  return withLines(await newestFirst(viewer, { offset: 0, limit }, db).execute(), db);
 }
 
 /** The address of the customer's latest order: the checkout form starts from it. */

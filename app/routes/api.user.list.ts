@@ -1,12 +1,14 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 import { apiHandler } from "~/lib/api.server";
-import { listAllUsers } from "~/models/admin-users.server";
+import { pageParams, pagedArray } from "~/lib/api-params.server";
+import { pageOfUsers } from "~/models/admin-users.server";
 
-/** GET: every account (`User[]`, newest first), for the shop's admin only (403 otherwise). */
+/** GET: one page of the accounts (`User[]`, newest first, with X-Total-Count and Link), for the shop's admin only (403 otherwise). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiHandler(async () => {
     await requireAdmin(request, { api: true });
-    return listAllUsers();
+    const paging = pageParams(request);
+    return pagedArray(request, paging, await pageOfUsers(paging));
   });
 export const action = adminOtherMethods(["GET"]);

@@ -5,13 +5,15 @@ import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { BoxIcon } from "~/components/icons";
 import { ModalDialog } from "~/components/ModalDialog";
+import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Order } from "~/models/orders.server";
-import { changeOrderStatus, listOrders } from "~/models/orders.server";
+import { changeOrderStatus, customerOrdersPage } from "~/models/orders.server";
 import { requireUser } from "~/web/auth.server";
+import { withParams } from "~/utils/admin-url";
 import { useHydrated, useIsPending } from "~/utils/hooks";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
@@ -27,23 +29,30 @@ const cancellable = (order: Pick<Order, "status">) => checkTransition(order.stat
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const orders = await listOrders({ userId: user.id, isAdmin: false });
-  // Without JavaScript, 'Cancel Order' opens the confirmation through ?cancel=ID.
-  const asked = IdSchema.safeParse(new URL(request.url).searchParams.get("cancel"));
+  const search = new URL(request.url).searchParams;
+  const { orders, info } = await customerOrdersPage(user.id, Number(search.get("page") ?? 1));
+  // Without JavaScript, 'Cancel Order' opens the confirmation through ?cancel=ID (on its page).
+  const asked = IdSchema.safeParse(search.get("cancel"));
   const confirming = asked.success ? (orders.find((o) => o.id === asked.data && cancellable(o))?.id ?? null) : null;
-  return { orders, confirming };
+  return { orders, info, confirming };
 }
+
+/** The list's own URL: page 1 is plain /orders. */
+const ordersUrl = (page: number, extra: Record<string, string | number> = {}) =>
+  `/orders${withParams("", { page: page > 1 ? page : null, ...extra })}`;
 
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(request, async (form) => {
     const user = await requireUser(request);
     const input = parseWith(CancelSchema, { intent: form.get("intent"), orderId: form.get("orderId") });
     await changeOrderStatus(input.orderId, "cancelled", { actor: "customer", userId: user.id });
-    return redirectWithToast(request, "/orders", { type: "success", title: "Status Change Successfully" });
+    // Back to the page the order was on.
+    const page = IdSchema.safeParse(form.get("page"));
+    return redirectWithToast(request, ordersUrl(page.success ? page.data : 1), { type: "success", title: "Status Change Successfully" });
   });
 
 export default function OrdersPage() {
-  const { orders, confirming } = useLoaderData<typeof loader>();
+  const { orders, info, confirming } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const hydrated = useHydrated();
   const [asking, setAsking] = useState<number | null>(null);
@@ -109,7 +118,7 @@ export default function OrdersPage() {
                   </Link>
                   {cancellable(order) ? (
                     <Link
-                      to={`/orders?cancel=${order.id}`}
+                      to={ordersUrl(info.page, { cancel: order.id })}
                       preventScrollReset
                       className="btn-ghost text-red-700"
                       onClick={(e) => {
@@ -125,8 +134,9 @@ export default function OrdersPage() {
             </li>
           ))}
         </ul>
+        <Pagination info={info} noun="orders" label="Orders" />
       </div>
-      {open !== null ? <CancelDialog orderId={open} onClose={hydrated ? () => setAsking(null) : undefined} /> : null}
+      {open !== null ? <CancelDialog orderId={open} page={info.page} onClose={hydrated ? () => setAsking(null) : undefined} /> : null}
     </section>
   );
 }
@@ -135,7 +145,7 @@ export default function OrdersPage() {
  * The confirmation: a modal <dialog> with JavaScript; without it the same dialog is rendered
  * open by the server (?cancel=ID), and 'Keep Order' is a link back.
  */
-function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => void }) {
+function CancelDialog({ orderId, page, onClose }: { orderId: number; page: number; onClose?: () => void }) {
   const busy = useIsPending({ formAction: "/orders", intent: "cancel" });
   return (
     <ModalDialog labelledBy="cancel-title" onClose={onClose} width="w-[min(92vw,28rem)]">
@@ -147,12 +157,13 @@ function CancelDialog({ orderId, onClose }: { orderId: number; onClose?: () => v
           <p className="mt-3 text-stone-700">{CONFIRM}</p>
           <Form method="post" action="/orders" className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <input type="hidden" name="orderId" value={orderId} />
+            <input type="hidden" name="page" value={page} />
             {onClose ? (
               <button type="button" className="btn-secondary" onClick={close}>
                 Keep Order
               </button>
             ) : (
-              <Link to="/orders" className="btn-secondary">
+              <Link to={ordersUrl(page)} className="btn-secondary">
                 Keep Order
               </Link>
             )}

@@ -1268,9 +1268,9 @@ describe("GET /api/user/list", () => {
     }
   });
 
-  it("with the flag: every account as User (id, name, email, mobile), never a password hash", async () => {
+  it("with the flag: every account as User (id, name, email, mobile), never a password hash (paging: api-lists.test.ts)", async () => {
     const customer = await newCustomer("admin-userlist-ok");
-    const answer = await call(userList.loader, getRequest("/api/user/list", { Cookie: adminCookie }));
+    const answer = await call(userList.loader, getRequest("/api/user/list?pageSize=200", { Cookie: adminCookie }));
     expect(answer.status).toBe(200);
     expect(answer.headers.get("Content-Type")).toContain("application/json");
     const users = answer.body as Record<string, unknown>[];
@@ -1288,7 +1288,9 @@ describe("GET /api/user/list", () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
+    expect(verified).toBeLessThanOrEqual(200);
     expect(users).toHaveLength(verified);
+    expect(answer.headers.get("X-Total-Count")).toBe(String(verified));
     expect(users.map((u) => u.id as number)).toEqual([...users.map((u) => u.id as number)].sort((x, y) => y - x));
   });
 });
