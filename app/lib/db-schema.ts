@@ -82,6 +82,8 @@ export interface ItemsTable {
   specifications: Generated<string>;
   createdAt: string;
   updatedAt: string;
+  /** bumped by every write to the row (edits, imports, orders, cancellations); an edit made from another version is refused */
+  version: Generated<number>;
 }
 
 export interface CartsTable {

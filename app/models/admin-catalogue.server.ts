@@ -2,9 +2,11 @@
 // products. Each change writes its audit row in the same transaction.
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import type { ItemRow } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { removeUpload } from "~/lib/uploads.server";
-import type { AdminListQuery, CategoryInput, ProductInput } from "~/utils/admin-schemas";
+import type { AdminListQuery, CategoryInput, ProductDetails, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
+import { ADMIN_LIMITS } from "~/utils/admin-schemas";
 import type { Category, Item } from "~/utils/catalogue";
 import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
@@ -18,7 +20,11 @@ export interface Paged<T> {
 }
 
 export type AdminCategory = Category & { productCount: number };
-export type AdminProduct = Item & { categoryTitle: string };
+/** A product as staff edit it: with its version, which every write to the row bumps. */
+export type AdminItem = Item & { version: number };
+export type AdminProduct = AdminItem & { categoryTitle: string };
+
+const toAdminItem = (row: ItemRow): AdminItem => ({ ...toItem(row), version: row.version });
 
 /** A free slug for `title` in `table`, not counting the row `exceptId` (its own). */
 export async function uniqueSlug(db: Db, table: "categories" | "items", title: string, exceptId?: number): Promise<string> {
@@ -187,7 +193,7 @@ export async function listProductsPage(
     .limit(ADMIN_PAGE_SIZE)
     .offset(info.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...toItem(r), categoryTitle: r.categoryTitle })), info };
+  return { rows: rows.map((r) => ({ ...toAdminItem(r), categoryTitle: r.categoryTitle })), info };
 }
 
 /** Every product the list's filters match, for the CSV export (no paging). */
@@ -196,12 +202,12 @@ export async function listProductsForExport(query: Pick<AdminListQuery, "q" | "c
   if (query.q) base = base.where((eb) => eb.or([containsText("items.title", query.q), containsText("items.description", query.q)]));
   if (query.category !== "all") base = base.where("items.categoryId", "=", query.category);
   const rows = await base.selectAll("items").select("categories.title as categoryTitle").orderBy("items.id").execute();
-  return rows.map((r) => ({ ...toItem(r), categoryTitle: r.categoryTitle }));
+  return rows.map((r) => ({ ...toAdminItem(r), categoryTitle: r.categoryTitle }));
 }
 
-export async function getProductForAdmin(id: number, db: Db = defaultDb): Promise<Item | null> {
+export async function getProductForAdmin(id: number, db: Db = defaultDb): Promise<AdminItem | null> {
   const row = await db.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? toItem(row) : null;
+  return row ? toAdminItem(row) : null;
 }
 
 async function requireCategory(db: Db, categoryId: number) {
@@ -210,28 +216,34 @@ async function requireCategory(db: Db, categoryId: number) {
   return category;
 }
 
-function productRow(input: ProductInput) {
+/** A product's fields as the row stores them (the stock apart). */
+function detailsRow(input: ProductDetails) {
   return {
-    categoryId: input.categoryId,
     title: input.title,
-    description: input.description,
+    categoryId: input.categoryId,
     price: input.price,
-    imgPath: input.imgPath,
     featured: input.featured ? 1 : 0,
-    stock: input.stock,
+    description: input.description,
+    imgPath: input.imgPath,
     specifications: JSON.stringify(input.specifications),
   };
 }
 
-export async function createProduct(input: ProductInput, db: Db = defaultDb): Promise<Item> {
+export async function createProduct(input: ProductInput, db: Db = defaultDb): Promise<AdminItem> {
   return withSlugRetry(() => db.transaction().execute((trx) => insertProduct(trx, input)));
 }
 
 /** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
-export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<Item> {
+export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<AdminItem> {
   await requireCategory(trx, input.categoryId);
   const now = nowIso();
-  const values = { ...productRow(input), slug: slug ?? (await uniqueSlug(trx, "items", input.title)), createdAt: now, updatedAt: now };
+  const values = {
+    ...detailsRow(input),
+    stock: input.stock,
+    slug: slug ?? (await uniqueSlug(trx, "items", input.title)),
+    createdAt: now,
+    updatedAt: now,
+  };
   const row = await trx.insertInto("items").values(values).returningAll().executeTakeFirstOrThrow();
   await recordAudit(trx, {
     action: "create",
@@ -239,31 +251,138 @@ export async function insertProduct(trx: Db, input: ProductInput, slug?: string)
     entityId: row.id,
     summary: `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock`,
   });
-  return toItem(row);
+  return toAdminItem(row);
 }
 
-/** Saves the product; its slug (and so its storefront address) stays as it was made. */
-export async function updateProduct(id: number, input: ProductInput, db: Db = defaultDb): Promise<Item> {
+export const EDIT_OUT_OF_DATE = "This form is out of date (it does not say which version of the product it shows). Reload and try again.";
+
+/** The words of a refused edit: how the stock moved since the editor saw it, when it did. */
+export function staleProductMessage(stockNow: number, stockSeen?: number): string {
+  const what =
+    stockSeen !== undefined && stockSeen !== stockNow
+      ? `the stock went from ${stockSeen} to ${stockNow}: units were sold, returned or adjusted`
+      : "someone else saved a change to it";
+  return `This product changed since you opened it (${what}). Reload and try again.`;
+}
+
+/**
+ * The product is no longer the version the edit was made from (an order, a cancellation or
+ * another edit wrote to it since): nothing was written.
+ */
+export class StaleProductError extends AppError {
+  constructor(
+    public stockNow: number,
+    stockSeen?: number,
+  ) {
+    super(409, staleProductMessage(stockNow, stockSeen));
+    this.name = "StaleProductError";
+  }
+}
+
+const stockRefused = (message: string) => new AppError(400, message, { stockDelta: message });
+
+/** The stock an edit leaves, checked (never below 0, at most the maximum); undefined: not changed. */
+function nextStock(stock: number, change: StockChange): number | undefined {
+  if (change === null) return undefined;
+  if ("to" in change) return change.to;
+  const next = stock + change.by;
+  if (next < 0) throw stockRefused(`The stock cannot go below 0: there are only ${stock} in stock`);
+  if (next > ADMIN_LIMITS.maxStock) throw stockRefused(`The stock can be at most ${ADMIN_LIMITS.maxStock}: there are ${stock} in stock`);
+  if (next === 0 && change.keepInStock) throw stockRefused("The stock would be 0: adjust it by at least +1, or untick In Stock");
+  return next;
+}
+
+/** What the audit row says of the stock: "stock +5 (8 → 13)", "stock 10 → 0". */
+function stockNote(before: number, after: number, change: StockChange): string | null {
+  if (change === null || before === after) return null;
+  if ("by" in change) return `stock ${change.by > 0 ? "+" : ""}${change.by} (${before} → ${after})`;
+  return `stock ${before} → ${after}`;
+}
+
+/**
+ * Saves an edit (the form; any API): the product's fields and its stock change, only if the row
+ * is still the version the form was opened at (its version is required). Its slug (and so its
+ * storefront address) stays as it was made.
+ */
+export async function updateProduct(id: number, edit: ProductEdit, db: Db = defaultDb): Promise<AdminItem> {
   const before = await db.selectFrom("items").select("imgPath").where("id", "=", id).executeTakeFirst();
-  const saved = await db.transaction().execute((trx) => saveProduct(trx, id, input));
+  let saved: AdminItem;
+  try {
+    if (edit.version === null) throw new AppError(400, EDIT_OUT_OF_DATE);
+    saved = await db.transaction().execute((trx) => saveProduct(trx, id, edit));
+  } catch (error) {
+    // A refused edit's newly uploaded image is shown by nothing.
+    if (edit.imgPath !== before?.imgPath) await dropUnusedUpload(db, edit.imgPath);
+    throw error;
+  }
   await dropUnusedUpload(db, before?.imgPath, saved.imgPath);
   return saved;
 }
 
-/** Inside the caller's transaction: the product's new fields, and its audit row. */
-export async function saveProduct(trx: Db, id: number, input: ProductInput): Promise<Item> {
+/**
+ * Inside the caller's transaction (the form, the CSV import): the product's new fields and
+ * stock, and its audit row. With a version, the write happens only while the row is still that
+ * version (else StaleProductError); a stock figure is never written without one, and an
+ * adjustment is applied in SQL (`stock = stock + n`). Every write bumps the version; an edit
+ * that changes nothing writes nothing but its audit row.
+ */
+export async function saveProduct(trx: Db, id: number, edit: ProductEdit): Promise<AdminItem> {
   const before = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
   if (!before) throw new AppError(404, "Product Not Found");
-  await requireCategory(trx, input.categoryId);
-  const row = await trx
-    .updateTable("items")
-    .set({ ...productRow(input), updatedAt: nowIso() })
-    .where("id", "=", id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const fields = changed(before, row, ["title", "categoryId", "price", "stock", "featured", "description", "imgPath", "specifications"]);
-  await recordAudit(trx, { action: "update", entity: "product", entityId: id, summary: `Edited product "${row.title}"${fields}` });
-  return toItem(row);
+  if (edit.version !== null && edit.version !== before.version) throw new StaleProductError(before.stock, edit.stockSeen);
+  if (edit.stock !== null && "to" in edit.stock && edit.version === null) {
+    throw new AppError(400, "A stock figure is written only with the version of the product it was read from");
+  }
+  await requireCategory(trx, edit.categoryId);
+  const stock = nextStock(before.stock, edit.stock);
+  const values = detailsRow(edit);
+  const fields = (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== before[k]);
+  const stockChanged = stock !== undefined && stock !== before.stock;
+  const by = edit.stock !== null && "by" in edit.stock ? edit.stock.by : null;
+  // The version the write is conditional on: the editor's, or (a stock change) the one just read.
+  const guard = edit.version ?? (stockChanged ? before.version : null);
+  let row = before;
+  if (fields.length > 0 || stockChanged) {
+    let update = trx
+      .updateTable("items")
+      .set((eb) => ({
+        ...values,
+        ...(!stockChanged ? {} : by !== null ? { stock: eb("stock", "+", by) } : { stock }),
+        version: eb("version", "+", 1),
+        updatedAt: nowIso(),
+      }))
+      .where("id", "=", id);
+    if (guard !== null) update = update.where("version", "=", guard);
+    const written = await update.returningAll().executeTakeFirst();
+    if (!written) {
+      // An order or another edit wrote to the row between the read above and this write.
+      const now = await trx.selectFrom("items").select("stock").where("id", "=", id).executeTakeFirst();
+      if (!now) throw new AppError(404, "Product Not Found");
+      throw new StaleProductError(now.stock, edit.stockSeen);
+    }
+    row = written;
+  }
+  const notes = [fields.length ? `${fields.join(", ")} changed` : null, stockNote(before.stock, row.stock, edit.stock)].filter(Boolean);
+  await recordAudit(trx, {
+    action: "update",
+    entity: "product",
+    entityId: id,
+    summary: `Edited product "${row.title}": ${notes.length ? notes.join("; ") : "nothing changed"}`,
+  });
+  return toAdminItem(row);
+}
+
+/** Would these fields leave the product as it is? (A CSV row that only repeats it.) */
+export function sameDetails(item: Item, details: ProductDetails): boolean {
+  return (
+    item.title === details.title &&
+    item.categoryId === details.categoryId &&
+    item.price === details.price &&
+    item.imgPath === details.imgPath &&
+    item.description === details.description &&
+    item.featured === details.featured &&
+    JSON.stringify(item.specifications) === JSON.stringify(details.specifications)
+  );
 }
 
 /** Past orders keep their own copy of title and price; carts and wishlists lose the line. */

@@ -364,7 +364,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       for (const line of lines) {
         const taken = await trx
           .updateTable("items")
-          .set((eb) => ({ stock: eb("stock", "-", line.quantity), updatedAt: now }))
+          .set((eb) => ({ stock: eb("stock", "-", line.quantity), version: eb("version", "+", 1), updatedAt: now }))
           .where("id", "=", line.itemId)
           .where("stock", ">=", line.quantity)
           .executeTakeFirst();
@@ -437,7 +437,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
         if (line.itemId === null) continue;
         await trx
           .updateTable("items")
-          .set((eb) => ({ stock: eb("stock", "+", line.quantity), updatedAt: now }))
+          .set((eb) => ({ stock: eb("stock", "+", line.quantity), version: eb("version", "+", 1), updatedAt: now }))
           .where("id", "=", line.itemId)
           .execute();
       }

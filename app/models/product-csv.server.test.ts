@@ -62,6 +62,7 @@ function row(fields: Partial<Record<(typeof CSV_COLUMNS)[number], string | numbe
     description: "A chair made for the CSV tests.",
     imgPath: "/images/products/csv-test-chair.svg",
     specifications: '{"Material":"Teak"}',
+    version: "",
     ...fields,
   };
   return CSV_COLUMNS.map((c) => String(full[c]));
@@ -104,7 +105,7 @@ describe("exportProductsCsv", () => {
   it("starts with a UTF-8 BOM and the header row, one row per product", async () => {
     const csv = await exportProductsCsv(ALL);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
-    expect(csv.slice(1).split("\r\n")[0]).toBe("slug,title,category,price,stock,featured,description,imgPath,specifications");
+    expect(csv.slice(1).split("\r\n")[0]).toBe("slug,title,category,price,stock,featured,description,imgPath,specifications,version");
     const records = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
     const count = toCount(
       (
@@ -207,6 +208,7 @@ describe("importProductsCsv: writes", () => {
     const text = csvFile([
       row({
         slug: sofa.slug,
+        version: sofa.version,
         title: "Sheesham Sofa, Renamed",
         category: "living-room",
         price: "45,999",
@@ -293,7 +295,7 @@ describe("importProductsCsv: writes", () => {
     try {
       const sofa = (await item("sheesham-wood-3-seater-sofa"))!;
       const text = csvFile([
-        row({ slug: sofa.slug, title: "Changed Before The Failure", category: "living-room" }),
+        row({ slug: sofa.slug, version: sofa.version, title: "Changed Before The Failure", category: "living-room" }),
         row({ title: "Created Before The Failure" }),
         row({ title: "Fails On Write" }),
       ]);
@@ -311,7 +313,7 @@ describe("importProductsCsv: all or nothing", () => {
     const sofa = (await item("sheesham-wood-3-seater-sofa"))!;
     const problems = await refusedUnchanged(
       csvFile([
-        row({ slug: sofa.slug, title: "Should Not Change", category: "living-room" }),
+        row({ slug: sofa.slug, version: sofa.version, title: "Should Not Change", category: "living-room" }),
         row({ title: "Should Not Exist One" }),
         row({ title: "Should Not Exist Two" }),
         row({ title: "Bad Price", price: "abc" }),
@@ -353,10 +355,11 @@ describe("importProductsCsv: all or nothing", () => {
       csvFile([row({ slug: "twice-in-file" }), row({ slug: "other-slug" }), row({ slug: "twice-in-file", title: "Second" })]),
     );
     expect(problems).toEqual([{ line: 4, message: 'Slug "twice-in-file" is already used on line 2' }]);
+    const { version } = (await item("sheesham-wood-3-seater-sofa"))!;
     const existing = await refusedUnchanged(
       csvFile([
-        row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" }),
-        row({ slug: "sheesham-wood-3-seater-sofa", category: "living-room" }),
+        row({ slug: "sheesham-wood-3-seater-sofa", version, category: "living-room" }),
+        row({ slug: "sheesham-wood-3-seater-sofa", version, category: "living-room" }),
       ]),
     );
     expect(existing).toEqual([{ line: 3, message: 'Slug "sheesham-wood-3-seater-sofa" is already used on line 2' }]);
@@ -385,15 +388,15 @@ describe("importProductsCsv: all or nothing", () => {
   it("line numbers count the lines a quoted cell spans; a row with the wrong number of cells is reported", async () => {
     const text = [
       HEADER,
-      ',Spanning Row,office,100,1,no,"एक ₹\nदो\r\nतीन",/images/products/s.svg,',
-      ",Bad After Span,office,oops,1,no,Fine,/images/products/s.svg,",
+      ',Spanning Row,office,100,1,no,"एक ₹\nदो\r\nतीन",/images/products/s.svg,,',
+      ",Bad After Span,office,oops,1,no,Fine,/images/products/s.svg,,",
       ",Too Few,office,100",
-      ",Too Many,office,100,1,no,desc,/images/products/s.svg,{},extra",
+      ",Too Many,office,100,1,no,desc,/images/products/s.svg,{},,extra",
     ].join("\r\n");
     expect(await refusedUnchanged(text)).toEqual([
       { line: 5, message: "Price must be a number" },
-      { line: 6, message: expect.stringMatching(/^This row has 4 cells but the header has 9/) as string },
-      { line: 7, message: expect.stringMatching(/^This row has 10 cells but the header has 9/) as string },
+      { line: 6, message: expect.stringMatching(/^This row has 4 cells but the header has 10/) as string },
+      { line: 7, message: expect.stringMatching(/^This row has 11 cells but the header has 10/) as string },
     ]);
   });
 

@@ -5,13 +5,14 @@ import { stringify } from "csv-stringify/sync";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import type { AdminListQuery, ProductInput } from "~/utils/admin-schemas";
+import type { AdminListQuery, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ProductFormSchema } from "~/utils/admin-schemas";
 import type { Item } from "~/utils/catalogue";
 import type { CsvColumn } from "~/utils/product-csv";
 import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
 import { firstFreeSlug, slugify } from "~/utils/slug";
-import { insertProduct, listProductsForExport, saveProduct } from "./admin-catalogue.server";
+import type { AdminItem } from "./admin-catalogue.server";
+import { insertProduct, listProductsForExport, sameDetails, saveProduct, StaleProductError } from "./admin-catalogue.server";
 import { recordAudit } from "./audit.server";
 import { toItem } from "./catalogue.server";
 import { SlugSchema } from "~/utils/schemas";
@@ -28,6 +29,13 @@ export const CHOOSE_FILE = "Choose a CSV file to import";
 const SAVE_AS_CSV = 'in your spreadsheet choose Save As → "CSV UTF-8", then upload that file';
 export const SPREADSHEET = `That is a spreadsheet file, not CSV: ${SAVE_AS_CSV}`;
 export const NOT_UTF8 = `The file is not UTF-8 text: ${SAVE_AS_CSV}`;
+export const STALE_ROW = (stock: number) =>
+  `This product changed since the file was exported (it now has ${stock} in stock): ` +
+  "export the list again and make this row's changes there";
+export const STOCK_NEEDS_VERSION =
+  "To change the stock of an existing product the row needs the version the export wrote: " +
+  "export the list again, or leave the stock column out";
+export const VERSION_FORMAT = "Version must be the whole number the export wrote";
 
 /** One problem of an import: the CSV line it is on (the header is line 1) and what is wrong. */
 export interface ImportProblem {
@@ -83,6 +91,7 @@ export async function exportProductsCsv(query: Pick<AdminListQuery, "q" | "categ
       p.description,
       p.imgPath,
       JSON.stringify(p.specifications),
+      String(p.version),
     ].map(escapeCell),
   );
   return stringify([[...CSV_COLUMNS], ...rows], { bom: true, record_delimiter: "windows" });
@@ -182,7 +191,9 @@ function specsOf(item: Item) {
   return { keys: Object.keys(item.specifications), values: Object.values(item.specifications) };
 }
 
-type PlannedRow = { line: number; input: ProductInput } & ({ kind: "update"; id: number } | { kind: "create"; slug?: string });
+type PlannedRow = { line: number } & (
+  { kind: "update"; id: number; edit: ProductEdit } | { kind: "create"; slug?: string; input: ProductInput }
+);
 
 /** Every row checked against the catalogue: the writes to make, or every problem found. */
 async function planImport(records: CsvRecord[], header: CsvRecord, index: ColumnIndex, db: Db): Promise<PlannedRow[]> {
@@ -194,14 +205,14 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
   const givenSlugs = [
     ...new Set(records.map((r) => SlugSchema.safeParse(cell(r, "slug") ?? "")).flatMap((r) => (r.success ? [r.data] : []))),
   ];
-  const existing = new Map<string, Item>();
+  const existing = new Map<string, AdminItem>();
   for (let i = 0; i < givenSlugs.length; i += 500) {
     const rows = await db
       .selectFrom("items")
       .selectAll()
       .where("slug", "in", givenSlugs.slice(i, i + 500))
       .execute();
-    for (const row of rows) existing.set(row.slug, toItem(row));
+    for (const row of rows) existing.set(row.slug, { ...toItem(row), version: row.version });
   }
   const categories = await db.selectFrom("categories").select(["id", "slug"]).execute();
   const categoryId = new Map(categories.map((c) => [c.slug, c.id]));
@@ -253,8 +264,14 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
     const specifications = specsCell === undefined ? (before ? specsOf(before) : { keys: [], values: [] }) : readSpecifications(specsCell);
     if (typeof specifications === "string") problem(specifications);
 
+    // The version the row was exported at (blank in a row that adds a product).
+    const versionCell = (cell(record, "version") ?? "").trim();
+    const version = versionCell === "" ? null : /^\d{1,9}$/.test(versionCell) ? Number(versionCell) : NaN;
+    if (Number.isNaN(version)) problem(VERSION_FORMAT);
+
     // A column left out keeps the product's value (a new product: 0 in stock, not featured, no specifications).
-    const stock = cell(record, "stock") ?? String(before?.stock ?? 0);
+    const stockCell = cell(record, "stock");
+    const stock = stockCell ?? String(before?.stock ?? 0);
     const parsed = ProductFormSchema.safeParse({
       title: cell(record, "title"),
       categoryId: category,
@@ -278,15 +295,33 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
       problems.push(...rowProblems.map((message) => ({ line: record.line, message })));
       continue;
     }
-    plan.push(
-      before
-        ? { kind: "update", id: before.id, line: record.line, input: parsed.data }
-        : { kind: "create", slug, line: record.line, input: parsed.data },
-    );
+    if (!before) {
+      plan.push({ kind: "create", slug, line: record.line, input: parsed.data });
+      continue;
+    }
+    const edit = planEdit(before, parsed.data, stockCell !== undefined, version);
+    if (typeof edit === "string") problems.push({ line: record.line, message: edit });
+    else plan.push({ kind: "update", id: before.id, line: record.line, edit });
   }
 
   if (problems.length) throw new ImportRejected(problems);
   return plan;
+}
+
+/**
+ * An update row as the edit to make, or why it is refused: a row carrying a version that is not
+ * the product's any more (sold or edited since the export) is refused unless it changes nothing;
+ * a stock figure is written only with the row's version (without one the figure may be from
+ * before units were sold); without a stock column the stock is not touched at all.
+ */
+function planEdit(before: AdminItem, input: ProductInput, hasStock: boolean, version: number | null): ProductEdit | string {
+  const { inStock: _, stock, ...details } = input;
+  const change: StockChange = hasStock && stock !== before.stock ? { to: stock } : null;
+  const unchanged = change === null && sameDetails(before, details);
+  if (unchanged) return { ...details, stock: null, version: before.version };
+  if (version !== null && version !== before.version) return STALE_ROW(before.stock);
+  if (version === null && change !== null) return STOCK_NEEDS_VERSION;
+  return { ...details, stock: change, version };
 }
 
 async function slugIsFree(trx: Db, slug: string): Promise<boolean> {
@@ -358,7 +393,11 @@ export async function importProductsCsv(text: string, db: Db = defaultDb): Promi
       const reserved = new Set(plan.flatMap((r) => (r.kind === "create" && r.slug ? [r.slug] : [])));
       for (const row of plan) {
         if (row.kind === "update") {
-          await saveProduct(trx, row.id, row.input);
+          await saveProduct(trx, row.id, row.edit).catch((error: unknown) => {
+            // Sold or edited between the check and this write: the row is refused, nothing is written.
+            if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
+            throw error;
+          });
           continue;
         }
         if (row.slug) reserved.delete(row.slug);

@@ -1,5 +1,7 @@
 // Admin: products. Search (title, description) with a category filter, pages of 10,
-// add/edit/delete dialogs, CSV export of the filtered list and CSV import.
+// add/edit/delete dialogs, CSV export of the filtered list and CSV import. The edit dialog
+// changes the stock by an adjustment ('+5', '-1') and carries the version it was opened at:
+// an edit of a product that changed since (units sold, say) is refused.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
@@ -13,12 +15,13 @@ import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules.mjs";
 import { withImage } from "~/lib/uploads.server";
+import type { AdminItem } from "~/models/admin-catalogue.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
 import { listCategories } from "~/models/catalogue.server";
 import { ADMIN_LIMITS, PRODUCT_FIELDS } from "~/utils/admin-fields";
-import { ProductFormSchema, productFormInput } from "~/utils/admin-schemas";
+import { ProductEditSchema, ProductFormSchema, productEditInput, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";
-import type { Category, Item } from "~/utils/catalogue";
+import type { Category } from "~/utils/catalogue";
 import { formatPrice } from "~/utils/money";
 import { useHydrated, useIsPending } from "~/utils/hooks";
 
@@ -35,9 +38,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Product",
-    fields: ["title", "categoryId", "price", "imgPath", "description", "featured", "inStock", "stock"],
+    fields: [
+      "title",
+      "categoryId",
+      "price",
+      "imgPath",
+      "description",
+      "featured",
+      "inStock",
+      "stock",
+      "stockDelta",
+      "version",
+      "stockSeen",
+    ],
     limit: MAX_ADMIN_BODY_BYTES,
     parse: (form) => withImage(form, (imgPath) => parseWith(ProductFormSchema, { ...productFormInput(form), imgPath })),
+    parseUpdate: (form) => withImage(form, (imgPath) => parseWith(ProductEditSchema, { ...productEditInput(form), imgPath })),
     create: createProduct,
     update: updateProduct,
     remove: deleteProduct,
@@ -126,14 +142,14 @@ export default function AdminProducts() {
   );
 }
 
-function DeleteProduct({ product }: { product: Item }) {
+function DeleteProduct({ product }: { product: AdminItem }) {
   const result = useActionData<typeof action>();
   return <DeleteDialog thing="product" id={product.id} name={product.title} error={result?.formError} />;
 }
 
 const EXTRA_SPEC_ROWS = 2;
 
-function initialSpecs(product: Item | null, posted: string | undefined): [string, string][] {
+function initialSpecs(product: AdminItem | null, posted: string | undefined): [string, string][] {
   if (posted) {
     try {
       const [keys, values] = JSON.parse(posted) as [string[], string[]];
@@ -145,7 +161,7 @@ function initialSpecs(product: Item | null, posted: string | undefined): [string
   return product ? Object.entries(product.specifications) : [];
 }
 
-function ProductForm({ product, categories }: { product: Item | null; categories: Category[] }) {
+function ProductForm({ product, categories }: { product: AdminItem | null; categories: Category[] }) {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
   const busy = useIsPending({ state: "submitting" });
@@ -158,13 +174,22 @@ function ProductForm({ product, categories }: { product: Item | null; categories
   const checked = (name: "featured" | "inStock", fallback: boolean) => (wasPosted ? posted(name) !== undefined : fallback);
   const text = (name: string, fallback: string) => posted(name) ?? fallback;
   const e = errors.error;
+  // An edit posting a stock figure (a client other than this form) has its message here too.
+  const deltaError = e("stockDelta") ?? e("stock");
   const hydrated = useHydrated();
   return (
     <AdminDialog title={product ? "Edit Product" : "Add Product"} wide>
       {(close) => (
         <Form method="post" encType="multipart/form-data" noValidate onChange={errors.onChange} className="mt-4 space-y-4">
           <FormBanner message={errors.formError} />
-          {product ? <input type="hidden" name="id" value={product.id} /> : null}
+          {product ? (
+            <>
+              <input type="hidden" name="id" value={product.id} />
+              {/* The product as it was opened: an edit of a product that changed since is refused. */}
+              <input type="hidden" name="version" value={text("version", String(product.version))} />
+              <input type="hidden" name="stockSeen" value={text("stockSeen", String(product.stock))} />
+            </>
+          ) : null}
           <FormField id="product-title" label="Title" required error={e("title")}>
             <input
               id="product-title"
@@ -243,21 +268,44 @@ function ProductForm({ product, categories }: { product: Item | null; categories
               />{" "}
               In Stock
             </label>
-            <FormField id="product-stock" label="Units in stock" error={e("stock")}>
-              <input
-                id="product-stock"
-                name="stock"
-                {...fieldProps(PRODUCT_FIELDS.stock)}
-                min={0}
-                max={ADMIN_LIMITS.maxStock}
-                step={1}
-                inputMode="numeric"
-                defaultValue={text("stock", product ? String(product.stock) : "10")}
-                className="field-input"
-                {...fieldA11y("product-stock", e("stock"))}
-              />
-            </FormField>
+            {product ? (
+              // Stock is changed by an adjustment, applied on top of what customers buy meanwhile.
+              <FormField id="product-stock-delta" label="Adjust stock by" error={deltaError}>
+                <input
+                  id="product-stock-delta"
+                  name="stockDelta"
+                  {...fieldProps(PRODUCT_FIELDS.stockDelta)}
+                  placeholder="+5 received, -1 damaged"
+                  autoComplete="off"
+                  defaultValue={text("stockDelta", "")}
+                  className="field-input"
+                  aria-invalid={deltaError ? true : undefined}
+                  aria-describedby={deltaError ? "product-stock-delta-error product-stock-now" : "product-stock-now"}
+                />
+              </FormField>
+            ) : (
+              <FormField id="product-stock" label="Units in stock" error={e("stock")}>
+                <input
+                  id="product-stock"
+                  name="stock"
+                  {...fieldProps(PRODUCT_FIELDS.stock)}
+                  min={0}
+                  max={ADMIN_LIMITS.maxStock}
+                  step={1}
+                  inputMode="numeric"
+                  defaultValue={text("stock", "10")}
+                  className="field-input"
+                  {...fieldA11y("product-stock", e("stock"))}
+                />
+              </FormField>
+            )}
           </div>
+          {product ? (
+            <p id="product-stock-now" className="text-sm text-stone-600" data-testid="stock-now">
+              Units in stock now: <strong>{product.stock}</strong>. Type a change, not the new figure: +5 for units received, -1 for one
+              damaged; orders placed meanwhile are kept.
+            </p>
+          ) : null}
           <fieldset className="rounded-lg border border-sand-200 p-3">
             <legend className="px-1 text-sm font-medium">Specifications</legend>
             {e("specifications") ? (

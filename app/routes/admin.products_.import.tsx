@@ -73,6 +73,7 @@ const EXAMPLE = [
     '"Solid teak, hand-finished in Jodhpur."',
     "/images/products/teak-lounge-chair.svg",
     '"{""Material"":""Teak"",""Color"":""Honey""}"',
+    "",
   ].join(","),
 ].join("\n");
 
@@ -129,6 +130,11 @@ export default function ImportProductsPage() {
           <li>
             <strong>specifications</strong>: a JSON object of names and values, like{" "}
             <code className="font-mono text-xs">{'{"Material":"Teak"}'}</code>.
+          </li>
+          <li>
+            <strong>version</strong>: leave it as the export wrote it (blank for a new product). A row is refused when its product changed
+            since the export (units sold, say): export again and make the change there. To change an existing product&apos;s stock a row
+            needs its version; without a stock column the stock is left as it is.
           </li>
         </ul>
         <p>Example:</p>

@@ -33,6 +33,8 @@ export const PRODUCT_FIELDS = {
   description: CATEGORY_FIELDS.description,
   imgPath: CATEGORY_FIELDS.imgPath,
   stock: { type: "number" },
+  /** the edit form's 'Adjust stock by': +5, -1 */
+  stockDelta: { pattern: "\\s*[+\\-]?\\s*\\d+\\s*" },
   specKey: { maxLength: ADMIN_LIMITS.specKey },
   specValue: { maxLength: ADMIN_LIMITS.specValue },
 } satisfies Record<string, FieldRule>;

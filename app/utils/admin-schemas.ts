@@ -99,27 +99,93 @@ export const SpecificationsSchema = z.object({ keys: list, values: list }).trans
   return out;
 });
 
+/** A product's own fields, the same in the new-product form, the edit form and the CSV import. */
+const productDetails = {
+  title: textField("Title", PRODUCT_FIELDS.title),
+  categoryId: z
+    .preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable())
+    .refine((v) => v !== null, "Category is required"),
+  price: PriceSchema,
+  imgPath: ImageUrlSchema,
+  description: textField("Description", PRODUCT_FIELDS.description),
+  featured: checkbox,
+  specifications: SpecificationsSchema,
+};
+
+const NEEDS_STOCK = "Enter the units in stock (at least 1), or untick In Stock";
+
+/** A new product (and a CSV row): its fields and its units in stock. */
 export const ProductFormSchema = z
-  .object({
-    title: textField("Title", PRODUCT_FIELDS.title),
-    categoryId: z
-      .preprocess((v) => (v === "" || v === undefined ? null : v), IdSchema.nullable())
-      .refine((v) => v !== null, "Category is required"),
-    price: PriceSchema,
-    imgPath: ImageUrlSchema,
-    description: textField("Description", PRODUCT_FIELDS.description),
-    featured: checkbox,
-    inStock: checkbox,
-    stock: StockSchema,
-    specifications: SpecificationsSchema,
-  })
+  .object({ ...productDetails, inStock: checkbox, stock: StockSchema })
   .superRefine((v, ctx) => {
-    if (v.inStock && v.stock === 0) {
-      ctx.addIssue({ code: "custom", path: ["stock"], message: "Enter the units in stock (at least 1), or untick In Stock" });
-    }
+    if (v.inStock && v.stock === 0) ctx.addIssue({ code: "custom", path: ["stock"], message: NEEDS_STOCK });
   })
   .transform((v) => ({ ...v, categoryId: v.categoryId!, stock: v.inStock ? v.stock : 0 }));
 export type ProductInput = z.output<typeof ProductFormSchema>;
+
+/** A product's fields without its stock: what an edit writes over the row. */
+export type ProductDetails = Omit<ProductInput, "inStock" | "stock">;
+
+/**
+ * How an edit changes the stock: to a figure (only with the version it was read at: In Stock
+ * unticked sets 0, the CSV's column), by an adjustment applied in SQL on top of whatever
+ * customers bought meanwhile (the edit form's 'Adjust stock by'), or not at all.
+ */
+export type StockChange = { to: number } | { by: number; keepInStock: boolean } | null;
+
+/**
+ * An edit of a product: its fields, the stock change, and the version of the row it was made
+ * from (docs/decisions/0008: a product that changed since is refused). `stockSeen` is the stock
+ * the editor was shown, for the refusal's words.
+ */
+export type ProductEdit = ProductDetails & { stock: StockChange; version: number | null; stockSeen?: number };
+
+const ADJUST_MESSAGE = "Adjust the stock by a whole number, like +5 or -1";
+/** '+5', '-1', '3' (spaces allowed); empty is no change. */
+const StockAdjustmentSchema = z.preprocess(
+  (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^\s*[+-]?\s*\d+\s*$/.test(v) ? Number(v.replace(/\s/g, "")) : NaN) : (v ?? 0)),
+  z
+    .number({ error: ADJUST_MESSAGE })
+    .int(ADJUST_MESSAGE)
+    .min(-ADMIN_LIMITS.maxStock, ADJUST_MESSAGE)
+    .max(ADMIN_LIMITS.maxStock, ADJUST_MESSAGE),
+);
+
+/** A whole number the page put in a hidden field (a row's version, the stock shown); anything else is null. */
+const counter = z.preprocess(
+  (v) => (typeof v === "string" && /^\s*\d{1,9}\s*$/.test(v) ? Number(v) : typeof v === "number" ? v : null),
+  z.number().int().min(0).nullable().catch(null),
+);
+
+/**
+ * The edit form: the product's fields, In Stock and 'Adjust stock by' (`stockDelta`), the hidden
+ * `version` and `stockSeen`. A client may send the units in stock (`stock`) instead of an
+ * adjustment: that figure is written only if the version is still the row's.
+ */
+export const ProductEditSchema = z
+  .object({
+    ...productDetails,
+    inStock: checkbox,
+    stock: z.preprocess(
+      (v) => (v === undefined || v === null || (typeof v === "string" && v.trim() === "") ? undefined : v),
+      StockSchema.optional(),
+    ),
+    stockDelta: StockAdjustmentSchema,
+    version: counter,
+    stockSeen: counter,
+  })
+  .superRefine((v, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: "custom", path: [path], message });
+    if (!v.inStock && v.stockDelta !== 0)
+      issue("stockDelta", "Tick In Stock to change the stock, or leave this empty to mark the product out of stock");
+    else if (v.inStock && v.stock !== undefined && v.stockDelta !== 0)
+      issue("stockDelta", "Give the units in stock or an adjustment, not both");
+    else if (v.inStock && v.stock === 0) issue("stock", NEEDS_STOCK);
+  })
+  .transform(({ inStock, stock, stockDelta, version, stockSeen, ...details }): ProductEdit => {
+    const change: StockChange = !inStock ? { to: 0 } : stock !== undefined ? { to: stock } : { by: stockDelta, keepInStock: true };
+    return { ...details, categoryId: details.categoryId!, stock: change, version, stockSeen: stockSeen ?? undefined };
+  });
 
 /** A product form as posted: the spec rows arrive as repeated specKey/specValue fields. */
 export function productFormInput(form: FormData): Record<string, unknown> {
@@ -135,6 +201,12 @@ export function productFormInput(form: FormData): Record<string, unknown> {
     stock: one("stock"),
     specifications: { keys: form.getAll("specKey"), values: form.getAll("specValue") },
   };
+}
+
+/** The edit form as posted: the new-product form's fields, the adjustment and the hidden version. */
+export function productEditInput(form: FormData): Record<string, unknown> {
+  const one = (k: string) => form.get(k) ?? undefined;
+  return { ...productFormInput(form), stockDelta: one("stockDelta"), version: one("version"), stockSeen: one("stockSeen") };
 }
 
 /** A calendar day as a date input sends it (YYYY-MM-DD); anything else means no limit (""). */

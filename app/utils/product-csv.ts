@@ -1,6 +1,21 @@
 // The products CSV file's shape, shared by the import page and the server.
-/** The file's columns, in the order the export writes them. */
-export const CSV_COLUMNS = ["slug", "title", "category", "price", "stock", "featured", "description", "imgPath", "specifications"] as const;
+/**
+ * The file's columns, in the order the export writes them. `version` is the product's version
+ * when it was exported: a row that changes an existing product is refused when the product has
+ * changed since (units sold, say), so a file never writes back a stock figure that is out of date.
+ */
+export const CSV_COLUMNS = [
+  "slug",
+  "title",
+  "category",
+  "price",
+  "stock",
+  "featured",
+  "description",
+  "imgPath",
+  "specifications",
+  "version",
+] as const;
 export type CsvColumn = (typeof CSV_COLUMNS)[number];
 export const REQUIRED_COLUMNS: readonly CsvColumn[] = ["title", "category", "price", "description", "imgPath"];
 

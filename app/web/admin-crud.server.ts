@@ -27,7 +27,7 @@ export async function adminListLoader<L, E>(
   return { ...result, query, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
 }
 
-export interface CrudSpec<I> {
+export interface CrudSpec<I, U = I> {
   /** "Category", "Product", "User": the toasts say "Category added" and so on */
   thing: string;
   /** the form's text fields, echoed back when the form is shown again */
@@ -36,8 +36,10 @@ export interface CrudSpec<I> {
   limit?: number;
   /** the form as the model's input: parsed with zod (400 with field messages otherwise) */
   parse: (form: FormData) => Promise<I>;
+  /** the edit form as the model's input, when it differs from the new-row form's (default: parse) */
+  parseUpdate?: (form: FormData) => Promise<U>;
   create: (input: I) => Promise<unknown>;
-  update: (id: number, input: I) => Promise<unknown>;
+  update: (id: number, input: U) => Promise<unknown>;
   remove: (id: number) => Promise<unknown>;
   /** a second line for the "added" toast */
   addedNote?: string;
@@ -50,7 +52,7 @@ export interface CrudSpec<I> {
  * guard before the body is read (readAdminForm), then a redirect back to the list with a
  * toast, or the form again with its messages and what was typed.
  */
-export function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
+export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>) {
   return pageAction(
     request,
     async (form) => {
@@ -61,16 +63,20 @@ export function adminCrudAction<I>(request: Request, spec: CrudSpec<I>) {
         await spec.remove(parseWith(IdSchema, form.get("id")));
         return done("deleted");
       }
-      const input = await spec.parse(form).catch((error: unknown) => {
-        // The form's own fields refused: their messages stand beside them, the banner says to
-        // look there. (Refusals by the model, such as a taken email, keep their own banner.)
-        if (isAppError(error, "BAD_REQUEST") && Object.keys(error.fieldErrors ?? {}).length > 0) throw error.withMessage(CHECK_FIELDS);
-        throw error;
-      });
+      // The form's own fields refused: their messages stand beside them, the banner says to
+      // look there. (Refusals by the model, such as a taken email, keep their own banner.)
+      const checked = <T>(parsed: Promise<T>) =>
+        parsed.catch((error: unknown) => {
+          if (isAppError(error, "BAD_REQUEST") && Object.keys(error.fieldErrors ?? {}).length > 0) throw error.withMessage(CHECK_FIELDS);
+          throw error;
+        });
       if (intent === "update") {
+        const parseUpdate = spec.parseUpdate ?? (spec.parse as unknown as (form: FormData) => Promise<U>);
+        const input = await checked(parseUpdate(form));
         await spec.update(parseWith(IdSchema, form.get("id")), input);
         return done("updated");
       }
+      const input = await checked(spec.parse(form));
       await spec.create(input);
       return done("added", spec.addedNote);
     },

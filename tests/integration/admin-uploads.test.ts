@@ -75,7 +75,7 @@ describe("uploaded images in the admin forms", () => {
       productsPage.action,
       await post(
         `/admin/products?edit=${first.id}`,
-        productFields("Upload Bench Two", { intent: "update", id: String(first.id), imageFile: png() }),
+        productFields("Upload Bench Two", { intent: "update", id: String(first.id), version: String(first.version), imageFile: png() }),
       ),
     );
     const second = await productByTitle("Upload Bench Two");
@@ -87,7 +87,12 @@ describe("uploaded images in the admin forms", () => {
       productsPage.action,
       await post(
         `/admin/products?edit=${first.id}`,
-        productFields("Upload Bench Two", { intent: "update", id: String(first.id), imgPath: "/images/products/upload-bench.svg" }),
+        productFields("Upload Bench Two", {
+          intent: "update",
+          id: String(first.id),
+          version: String(second.version),
+          imgPath: "/images/products/upload-bench.svg",
+        }),
       ),
     );
     expect(fs.existsSync(fileOf(second.imgPath))).toBe(false);
@@ -100,7 +105,13 @@ describe("uploaded images in the admin forms", () => {
       productsPage.action,
       await post(
         `/admin/products?edit=${product.id}`,
-        productFields("Upload Bench Three", { intent: "update", id: String(product.id), imgPath: product.imgPath, price: "13999" }),
+        productFields("Upload Bench Three", {
+          intent: "update",
+          id: String(product.id),
+          version: String(product.version),
+          imgPath: product.imgPath,
+          price: "13999",
+        }),
       ),
     );
     expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
@@ -112,6 +123,31 @@ describe("uploaded images in the admin forms", () => {
     const twin = await productByTitle("Upload Bench Twin");
     await call(productsPage.action, await post(`/admin/products?delete=${twin.id}`, { intent: "delete", id: String(twin.id) }));
     expect(fs.existsSync(fileOf(product.imgPath))).toBe(false);
+  });
+
+  it("an edit refused because the product changed since it was opened keeps no uploaded file", async () => {
+    const created = await call(
+      productsPage.action,
+      await post("/admin/products?new=1", productFields("Upload Bench Stale", { imgPath: "/images/products/upload-bench.svg" })),
+    );
+    expect(created.status).toBe(302);
+    const product = await productByTitle("Upload Bench Stale");
+    const before = stored();
+    const refused = await call(
+      productsPage.action,
+      await post(
+        `/admin/products?edit=${product.id}`,
+        productFields("Upload Bench Stale", {
+          intent: "update",
+          id: String(product.id),
+          version: String(product.version + 1),
+          imageFile: png(),
+        }),
+      ),
+    );
+    expect(refused.status).toBe(409);
+    expect(stored()).toEqual(before);
+    expect(await productByTitle("Upload Bench Stale")).toEqual(product);
   });
 
   it("a deleted product's file stays while a past order shows it", async () => {

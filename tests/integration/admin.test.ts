@@ -124,6 +124,11 @@ async function latestAuditRow() {
 
 const uid = () => crypto.randomBytes(4).toString("hex");
 
+/** A product's version, which the edit form carries (an edit of another version is refused). */
+async function versionOf(id: number): Promise<string> {
+  return String((await db.selectFrom("items").select("version").where("id", "=", id).executeTakeFirstOrThrow()).version);
+}
+
 async function placeOrder(customer: Customer, itemId: number, quantity = 1): Promise<Order> {
   await addToCart(customer, itemId, quantity);
   const placed = await placeViaApi(customer, checkoutFields());
@@ -633,6 +638,7 @@ describe("products: add, edit, delete", () => {
     const answer = await adminPost(productsPage.action, `/admin/products?edit=${item.id}`, [
       ["intent", "update"],
       ["id", String(item.id)],
+      ["version", await versionOf(item.id)],
       ...productFields(
         { title: "Coastal Teak Bench XL", categoryId: String(other), price: "14999.6", stock: "2", featured: "__absent__" },
         [["Length", "180 cm"]],
@@ -1059,6 +1065,7 @@ describe("audit log", () => {
       await adminPost(productsPage.action, "/admin/products", [
         ["intent", "update"],
         ["id", String(prod.id)],
+        ["version", await versionOf(prod.id)],
         ...productFields({ title: `Audit Prod ${tag}`, categoryId: String(cat.id), price: "1" }),
       ]),
       "/admin/products",

@@ -301,6 +301,7 @@ describe("toItem", () => {
     featured: 1,
     stock: 3,
     specifications: JSON.stringify({ Material: "Teak" }),
+    version: 1,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
   };
