@@ -33,6 +33,22 @@ const EnvSchema = z.object({
   SHOP_STATE: optional(z.string().default("Gujarat")),
   SEED: optional(z.enum(["demo", "none"]).default("demo")),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),
+  /** shop-wide ceilings by name, e.g. "signup=300,password-reset=200" (app/lib/rate-limit.server.ts) */
+  RATE_LIMIT_CEILINGS: optional(
+    z
+      .string()
+      .regex(/^\s*[a-z-]+=\d{1,7}\s*(,\s*[a-z-]+=\d{1,7}\s*)*$/, "RATE_LIMIT_CEILINGS must look like signup=300,password-reset=200")
+      .default("")
+      .transform((v) =>
+        Object.fromEntries(
+          v
+            .split(",")
+            .filter((p) => p.trim())
+            .map((p) => p.split("=").map((x) => x.trim()))
+            .map(([k, n]) => [k, Number(n)]),
+        ),
+      ),
+  ),
   TRUST_PROXY: optional(
     z
       .enum(["0", "1", "true", "false"])

@@ -13,6 +13,8 @@ export type ErrorCode =
   | "TOO_LARGE"
   | "UNSUPPORTED_TYPE"
   | "RATE_LIMITED"
+  /** the server is at capacity for this kind of work right now: try again shortly */
+  | "BUSY"
   /** an order was asked for with nothing in the cart */
   | "EMPTY_CART"
   /** the stock no longer covers what the cart holds */
@@ -26,7 +28,7 @@ export type ErrorCode =
   /** the payment order was already paid by another payment */
   | "ANOTHER_PAYMENT";
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
 
 const CODE_OF_STATUS: Record<ErrorStatus, ErrorCode> = {
   400: "BAD_REQUEST",
@@ -38,6 +40,7 @@ const CODE_OF_STATUS: Record<ErrorStatus, ErrorCode> = {
   413: "TOO_LARGE",
   415: "UNSUPPORTED_TYPE",
   429: "RATE_LIMITED",
+  503: "BUSY",
 };
 
 export class AppError extends Error {

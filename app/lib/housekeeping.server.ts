@@ -6,13 +6,43 @@ import { nowIso } from "./db.server";
 import { errorMessage } from "./log.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
+/**
+ * Deletes the sessions the filter picks, a batch at a time, and with them the guest carts and
+ * wishlists they named: nobody can reach those any more (a script's cookie-less requests leave
+ * one of each behind).
+ */
+async function deleteSessions(db: Db, filter: Parameters<ReturnType<typeof sessionsOf>["where"]>[0]): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const batch = await sessionsOf(db).where(filter).limit(500).execute();
+    if (batch.length === 0) return deleted;
+    const named = batch.map((row) => JSON.parse(row.data) as { cartId?: string; wishlistId?: string });
+    const carts = named.flatMap((d) => (d.cartId ? [d.cartId] : []));
+    const wishlists = named.flatMap((d) => (d.wishlistId ? [d.wishlistId] : []));
+    await db.transaction().execute(async (trx) => {
+      if (carts.length) await trx.deleteFrom("carts").where("id", "in", carts).where("userId", "is", null).execute();
+      if (wishlists.length) await trx.deleteFrom("wishlists").where("id", "in", wishlists).where("userId", "is", null).execute();
+      await trx
+        .deleteFrom("sessions")
+        .where(
+          "id",
+          "in",
+          batch.map((row) => row.id),
+        )
+        .execute();
+    });
+    deleted += batch.length;
+  }
+}
+
+function sessionsOf(db: Db) {
+  return db.selectFrom("sessions").select(["id", "data"]);
+}
+
 export async function purgeExpired(db: Db, now = new Date()) {
   const idleCutoff = nowIso(new Date(now.getTime() - SESSION_IDLE_MS));
   const nowText = nowIso(now);
-  const sessions = await db
-    .deleteFrom("sessions")
-    .where((eb) => eb.or([eb("expiresAt", "<", nowText), eb("lastSeenAt", "<", idleCutoff)]))
-    .executeTakeFirst();
+  const sessions = await deleteSessions(db, (eb) => eb.or([eb("expiresAt", "<", nowText), eb("lastSeenAt", "<", idleCutoff)]));
   const carts = await db.deleteFrom("carts").where("userId", "is", null).where("updatedAt", "<", idleCutoff).executeTakeFirst();
   await db.deleteFrom("wishlists").where("userId", "is", null).where("updatedAt", "<", idleCutoff).execute();
   // Spent one-time codes and API tokens, kept a day for the record.
@@ -24,7 +54,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
   return {
-    sessions: Number(sessions.numDeletedRows),
+    sessions,
     carts: Number(carts.numDeletedRows),
     rateLimits: Number(limits.numDeletedRows),
   };

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password.server";
+import { HASH_CAP, hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password.server";
 
 // Each real hash costs a few hundred milliseconds: two hashes serve the whole file.
 const PASSWORD = "correct horse 42";
@@ -97,5 +97,34 @@ describe("needsRehash", () => {
     expect(needsRehash(cheapHash("x", 16384, 8, 1))).toBe(true);
     expect(needsRehash("not a hash")).toBe(true);
     expect(needsRehash("")).toBe(true);
+  });
+});
+
+describe("the process-wide cap on hashes", () => {
+  it("runs a few at once, lets a few wait, and answers the rest 503 at once instead of queueing them", async () => {
+    const saved = { ...HASH_CAP };
+    HASH_CAP.running = 1;
+    HASH_CAP.waiting = 1;
+    try {
+      const started = Date.now();
+      const settled: { ok: boolean; status?: number; at: number }[] = [];
+      const track = (p: Promise<string>) =>
+        p.then(
+          () => settled.push({ ok: true, at: Date.now() - started }),
+          (error: { status?: number }) => settled.push({ ok: false, status: error.status, at: Date.now() - started }),
+        );
+      await Promise.all(Array.from({ length: 5 }, (_, i) => track(hashPassword(`password-${i}`))));
+      const refused = settled.filter((s) => !s.ok);
+      expect(settled.filter((s) => s.ok)).toHaveLength(2);
+      expect(refused).toHaveLength(3);
+      expect(refused.every((s) => s.status === 503)).toBe(true);
+      // Refused before the first hash finished.
+      const firstDone = Math.min(...settled.filter((s) => s.ok).map((s) => s.at));
+      expect(Math.max(...refused.map((s) => s.at))).toBeLessThan(firstDone);
+      // The cap frees its slots: the next hash runs.
+      await expect(hashPassword("after")).resolves.toMatch(/^scrypt\$/);
+    } finally {
+      Object.assign(HASH_CAP, saved);
+    }
   });
 });

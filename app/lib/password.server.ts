@@ -3,15 +3,45 @@
 // settings, 16 MiB per hash; see docs/decisions/0006-accounts-and-tokens.md).
 // The parameters travel inside the stored string, so they can be raised later and old
 // hashes still verify.
+//
+// Each hash takes about a quarter of a second of one core and 16 MiB: a process-wide cap lets a
+// few run at once (libuv's four threads) and a few more wait; a request beyond that is answered
+// 503 at once, so a burst of logins cannot queue without end and hold the server's memory.
 import crypto from "node:crypto";
 import { promisify } from "node:util";
+import { AppError } from "./errors.server";
 
-const scrypt = promisify(crypto.scrypt) as (
+const rawScrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
   salt: crypto.BinaryLike,
   keylen: number,
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
+
+/** Hashes computed at once, and hashes allowed to wait for one of them. */
+export const HASH_CAP = { running: 4, waiting: 16 };
+let running = 0;
+const waiting: (() => void)[] = [];
+
+export const BUSY_MESSAGE = "The shop is busy. Please try again in a moment.";
+
+/** Runs one hash inside the cap; 503 (with Retry-After) when the cap and its queue are full. */
+async function scrypt(password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) {
+  if (running >= HASH_CAP.running) {
+    if (waiting.length >= HASH_CAP.waiting) throw new AppError(503, BUSY_MESSAGE, undefined, { "Retry-After": "5" });
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await rawScrypt(password, salt, keylen, options);
+  } finally {
+    // The slot passes straight to the next waiting hash, or is freed.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
 
 export const SCRYPT_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
 const KEY_LENGTH = 32;

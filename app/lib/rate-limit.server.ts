@@ -2,7 +2,7 @@
 import { sql } from "kysely";
 import { db, nowIso } from "./db.server";
 import { env } from "./env.server";
-import { AppError } from "./errors.server";
+import { AppError, isAppError } from "./errors.server";
 
 export interface Limit {
   /** what is limited, e.g. "newsletter" */
@@ -38,11 +38,13 @@ export const LIMITS = {
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
+  /** per address: guest carts and wishlists made (a browser makes one of each; a script without cookies, one a request) */
+  guestRows: { name: "guest-rows", max: 300, windowMs: HOUR },
   /**
-   * wrong Admin Access passwords (only failures count): per address, and a high shop-wide
-   * ceiling for the one password, so many addresses cannot guess freely
+   * wrong Admin Access passwords (only failures count): per address (the subject is the
+   * address), under a shop-wide ceiling for the one password (SHOP_WIDE)
    */
-  adminLogin: { name: "admin-login", max: 200, perAddress: 10, windowMs: QUARTER },
+  adminLogin: { name: "admin-login", max: 10, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
@@ -50,7 +52,10 @@ export const LIMITS = {
  * than scripts/server.mjs, without a trusted proxy): a client changing the email on every
  * request is then held by these instead. With the address known they would mostly let one
  * client lock everyone out, so only the ones marked `always` hold then: the actions that mail
- * a code or link to any address typed in, so the shop cannot be made to mail strangers in bulk.
+ * a code or link to any address typed in, so the shop cannot be made to mail strangers in bulk,
+ * and the Admin Access password. Even those refuse only the clients that used the ceiling up:
+ * one that has barely tried passes after a pause (SLOWDOWN), so a handful of addresses cannot
+ * lock every customer out. RATE_LIMIT_CEILINGS changes the figures (.env.example).
  */
 export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   newsletter: { name: "newsletter-all", max: 300, windowMs: HOUR },
@@ -61,7 +66,23 @@ export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR, always: true },
   "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR, always: true },
   "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
+  "admin-login": { name: "admin-login-all", max: 200, windowMs: QUARTER, always: true },
 };
+for (const [name, max] of Object.entries(env.RATE_LIMIT_CEILINGS)) {
+  const ceiling = SHOP_WIDE[name];
+  if (!ceiling)
+    throw new Error(`Invalid environment: RATE_LIMIT_CEILINGS: no ceiling is called "${name}" (${Object.keys(SHOP_WIDE).join(", ")})`);
+  ceiling.max = max;
+}
+
+/**
+ * Over a shop-wide ceiling: a client with at most `fairShare` tries in the window waits `ms`
+ * and goes on; the others are refused (429).
+ */
+export const SLOWDOWN = { ms: 2000, fairShare: 2 };
+
+/** IPv6 networks are limited as a whole /48 too, at this many times one address's figure. */
+const NETWORK_FACTOR = 4;
 
 /**
  * The client's address. The shop's own server (scripts/server.mjs) writes it into a header it
@@ -97,6 +118,16 @@ export function addressKey(address: string | null | undefined): string | null {
 }
 
 /**
+ * The network an address key belongs to, for IPv6 only: its /48, the block one customer's
+ * provider commonly hands out (a /64 each is the address key). IPv4 addresses are too scarce to
+ * rotate, and one is often shared by many customers (carrier-grade NAT): no network key.
+ */
+export function networkKey(ipKey: string): string | null {
+  if (!ipKey.endsWith("::/64")) return null;
+  return `${ipKey.slice(0, -"::/64".length).split(":").slice(0, 3).join(":")}::/48`;
+}
+
+/**
  * Who is asking, as far as limits care: the client's address when it is known. Routes take it
  * from the request (clientOf) and hand it to the model verb that applies the limit.
  */
@@ -111,12 +142,31 @@ export function clientOf(request: Request): Client {
 /** A client with no known address (scripts, tests, the worker): only subject and shop-wide limits apply. */
 export const UNKNOWN_CLIENT: Client = { ip: null };
 
-/** Limits one try: by the client's address when known, and by what it names (an email, a token). */
+/** Limits one try: by the client's address (and IPv6 network) when known, by what it names (an email, a token), and shop-wide. */
 export async function rateLimitClient(limit: Limit, client: Client, subject: string): Promise<void> {
-  if (client.ip) await rateLimit({ ...limit, max: limit.perAddress ?? limit.max }, `ip:${client.ip}`);
+  await rateLimitAddress({ ...limit, max: limit.perAddress ?? limit.max }, client);
   await rateLimit(limit, `s:${subject}`);
   const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling && (!client.ip || ceiling.always)) await rateLimit(ceiling, "all");
+  if (ceiling && (!client.ip || ceiling.always)) await underCeiling(ceiling, limit, client);
+}
+
+async function underCeiling(ceiling: Limit, limit: Limit, client: Client): Promise<void> {
+  try {
+    await rateLimit(ceiling, "all");
+  } catch (error) {
+    if (!client.ip || !isAppError(error, "RATE_LIMITED")) throw error;
+    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", `${limit.name}:ip:${client.ip}`).executeTakeFirst();
+    if ((own?.count ?? 0) > SLOWDOWN.fairShare) throw error;
+    await new Promise((resolve) => setTimeout(resolve, SLOWDOWN.ms));
+  }
+}
+
+/** Limits one try per client address (and IPv6 network) only; a client with no known address is not held. */
+export async function rateLimitAddress(limit: Limit, client: Client): Promise<void> {
+  if (!client.ip) return;
+  await rateLimit(limit, `ip:${client.ip}`);
+  const network = networkKey(client.ip);
+  if (network) await rateLimit({ ...limit, max: limit.max * NETWORK_FACTOR }, `net:${network}`);
 }
 
 /** Limits one try of a signed-in customer's: the one key shape for every per-account limit. */
@@ -125,17 +175,25 @@ export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
 }
 
 /**
- * Refuse (429) when `limit` is already used up for this client's address or subject, without
- * counting a try: for limits that count only failures (rateLimitClient after one).
+ * A try counted by rateLimitClient that succeeded: it does not count after all. The address
+ * (and the shop-wide ceiling) get it back; with `reset` the subject's count starts again (a
+ * customer's right password ends a run of typos). The try is counted before the check it guards
+ * and forgiven after, so a burst of parallel guesses can never all pass a count of failures.
  */
-export async function assertUnderLimit(limit: Limit, client: Client, subject: string): Promise<void> {
-  const keys: [string, number][] = [[`${limit.name}:s:${subject}`, limit.max]];
-  if (client.ip) keys.push([`${limit.name}:ip:${client.ip}`, limit.perAddress ?? limit.max]);
-  const now = Date.now();
-  for (const [key, max] of keys) {
-    const row = await db.selectFrom("rateLimits").select(["count", "resetAt"]).where("key", "=", key.slice(0, 300)).executeTakeFirst();
-    if (row && row.count >= max && Date.parse(row.resetAt) > now) throw tooMany(Date.parse(row.resetAt) - now);
-  }
+export async function forgiveTry(limit: Limit, client: Client, subject: string, { reset = false } = {}): Promise<void> {
+  const keys = [`${limit.name}:s:${subject}`];
+  if (client.ip) keys.push(`${limit.name}:ip:${client.ip}`, `${limit.name}:net:${networkKey(client.ip)}`);
+  const ceiling = SHOP_WIDE[limit.name];
+  if (ceiling && (!client.ip || ceiling.always)) keys.push(`${ceiling.name}:all`);
+  const [subjectKey, ...shared] = keys.map((k) => k.slice(0, 300));
+  if (reset) await db.deleteFrom("rateLimits").where("key", "=", subjectKey!).execute();
+  else shared.unshift(subjectKey!);
+  if (shared.length === 0) return;
+  await db
+    .updateTable("rateLimits")
+    .set({ count: sql`case when count > 0 then count - 1 else 0 end` })
+    .where("key", "in", shared)
+    .execute();
 }
 
 function tooMany(retryMs: number): AppError {

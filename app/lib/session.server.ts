@@ -16,6 +16,11 @@ import { sessionSecrets } from "./secrets.server";
 
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000; // a guest cart survives a month unused
 export const SESSION_ABSOLUTE_MS = 90 * 24 * 60 * 60 * 1000;
+/**
+ * A guest's new session lives this long until its cookie comes back (a browser sends it with the
+ * very next request; a script that keeps no cookies never does), then the full 90 days.
+ */
+export const FIRST_VISIT_MS = 24 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
 export interface SessionData {
@@ -57,6 +62,18 @@ async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: numb
     return null;
   }
   const data = JSON.parse(row.data) as SessionData;
+  let expiresAt = Date.parse(row.expiresAt);
+  const created = Date.parse(row.createdAt);
+  const fullEnd = created + SESSION_ABSOLUTE_MS;
+  if (expiresAt <= created + FIRST_VISIT_MS) {
+    // The cookie came back: a first-visit session becomes a full one.
+    expiresAt = fullEnd;
+    await db
+      .updateTable("sessions")
+      .set({ expiresAt: nowIso(new Date(fullEnd)) })
+      .where("id", "=", id)
+      .execute();
+  }
   const touched = Date.parse(row.lastSeenAt) + TOUCH_EVERY_MS < now;
   if (touched) {
     // A visit keeps the session, and the guest cart and wishlist it points at, alive.
@@ -65,15 +82,15 @@ async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: numb
     if (data.cartId) await db.updateTable("carts").set({ updatedAt: stamp }).where("id", "=", data.cartId).execute();
     if (data.wishlistId) await db.updateTable("wishlists").set({ updatedAt: stamp }).where("id", "=", data.wishlistId).execute();
   }
-  return { data, expiresAt: Date.parse(row.expiresAt), touched };
+  return { data, expiresAt, touched };
 }
 
 const storage = createSessionStorage<SessionData>({
   cookie: sessionCookie,
-  async createData(data, expires) {
+  async createData(data) {
     const id = newSessionId();
     const now = new Date();
-    const absolute = new Date(now.getTime() + SESSION_ABSOLUTE_MS);
+    const lifetime = data.userId ? SESSION_ABSOLUTE_MS : FIRST_VISIT_MS;
     await db
       .insertInto("sessions")
       .values({
@@ -82,7 +99,7 @@ const storage = createSessionStorage<SessionData>({
         data: JSON.stringify(data),
         createdAt: nowIso(now),
         lastSeenAt: nowIso(now),
-        expiresAt: nowIso(expires && expires < absolute ? expires : absolute),
+        expiresAt: nowIso(new Date(now.getTime() + lifetime)),
       })
       .execute();
     return id;

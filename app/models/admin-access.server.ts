@@ -4,7 +4,7 @@
 import { adminPassword, isAdminPassword } from "~/lib/admin-password.server";
 import { AppError } from "~/lib/errors.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { assertUnderLimit, LIMITS, rateLimitClient } from "~/lib/rate-limit.server";
+import { forgiveTry, LIMITS, rateLimitClient, SHOP_WIDE } from "~/lib/rate-limit.server";
 import { INVALID_PASSWORD, NOT_CONFIGURED_MESSAGE } from "~/utils/admin-access";
 
 /** Longer than any password anyone types: not even hashed. */
@@ -13,14 +13,19 @@ const MAX_PASSWORD_LENGTH = 1000;
 /**
  * Check an Admin Access password: 403 when admin access is off on this server, 429 while the
  * client (or the shop as a whole) has used up its tries, 401 for a wrong or missing password.
- * Only wrong passwords count toward the limit, so nobody can lock the admin out by spending
- * the tries; the right one is refused too while the limit holds.
+ * Only wrong passwords count toward the limit: every try is counted before the password is
+ * compared (so parallel guesses cannot all slip past a count read first) and the right one is
+ * given back. The right one is refused too while the limit holds.
  */
 export async function checkAdminPassword(password: unknown, client: Client): Promise<void> {
   if (adminPassword() === null) throw new AppError(403, NOT_CONFIGURED_MESSAGE);
-  await assertUnderLimit(LIMITS.adminLogin, client, "admin");
+  // An address of its own is held to its ten; clients of unknown address (no trusted proxy)
+  // are told apart by nothing, so together they get the shop-wide figure.
+  const subject = client.ip ?? "unknown-address";
+  const limit = client.ip ? LIMITS.adminLogin : { ...LIMITS.adminLogin, max: SHOP_WIDE["admin-login"]!.max };
+  await rateLimitClient(limit, client, subject);
   if (typeof password !== "string" || password.length > MAX_PASSWORD_LENGTH || !isAdminPassword(password)) {
-    await rateLimitClient(LIMITS.adminLogin, client, "admin");
     throw new AppError(401, INVALID_PASSWORD);
   }
+  await forgiveTry(limit, client, subject);
 }

@@ -5,11 +5,16 @@
 import crypto from "node:crypto";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
+import type { Client } from "~/lib/rate-limit.server";
+import { LIMITS, rateLimitAddress } from "~/lib/rate-limit.server";
 
 export type OwnedTable = "carts" | "wishlists";
 
-/** Whose cart or wishlist: a signed-in customer, or a guest and the row id their session carries (if any). */
-export type Owner = { userId: number } | { userId: null; guestRowId: string | null };
+/**
+ * Whose cart or wishlist: a signed-in customer, or a guest, the row id their session carries (if
+ * any) and who is asking (new guest rows are limited per address).
+ */
+export type Owner = { userId: number } | { userId: null; guestRowId: string | null; client?: Client };
 
 async function guestRow(table: OwnedTable, id: string, db: Db): Promise<boolean> {
   const row = await db.selectFrom(table).select("id").where("id", "=", id).where("userId", "is", null).executeTakeFirst();
@@ -53,6 +58,8 @@ export async function ensureOwned(table: OwnedTable, owner: Owner, db: Db = defa
   }
   const existing = owner.guestRowId;
   if (existing && (await guestRow(table, existing, db))) return existing;
+  // Each cookie-less request would make a new row: a client may make only so many.
+  if (owner.client) await rateLimitAddress(LIMITS.guestRows, owner.client);
   return insertRow(table, null, db);
 }
 

@@ -20,7 +20,7 @@ import {
 } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -150,11 +150,14 @@ export async function verifySignup(
  * taking the same time. A sign-up not yet verified has no account, so it gets the same 401.
  */
 export async function verifyLogin(input: LoginInput, client: Client, db: Db = defaultDb): Promise<User> {
+  // Counted before the check, given back on success: only failures count, and a success starts
+  // the email's count again, so a customer who knows the password is never locked out.
   await rateLimitClient(LIMITS.login, client, input.email);
   const user = await findByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
   // Accounts exist only once verified; the check stays as a second line.
   if (!user || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
+  await forgiveTry(LIMITS.login, client, input.email, { reset: true });
   if (user.passwordHash && needsRehash(user.passwordHash)) {
     await db
       .updateTable("users")

@@ -3,6 +3,7 @@
 // models/owned.server's; a guest's new row goes back to the browser as a Set-Cookie here.
 import { AppError } from "~/lib/errors.server";
 import { bearerToken, getUserId } from "~/lib/identity.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import type { SessionData } from "~/lib/session.server";
 import { commitSession, getSession } from "~/lib/session.server";
 import type { Owner, OwnedTable } from "~/models/owned.server";
@@ -19,7 +20,7 @@ export async function ownerOf(request: Request, table: OwnedTable): Promise<Owne
   if (userId) return { userId };
   if (bearerToken(request) !== null) throw new AppError(401, "Please log in to continue");
   const session = await getSession(request);
-  return { userId: null, guestRowId: session.get(SESSION_KEY[table]) ?? null };
+  return { userId: null, guestRowId: session.get(SESSION_KEY[table]) ?? null, client: clientOf(request) };
 }
 
 /** The id of this request's live cart, if any. */

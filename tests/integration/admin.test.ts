@@ -331,13 +331,13 @@ describe("POST /admin/login", () => {
     expect(await sessionDataOf(cookie)).toMatchObject({ isAdmin: true });
   });
 
-  const nextTry = LIMITS.adminLogin.perAddress + 1;
+  const nextTry = LIMITS.adminLogin.max + 1;
   it(`tries are limited per address: the ${nextTry}th from one address → 429, even with the right password`, async () => {
     const trusted = env.TRUST_PROXY;
     env.TRUST_PROXY = true;
     try {
       const from = (ip: string, password: string) => login({ password, respond: "inline" }, { "X-Forwarded-For": ip });
-      for (let i = 0; i < LIMITS.adminLogin.perAddress; i++) expect((await from("203.0.113.77", `guess-${i}`)).status).toBe(401);
+      for (let i = 0; i < LIMITS.adminLogin.max; i++) expect((await from("203.0.113.77", `guess-${i}`)).status).toBe(401);
       const blocked = await from("203.0.113.77", PASSWORD());
       expect(blocked.status).toBe(429);
       expect(blocked.body).toEqual({ message: "Too many attempts. Please wait a while and try again." });

@@ -65,7 +65,8 @@ describe("a visit keeps the guest cart alive", () => {
         data: JSON.stringify({ cartId: "visited-cart", wishlistId: "visited-list" }),
         createdAt: old,
         lastSeenAt: iso(2 * 60 * 60 * 1000),
-        expiresAt: iso(-DAY),
+        // 90 days after it began, as every full session (a session that ends takes its guest cart along).
+        expiresAt: iso(-61 * DAY),
       })
       .execute();
     const cookie = (await sessionCookie.serialize("visitor")).split(";")[0];

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { clientOf, LIMITS, rateLimitClient, SHOP_WIDE } from "~/lib/rate-limit.server";
+import { adminPassword } from "~/lib/admin-password.server";
+import { db } from "~/lib/db.server";
+import { parseEnv } from "~/lib/env.server";
+import { addressKey, clientOf, LIMITS, networkKey, rateLimitClient, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
+import { checkAdminPassword } from "~/models/admin-access.server";
+import { verifyLogin } from "~/models/users.server";
 import { getRequest } from "../support/requests";
+import { newCustomer, PASSWORD } from "./order-helpers";
 
 beforeAll(async () => {
   await ready;
@@ -58,5 +64,101 @@ describe("addressKey", () => {
     expect(addressKey("::1")).toBe("0:0:0:0::/64");
     expect(addressKey("")).toBeNull();
     expect(addressKey(null)).toBeNull();
+  });
+});
+
+describe("limits that count failures only (issue 12, defect 4)", () => {
+  it("a customer who knows the password is never locked out: successes do not count, and one resets the typos", async () => {
+    const customer = await newCustomer("login-limit");
+    const client = { ip: "203.0.113.50" };
+    const tries = (password: string) =>
+      verifyLogin({ email: customer.email, password }, client).then(
+        () => 200,
+        (error: { status: number }) => error.status,
+      );
+    // A smaller per-email limit than the shop's, so the test needs few (costly) hashes.
+    const saved = LIMITS.login.max;
+    LIMITS.login.max = 3;
+    try {
+      // More right logins than the limit allows tries.
+      for (let i = 0; i < LIMITS.login.max + 2; i++) expect(await tries(PASSWORD)).toBe(200);
+      // Typos up to one short of the limit, then the right password: the count starts again.
+      for (let i = 0; i < LIMITS.login.max - 1; i++) expect(await tries("wrong-password")).toBe(401);
+      expect(await tries(PASSWORD)).toBe(200);
+      for (let i = 0; i < LIMITS.login.max - 1; i++) expect(await tries("wrong-password")).toBe(401);
+      expect(await tries(PASSWORD)).toBe(200);
+    } finally {
+      LIMITS.login.max = saved;
+    }
+  });
+
+  it("a burst of parallel Admin Access guesses from one address: only the limit's worth are even compared", async () => {
+    const client = { ip: "203.0.113.60" };
+    const answers = await Promise.all(
+      Array.from({ length: 3 * LIMITS.adminLogin.max }, (_, i) =>
+        checkAdminPassword(`guess-${i}`, client).then(
+          () => 200,
+          (error: { status: number }) => error.status,
+        ),
+      ),
+    );
+    expect(answers.filter((s) => s === 401)).toHaveLength(LIMITS.adminLogin.max);
+    expect(answers.filter((s) => s === 429)).toHaveLength(2 * LIMITS.adminLogin.max);
+  });
+
+  it("the right Admin Access password does not count toward the limit", async () => {
+    const client = { ip: "203.0.113.61" };
+    for (let i = 0; i < LIMITS.adminLogin.max + 3; i++) await expect(checkAdminPassword(adminPassword(), client)).resolves.toBeUndefined();
+  });
+});
+
+describe("shop-wide ceilings slow down; they do not lock everyone out", () => {
+  it("once a few addresses used the ceiling up, they are refused while a new address passes after a pause", async () => {
+    const saved = { max: SHOP_WIDE.signup.max, ...SLOWDOWN };
+    SHOP_WIDE.signup.max = 6;
+    SLOWDOWN.ms = 150;
+    // Sign-ups made earlier in this file (test customers) counted toward the ceiling: start from none.
+    await db.deleteFrom("rateLimits").where("key", "=", `${SHOP_WIDE.signup.name}:all`).execute();
+    try {
+      const heavy = [{ ip: "198.51.100.1" }, { ip: "198.51.100.2" }];
+      for (const client of heavy) for (let i = 0; i < 3; i++) await rateLimitClient(LIMITS.signup, client, `${client.ip}-${i}@example.com`);
+      // The ceiling is used up: the heavy addresses are refused...
+      await expect(rateLimitClient(LIMITS.signup, heavy[0], "one-more@example.com")).rejects.toMatchObject({ status: 429 });
+      // ...and a customer on another address still signs up, a little slower.
+      const started = Date.now();
+      await expect(rateLimitClient(LIMITS.signup, { ip: "192.0.2.44" }, "real-customer@example.com")).resolves.toBeUndefined();
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      // A client with no known address is refused over the ceiling, as before.
+      await expect(rateLimitClient(LIMITS.signup, UNKNOWN_CLIENT, "nobody@example.com")).rejects.toMatchObject({ status: 429 });
+    } finally {
+      SHOP_WIDE.signup.max = saved.max;
+      Object.assign(SLOWDOWN, { ms: saved.ms, fairShare: saved.fairShare });
+    }
+  });
+
+  it("an IPv6 client taking a new /64 for every try is held by its /48", async () => {
+    const perAddress = LIMITS.newsletter.perAddress;
+    let accepted = 0;
+    for (let i = 0; i < perAddress * 6; i++) {
+      const client = { ip: addressKey(`2001:db8:77:${(i + 1).toString(16)}::1`) };
+      try {
+        await rateLimitClient(LIMITS.newsletter, client, `v6-${i}@example.com`);
+        accepted++;
+      } catch (error) {
+        expect(error).toMatchObject({ status: 429 });
+      }
+    }
+    expect(accepted).toBe(perAddress * 4);
+    expect(networkKey("2001:db8:77:1::/64")).toBe("2001:db8:77::/48");
+    expect(networkKey("203.0.113.9")).toBeNull();
+  });
+
+  it("RATE_LIMIT_CEILINGS sets the ceilings; a name that is no ceiling, or a malformed list, stops the boot", () => {
+    expect(parseEnv({ RATE_LIMIT_CEILINGS: "signup=1000, password-reset=50" }).RATE_LIMIT_CEILINGS).toEqual({
+      signup: 1000,
+      "password-reset": 50,
+    });
+    expect(parseEnv({}).RATE_LIMIT_CEILINGS).toEqual({});
+    expect(() => parseEnv({ RATE_LIMIT_CEILINGS: "signup=lots" })).toThrow(/RATE_LIMIT_CEILINGS/);
   });
 });

@@ -5,7 +5,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, commitSession, getSession, sessionCookie } from "~/lib/session.server";
+import { purgeExpired } from "~/lib/housekeeping.server";
+import { LIMITS } from "~/lib/rate-limit.server";
+import { FIRST_VISIT_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, commitSession, getSession, sessionCookie } from "~/lib/session.server";
 import { addToCart as addToCartModel, clearCart } from "~/models/cart.server";
 import { saveUserDetails } from "~/models/users.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/cart";
@@ -195,5 +197,56 @@ describe("writes whose row vanished underneath", () => {
     await expect(
       saveUserDetails(customer.user.id, { name: "Someone", email: customer.email, mobile: null }, { missing }),
     ).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe("cookie-less writes (a script that keeps no cookies)", () => {
+  it("each add makes a first-visit session that lives a day, and a full one once its cookie comes back", async () => {
+    const { answer, cookie } = await addToCart("sheesham-wood-3-seater-sofa");
+    expect(answer.status).toBe(302);
+    const row = await db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id", "=", await sessionIdOf(cookie))
+      .executeTakeFirstOrThrow();
+    const lifetime = Date.parse(row.expiresAt) - Date.parse(row.createdAt);
+    expect(lifetime).toBeLessThanOrEqual(FIRST_VISIT_MS);
+    // The browser comes back with the cookie: the session is a full one now.
+    await call(cartLoader, getRequest("/cart", { Cookie: cookie }));
+    const after = await db.selectFrom("sessions").select(["expiresAt", "createdAt"]).where("id", "=", row.id).executeTakeFirstOrThrow();
+    expect(Date.parse(after.expiresAt) - Date.parse(after.createdAt)).toBe(SESSION_ABSOLUTE_MS);
+  });
+
+  it("housekeeping removes a day-old first-visit session with the guest cart and wishlist it named", async () => {
+    const { cookie } = await addToCart("sheesham-wood-3-seater-sofa");
+    const id = await sessionIdOf(cookie);
+    const data = JSON.parse((await db.selectFrom("sessions").select("data").where("id", "=", id).executeTakeFirstOrThrow()).data) as {
+      cartId: string;
+    };
+    await purgeExpired(db, new Date(Date.now() + FIRST_VISIT_MS + 60_000));
+    expect(await db.selectFrom("sessions").select("id").where("id", "=", id).executeTakeFirst()).toBeUndefined();
+    expect(await db.selectFrom("carts").select("id").where("id", "=", data.cartId).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("one address may make only so many guest carts (429 after that), and the refused add writes nothing", async () => {
+    const saved = LIMITS.guestRows.max;
+    LIMITS.guestRows.max = 3;
+    const { env } = await import("~/lib/env.server");
+    const trusted = env.TRUST_PROXY;
+    env.TRUST_PROXY = true;
+    try {
+      const id = String(await itemId("sheesham-wood-3-seater-sofa"));
+      const post = () =>
+        call(cartAction, formRequest("/cart", { intent: "add", itemId: id, redirectTo: "/cart" }, { "X-Forwarded-For": "203.0.113.201" }));
+      for (let i = 0; i < 3; i++) expect((await post()).status).toBe(302);
+      const count = async () => Number((await db.selectFrom("carts").select(db.fn.countAll<number>().as("n")).executeTakeFirstOrThrow()).n);
+      const before = await count();
+      const refused = await post();
+      expect(refused.status).toBe(429);
+      expect(await count()).toBe(before);
+    } finally {
+      LIMITS.guestRows.max = saved;
+      env.TRUST_PROXY = trusted;
+    }
   });
 });
