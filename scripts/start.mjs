@@ -1,5 +1,5 @@
 // npm start: build if no build exists, then serve in production mode. The server itself
-// migrates the database and seeds an empty demo shop before its first request.
+// migrates the database and seeds the demo shop on a database's first start (only then).
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

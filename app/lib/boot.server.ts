@@ -1,6 +1,6 @@
-// Runs once per process before the first request: migrate, then seed an empty demo shop.
+// Runs once per process before the first request: migrate, then seed a database on its first start only.
 import { DEMO_GSTIN } from "~/utils/invoice";
-import { seedIfEmpty } from "../../db/seed.server";
+import { seedOnFirstStart } from "../../db/seed.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
 import { scheduleHousekeeping } from "./housekeeping.server";
@@ -8,7 +8,7 @@ import { migrateToLatest } from "./migrate.server";
 
 async function boot() {
   await migrateToLatest(db);
-  if (env.SEED === "demo" && (await seedIfEmpty(db))) console.info("Seeded the demo catalogue");
+  if (await seedOnFirstStart(db, env.SEED)) console.info("Seeded the demo catalogue");
   await scheduleHousekeeping(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {
     console.warn(

@@ -198,6 +198,13 @@ export interface AuditLogTable {
   createdAt: string;
 }
 
+/** One row per key; `seeded` says the database was seeded, and how (db/seed.server.ts, migration 0007) */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updatedAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -217,6 +224,7 @@ export interface DB {
   newsletterSubscribers: NewsletterSubscribersTable;
   contactMessages: ContactMessagesTable;
   auditLog: AuditLogTable;
+  settings: SettingsTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

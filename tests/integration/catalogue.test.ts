@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { seedIfEmpty } from "../../db/seed.server";
+import { seedOnFirstStart } from "../../db/seed.server";
 import { seedCategories, seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
 import { createDb, db, toCount } from "~/lib/db.server";
@@ -323,15 +323,15 @@ describe("toItem", () => {
   });
 });
 
-describe("seedIfEmpty", () => {
-  it("does not reseed a non-empty database", async () => {
+describe("seedOnFirstStart", () => {
+  it("does not reseed a database seeded before", async () => {
     const slug = seedProducts[0].slug;
     await db.updateTable("items").set({ price: 11111 }).where("slug", "=", slug).execute();
     const before = await db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow();
-    expect(await seedIfEmpty(db)).toBe(false);
+    expect(await seedOnFirstStart(db, "demo")).toBe(false);
     const after = await db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("n"))
@@ -345,14 +345,14 @@ describe("seedIfEmpty", () => {
     const fresh = createDb(":memory:");
     try {
       await migrateToLatest(fresh);
-      expect(await seedIfEmpty(fresh)).toBe(true);
+      expect(await seedOnFirstStart(fresh, "demo")).toBe(true);
       expect((await listCategories(fresh)).map((c) => c.slug)).toEqual(SLUGS);
       const n = await fresh
         .selectFrom("items")
         .select((eb) => eb.fn.countAll().as("n"))
         .executeTakeFirstOrThrow();
       expect(toCount(n.n)).toBe(seedProducts.length);
-      expect(await seedIfEmpty(fresh)).toBe(false);
+      expect(await seedOnFirstStart(fresh, "demo")).toBe(false);
     } finally {
       await fresh.destroy();
     }

@@ -1,0 +1,139 @@
+// Seeding happens once in a database's life (issue 12, defect 9): a shop whose staff deleted
+// every category must not get the demo catalogue back when the server restarts. Each start below
+// is what a restarted server does: a fresh module graph (boot migrates, then seeds or not) over
+// the same database.
+import crypto from "node:crypto";
+import path from "node:path";
+import { Migrator } from "kysely";
+import pg from "pg";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { migrations } from "../../db/migrations";
+import { seedCategories, seedProducts } from "../../db/seed-data";
+import { seedDemo } from "../../db/seed.server";
+import type { Db } from "~/lib/db.server";
+import { createDb, toCount } from "~/lib/db.server";
+
+const FLAG_MIGRATION = "2026-11-23-0007-seeded-flag";
+const original = { DATABASE_URL: process.env.DATABASE_URL, SEED: process.env.SEED };
+type Globals = { __shopBoot?: Promise<void>; __shopDb?: Db };
+
+/** A database of its own: a SQLite file in this file's data folder, or a new PostgreSQL database. */
+async function newDatabaseUrl(): Promise<string> {
+  const name = `shop_seed_${crypto.randomBytes(6).toString("hex")}`;
+  const adminUrl = process.env.TEST_PG_URL;
+  if (!adminUrl) return `file:${path.join(process.env.DATA_DIR!, `${name}.db`)}`;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  await client.query(`create database ${name}`);
+  await client.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function closeProcessDb() {
+  const g = globalThis as Globals;
+  await g.__shopDb?.destroy();
+  delete g.__shopDb;
+  delete g.__shopBoot;
+}
+
+/** Starts the app over `url` as a restarted server would, and answers its database. */
+async function start(url: string, seed: "demo" | "none" = "demo"): Promise<Db> {
+  await closeProcessDb();
+  process.env.DATABASE_URL = url;
+  process.env.SEED = seed;
+  vi.resetModules();
+  const boot = await import("~/lib/boot.server");
+  await boot.ready;
+  return (await import("~/lib/db.server")).db;
+}
+
+async function count(db: Db, table: "categories" | "items") {
+  const row = await db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return toCount(row.n);
+}
+
+async function emptyCatalogue(db: Db) {
+  await db.deleteFrom("items").execute();
+  await db.deleteFrom("categories").execute();
+}
+
+afterAll(async () => {
+  await closeProcessDb();
+  process.env.DATABASE_URL = original.DATABASE_URL;
+  process.env.SEED = original.SEED;
+});
+
+describe("seeding at start", () => {
+  it("seeds a new database with the demo catalogue, and never again once its catalogue was emptied", async () => {
+    const url = await newDatabaseUrl();
+    let db = await start(url);
+    expect(await count(db, "categories")).toBe(seedCategories.length);
+    expect(await count(db, "items")).toBe(seedProducts.length);
+
+    await emptyCatalogue(db);
+    db = await start(url);
+    expect(await count(db, "categories")).toBe(0);
+    expect(await count(db, "items")).toBe(0);
+
+    // A later start with the same database leaves the staff's own catalogue alone.
+    const now = new Date().toISOString();
+    await db
+      .insertInto("categories")
+      .values({ title: "Kids", slug: "kids", description: "For little ones", imgPath: "/k.svg", createdAt: now, updatedAt: now })
+      .execute();
+    db = await start(url);
+    expect((await db.selectFrom("categories").select("slug").execute()).map((c) => c.slug)).toEqual(["kids"]);
+    expect(await count(db, "items")).toBe(0);
+  });
+
+  it("counts a database that held a catalogue before seeding was recorded as seeded", async () => {
+    const url = await newDatabaseUrl();
+    // The schema as it was before the record existed, with a shop's own category in it.
+    const before = Object.keys(migrations)
+      .filter((name) => name < FLAG_MIGRATION)
+      .sort()
+      .at(-1)!;
+    const old = createDb(url);
+    const migrated = await new Migrator({
+      db: old.withoutPlugins(),
+      provider: { getMigrations: async () => migrations },
+    }).migrateTo(before);
+    expect(migrated.error).toBeUndefined();
+    const now = new Date().toISOString();
+    await old
+      .insertInto("categories")
+      .values({ title: "Beds", slug: "our-beds", description: "Ours", imgPath: "/b.svg", createdAt: now, updatedAt: now })
+      .execute();
+    await old.destroy();
+
+    let db = await start(url);
+    expect((await db.selectFrom("categories").select("slug").execute()).map((c) => c.slug)).toEqual(["our-beds"]);
+    await emptyCatalogue(db);
+    db = await start(url);
+    expect(await count(db, "categories")).toBe(0);
+  });
+
+  it("remembers a first start with SEED=none: a later start with SEED=demo seeds nothing", async () => {
+    const url = await newDatabaseUrl();
+    let db = await start(url, "none");
+    expect(await count(db, "categories")).toBe(0);
+    db = await start(url, "demo");
+    expect(await count(db, "categories")).toBe(0);
+  });
+
+  it("still loads (or refreshes) the demo catalogue when asked: npm run db:seed", async () => {
+    const url = await newDatabaseUrl();
+    let db = await start(url);
+    await emptyCatalogue(db);
+    expect(await seedDemo(db)).toEqual({ categories: seedCategories.length, products: seedProducts.length });
+    expect(await count(db, "categories")).toBe(seedCategories.length);
+    expect(await count(db, "items")).toBe(seedProducts.length);
+    db = await start(url);
+    expect(await count(db, "items")).toBe(seedProducts.length);
+  });
+});
