@@ -6,6 +6,7 @@ import * as m0001 from "../migrations/2026-11-22-0001-initial-schema";
 import * as m0002 from "../migrations/2026-11-22-0002-wishlists";
 import * as m0003 from "../migrations/2026-11-22-0003-signup-attempts";
 import * as m0004 from "../migrations/2026-11-22-0004-payment-checkout";
+import * as m0005 from "../migrations/2026-11-23-0005-signup-attempt-handles";
 import * as m0006 from "../migrations/2026-11-23-0006-product-version";
 import * as m0007 from "../migrations/2026-11-23-0007-seeded-flag";
 
@@ -14,6 +15,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-22-0002-wishlists": m0002,
   "2026-11-22-0003-signup-attempts": m0003,
   "2026-11-22-0004-payment-checkout": m0004,
+  "2026-11-23-0005-signup-attempt-handles": m0005,
   "2026-11-23-0006-product-version": m0006,
   "2026-11-23-0007-seeded-flag": m0007,
 };

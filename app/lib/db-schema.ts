@@ -49,6 +49,8 @@ export interface OneTimeCodesTable {
   createdAt: string;
   /** a sign-up attempt's JSON { name, mobile, passwordHash } (migration 0003) */
   payload: string | null;
+  /** a sign-up attempt's name outside the server: base64url of 16 random bytes, unique; null for reset links (migration 0005) */
+  handle: string | null;
 }
 
 export interface RateLimitsTable {

@@ -19,7 +19,9 @@ import {
   RESET_INVALID,
   RESET_TTL_MS,
   SEVERAL_WAITING,
+  UNKNOWN_ATTEMPT,
 } from "./one-time-codes.server";
+import type { AttemptRef } from "./one-time-codes.server";
 
 beforeAll(async () => {
   await ready;
@@ -60,11 +62,17 @@ function signupRows(email: string) {
  */
 const payloadFor = (name: string, bound = false) => JSON.stringify({ name, mobile: null, passwordHash: `scrypt$16384$8$5$${name}`, bound });
 
-/** Open an attempt with a payload of its own; returns its id, its code and that payload. */
+/**
+ * Open an attempt with a payload of its own; returns its row id (for the assertions), its code,
+ * that payload, and `ref`: its handle as the request that opened it names it (a browser for a
+ * bound attempt, an API client otherwise).
+ */
 async function attempt(email: string, name = "Asha", now?: Date, bound = false) {
   const payload = payloadFor(name, bound);
-  const { id, code } = await issueSignupCode(db, email, payload, now);
-  return { id, code, payload };
+  const { handle, code } = await issueSignupCode(db, email, payload, now);
+  const { id } = await db.selectFrom("oneTimeCodes").select("id").where("handle", "=", handle).executeTakeFirstOrThrow();
+  const ref: AttemptRef = { handle, via: bound ? "browser" : "api" };
+  return { id, handle, code, payload, ref };
 }
 
 /** Open another attempt whose code differs from each of `codes` (1 in 10,000 a draw repeats). */
@@ -82,7 +90,15 @@ function codeOtherThan(...codes: string[]) {
   return wrong;
 }
 
-/** The 409 a code without an attempt id gets while several unbound attempts wait. */
+/** The 404 a handle gets that names no attempt the request may reach. */
+async function expectUnknownAttempt(promise: Promise<unknown>) {
+  const error = await rejection(promise);
+  expect(error.status).toBe(404);
+  expect(error.message).toBe(UNKNOWN_ATTEMPT);
+  expect(error.fieldErrors).toEqual({ attemptId: UNKNOWN_ATTEMPT });
+}
+
+/** The 409 a code without a handle gets while several unbound attempts wait. */
 async function expectSeveralWaiting(promise: Promise<unknown>) {
   const error = await rejection(promise);
   expect(error.status).toBe(409);
@@ -98,14 +114,16 @@ async function attemptRow(id: number) {
 }
 
 describe("sign-up codes", () => {
-  it("are 4 digits, each attempt with its own id", async () => {
+  it("are 4 digits, each attempt with its own random handle (128 bits), stored on its row", async () => {
     const email = freshEmail();
     const made = await Promise.all(Array.from({ length: 5 }, () => issueSignupCode(db, email, payloadFor("x"))));
-    for (const { id, code } of made) {
+    for (const { handle, code } of made) {
       expect(code).toMatch(/^\d{4}$/);
-      expect(Number.isInteger(id)).toBe(true);
+      expect(handle).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(Buffer.from(handle, "base64url")).toHaveLength(16);
     }
-    expect(new Set(made.map((m) => m.id)).size).toBe(5);
+    expect(new Set(made.map((m) => m.handle)).size).toBe(5);
+    expect((await signupRows(email)).map((r) => r.handle).sort()).toEqual(made.map((m) => m.handle).sort());
   });
 
   it("are stored only as a keyed hash, beside the attempt's payload, with an expiry 10 minutes ahead", async () => {
@@ -133,11 +151,11 @@ describe("sign-up codes", () => {
 
   it("a correct code works once and gives back the attempt's payload; the second use says it was used", async () => {
     const email = freshEmail();
-    const { id, code, payload } = await attempt(email);
+    const { id, code, payload, ref } = await attempt(email);
     await expect(consumeSignupCode(db, email, code, null)).resolves.toBe(payload);
     expect((await attemptRow(id)).usedAt).not.toBeNull();
     await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.used);
-    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.used);
+    await expectCodeError(consumeSignupCode(db, email, code, ref), CODE_MESSAGES.used);
   });
 
   it("a code belongs to its email", async () => {
@@ -147,12 +165,40 @@ describe("sign-up codes", () => {
     await expect(consumeSignupCode(db, email, code, null)).resolves.toBe(payload);
   });
 
-  it("a code belongs to its attempt's email even when the attempt id is given", async () => {
+  it("a code belongs to its attempt's email even when the handle is given", async () => {
     const email = freshEmail();
-    const { id, code, payload } = await attempt(email);
-    // Another email naming this attempt's id finds no attempt of its own.
-    await expectCodeError(consumeSignupCode(db, freshEmail(), code, id), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
+    const { code, payload, ref } = await attempt(email);
+    // Another email naming this attempt's handle finds no attempt of its own.
+    await expectUnknownAttempt(consumeSignupCode(db, freshEmail(), code, ref));
+    await expect(consumeSignupCode(db, email, code, ref)).resolves.toBe(payload);
+  });
+
+  it("a handle reaches its attempt only from where it was opened: a browser's through the API is unknown, and the reverse", async () => {
+    const email = freshEmail();
+    const web = await attempt(email, "Browser", undefined, true);
+    const api = await attemptWithOtherCode(email, web.code, "API");
+    const before = await Promise.all([web.id, api.id].map(attemptRow));
+    // The right code and the right handle, from the wrong side: 404, and nothing counted or renewed.
+    await expectUnknownAttempt(consumeSignupCode(db, email, web.code, { handle: web.handle, via: "api" }));
+    await expectUnknownAttempt(renewSignupCode(db, email, { handle: web.handle, via: "api" }));
+    await expectUnknownAttempt(consumeSignupCode(db, email, api.code, { handle: api.handle, via: "browser" }));
+    await expectUnknownAttempt(renewSignupCode(db, email, { handle: api.handle, via: "browser" }));
+    expect(await Promise.all([web.id, api.id].map(attemptRow))).toEqual(before);
+    // From its own side each works.
+    await expect(consumeSignupCode(db, email, web.code, web.ref)).resolves.toBe(web.payload);
+    await expect(consumeSignupCode(db, email, api.code, api.ref)).resolves.toBe(api.payload);
+  });
+
+  it("a guessed handle, a row id, or anything else that is not a live attempt's handle is unknown", async () => {
+    const email = freshEmail();
+    const { id, code, ref } = await attempt(email);
+    const guesses: unknown[] = [crypto.randomBytes(16).toString("base64url"), id, String(id), "", ref.handle.slice(1), `${ref.handle}=`];
+    for (const handle of guesses) {
+      const guess = { handle, via: "api" } as AttemptRef;
+      await expectUnknownAttempt(consumeSignupCode(db, email, code, guess));
+      await expectUnknownAttempt(renewSignupCode(db, email, guess));
+    }
+    expect(Number((await attemptRow(id)).attempts)).toBe(0);
   });
 
   it("an expired code is refused with the expired message", async () => {
@@ -169,23 +215,23 @@ describe("sign-up codes", () => {
 
   it("counts wrong tries", async () => {
     const email = freshEmail();
-    const { id, code, payload } = await attempt(email);
+    const { id, code, payload, ref } = await attempt(email);
     await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
-    await expectCodeError(consumeSignupCode(db, email, otherCode(code), id), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, otherCode(code), ref), CODE_MESSAGES.wrong);
     expect(Number((await attemptRow(id)).attempts)).toBe(2);
     // A few wrong tries do not kill the code.
-    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
+    await expect(consumeSignupCode(db, email, code, ref)).resolves.toBe(payload);
   });
 
   it(`after ${MAX_CODE_ATTEMPTS} wrong tries the code is dead: the 6th try fails even with the right code`, async () => {
     expect(MAX_CODE_ATTEMPTS).toBe(5);
     const email = freshEmail();
-    const { id, code } = await attempt(email);
+    const { id, code, ref } = await attempt(email);
     for (let i = 1; i < MAX_CODE_ATTEMPTS; i++)
       await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.wrong);
     await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.lastWrong);
     await expectCodeError(consumeSignupCode(db, email, code, null), CODE_MESSAGES.dead);
-    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.dead);
+    await expectCodeError(consumeSignupCode(db, email, code, ref), CODE_MESSAGES.dead);
     await expectCodeError(consumeSignupCode(db, email, otherCode(code), null), CODE_MESSAGES.dead);
     const row = await attemptRow(id);
     expect(Number(row.attempts)).toBe(MAX_CODE_ATTEMPTS);
@@ -208,7 +254,7 @@ describe("sign-up codes", () => {
 });
 
 describe("several sign-up attempts for one email", () => {
-  it("a second attempt leaves the first as it is: both rows wait, each code (with its attempt id) gives back its own payload", async () => {
+  it("a second attempt leaves the first as it is: both rows wait, each code (with its handle) gives back its own payload", async () => {
     const email = freshEmail();
     const first = await attempt(email, "Victim");
     const before = await attemptRow(first.id);
@@ -217,19 +263,19 @@ describe("several sign-up attempts for one email", () => {
     expect((await signupRows(email)).map((r) => r.id).sort((a, b) => a - b)).toEqual([first.id, second.id].sort((a, b) => a - b));
     // The first attempt's row is untouched: same code hash, payload, tries and expiry.
     expect(await attemptRow(first.id)).toEqual(before);
-    // With its attempt id each code confirms its own attempt.
-    await expect(consumeSignupCode(db, email, first.code, first.id)).resolves.toBe(first.payload);
-    await expect(consumeSignupCode(db, email, second.code, second.id)).resolves.toBe(second.payload);
+    // With its handle each code confirms its own attempt.
+    await expect(consumeSignupCode(db, email, first.code, first.ref)).resolves.toBe(first.payload);
+    await expect(consumeSignupCode(db, email, second.code, second.ref)).resolves.toBe(second.payload);
   });
 
   it(
-    "without an attempt id, several unbound attempts waiting (live, dead or with an expired code): " +
+    "without a handle, several unbound attempts waiting (live, dead or with an expired code): " +
       "409, they all end, whatever the code; bound and used attempts stay",
     async () => {
       const email = freshEmail();
       // Finished ones first: a dead unbound attempt (5 wrong tries on it alone) and an expired one.
       const dead = await attempt(email, "Dead");
-      for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead.code), dead.id).catch(() => undefined);
+      for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(dead.code), dead.ref).catch(() => undefined);
       const expired = await attemptWithOtherCode(email, dead.code, "Expired");
       await db
         .updateTable("oneTimeCodes")
@@ -246,12 +292,12 @@ describe("several sign-up attempts for one email", () => {
       await expectSeveralWaiting(consumeSignupCode(db, email, a.code, null));
       for (const ended of [a, b, dead, expired]) expect(await exists(ended.id)).toBe(false);
       expect(await attemptRow(bound.id)).toEqual(untouched);
-      // Their codes work no more, with or without their ids; nothing is left to renew for them.
+      // Their codes work no more, with or without their handles; nothing is left to renew for them.
       for (const ended of [a, b]) {
-        await expectCodeError(consumeSignupCode(db, email, ended.code, ended.id), CODE_MESSAGES.wrong);
-        expect(await renewSignupCode(db, email, ended.id)).toBeNull();
+        await expectUnknownAttempt(consumeSignupCode(db, email, ended.code, ended.ref));
+        await expectUnknownAttempt(renewSignupCode(db, email, ended.ref));
       }
-      // Without an id nothing unbound is left in sight: the code is just wrong.
+      // Without a handle nothing unbound is left in sight: the code is just wrong.
       await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.wrong);
 
       // A wrong code, too, ends them all (and counts nowhere).
@@ -262,16 +308,16 @@ describe("several sign-up attempts for one email", () => {
       expect(await exists(d.id)).toBe(false);
       expect(await attemptRow(bound.id)).toEqual(untouched);
 
-      // A new attempt alone works without an id again, and the browser's bound attempt still
-      // works with its id.
+      // A new attempt alone works without a handle again, and the browser's bound attempt still
+      // works with its handle.
       const fresh = await attemptWithOtherCode(email, [dead.code, expired.code, bound.code], "Fresh");
       await expect(consumeSignupCode(db, email, fresh.code, null)).resolves.toBe(fresh.payload);
-      await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+      await expect(consumeSignupCode(db, email, bound.code, bound.ref)).resolves.toBe(bound.payload);
     },
   );
 
   it(
-    "an attempt bound to a browser is out of sight without its id: " +
+    "an attempt bound to a browser is out of sight without its handle: " +
       "its code is wrong there, its tries are not counted, it is not renewed",
     async () => {
       const email = freshEmail();
@@ -281,12 +327,12 @@ describe("several sign-up attempts for one email", () => {
       await expectCodeError(consumeSignupCode(db, email, otherCode(bound.code), null), CODE_MESSAGES.wrong);
       expect(await renewSignupCode(db, email, null)).toBeNull();
       expect(await attemptRow(bound.id)).toEqual(before);
-      // With its id it is reached like any attempt.
-      await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+      // With its handle it is reached like any attempt.
+      await expect(consumeSignupCode(db, email, bound.code, bound.ref)).resolves.toBe(bound.payload);
     },
   );
 
-  it("two bound attempts do not make the unbound one ambiguous: without an id it alone is checked", async () => {
+  it("two bound attempts do not make the unbound one ambiguous: without a handle it alone is checked", async () => {
     const email = freshEmail();
     const x = await attempt(email, "Browser X", undefined, true);
     const y = await attemptWithOtherCode(email, x.code, "Browser Y", true);
@@ -297,22 +343,22 @@ describe("several sign-up attempts for one email", () => {
     expect(Number((await attemptRow(y.id)).attempts)).toBe(0);
   });
 
-  it("with an attempt id only that attempt's code counts", async () => {
+  it("with a handle only that attempt's code counts", async () => {
     const email = freshEmail();
     const mine = await attempt(email, "Victim");
     const theirs = await attemptWithOtherCode(email, mine.code, "Attacker");
     // The other attempt's (valid) code is a wrong code for this attempt, and is counted on it alone.
-    await expectCodeError(consumeSignupCode(db, email, theirs.code, mine.id), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, theirs.code, mine.ref), CODE_MESSAGES.wrong);
     expect(Number((await attemptRow(mine.id)).attempts)).toBe(1);
     expect(Number((await attemptRow(theirs.id)).attempts)).toBe(0);
     expect((await attemptRow(theirs.id)).usedAt).toBeNull();
     // Its own code works, and gives back its own payload.
-    await expect(consumeSignupCode(db, email, mine.code, mine.id)).resolves.toBe(mine.payload);
+    await expect(consumeSignupCode(db, email, mine.code, mine.ref)).resolves.toBe(mine.payload);
     // The other attempt was not used up by any of this.
-    await expect(consumeSignupCode(db, email, theirs.code, theirs.id)).resolves.toBe(theirs.payload);
+    await expect(consumeSignupCode(db, email, theirs.code, theirs.ref)).resolves.toBe(theirs.payload);
   });
 
-  it("a wrong try without an attempt id is counted on the unbound waiting attempt only, never on a bound one", async () => {
+  it("a wrong try without a handle is counted on the unbound waiting attempt only, never on a bound one", async () => {
     const email = freshEmail();
     const bound = await attempt(email, "Browser", undefined, true);
     const a = await attemptWithOtherCode(email, bound.code, "A");
@@ -328,9 +374,9 @@ describe("several sign-up attempts for one email", () => {
     await expectCodeError(consumeSignupCode(db, email, a.code, null), CODE_MESSAGES.dead);
     await expectCodeError(consumeSignupCode(db, email, wrong, null), CODE_MESSAGES.dead);
     expect(Number((await attemptRow(a.id)).attempts)).toBe(MAX_CODE_ATTEMPTS);
-    // The bound attempt had none of those tries, and still works with its id.
+    // The bound attempt had none of those tries, and still works with its handle.
     expect(Number((await attemptRow(bound.id)).attempts)).toBe(0);
-    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+    await expect(consumeSignupCode(db, email, bound.code, bound.ref)).resolves.toBe(bound.payload);
   });
 
   it("an attempt's tries do not count on the attempts that were not checked", async () => {
@@ -339,17 +385,17 @@ describe("several sign-up attempts for one email", () => {
     const b = await attemptWithOtherCode(email, a.code, "B");
     let wrong = otherCode(a.code);
     while (wrong === b.code) wrong = otherCode(wrong);
-    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, a.id), CODE_MESSAGES.wrong);
-    await expectCodeError(consumeSignupCode(db, email, wrong, a.id), CODE_MESSAGES.lastWrong);
-    await expectCodeError(consumeSignupCode(db, email, a.code, a.id), CODE_MESSAGES.dead);
+    for (let i = 1; i < MAX_CODE_ATTEMPTS; i++) await expectCodeError(consumeSignupCode(db, email, wrong, a.ref), CODE_MESSAGES.wrong);
+    await expectCodeError(consumeSignupCode(db, email, wrong, a.ref), CODE_MESSAGES.lastWrong);
+    await expectCodeError(consumeSignupCode(db, email, a.code, a.ref), CODE_MESSAGES.dead);
     expect(Number((await attemptRow(b.id)).attempts)).toBe(0);
-    await expect(consumeSignupCode(db, email, b.code, b.id)).resolves.toBe(b.payload);
+    await expect(consumeSignupCode(db, email, b.code, b.ref)).resolves.toBe(b.payload);
   });
 
   it("endSignupAttempts deletes the waiting attempts, and their codes stop working", async () => {
     const email = freshEmail();
     const used = await attempt(email, "Verified");
-    await consumeSignupCode(db, email, used.code, used.id);
+    await consumeSignupCode(db, email, used.code, used.ref);
     const a = await attempt(email, "A");
     const b = await attempt(email, "B");
     const bystander = freshEmail();
@@ -361,33 +407,33 @@ describe("several sign-up attempts for one email", () => {
       const error = await rejection(consumeSignupCode(db, email, ended.code, null));
       expect(error.status).toBe(400);
       expect(Object.values(CODE_MESSAGES)).toContain(error.message);
-      expect(await renewSignupCode(db, email, ended.id)).toBeNull();
+      await expectUnknownAttempt(renewSignupCode(db, email, ended.ref));
     }
     expect(await renewSignupCode(db, email, null)).toBeNull();
     // Another email's attempt is not touched.
-    await expect(consumeSignupCode(db, bystander, other.code, other.id)).resolves.toBe(other.payload);
+    await expect(consumeSignupCode(db, bystander, other.code, other.ref)).resolves.toBe(other.payload);
   });
 });
 
 describe("renewSignupCode", () => {
   it("gives the attempt a new code: the old one stops working and the tries start again", async () => {
     const email = freshEmail();
-    const { id, code, payload } = await attempt(email);
-    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(code), id).catch(() => undefined);
-    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.dead);
-    let fresh = await renewSignupCode(db, email, id);
+    const { id, code, payload, ref } = await attempt(email);
+    for (let i = 0; i < MAX_CODE_ATTEMPTS; i++) await consumeSignupCode(db, email, otherCode(code), ref).catch(() => undefined);
+    await expectCodeError(consumeSignupCode(db, email, code, ref), CODE_MESSAGES.dead);
+    let fresh = await renewSignupCode(db, email, ref);
     // 1 in 10,000 the new code equals the old one: draw again so the test means something.
-    while (fresh === code) fresh = await renewSignupCode(db, email, id);
+    while (fresh === code) fresh = await renewSignupCode(db, email, ref);
     expect(fresh).toMatch(/^\d{4}$/);
     const row = await attemptRow(id);
     expect(Number(row.attempts)).toBe(0);
     expect(row.payload).toBe(payload);
     expect(await signupRows(email)).toHaveLength(1);
-    await expectCodeError(consumeSignupCode(db, email, code, id), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, fresh!, id)).resolves.toBe(payload);
+    await expectCodeError(consumeSignupCode(db, email, code, ref), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, ref)).resolves.toBe(payload);
   });
 
-  it("without an attempt id renews the only unbound waiting attempt; a bound one keeps its code", async () => {
+  it("without a handle renews the only unbound waiting attempt; a bound one keeps its code", async () => {
     const email = freshEmail();
     const bound = await attempt(email, "Browser", undefined, true);
     const api = await attemptWithOtherCode(email, bound.code, "API");
@@ -396,53 +442,53 @@ describe("renewSignupCode", () => {
     while (fresh === api.code) fresh = await renewSignupCode(db, email, null);
     expect(fresh).toMatch(/^\d{4}$/);
     expect(await attemptRow(bound.id)).toEqual(boundBefore);
-    await expectCodeError(consumeSignupCode(db, email, api.code, api.id), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, fresh!, api.id)).resolves.toBe(api.payload);
-    await expect(consumeSignupCode(db, email, bound.code, bound.id)).resolves.toBe(bound.payload);
+    await expectCodeError(consumeSignupCode(db, email, api.code, api.ref), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, api.ref)).resolves.toBe(api.payload);
+    await expect(consumeSignupCode(db, email, bound.code, bound.ref)).resolves.toBe(bound.payload);
   });
 
-  it("without an attempt id renews nothing while several unbound attempts wait (whose would it be?)", async () => {
+  it("without a handle renews nothing while several unbound attempts wait (whose would it be?)", async () => {
     const email = freshEmail();
     const older = await attempt(email, "Older");
     const newer = await attemptWithOtherCode(email, older.code, "Newer");
     const before = await Promise.all([older.id, newer.id].map(attemptRow));
     expect(await renewSignupCode(db, email, null)).toBeNull();
     expect(await Promise.all([older.id, newer.id].map(attemptRow))).toEqual(before);
-    // Nothing was changed or ended: each code still works with its id.
-    await expect(consumeSignupCode(db, email, older.code, older.id)).resolves.toBe(older.payload);
-    await expect(consumeSignupCode(db, email, newer.code, newer.id)).resolves.toBe(newer.payload);
+    // Nothing was changed or ended: each code still works with its handle.
+    await expect(consumeSignupCode(db, email, older.code, older.ref)).resolves.toBe(older.payload);
+    await expect(consumeSignupCode(db, email, newer.code, newer.ref)).resolves.toBe(newer.payload);
   });
 
-  it("without an attempt id renews nothing when only a bound attempt waits", async () => {
+  it("without a handle renews nothing when only a bound attempt waits", async () => {
     const email = freshEmail();
     const bound = await attempt(email, "Browser", undefined, true);
     const before = await attemptRow(bound.id);
     expect(await renewSignupCode(db, email, null)).toBeNull();
     expect(await attemptRow(bound.id)).toEqual(before);
-    // With its id it is renewed like any attempt.
-    expect(await renewSignupCode(db, email, bound.id)).toMatch(/^\d{4}$/);
+    // With its handle it is renewed like any attempt.
+    expect(await renewSignupCode(db, email, bound.ref)).toMatch(/^\d{4}$/);
   });
 
-  it("with an attempt id renews that attempt only", async () => {
+  it("with a handle renews that attempt only", async () => {
     const email = freshEmail();
     const older = await attempt(email, "Older");
     const newer = await attemptWithOtherCode(email, older.code, "Newer");
     const newerBefore = await attemptRow(newer.id);
-    let fresh = await renewSignupCode(db, email, older.id);
-    while (fresh === older.code) fresh = await renewSignupCode(db, email, older.id);
+    let fresh = await renewSignupCode(db, email, older.ref);
+    while (fresh === older.code) fresh = await renewSignupCode(db, email, older.ref);
     expect(await attemptRow(newer.id)).toEqual(newerBefore);
-    await expectCodeError(consumeSignupCode(db, email, older.code, older.id), CODE_MESSAGES.wrong);
-    await expect(consumeSignupCode(db, email, fresh!, older.id)).resolves.toBe(older.payload);
-    await expect(consumeSignupCode(db, email, newer.code, newer.id)).resolves.toBe(newer.payload);
+    await expectCodeError(consumeSignupCode(db, email, older.code, older.ref), CODE_MESSAGES.wrong);
+    await expect(consumeSignupCode(db, email, fresh!, older.ref)).resolves.toBe(older.payload);
+    await expect(consumeSignupCode(db, email, newer.code, newer.ref)).resolves.toBe(newer.payload);
   });
 
-  it("answers null when nothing waits: unknown email, another email's attempt, a used attempt", async () => {
+  it("renews nothing when nothing waits: null for an unknown email, 404 for another email's or a used attempt's handle", async () => {
     expect(await renewSignupCode(db, freshEmail(), null)).toBeNull();
     const email = freshEmail();
-    const { id, code } = await attempt(email);
-    expect(await renewSignupCode(db, freshEmail(), id)).toBeNull();
-    await consumeSignupCode(db, email, code, id);
-    expect(await renewSignupCode(db, email, id)).toBeNull();
+    const { code, ref } = await attempt(email);
+    await expectUnknownAttempt(renewSignupCode(db, freshEmail(), ref));
+    await consumeSignupCode(db, email, code, ref);
+    await expectUnknownAttempt(renewSignupCode(db, email, ref));
     expect(await renewSignupCode(db, email, null)).toBeNull();
   });
 
@@ -450,20 +496,20 @@ describe("renewSignupCode", () => {
     expect(ATTEMPT_TTL_MS).toBe(60 * 60 * 1000);
     const email = freshEmail();
     const openedAt = new Date();
-    const { id, payload } = await attempt(email, "Late", openedAt);
+    const { id, payload, ref } = await attempt(email, "Late", openedAt);
     // Renewed after 30 minutes: the usual 10 minutes ahead.
-    const mid = await renewSignupCode(db, email, id, minutes(30, openedAt));
+    const mid = await renewSignupCode(db, email, ref, minutes(30, openedAt));
     expect(mid).toMatch(/^\d{4}$/);
     expect(Date.parse((await attemptRow(id)).expiresAt)).toBe(minutes(40, openedAt).getTime());
     // Renewed after 55 minutes: the code ends with the attempt, at 60, not at 65.
-    const late = await renewSignupCode(db, email, id, minutes(55, openedAt));
+    const late = await renewSignupCode(db, email, ref, minutes(55, openedAt));
     expect(Date.parse((await attemptRow(id)).expiresAt)).toBe(openedAt.getTime() + ATTEMPT_TTL_MS);
-    await expectCodeError(consumeSignupCode(db, email, late!, id, minutes(61, openedAt)), CODE_MESSAGES.expired);
+    await expectCodeError(consumeSignupCode(db, email, late!, ref, minutes(61, openedAt)), CODE_MESSAGES.expired);
     // After the hour no new code is given.
-    expect(await renewSignupCode(db, email, id, minutes(61, openedAt))).toBeNull();
+    await expectUnknownAttempt(renewSignupCode(db, email, ref, minutes(61, openedAt)));
     expect(await renewSignupCode(db, email, null, minutes(61, openedAt))).toBeNull();
     // Before its end the last code still works.
-    await expect(consumeSignupCode(db, email, late!, id, minutes(59, openedAt))).resolves.toBe(payload);
+    await expect(consumeSignupCode(db, email, late!, ref, minutes(59, openedAt))).resolves.toBe(payload);
   });
 });
 
@@ -536,7 +582,7 @@ describe("password-reset tokens", () => {
 
   it("a sign-up code cannot be used as a reset token, nor the other way round", async () => {
     const email = freshEmail();
-    const { id, code, payload } = await attempt(email);
+    const { id, code, payload, ref } = await attempt(email);
     expect(await findResetToken(db, `${id}.${"A".repeat(43)}`)).toBeNull();
     const token = await issueResetToken(db, email);
     // A new reset token replaces reset tokens only: the sign-up attempt waits on.
@@ -544,7 +590,7 @@ describe("password-reset tokens", () => {
     // The reset row does not satisfy the sign-up check (it only looks at sign-up rows).
     await expectCodeError(consumeSignupCode(db, email, token, null), CODE_MESSAGES.wrong);
     expect(Number((await attemptRow(id)).attempts)).toBe(1);
-    await expect(consumeSignupCode(db, email, code, id)).resolves.toBe(payload);
+    await expect(consumeSignupCode(db, email, code, ref)).resolves.toBe(payload);
     expect(await consumeResetToken(db, token)).toBe(email);
   });
 
@@ -559,6 +605,6 @@ describe("password-reset tokens", () => {
     expect((await rejection(consumeResetToken(db, token))).message).toBe(RESET_INVALID);
     expect(await findResetToken(db, othersToken)).not.toBeNull();
     // Sign-up attempts are not reset tokens: they wait on.
-    await expect(consumeSignupCode(db, email, signup.code, signup.id)).resolves.toBe(signup.payload);
+    await expect(consumeSignupCode(db, email, signup.code, signup.ref)).resolves.toBe(signup.payload);
   });
 });

@@ -36,8 +36,9 @@ function sameHash(a: string, b: string) {
 }
 
 /**
- * Whether an attempt may only be reached with its id: sign-ups made on the web page are
- * (the browser keeps the id in its session). Requests without an id never see them.
+ * Whether an attempt belongs to the browser that made it: sign-ups made on the web page are
+ * (the browser's session keeps the handle). Only that session reaches them: requests without
+ * a handle never see them, and the API not even with it.
  */
 function isBound(payload: string | null): boolean {
   try {
@@ -45,6 +46,43 @@ function isBound(payload: string | null): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Which sign-up attempt a request names: the handle registration gave out (never the row's
+ * sequential id), and where it comes from: the browser session that filled in the form
+ * (`browser`), or an API client (`api`). Each reaches only the attempts it opened.
+ */
+export interface AttemptRef {
+  handle: string;
+  via: "browser" | "api";
+}
+
+/** A handle: base64url of 16 random bytes (128 bits). */
+const HANDLE_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+
+function newHandle(): string {
+  return crypto.randomBytes(16).toString("base64url");
+}
+
+/**
+ * One answer for a handle that names no attempt this request may reach: guessed, ended, of
+ * another email, or a browser's sign-up asked for through the API. Nothing tells them apart.
+ */
+export const UNKNOWN_ATTEMPT = "This sign-up was not found, or it has ended. Please register again.";
+const unknownAttempt = () => new AppError(404, UNKNOWN_ATTEMPT, { attemptId: UNKNOWN_ATTEMPT });
+
+/** The attempts among `rows` that `ref` may reach (a handle matches one row at most). */
+function reachable<T extends { handle: string | null; payload: string | null }>(rows: T[], ref: AttemptRef): T[] {
+  return rows.filter((r) => r.handle === ref.handle && isBound(r.payload) === (ref.via === "browser"));
+}
+
+/** The handle `ref` carries; anything that cannot be a handle names no attempt (404). */
+function handleOf(ref: AttemptRef): string {
+  // A session from before handles may still hold a row id (a number).
+  const handle: unknown = ref.handle;
+  if (typeof handle !== "string" || !HANDLE_PATTERN.test(handle)) throw unknownAttempt();
+  return handle;
 }
 
 export const SEVERAL_WAITING =
@@ -63,42 +101,46 @@ function newCode() {
 /**
  * Open a sign-up attempt for the email, holding `payload` (what the form said) until its code
  * is verified. Earlier attempts for the same email stay as they are: a second registration
- * cannot change or end the first. Returns the attempt's id and its 4-digit code.
+ * cannot change or end the first. Returns the attempt's handle (128 random bits; the row's
+ * own id never leaves this module) and its 4-digit code.
  */
-export async function issueSignupCode(db: Db, email: string, payload: string, now = new Date()): Promise<{ id: number; code: string }> {
+export async function issueSignupCode(db: Db, email: string, payload: string, now = new Date()): Promise<{ handle: string; code: string }> {
   const code = newCode();
-  const row = await db
+  const handle = newHandle();
+  await db
     .insertInto("oneTimeCodes")
     .values({
       email,
       purpose: "signup",
+      handle,
       codeHash: codeHash("signup", email, code),
       attempts: 0,
       expiresAt: nowIso(new Date(now.getTime() + CODE_TTL_MS)),
       createdAt: nowIso(now),
       payload,
     })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  return { id: row.id, code };
+    .execute();
+  return { handle, code };
 }
 
 /**
- * A new code for a waiting attempt: the one `attemptId` names, or without an id the email's
- * only waiting attempt that is not bound to a browser (none when several wait: whose would it
- * be?). The old code stops working and the tries start again. Null when none qualifies.
+ * A new code for a waiting attempt: the one `attempt` names (404 when it names none this
+ * request may reach), or without one the email's only waiting attempt that is not bound to a
+ * browser (none when several wait: whose would it be?). The old code stops working and the
+ * tries start again. Null when no attempt qualifies without a handle.
  */
-export async function renewSignupCode(db: Db, email: string, attemptId: number | null, now = new Date()): Promise<string | null> {
+export async function renewSignupCode(db: Db, email: string, attempt: AttemptRef | null, now = new Date()): Promise<string | null> {
   let query = db
     .selectFrom("oneTimeCodes")
-    .select(["id", "createdAt", "payload"])
+    .select(["id", "handle", "createdAt", "payload"])
     .where("email", "=", email)
     .where("purpose", "=", "signup")
     .where("usedAt", "is", null)
     .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS)));
-  if (attemptId !== null) query = query.where("id", "=", attemptId);
+  if (attempt) query = query.where("handle", "=", handleOf(attempt));
   const rows = await query.orderBy("id", "desc").execute();
-  const candidates = attemptId !== null ? rows : rows.filter((r) => !isBound(r.payload));
+  const candidates = attempt ? reachable(rows, attempt) : rows.filter((r) => !isBound(r.payload));
+  if (attempt && candidates.length === 0) throw unknownAttempt();
   if (candidates.length !== 1) return null;
   const row = candidates[0]!;
   const code = newCode();
@@ -113,26 +155,35 @@ export async function renewSignupCode(db: Db, email: string, attemptId: number |
 }
 
 /**
- * Check a sign-up code and use it up; returns the attempt's payload. With `attemptId` (the
- * browser that filled in the form, or an API client that kept it) only that attempt's code
- * counts. Without it, only attempts not bound to a browser, and only while exactly one waits:
- * with several waiting, a code cannot tell whose sign-up it confirms (one may be someone
- * else's, with their password), so they all end (409, register again). Throws a 400 with the
- * reason: wrong, expired, used, or no tries left. A wrong try is counted atomically on every attempt it was checked against, so
+ * Check a sign-up code and use it up; returns the attempt's payload. With `attempt` (the
+ * browser that filled in the form, or an API client that kept the handle) only that attempt's
+ * code counts, and a handle that names no attempt this request may reach is a 404
+ * (UNKNOWN_ATTEMPT): a browser's sign-up is never confirmed through the API. Without it, only
+ * attempts not bound to a browser, and only while exactly one waits: with several waiting, a
+ * code cannot tell whose sign-up it confirms (one may be someone else's, with their password),
+ * so they all end (409, register again). Throws a 400 with the reason: wrong, expired, used, or
+ * no tries left. A wrong try is counted atomically on every attempt it was checked against, so
  * parallel guesses cannot exceed the limit; pass the main db so the count survives a rollback.
  */
-export async function consumeSignupCode(db: Db, email: string, code: string, attemptId: number | null, now = new Date()): Promise<string> {
+export async function consumeSignupCode(
+  db: Db,
+  email: string,
+  code: string,
+  attempt: AttemptRef | null,
+  now = new Date(),
+): Promise<string> {
   let query = db
     .selectFrom("oneTimeCodes")
     .selectAll()
     .where("email", "=", email)
     .where("purpose", "=", "signup")
     .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS - CODE_TTL_MS)));
-  if (attemptId !== null) query = query.where("id", "=", attemptId);
+  if (attempt) query = query.where("handle", "=", handleOf(attempt));
   const all = await query.orderBy("id", "desc").execute();
-  const rows = attemptId !== null ? all : all.filter((r) => !isBound(r.payload));
+  const rows = attempt ? reachable(all, attempt) : all.filter((r) => !isBound(r.payload));
+  if (attempt && rows.length === 0) throw unknownAttempt();
   const fail = (message: string) => new AppError(400, message, { otp: message });
-  if (attemptId === null) {
+  if (!attempt) {
     // Waiting as resend sees it: unused and within the attempt's life (its code may have expired).
     const lifeStart = now.getTime() - ATTEMPT_TTL_MS;
     const open = rows.filter((r) => !r.usedAt && Date.parse(r.createdAt) > lifeStart);

@@ -33,7 +33,7 @@ export interface SessionData {
   /** false when the visitor signed in without 'Remember me': the cookie then ends with the browser */
   remember?: boolean;
   /** what the sign-up form held, so the OTP step (and 'Change details') can show it */
-  pendingSignup?: { attemptId: number; name: string; email: string; mobile: string | null };
+  pendingSignup?: { attemptId: string; name: string; email: string; mobile: string | null };
 }
 
 export const sessionCookie = createCookie("__session", {

@@ -7,6 +7,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, expectChanged, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
+import type { AttemptRef } from "~/lib/one-time-codes.server";
 import {
   consumeResetToken,
   consumeSignupCode,
@@ -65,7 +66,8 @@ export function findByEmail(email: string, db: Db) {
 const PendingSchema = z.object({ name: z.string(), mobile: z.string().nullable(), passwordHash: z.string() });
 
 export interface SignupAttempt {
-  attemptId: number;
+  /** the attempt's handle (128 random bits): what the browser's session or an API client keeps */
+  attemptId: string;
   /** the details as typed; there is no users row (and no id) until the code is verified */
   user: Omit<User, "id">;
 }
@@ -86,38 +88,41 @@ export async function registerAccount(
   await rateLimitClient(LIMITS.signup, client, input.email);
   if (await findByEmail(input.email, db)) throw emailTaken();
   const passwordHash = await hashPassword(input.password);
-  // boundToBrowser: the web page keeps the attempt's id in the session, and only that id reaches it.
+  // boundToBrowser: the web page keeps the attempt's handle in the session, and only that session reaches it.
   const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
-  const { id, code } = await issueSignupCode(db, input.email, payload);
+  const { handle, code } = await issueSignupCode(db, input.email, payload);
   await sendSignupCode(input.email, input.name, code);
-  return { attemptId: id, user: { name: input.name, email: input.email, mobile: input.mobile } };
+  return { attemptId: handle, user: { name: input.name, email: input.email, mobile: input.mobile } };
 }
 
 /**
- * A new code for a sign-up waiting for verification: the attempt `attemptId` names (the
- * browser's own, or an API client's), else the email's lone API sign-up. Answers the same for
- * any email; the mail goes out in the background.
+ * A new code for a sign-up waiting for verification: the attempt `attempt` names (the
+ * browser's own, or an API client's; 404 when it names none the caller may reach), else the
+ * email's lone API sign-up. Without a handle it answers the same for any email. The mail goes
+ * out in the background.
  */
-export async function resendSignupCode(email: string, attemptId: number | null, client: Client, db: Db = defaultDb): Promise<void> {
+export async function resendSignupCode(email: string, attempt: AttemptRef | null, client: Client, db: Db = defaultDb): Promise<void> {
   await rateLimitClient(LIMITS.otpResend, client, email);
-  const code = await renewSignupCode(db, email, attemptId);
+  const code = await renewSignupCode(db, email, attempt);
   if (code) sendSignupCode(email, "there", code, true);
 }
 
 /**
  * Check the emailed code and create the account from its attempt. Returns the user to sign in.
- * `attemptId` ties the code to the browser that filled in the form (null: API clients).
+ * `attempt` ties the code to one sign-up: the browser's own (its session's handle) or an API
+ * client's (the handle registration answered); a browser's sign-up is out of the API's reach.
+ * Null: the email's lone API sign-up (see consumeSignupCode).
  */
 export async function verifySignup(
   email: string,
   otp: string,
-  attemptId: number | null,
+  attempt: AttemptRef | null,
   client: Client,
   db: Db = defaultDb,
 ): Promise<User> {
   await rateLimitClient(LIMITS.otpVerify, client, email);
   // Checked outside the transaction, so a wrong try stays counted.
-  const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attemptId)));
+  const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attempt)));
   try {
     return await db.transaction().execute(async (trx) => {
       if (await findByEmail(email, trx)) throw emailTaken();

@@ -11,8 +11,10 @@ export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
     const { email, attemptId } = parseWith(ResendSchema, await readBody(request));
-    await resendSignupCode(email, attemptId ?? null, clientOf(request));
-    // The same answer whether or not the email waits for a code.
+    // A handle reaches only a sign-up made through the API (404 otherwise, as for a guessed one).
+    const attempt = attemptId === undefined ? null : { handle: attemptId, via: "api" as const };
+    await resendSignupCode(email, attempt, clientOf(request));
+    // Without a handle, the same answer whether or not the email waits for a code.
     return { success: true, message: "If this email is waiting for verification, a new OTP has been sent." };
   });
 export const loader = otherMethods(["POST"]);

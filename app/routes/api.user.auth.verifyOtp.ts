@@ -13,7 +13,9 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const input = parseWith(OtpSchema, await readBody(request));
     // Without the attemptId registration answered (it is optional, docs/api.md), a code
     // confirms an API sign-up only while it is the one waiting for the email (ADR 0006).
-    const user = await verifySignup(input.email, input.otp, input.attemptId ?? null, clientOf(request));
+    // Through the API a handle reaches only sign-ups made through the API.
+    const attempt = input.attemptId === undefined ? null : { handle: input.attemptId, via: "api" as const };
+    const user = await verifySignup(input.email, input.otp, attempt, clientOf(request));
     return tokenAnswer(request, user);
   });
 export const loader = otherMethods(["POST"]);

@@ -24,7 +24,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/profile");
   // Back from the OTP step ('Change details'): the form keeps what was typed.
   const pending = (await getSession(request)).get("pendingSignup");
-  return { pending: pending ?? null };
+  // The attempt's handle stays on the server.
+  return { pending: pending ? { name: pending.name, email: pending.email, mobile: pending.mobile } : null };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

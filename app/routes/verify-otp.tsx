@@ -25,8 +25,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const email = EmailSchema.safeParse(new URL(request.url).searchParams.get("email") ?? "");
   if (!email.success) throw redirect("/signup");
   const pending = (await getSession(request)).get("pendingSignup");
-  // What the sign-up form held, shown only to the browser that filled it in.
-  return { email: email.data, pending: pending?.email === email.data ? pending : null };
+  // What the sign-up form held, shown only to the browser that filled it in (its handle stays on the server).
+  const shown = pending?.email === email.data ? { name: pending.name, email: pending.email, mobile: pending.mobile } : null;
+  return { email: email.data, pending: shown };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -36,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
       const pending = (await getSession(request)).get("pendingSignup");
       // The code must belong to the sign-up this browser made, when it made one.
-      const attemptFor = (email: string) => (pending?.email === email ? pending.attemptId : null);
+      const attemptFor = (email: string) => (pending?.email === email ? { handle: pending.attemptId, via: "browser" as const } : null);
       if (intent === "resend") {
         const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
         await resendSignupCode(email, attemptFor(email), clientOf(request));

@@ -4,7 +4,7 @@
 // message is that one, whatever else is wrong.
 import { z } from "zod";
 import { LOGIN_FIELDS, MESSAGES, OTP_LENGTH, PASSWORD_MAX, PASSWORD_MIN, PROFILE_FIELDS, SIGNUP_FIELDS } from "./account-fields";
-import { EmailSchema, IdSchema } from "./schemas";
+import { EmailSchema } from "./schemas";
 
 export { MESSAGES, OTP_LENGTH, PASSWORD_MAX, PASSWORD_MIN };
 
@@ -83,6 +83,17 @@ export const LoginSchema = z
   .transform((v) => ({ email: v.email.trim().toLowerCase(), password: v.password }));
 export type LoginInput = z.output<typeof LoginSchema>;
 
+const ATTEMPT_ID_MESSAGE = "A valid attemptId is required";
+/**
+ * The `attemptId` registration answered: an opaque handle. Whether it names a sign-up is the
+ * server's to say (a guessed one, or a number, names none: 404); only what cannot be text is
+ * refused here.
+ */
+const AttemptIdSchema = z.preprocess(
+  (v) => (typeof v === "number" ? String(v) : v),
+  z.string({ error: ATTEMPT_ID_MESSAGE }).trim().min(1, ATTEMPT_ID_MESSAGE).max(64, ATTEMPT_ID_MESSAGE),
+);
+
 /** The code arrives as one string ("1234") or, from the four boxes, as four digits. */
 export const OtpSchema = z.object({
   email: EmailSchema,
@@ -94,11 +105,11 @@ export const OtpSchema = z.object({
       .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), MESSAGES.otp),
   ),
   /** API clients may send back the `attemptId` registration gave them, to bind the code to their own sign-up */
-  attemptId: IdSchema.optional(),
+  attemptId: AttemptIdSchema.optional(),
 });
 
 export const EmailOnlySchema = z.object({ email: EmailSchema });
-export const ResendSchema = z.object({ email: EmailSchema, attemptId: IdSchema.optional() });
+export const ResendSchema = z.object({ email: EmailSchema, attemptId: AttemptIdSchema.optional() });
 
 export const ProfileSchema = z
   .object({ name: text, email: text, mobile: text })

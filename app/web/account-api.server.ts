@@ -37,7 +37,7 @@ export const registerAction =
       const { attemptId, user } = await registerAccount(input, clientOf(request));
       const message = "OTP sent successfully";
       // The account gets no token until its code is verified (docs/api.md: the token is optional).
-      // `attemptId`, sent back with verifyOtp, binds the code to this sign-up (ADR 0006).
+      // `attemptId` (a random handle), sent back with verifyOtp, binds the code to this sign-up (ADR 0006).
       const body = shape === "success" ? { success: true, message, attemptId } : { success: true, message, attemptId, user };
       return jsonResponse(body, { status: 201 });
     });

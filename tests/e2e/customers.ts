@@ -67,7 +67,7 @@ export async function registerThroughApi(api: APIRequestContext, account: Accoun
     headers: postHeaders(info),
   });
   expect(register.status(), `register ${account.email}`).toBe(201);
-  const { attemptId } = (await register.json()) as { attemptId: number };
+  const { attemptId } = (await register.json()) as { attemptId: string };
   const verify = await api.post("/api/user/auth/verifyOtp", {
     data: { email: account.email, otp: await mailedCode(account.email), attemptId },
     headers: postHeaders(info),

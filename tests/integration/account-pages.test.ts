@@ -12,7 +12,7 @@ import { issueToken } from "~/lib/identity.server";
 import { hashPassword } from "~/lib/password.server";
 import { clientOf, LIMITS, rateLimit } from "~/lib/rate-limit.server";
 import { settleMail } from "~/lib/mail.server";
-import { CODE_MESSAGES, MAX_CODE_ATTEMPTS, RESET_INVALID } from "~/lib/one-time-codes.server";
+import { CODE_MESSAGES, MAX_CODE_ATTEMPTS, RESET_INVALID, UNKNOWN_ATTEMPT } from "~/lib/one-time-codes.server";
 import { sessionCookie } from "~/lib/session.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, verifySignup } from "~/models/users.server";
@@ -156,11 +156,16 @@ describe("sign-up and the OTP step", () => {
     const page = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`, withCookie(cookie)));
     expect(asRecord(page.body)).toEqual({
       email,
-      pending: { attemptId: expect.any(Number), name: "Priya Shah", email, mobile: "9876543210" },
+      pending: { name: "Priya Shah", email, mobile: "9876543210" },
     });
-    // The session holds the attempt this browser opened; no account exists yet.
-    const [attempt] = await db.selectFrom("oneTimeCodes").select("id").where("email", "=", email).where("purpose", "=", "signup").execute();
-    expect(asRecord((await sessionData(cookie)).pendingSignup).attemptId).toBe(attempt!.id);
+    // The session holds the attempt this browser opened (its handle, kept on the server); no account exists yet.
+    const [attempt] = await db
+      .selectFrom("oneTimeCodes")
+      .select("handle")
+      .where("email", "=", email)
+      .where("purpose", "=", "signup")
+      .execute();
+    expect(asRecord((await sessionData(cookie)).pendingSignup).attemptId).toBe(attempt!.handle);
     expect(await usersWith(email)).toEqual([]);
     const stranger = await call(verifyOtp.loader, getRequest(`/verify-otp?email=${encodeURIComponent(email)}`));
     expect(asRecord(stranger.body).pending).toBeNull();
@@ -283,8 +288,8 @@ describe("sign-up and the OTP step", () => {
     expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
     expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
 
-    // The attacker's attempt ended with the verification: its code fails from the attacker's browser too.
-    failure(await verifyCode(email, cb, attacker), 400);
+    // The attacker's attempt ended with the verification: the attacker's browser is told so, and to register again.
+    expect(failure(await verifyCode(email, cb, attacker), 404).formError).toBe(UNKNOWN_ATTEMPT);
     expect(await headerUser(cookieJar(await verifyCode(email, ca, attacker), attacker))).toBeNull();
     expect(await usersWith(email)).toHaveLength(1);
     // And the email registers no more.
@@ -312,16 +317,16 @@ describe("sign-up and the OTP step", () => {
       await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })),
     );
     const ca = await latestCode(email);
-    const victimId = asRecord((await sessionData(victim)).pendingSignup).attemptId as number;
+    const victimId = asRecord((await sessionData(victim)).pendingSignup).attemptId as string;
     const registered = await call(
       apiRegister.action,
       jsonRequest("POST", "/api/user/auth/register", { name: "Mallory", email, password: "attackpass" }),
     );
     expect(registered.status).toBe(201);
-    const attackerId = asRecord(registered.body).attemptId as number;
+    const attackerId = asRecord(registered.body).attemptId as string;
     const cb = await latestCode(email);
     if (cb === ca) throw new Error("the two codes are equal (1 in 10,000): run the test again");
-    const row = (id: number) => db.selectFrom("oneTimeCodes").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    const row = (handle: string) => db.selectFrom("oneTimeCodes").selectAll().where("handle", "=", handle).executeTakeFirstOrThrow();
     // The web attempt is bound to its browser; the API one is not.
     expect(JSON.parse((await row(victimId)).payload ?? "null")).toMatchObject({ name: "Vera Victim", bound: true });
     expect(JSON.parse((await row(attackerId)).payload ?? "null")).toMatchObject({ name: "Mallory", bound: false });
@@ -369,9 +374,9 @@ describe("sign-up and the OTP step", () => {
       expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
       expectRedirect((await logIn(email, "victimpass")).answer, "/profile");
       expect(failure((await logIn(email, "attackpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
-      // The attacker's attempt ended with it: its renewed code makes nothing, with or without its id.
+      // The attacker's attempt ended with it: its renewed code makes nothing, with or without its handle.
       expectApiError(await apiVerify({ email, otp: renewed }), 400);
-      expectApiError(await apiVerify({ email, otp: renewed, attemptId: attackerId }), 400);
+      expectApiError(await apiVerify({ email, otp: renewed, attemptId: attackerId }), 404);
       expect((await usersWith(email)).map((u) => u.name)).toEqual(["Vera Victim"]);
     },
   );
@@ -390,8 +395,8 @@ describe("sign-up and the OTP step", () => {
       expect((await row(attackerId)).usedAt).not.toBeNull();
       // The victim's attempt was not what the code confirmed (it ends, as every other attempt does
       // once the email has an account): the victim's browser makes no account of it.
-      expect(await db.selectFrom("oneTimeCodes").select("id").where("id", "=", victimId).executeTakeFirst()).toBeUndefined();
-      failure(await verifyCode(email, ca, victim), 400);
+      expect(await db.selectFrom("oneTimeCodes").select("id").where("handle", "=", victimId).executeTakeFirst()).toBeUndefined();
+      expect(failure(await verifyCode(email, ca, victim), 404).formError).toBe(UNKNOWN_ATTEMPT);
       expect((await usersWith(email)).map((u) => u.name)).toEqual(["Mallory"]);
       expect(failure((await logIn(email, "victimpass")).answer, 401).formError).toBe(MESSAGES.invalidLogin);
     },

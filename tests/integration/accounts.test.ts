@@ -9,7 +9,14 @@ import { publicOrigin } from "~/lib/mail.server";
 import { AppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { settleMail } from "~/lib/mail.server";
-import { CODE_MESSAGES, findResetToken, MAX_CODE_ATTEMPTS, RESET_INVALID, SEVERAL_WAITING } from "~/lib/one-time-codes.server";
+import {
+  CODE_MESSAGES,
+  findResetToken,
+  MAX_CODE_ATTEMPTS,
+  RESET_INVALID,
+  SEVERAL_WAITING,
+  UNKNOWN_ATTEMPT,
+} from "~/lib/one-time-codes.server";
 import { clientOf, LIMITS } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
 import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
@@ -85,12 +92,12 @@ function verify(body: unknown) {
 function resend(body: unknown) {
   return call(resendOtp.action, jsonRequest("POST", "/api/user/auth/resendOtp", body));
 }
-/** The `attemptId` a successful registration answered. */
-function attemptIdOf(answer: Answer): number {
+/** The `attemptId` a successful registration answered: the attempt's random handle. */
+function attemptIdOf(answer: Answer): string {
   expect(answer.status).toBe(201);
   const id = asRecord(answer.body).attemptId;
-  expect(typeof id).toBe("number");
-  return id as number;
+  expect(id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+  return id as string;
 }
 function login(body: unknown, route: "user" | "auth" = "user") {
   return route === "user"
@@ -141,7 +148,7 @@ describe("register → emailed code → verify → token", () => {
     const email = freshEmail("flow");
     const r = await register({ name: "  Asha Patel ", email: email.toUpperCase(), password: PASSWORD, mobile: "+91 98765 43210" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ success: true, message: "OTP sent successfully", attemptId: expect.any(Number) });
+    expect(r.body).toEqual({ success: true, message: "OTP sent successfully", attemptId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/) });
     expect(r.headers.get("Content-Type")).toContain("application/json");
 
     // The code arrives by mail (to the normalised address), never in the answer.
@@ -193,7 +200,7 @@ describe("register → emailed code → verify → token", () => {
     expect(body).toEqual({
       success: true,
       message: "OTP sent successfully",
-      attemptId: expect.any(Number),
+      attemptId: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
       user: { name: "Ravi Kumar", email, mobile: null },
     });
     expectNoSecrets(r.body);
@@ -360,8 +367,7 @@ describe("register → emailed code → verify → token", () => {
     const email = freshEmail("bound");
     const mine = await register({ name: "Owner", email, password: "ownerpass" });
     expect(mine.status).toBe(201);
-    const attemptId = asRecord(mine.body).attemptId;
-    expect(typeof attemptId).toBe("number");
+    const attemptId = attemptIdOf(mine);
     const myCode = await latestCode(email);
     // Someone else registers the owner's email; the owner's inbox now holds their code too.
     expect((await register({ name: "Intruder", email, password: "intruderpass" })).status).toBe(201);
@@ -383,7 +389,7 @@ describe("register → emailed code → verify → token", () => {
     const twoId = attemptIdOf(await register({ name: "Two", email, password: "twopass2" }));
     const two = await newerCode(email, one);
     const [first, second] = await attemptsFor(email);
-    expect([first!.id, second!.id]).toEqual([oneId, twoId]);
+    expect([first!.handle, second!.handle]).toEqual([oneId, twoId]);
 
     expect(expectSignedIn(await verify({ email, otp: two, attemptId: twoId }), email).user.name).toBe("Two");
     // Only the verified attempt is left (used); the other is deleted.
@@ -394,7 +400,8 @@ describe("register → emailed code → verify → token", () => {
 
     const late = expectApiError(await verify({ email, otp: one }), 400);
     expect(late.errors).toEqual({ otp: late.message });
-    expect(expectApiError(await verify({ email, otp: one, attemptId: oneId }), 400).message).toBe(CODE_MESSAGES.wrong);
+    // Its handle names nothing any more.
+    expect(expectApiError(await verify({ email, otp: one, attemptId: oneId }), 404).message).toBe(UNKNOWN_ATTEMPT);
     expect(expectApiError(await verify({ email, otp: two }), 400).message).toBe(CODE_MESSAGES.used);
     expect(await usersWith(email)).toHaveLength(1);
     expect(expectApiError(await login({ email, password: "onepass1" }), 401).message).toBe(MESSAGES.invalidLogin);
@@ -425,13 +432,13 @@ describe("register → emailed code → verify → token", () => {
       expect(await attemptsFor(email)).toEqual([]);
       expect(await usersWith(email)).toEqual([]);
 
-      // Neither code works afterwards, with or without its attemptId.
+      // Neither code works afterwards: without its attemptId it is wrong, and its attemptId names nothing.
       for (const [otp, attemptId] of [
         [firstCode, firstId],
         [secondCode, secondId],
       ] as const) {
         expect(expectApiError(await verify({ email, otp }), 400).message).toBe(CODE_MESSAGES.wrong);
-        expect(expectApiError(await verify({ email, otp, attemptId }), 400).message).toBe(CODE_MESSAGES.wrong);
+        expect(expectApiError(await verify({ email, otp, attemptId }), 404).message).toBe(UNKNOWN_ATTEMPT);
       }
       expect(await usersWith(email)).toEqual([]);
       expect(expectApiError(await login({ email, password: "firstpass" }), 401).message).toBe(MESSAGES.invalidLogin);
