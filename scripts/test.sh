@@ -35,7 +35,9 @@ step() {
 }
 
 printf '\n== unit and integration: started beside typecheck, lint and build\n'
-setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run" >"$logs/unit" 2>&1 &
+# The file that starts the production server waits for the build (it runs after it, below).
+AFTER_BUILD=tests/integration/server-log.test.ts
+setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run --exclude $AFTER_BUILD" >"$logs/unit" 2>&1 &
 unit=$!
 
 step "typecheck" npx tsc
@@ -49,5 +51,6 @@ unit=""
 cat "$logs/unit"
 [ "$unit_status" -eq 0 ] || exit "$unit_status"
 
+step "the production server's log" env SHOP_AFTER_BUILD=1 npx vitest run "$AFTER_BUILD"
 step "browser" bash -c "node scripts/ensure-chromium.mjs && npx playwright test"
 printf '\n== npm test: everything passed in %ss\n' $((SECONDS - started))
