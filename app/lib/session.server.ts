@@ -107,15 +107,9 @@ const storage = createSessionStorage<SessionData>({
   async readData(id) {
     return (await loadRow(id))?.data ?? null;
   },
-  async updateData(id, data) {
-    const result = await db
-      .updateTable("sessions")
-      .set({ data: JSON.stringify(data), userId: data.userId ?? null, lastSeenAt: nowIso() })
-      .where("id", "=", id)
-      .executeTakeFirst();
-    // The row went while this request ran (signed out elsewhere, a password change): the change
-    // has nowhere to live, and a cookie naming the gone row would lose it silently.
-    expectChanged(result, () => new AppError(409, "Your session ended while this was being saved. Please try again."));
+  async updateData() {
+    // Sessions with a row are saved by saveChanges (commitSession), never here.
+    throw new Error("session rows are updated through saveChanges");
   },
   async deleteData(id) {
     await db.deleteFrom("sessions").where("id", "=", id).execute();
@@ -137,6 +131,7 @@ async function loadSession(request: Request): Promise<ShopSession> {
   }
   const session = createSession<SessionData>(row.data, id as string);
   rowEnds.set(session, row.expiresAt);
+  loadedData.set(session, JSON.stringify(row.data));
   if (row.touched) touchedBy.add(request);
   return session;
 }
@@ -150,17 +145,57 @@ export function getSession(request: Request): Promise<ShopSession> {
   return session;
 }
 
+/** Each loaded session's data as read, so a commit writes back only the keys its request changed. */
+const loadedData = new WeakMap<object, string>();
+
+/**
+ * Writes the keys this request changed into the row, merged with what the row holds now: two
+ * requests of one browser at once (a first cart add and a first wishlist save) each keep their
+ * key instead of the later one writing back the whole data it read. A row gone meanwhile (signed
+ * out elsewhere, a password change) fails (409): the change has nowhere to live.
+ */
+async function saveChanges(session: ShopSession): Promise<void> {
+  const before = JSON.parse(loadedData.get(session) ?? "{}") as Record<string, unknown>;
+  const after = session.data as Record<string, unknown>;
+  const changed = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
+  const gone = () => new AppError(409, "Your session ended while this was being saved. Please try again.");
+  const merged = await db.transaction().execute(async (trx) => {
+    // The row first (its lock, on PostgreSQL), then what it holds now: two commits queue here.
+    const touched = await trx.updateTable("sessions").set({ lastSeenAt: nowIso() }).where("id", "=", session.id).executeTakeFirst();
+    expectChanged(touched, gone);
+    const row = await trx.selectFrom("sessions").select("data").where("id", "=", session.id).executeTakeFirstOrThrow();
+    const data = JSON.parse(row.data) as Record<string, unknown>;
+    for (const key of changed) {
+      if (key in after) data[key] = after[key];
+      else delete data[key];
+    }
+    const userId = typeof data.userId === "number" ? data.userId : null;
+    await trx
+      .updateTable("sessions")
+      .set({ data: JSON.stringify(data), userId })
+      .where("id", "=", session.id)
+      .execute();
+    return data;
+  });
+  loadedData.set(session, JSON.stringify(merged));
+}
+
 /** Seconds the cookie may live: the idle window, cut at the row's absolute end. */
 function cookieMaxAge(session: ShopSession): number {
   const end = rowEnds.get(session) ?? Date.now() + SESSION_ABSOLUTE_MS;
   return Math.max(0, Math.floor(Math.min(SESSION_IDLE_MS, end - Date.now()) / 1000));
 }
 
-export function commitSession(session: ShopSession, request: Request): Promise<string> {
+export async function commitSession(session: ShopSession, request: Request): Promise<string> {
   const secure = isSecureRequest(request);
   // Without 'Remember me' the cookie has no Max-Age: the browser drops it when it closes.
-  if (session.get("remember") === false) return storage.commitSession(session, { secure, maxAge: undefined, expires: undefined });
-  return storage.commitSession(session, { secure, maxAge: cookieMaxAge(session) });
+  const options =
+    session.get("remember") === false ? { secure, maxAge: undefined, expires: undefined } : { secure, maxAge: cookieMaxAge(session) };
+  if (!session.id) return storage.commitSession(session, options);
+  await saveChanges(session);
+  return sessionCookie.serialize(session.id, options);
 }
 
 /**

@@ -250,3 +250,32 @@ describe("cookie-less writes (a script that keeps no cookies)", () => {
     }
   });
 });
+
+describe("two requests of one browser at once", () => {
+  it("each keeps the key it set: a first cart add and a first wishlist save never undo each other", async () => {
+    const { cookie } = await addToCart("sheesham-wood-3-seater-sofa");
+    const [a, b] = [getRequest("/cart", { Cookie: cookie }), getRequest("/wishlist", { Cookie: cookie })];
+    const [sessionA, sessionB] = await Promise.all([getSession(a), getSession(b)]);
+    sessionA.set("remember", true);
+    sessionB.set("wishlistId", "wishlist-of-b");
+    await Promise.all([commitSession(sessionA, a), commitSession(sessionB, b)]);
+    const row = await db
+      .selectFrom("sessions")
+      .select("data")
+      .where("id", "=", await sessionIdOf(cookie))
+      .executeTakeFirstOrThrow();
+    const data = JSON.parse(row.data) as Record<string, unknown>;
+    expect(data).toMatchObject({ remember: true, wishlistId: "wishlist-of-b" });
+    expect(data.cartId).toBeTruthy();
+    // A key one request removed goes, the other's stays.
+    const c = getRequest("/", { Cookie: cookie });
+    const sessionC = await getSession(c);
+    sessionC.unset("remember");
+    await commitSession(sessionC, c);
+    const after = JSON.parse(
+      (await db.selectFrom("sessions").select("data").where("id", "=", sessionC.id).executeTakeFirstOrThrow()).data,
+    ) as Record<string, unknown>;
+    expect(after.remember).toBeUndefined();
+    expect(after.wishlistId).toBe("wishlist-of-b");
+  });
+});
