@@ -9,6 +9,7 @@ import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
 import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
+import { COD_LIMITS, COD_MESSAGES } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { PageInfo } from "~/utils/pagination";
@@ -246,6 +247,11 @@ export interface PlaceOrderInput {
   actor?: "customer" | "system";
   /** the total the customer saw on the checkout page: a cart changed since then is refused */
   expectedTotal?: number;
+  /**
+   * Writes that commit or roll back with the order, made once the cart is locked: an online
+   * order's payment record, so that a crash never keeps one without the other.
+   */
+  withOrder?: (trx: Db) => Promise<void>;
 }
 
 export const EMPTY_CART = "Your cart is empty";
@@ -292,6 +298,12 @@ async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: 
   return null;
 }
 
+/** COD_LIMITS, checked inside the order's transaction. */
+function assertCodAllowed(lines: { title: string; quantity: number }[]): void {
+  const bulky = lines.find((line) => line.quantity > COD_LIMITS.unitsPerPiece);
+  if (bulky) throw new AppError(400, COD_MESSAGES.tooManyUnits(bulky.title));
+}
+
 /**
  * Place an order from the customer's cart, in one transaction: lock the cart, re-read it with
  * the catalogue's prices and stock, compute the totals, write the order, its items and first
@@ -313,12 +325,14 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         .executeTakeFirst();
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
+      if (input.withOrder) await input.withOrder(trx);
       const lines = await orderableLines(trx, cart?.id ?? null);
       const totals = computeTotals(lines);
       if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) {
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
       }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
+      if (input.paymentMethod === "cod") assertCodAllowed(lines);
 
       const order = await trx
         .insertInto("orders")

@@ -18,6 +18,17 @@ export { CHECKOUT_MESSAGES, INDIAN_STATES, PAYMENT_METHODS, requiredMessage, SHI
 export { SHIPPING_MAX } from "./checkout-fields";
 
 /** A state as typed, in the list's spelling when it is one of them (case and spaces aside). */
+/**
+ * Cash on delivery takes no money up front, so one unpaid order must not be able to hold a
+ * shop's stock: at most a few units of each piece. Online payment has no such limit.
+ */
+export const COD_LIMITS = { unitsPerPiece: 10 } as const;
+
+export const COD_MESSAGES = {
+  tooManyUnits: (title: string) =>
+    `Cash on delivery takes up to ${COD_LIMITS.unitsPerPiece} of each piece (${title}). Please pay online, or lower the quantity.`,
+};
+
 export function canonicalState(raw: string): string {
   const key = raw.trim().replace(/\s+/g, " ").toLowerCase();
   return INDIAN_STATES.find((s) => s.toLowerCase() === key) ?? raw.trim().replace(/\s+/g, " ");

@@ -13,7 +13,9 @@ import { changeOrderStatus, EMPTY_CART } from "~/models/orders.server";
 import * as orderGet from "~/routes/api.orders_.$id";
 import * as orderStatus from "~/routes/api.orders_.changeStatus";
 import * as ordersList from "~/routes/api.orders";
+import { COD_LIMITS } from "~/utils/checkout";
 import { computeTotals } from "~/utils/pricing";
+import { createTestItem } from "../support/items";
 import { mailsTo } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -493,5 +495,23 @@ describe("PUT /api/orders/changeStatus", () => {
     expect(await statusOf(delivered.id)).toBe("delivered");
     expect(await stockOf(bed)).toBe(4);
     expect(await eventsOf(delivered.id)).toHaveLength(3);
+  });
+});
+
+describe("cash on delivery holds at most a few units of a piece (security review M3)", () => {
+  it(`more than ${COD_LIMITS.unitsPerPiece} of one piece: 400 with a clear message and nothing taken; online payment has no such cap`, async () => {
+    const customer = await newCustomer("cod-cap");
+    const itemId = await createTestItem(`cod-cap-${Date.now()}`, { stock: 50 });
+    await addToCart(customer, itemId, COD_LIMITS.unitsPerPiece + 1);
+    const refused = await placeViaApi(customer, checkoutFields());
+    const error = expectApiError(refused, 400);
+    expect(error.message).toContain(`up to ${COD_LIMITS.unitsPerPiece} of each piece`);
+    expect(await stockOf(itemId)).toBe(50);
+    expect(await countOrders(customer.user.id)).toBe(0);
+    // At the cap it is an order.
+    await db.deleteFrom("cartLines").execute();
+    await addToCart(customer, itemId, COD_LIMITS.unitsPerPiece);
+    expect((await placeViaApi(customer, checkoutFields())).status).toBe(201);
+    expect(await stockOf(itemId)).toBe(50 - COD_LIMITS.unitsPerPiece);
   });
 });
