@@ -17,9 +17,21 @@ function refuse(res, pathname, status, message) {
   else res.type("text/plain; charset=utf-8").send(message);
 }
 
-/** Express middleware applying the door rules; `trustProxy` as the server's TRUST_PROXY. */
-export function requestGate({ trustProxy }) {
+/**
+ * Express middleware applying the door rules; `trustProxy` as the server's TRUST_PROXY. `warn`
+ * is told once when a request arrives through a proxy the server does not trust: every visitor
+ * then shares the proxy's address, and per-address limits hold them all together.
+ */
+export function requestGate({ trustProxy, warn = console.warn }) {
+  let warned = trustProxy;
   return (req, res, next) => {
+    if (!warned && req.headers["x-forwarded-for"]) {
+      warned = true;
+      warn(
+        "[shop] A request came through a proxy (X-Forwarded-For) but TRUST_PROXY is off: every visitor shares the proxy's address " +
+          "for rate limits and cookies are not marked Secure. Set TRUST_PROXY=1 when one reverse proxy is in front of this server.",
+      );
+    }
     const url = req.originalUrl ?? req.url;
     const pathname = url.split("?")[0];
     if (url.includes("\u0000") || /%00/.test(url))

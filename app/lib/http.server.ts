@@ -133,6 +133,8 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.inf
  */
 export function isSecureRequest(request: Request): boolean {
   if (new URL(request.url).protocol === "https:") return true;
+  // A shop whose public address is https is reached over HTTPS, whatever a proxy says.
+  if (env.PUBLIC_URL?.startsWith("https:")) return true;
   return env.TRUST_PROXY && request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim() === "https";
 }
 

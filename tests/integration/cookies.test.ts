@@ -42,3 +42,19 @@ describe("cookie security", () => {
     expect(cookieFlags(answer.raw as Response).every((f) => !f.secure)).toBe(true);
   });
 });
+
+describe("a shop whose public address is https", () => {
+  it("marks cookies Secure even when the request reached it over plain HTTP (a proxy it does not trust)", async () => {
+    const { env } = await import("~/lib/env.server");
+    const { isSecureRequest } = await import("~/lib/http.server");
+    const saved = env.PUBLIC_URL;
+    try {
+      env.PUBLIC_URL = "https://shop.example.in";
+      expect(isSecureRequest(new Request("http://localhost:3000/"))).toBe(true);
+      env.PUBLIC_URL = "http://localhost:3000";
+      expect(isSecureRequest(new Request("http://localhost:3000/"))).toBe(false);
+    } finally {
+      env.PUBLIC_URL = saved;
+    }
+  });
+});

@@ -116,3 +116,26 @@ describe("bodies and URLs", () => {
     expect((await fetch(`${direct.base}/api/category/items?slug=a%00`)).status).toBe(400);
   });
 });
+
+describe("a proxy the server does not trust", () => {
+  it("is named once in the log: every visitor would share its address", async () => {
+    const warnings: string[] = [];
+    const app = express();
+    app.use(requestGate({ trustProxy: false, warn: (message: string) => warnings.push(message) }));
+    app.all("*", (_req, res) => res.send("ok"));
+    const server = await new Promise<Server>((resolve) => {
+      const s = app.listen(0, "127.0.0.1", () => resolve(s));
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      await fetch(`${base}/`);
+      expect(warnings).toEqual([]);
+      await fetch(`${base}/`, { headers: { "X-Forwarded-For": "198.51.100.9" } });
+      await fetch(`${base}/`, { headers: { "X-Forwarded-For": "198.51.100.10" } });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain("TRUST_PROXY");
+    } finally {
+      server.close();
+    }
+  });
+});
