@@ -46,13 +46,21 @@ function refuseNul(value: string): string {
   return value;
 }
 
+/** Deeper than any body this shop takes: refused (400) before anything walks it. */
+const MAX_JSON_DEPTH = 20;
+
+/** Every key and string of a parsed JSON body, walked without recursion (a deep body cannot overflow the stack). */
 function refuseNulIn(value: unknown): void {
-  if (typeof value === "string") refuseNul(value);
-  else if (Array.isArray(value)) value.forEach(refuseNulIn);
-  else if (typeof value === "object" && value !== null) {
-    for (const [k, v] of Object.entries(value)) {
-      refuseNul(k);
-      refuseNulIn(v);
+  const pending: [unknown, number][] = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item === "string") refuseNul(item);
+    else if (typeof item === "object" && item !== null) {
+      if (depth >= MAX_JSON_DEPTH) throw new AppError(400, "The request body is nested too deeply");
+      for (const [k, v] of Object.entries(item)) {
+        refuseNul(k);
+        pending.push([v, depth + 1]);
+      }
     }
   }
 }

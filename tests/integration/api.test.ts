@@ -409,3 +409,17 @@ describe("GET /healthz", () => {
     expect(answer.body).toBe("ok");
   });
 });
+
+describe("a JSON body nested thousands deep (security review L8)", () => {
+  it("is a 400 with the API's error, never a stack overflow's 500", async () => {
+    const deep = "[".repeat(20_000) + "]".repeat(20_000);
+    const request = new Request("http://localhost:3000/api/cart/add", {
+      method: "POST",
+      headers: { Host: "localhost:3000", Origin: "http://localhost:3000", "Content-Type": "application/json" },
+      body: `{"itemId": 1, "quantity": ${deep}}`,
+    });
+    const answer = await call(cartAdd, request);
+    const error = expectApiError(answer, 400);
+    expect(error.message).toBe("The request body is nested too deeply");
+  });
+});
