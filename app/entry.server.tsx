@@ -29,8 +29,14 @@ async function renewSessionCookie(request: Request, headers: Headers) {
   if (cookie) headers.append("Set-Cookie", cookie);
 }
 
+/** A page asked for with cookies may carry the visitor's data (the cart, the account): no shared cache keeps it. */
+function keepPrivate(request: Request, headers: Headers) {
+  if (request.headers.get("Cookie")) headers.set("Cache-Control", "private, no-store");
+}
+
 export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
   applySecurityHeaders(response.headers);
+  keepPrivate(request, response.headers);
   await renewSessionCookie(request, response.headers);
   return response;
 };
@@ -48,6 +54,7 @@ export default async function handleRequest(
   _loadContext: AppLoadContext,
 ) {
   await renewSessionCookie(request, responseHeaders);
+  keepPrivate(request, responseHeaders);
   const nonce = crypto.randomBytes(16).toString("base64");
   const callbackName = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
 

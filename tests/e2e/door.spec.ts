@@ -31,3 +31,14 @@ test("a page post with an Origin that is not a URL, or a NUL in the URL, is refu
   expect((await request.post("/login", { form: { email: "a@example.com" }, headers: { Origin: "garbage" } })).status()).toBe(403);
   expect((await request.get("/category/living-room?sort=%00")).status()).toBe(400);
 });
+
+test("a page asked for with the visitor's cookies is never kept by a shared cache", async ({ request, baseURL }) => {
+  const added = await request.post("/cart", {
+    form: { intent: "add", itemId: "1", redirectTo: "/cart" },
+    headers: { Origin: baseURL! },
+    maxRedirects: 0,
+  });
+  expect(added.status()).toBe(302);
+  const cart = await request.get("/cart");
+  expect(cart.headers()["cache-control"]).toBe("private, no-store");
+});
