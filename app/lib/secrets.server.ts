@@ -19,8 +19,11 @@ export function persistentSecret(name: string, bytes = 32): string {
     fs.writeFileSync(file, secret, { mode: 0o600, flag: "wx" });
     return secret;
   } catch {
-    // another process created it first: use theirs
-    return fs.readFileSync(file, "utf8").trim();
+    // Another process created it first: use theirs. A file that exists but is too short (emptied,
+    // written by hand) would make signatures guessable: stop and say how to mend it.
+    const theirs = fs.readFileSync(file, "utf8").trim();
+    if (theirs.length < 32) throw new Error(`${file} holds a secret shorter than 32 characters: delete the file to generate a new one`);
+    return theirs;
   }
 }
 

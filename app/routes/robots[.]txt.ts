@@ -1,8 +1,12 @@
 // /robots.txt: shop pages are public; carts, wishlists, account pages and the API are not for crawlers.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { env } from "~/lib/env.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+  // The shop's configured address; without one, the address asked for, which a shared cache
+  // must then not keep (another Host header would be served to everyone).
+  const configured = env.PUBLIC_URL?.replace(/\/+$/, "");
+  const origin = configured ?? new URL(request.url).origin;
   const body = [
     "User-agent: *",
     "Disallow: /cart",
@@ -21,5 +25,6 @@ export function loader({ request }: LoaderFunctionArgs) {
     `Sitemap: ${origin}/sitemap.xml`,
     "",
   ].join("\n");
-  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=86400" } });
+  const cache = configured ? "public, max-age=86400" : "private, max-age=3600";
+  return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": cache } });
 }

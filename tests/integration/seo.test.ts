@@ -30,3 +30,21 @@ describe("robots.txt and sitemap.xml", () => {
     expect(text).toContain("Sitemap: http://localhost:3000/sitemap.xml");
   });
 });
+
+describe("robots.txt and the Host header (security review L4)", () => {
+  it("names the configured PUBLIC_URL whatever Host a request claims; without one, no shared cache keeps it", async () => {
+    const { env } = await import("~/lib/env.server");
+    const saved = env.PUBLIC_URL;
+    try {
+      env.PUBLIC_URL = "https://shop.example.in/";
+      const configured = await call(robots, getRequest("/robots.txt", { Host: "evil.example" }));
+      expect(String(configured.body)).toContain("Sitemap: https://shop.example.in/sitemap.xml");
+      expect(configured.headers.get("Cache-Control")).toContain("public");
+      env.PUBLIC_URL = undefined;
+      const unconfigured = await call(robots, getRequest("/robots.txt"));
+      expect(unconfigured.headers.get("Cache-Control")).toContain("private");
+    } finally {
+      env.PUBLIC_URL = saved;
+    }
+  });
+});
