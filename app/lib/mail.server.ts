@@ -29,7 +29,11 @@ export async function sendMail(mail: Mail): Promise<void> {
   const record: Record<string, string> = { to: mail.to, subject: mail.subject, text: mail.text };
   if (mail.html) record.html = mail.html;
   record.sentAt = sentAt;
-  await fs.writeFile(path.join(env.MAIL_DIR, name), JSON.stringify(record, null, 2), { mode: 0o600 });
+  // Written whole under a name no reader takes (not *.json), then renamed: a process killed
+  // mid-write leaves a stray .tmp file, never a half mail in the outbox.
+  const draft = path.join(env.MAIL_DIR, `.${name}.tmp`);
+  await fs.writeFile(draft, JSON.stringify(record, null, 2), { mode: 0o600 });
+  await fs.rename(draft, path.join(env.MAIL_DIR, name));
 }
 
 /** Escape a value for an HTML mail body. */

@@ -21,7 +21,7 @@ import type { ShippingAddress } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
-import type { Order } from "./orders.server";
+import type { Order, PaymentForOrder } from "./orders.server";
 import { CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
 import { getUserById } from "./users.server";
 
@@ -178,13 +178,14 @@ export interface PaymentProofInput {
 
 /**
  * Record a verified payment on its payment order; a different payment for the same order, or one
- * payment for two orders, is refused.
+ * payment for two orders, is refused. `reason` says why it has not become an order (kept for the
+ * shop; the customer may still place it), null when it pays for one or may be ordered next.
  */
-async function recordPayment(paymentOrderId: string, paymentId: string, db: Db): Promise<void> {
+async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, reason: string | null = null): Promise<void> {
   try {
     const result = await db
       .updateTable("paymentOrders")
-      .set({ paymentId, status: "paid", updatedAt: nowIso() })
+      .set({ paymentId, status: "paid", failure: reason?.slice(0, 500) ?? null, updatedAt: nowIso() })
       .where("id", "=", paymentOrderId)
       .where((eb) => eb.or([eb("paymentId", "is", null), eb("paymentId", "=", paymentId)]))
       .where("status", "!=", "failed")
@@ -201,14 +202,20 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db):
 
 /**
  * Check the signature of a payment (one code path for Razorpay and the offline gateway, a
- * timing-safe comparison) and that the payment order is the customer's, then record it.
+ * timing-safe comparison) and that the payment order is the customer's. Nothing is written.
  */
-export async function verifyPayment(proof: PaymentProofInput, userId: number, db: Db = defaultDb): Promise<PaymentOrder> {
+async function checkedPaymentOrder(proof: PaymentProofInput, userId: number, db: Db): Promise<PaymentOrder> {
   if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) throw paymentFailed();
   const paymentOrder = await getPaymentOrder(proof.razorpay_order_id, userId, db);
   if (!paymentOrder) throw new AppError(404, "That payment order was not found");
+  return paymentOrder;
+}
+
+/** Check a payment (checkedPaymentOrder), then record it on its payment order. */
+export async function verifyPayment(proof: PaymentProofInput, userId: number, db: Db = defaultDb): Promise<PaymentOrder> {
+  const paymentOrder = await checkedPaymentOrder(proof, userId, db);
   await recordPayment(paymentOrder.id, proof.razorpay_payment_id, db);
-  return { ...paymentOrder, paymentId: proof.razorpay_payment_id, status: "paid" };
+  return { ...paymentOrder, paymentId: proof.razorpay_payment_id, status: "paid", failure: null };
 }
 
 const paymentFailed = () => new AppError(400, PAYMENT_FAILED, undefined, undefined, "PAYMENT_FAILED");
@@ -232,19 +239,46 @@ export async function placeOnlineOrder(
   shipping: ShippingAddress | null,
   db: Db = defaultDb,
 ): Promise<Order> {
-  const paymentOrder = await verifyPayment(proof, userId, db);
+  const paymentOrder = await checkedPaymentOrder(proof, userId, db);
+  const payment = { paymentOrderId: paymentOrder.id, paymentId: proof.razorpay_payment_id, amountPaise: paymentOrder.amountPaise };
   const address = shipping ?? paymentOrder.shipping;
-  if (!address) throw new AppError(400, "Shipping details are required");
-  const id = await placeOrder(
-    {
-      userId,
-      shipping: address,
-      paymentMethod: "online",
-      payment: { paymentOrderId: paymentOrder.id, paymentId: proof.razorpay_payment_id, amountPaise: paymentOrder.amountPaise },
-    },
-    db,
-  );
-  return notify(id, db);
+  if (!address) {
+    const error = new AppError(400, "Shipping details are required");
+    await recordPayment(payment.paymentOrderId, payment.paymentId, db, error.message);
+    throw error;
+  }
+  return notify(await placePaidOrder(userId, address, payment, db), db);
+}
+
+/**
+ * An online order and the record of its payment, in one transaction: a crash between the two can
+ * leave neither a payment recorded without its order nor an order without its payment. When the
+ * order is refused (the cart changed after paying, a piece sold out meanwhile), the payment is
+ * recorded all the same, with the reason, so the customer can place it once the cart matches.
+ */
+async function placePaidOrder(userId: number, shipping: ShippingAddress, payment: PaymentForOrder, db: Db): Promise<number> {
+  let recordable = false;
+  try {
+    return await placeOrder(
+      {
+        userId,
+        shipping,
+        paymentMethod: "online",
+        payment,
+        withOrder: async (trx) => {
+          await recordPayment(payment.paymentOrderId, payment.paymentId, trx);
+          recordable = true;
+        },
+      },
+      db,
+    );
+  } catch (error) {
+    // The order was refused after the payment could be recorded (rolled back with it): record it alone.
+    if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {
+      await recordPayment(payment.paymentOrderId, payment.paymentId, db, error.message);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -257,16 +291,8 @@ export async function placeRecordedPayment(paymentOrderId: string, userId: numbe
     throw new AppError(404, "That payment was not found");
   }
   if (!paymentOrder.shipping) throw new AppError(400, "Shipping details are required");
-  const id = await placeOrder(
-    {
-      userId,
-      shipping: paymentOrder.shipping,
-      paymentMethod: "online",
-      payment: { paymentOrderId: paymentOrder.id, paymentId: paymentOrder.paymentId, amountPaise: paymentOrder.amountPaise },
-    },
-    db,
-  );
-  return notify(id, db);
+  const payment = { paymentOrderId: paymentOrder.id, paymentId: paymentOrder.paymentId, amountPaise: paymentOrder.amountPaise };
+  return notify(await placePaidOrder(userId, paymentOrder.shipping, payment, db), db);
 }
 
 /** What a post of the payment page asks for. */
