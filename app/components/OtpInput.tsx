@@ -4,11 +4,24 @@ import { OTP_LENGTH } from "~/utils/account-fields";
 import { useHydrated } from "~/utils/hooks";
 
 /**
- * Four single-digit boxes that post as four `otp` fields (the server joins them), so they
- * work as a plain form without JavaScript. With it: a digit moves focus on, backspace in an
+ * Four single-digit boxes that post as four `otp` fields (or `name`; the server joins them), so
+ * they work as a plain form without JavaScript. With it: a digit moves focus on, backspace in an
  * empty box moves back, and pasting 4 digits fills every box (docs/product.md, Sign-up and OTP).
  */
-export function OtpInput({ error, describedBy }: { error?: string; describedBy?: string }) {
+export function OtpInput({
+  error,
+  describedBy,
+  name = "otp",
+  legend = `Enter the ${OTP_LENGTH}-digit OTP`,
+  autoFocus = true,
+}: {
+  error?: string;
+  describedBy?: string;
+  name?: string;
+  legend?: string;
+  /** the first box takes the focus when the page opens (the code is what it waits for) */
+  autoFocus?: boolean;
+}) {
   const boxes = useRef<(HTMLInputElement | null)[]>([]);
   // Without JavaScript each box takes one digit (maxLength). With it, a box may receive the
   // whole code at once (the phone's one-time-code autofill), which is spread over the boxes.
@@ -54,7 +67,7 @@ export function OtpInput({ error, describedBy }: { error?: string; describedBy?:
 
   return (
     <fieldset aria-describedby={describedBy}>
-      <legend className="field-label text-center">Enter the 4-digit OTP</legend>
+      <legend className="field-label text-center">{legend}</legend>
       <div className="mt-2 flex justify-center gap-3">
         {Array.from({ length: OTP_LENGTH }, (_, i) => (
           <input
@@ -62,7 +75,7 @@ export function OtpInput({ error, describedBy }: { error?: string; describedBy?:
             ref={(el) => {
               boxes.current[i] = el;
             }}
-            name="otp"
+            name={name}
             type="text"
             inputMode="numeric"
             pattern="[0-9]"
@@ -70,7 +83,7 @@ export function OtpInput({ error, describedBy }: { error?: string; describedBy?:
             autoComplete={i === 0 ? "one-time-code" : "off"}
             aria-label={`Digit ${i + 1} of ${OTP_LENGTH}`}
             aria-invalid={error ? true : undefined}
-            autoFocus={i === 0}
+            autoFocus={autoFocus && i === 0}
             onInput={onInput(i)}
             onKeyDown={onKeyDown(i)}
             onPaste={onPaste}

@@ -41,7 +41,7 @@ export interface ApiTokensTable {
 export interface OneTimeCodesTable {
   id: Generated<number>;
   email: string;
-  purpose: "signup" | "password_reset";
+  purpose: "signup" | "password_reset" | "email_change";
   codeHash: string;
   attempts: Generated<number>;
   expiresAt: string;
@@ -51,6 +51,8 @@ export interface OneTimeCodesTable {
   payload: string | null;
   /** a sign-up attempt's name outside the server: base64url of 16 random bytes, unique; null for reset links (migration 0005) */
   handle: string | null;
+  /** an email change's account; `email` is then the new address its code was mailed to (migration 0008) */
+  userId: number | null;
 }
 
 export interface RateLimitsTable {

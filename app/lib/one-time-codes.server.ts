@@ -1,6 +1,7 @@
-// One-time codes: the 4-digit sign-up code and the password-reset link token.
-// Stored only as keyed hashes (a 4-digit code's plain hash could be reversed by trying all
-// 10,000), single-use, expiring; a sign-up code dies after MAX_CODE_ATTEMPTS wrong tries.
+// One-time codes: the 4-digit sign-up code, the 4-digit code that confirms a new email address,
+// and the password-reset link token. Stored only as keyed hashes (a 4-digit code's plain hash
+// could be reversed by trying all 10,000), single-use, expiring; a 4-digit code dies after
+// MAX_CODE_ATTEMPTS wrong tries.
 import crypto from "node:crypto";
 import { sql } from "kysely";
 import type { Db } from "./db.server";
@@ -21,7 +22,7 @@ export const CODE_MESSAGES = {
   used: "This OTP has already been used. Please log in, or request a new one.",
 } as const;
 
-type Purpose = "signup" | "password_reset";
+type Purpose = "signup" | "password_reset" | "email_change";
 
 let key: string | null = null;
 function codeHash(purpose: Purpose, email: string, code: string): string {
@@ -295,4 +296,120 @@ export async function consumeResetToken(db: Db, token: string, now = new Date())
 /** Reset links still out for the email stop working (after a password or email change). */
 export async function endResetTokens(db: Db, email: string): Promise<void> {
   await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "password_reset").execute();
+}
+
+/** What the customer reads about an email change's code (the profile page and the API). */
+export const EMAIL_CODE_MESSAGES = {
+  wrong: "Invalid code. Please check the code and try again.",
+  lastWrong: "Invalid code. That was the last try for this code: please send a new one.",
+  dead: "Too many wrong tries. This code no longer works: please send a new one.",
+  expired: "This code has expired. Please send a new one.",
+  none: "No email change is waiting for a code. Please enter your new email again.",
+} as const;
+
+/** An email change waiting for its code: the new address, mailed a code that works until `expiresAt`. */
+export interface EmailChange {
+  id: number;
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** The account's email change still waiting (at most one), or null. It lives ATTEMPT_TTL_MS at most, however often its code is resent. */
+export async function findEmailChange(db: Db, userId: number, now = new Date()): Promise<EmailChange | null> {
+  const row = await db
+    .selectFrom("oneTimeCodes")
+    .select(["id", "email", "createdAt", "expiresAt"])
+    .where("userId", "=", userId)
+    .where("purpose", "=", "email_change")
+    .where("usedAt", "is", null)
+    .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS)))
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Open an email change: a code for `newEmail` (the address it is mailed to), bound to the account.
+ * A change still waiting ends: its code stops working. Returns the code.
+ */
+export async function issueEmailChangeCode(db: Db, userId: number, newEmail: string, now = new Date()): Promise<string> {
+  await endEmailChanges(db, userId);
+  const code = newCode();
+  await db
+    .insertInto("oneTimeCodes")
+    .values({
+      email: newEmail,
+      purpose: "email_change",
+      userId,
+      codeHash: codeHash("email_change", newEmail, code),
+      attempts: 0,
+      expiresAt: nowIso(new Date(now.getTime() + CODE_TTL_MS)),
+      createdAt: nowIso(now),
+    })
+    .execute();
+  return code;
+}
+
+/** A new code for the account's waiting email change (the old one stops working, the tries start again); null when none waits. */
+export async function renewEmailChangeCode(db: Db, userId: number, now = new Date()): Promise<{ email: string; code: string } | null> {
+  const change = await findEmailChange(db, userId, now);
+  if (!change) return null;
+  const code = newCode();
+  const end = Math.min(now.getTime() + CODE_TTL_MS, Date.parse(change.createdAt) + ATTEMPT_TTL_MS);
+  const result = await db
+    .updateTable("oneTimeCodes")
+    .set({ codeHash: codeHash("email_change", change.email, code), attempts: 0, expiresAt: nowIso(new Date(end)) })
+    .where("id", "=", change.id)
+    .where("usedAt", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1 ? { email: change.email, code } : null;
+}
+
+/**
+ * Check the code of the account's waiting email change and use it up; returns the new address.
+ * Throws a 400 on `code` with the reason: nothing waiting (or already used), expired, wrong, or
+ * no tries left. A wrong try is counted atomically (parallel guesses cannot exceed the limit);
+ * pass the main db so the count survives the caller's rollback.
+ */
+export async function consumeEmailChangeCode(db: Db, userId: number, code: string, now = new Date()): Promise<string> {
+  const fail = (message: string) => new AppError(400, message, { code: message });
+  const change = await db
+    .selectFrom("oneTimeCodes")
+    .selectAll()
+    .where("userId", "=", userId)
+    .where("purpose", "=", "email_change")
+    .where("usedAt", "is", null)
+    .where("createdAt", ">", nowIso(new Date(now.getTime() - ATTEMPT_TTL_MS)))
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  if (!change) throw fail(EMAIL_CODE_MESSAGES.none);
+  if (change.attempts >= MAX_CODE_ATTEMPTS) throw fail(EMAIL_CODE_MESSAGES.dead);
+  if (Date.parse(change.expiresAt) <= now.getTime()) throw fail(EMAIL_CODE_MESSAGES.expired);
+  if (sameHash(change.codeHash, codeHash("email_change", change.email, code))) {
+    const used = await db
+      .updateTable("oneTimeCodes")
+      .set({ usedAt: nowIso(now) })
+      .where("id", "=", change.id)
+      .where("usedAt", "is", null)
+      .where("attempts", "<", MAX_CODE_ATTEMPTS)
+      .executeTakeFirst();
+    if (Number(used.numUpdatedRows) !== 1) throw fail(EMAIL_CODE_MESSAGES.none);
+    return change.email;
+  }
+  const counted = await db
+    .updateTable("oneTimeCodes")
+    .set({ attempts: sql`attempts + 1` })
+    .where("id", "=", change.id)
+    .where("usedAt", "is", null)
+    .where("attempts", "<", MAX_CODE_ATTEMPTS)
+    .returning("attempts")
+    .executeTakeFirst();
+  if (!counted) throw fail(EMAIL_CODE_MESSAGES.dead);
+  throw fail(counted.attempts >= MAX_CODE_ATTEMPTS ? EMAIL_CODE_MESSAGES.lastWrong : EMAIL_CODE_MESSAGES.wrong);
+}
+
+/** The account's email changes still waiting end (cancelled, replaced, made, or overtaken by the shop's edit). */
+export async function endEmailChanges(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom("oneTimeCodes").where("userId", "=", userId).where("purpose", "=", "email_change").execute();
 }

@@ -33,6 +33,10 @@ export const LIMITS = {
   /** per account */
   changePassword: { name: "change-password", max: 5, windowMs: QUARTER },
   profile: { name: "profile", max: 10, windowMs: QUARTER },
+  /** per account: codes mailed to a new email address (asking for the change, and resends) */
+  emailCode: { name: "email-code", max: 5, windowMs: HOUR },
+  /** per account: tries of an email change's code (a code also dies after 5 wrong tries) */
+  emailConfirm: { name: "email-confirm", max: 10, windowMs: QUARTER },
   /** per account: placing orders and starting online payments */
   placeOrder: { name: "place-order", max: 20, windowMs: HOUR },
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },

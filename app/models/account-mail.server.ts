@@ -63,6 +63,25 @@ export function sendPasswordChanged(to: string, name: string) {
   sendInBackground(() => sendMail({ to, subject: `Your ${SHOP} password was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }));
 }
 
+/** The code that confirms a new email address, mailed to that address. */
+export function sendEmailChangeCode(to: string, name: string, code: string) {
+  const lines = [
+    `Hello ${firstName(name)},`,
+    `To make this the email address of your ${SHOP} account, your code is ${code}.`,
+    `Enter it on your profile within ${minutes(CODE_TTL_MS)} minutes to make this your account's email. The code works once.`,
+    "If you did not ask for this, you can ignore this mail: nothing changes without the code.",
+  ];
+  return sendMail({
+    to,
+    subject: `Confirm your new email for ${SHOP}: ${code}`,
+    text: lines.join("\n\n"),
+    html: paragraphs(lines).replace(
+      escapeHtml(code) + ".",
+      `<strong style="font-size:1.4em;letter-spacing:0.2em">${escapeHtml(code)}</strong>.`,
+    ),
+  });
+}
+
 export function sendEmailChanged(to: string, name: string, newEmail: string) {
   const lines = [
     `Hello ${firstName(name)},`,

@@ -9,13 +9,19 @@ import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
 import type { AttemptRef } from "~/lib/one-time-codes.server";
 import {
+  consumeEmailChangeCode,
   consumeResetToken,
   consumeSignupCode,
+  EMAIL_CODE_MESSAGES,
+  endEmailChanges,
   endResetTokens,
   endSignupAttempts,
+  findEmailChange,
   findResetToken,
+  issueEmailChangeCode,
   issueResetToken,
   issueSignupCode,
+  renewEmailChangeCode,
   renewSignupCode,
   RESET_INVALID,
 } from "~/lib/one-time-codes.server";
@@ -25,7 +31,7 @@ import { forgiveTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-l
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
-import { sendEmailChanged, sendPasswordChanged, sendPasswordResetLink, sendSignupCode } from "./account-mail.server";
+import { sendEmailChangeCode, sendEmailChanged, sendPasswordChanged, sendPasswordResetLink, sendSignupCode } from "./account-mail.server";
 
 /** A user as pages and API answers show it: never the password hash. */
 export interface User {
@@ -47,6 +53,11 @@ const userColumns = ["id", "name", "email", "mobile"] as const;
 const emailTaken = () => new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
 /** A new email for an account that another account uses (409, on the email field). */
 const emailInUse = () => new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+/** The account asking is gone (deleted meanwhile): signed out. */
+const signedOut = () => new AppError(401, "Please log in to continue");
+
+export const EMAIL_TAKEN_MEANWHILE =
+  "This email address is now used by another account, so your email was not changed. Please choose another one.";
 
 export async function getUserById(id: number, db: Db = defaultDb): Promise<User | null> {
   const row = await db
@@ -173,20 +184,123 @@ export async function verifyLogin(input: LoginInput, client: Client, db: Db = de
   return toUser(user);
 }
 
-/**
- * Name, email and mobile. A new email must be free (409); the old address is told of the
- * change, and reset links still out for either address stop working. Limited per account, so
- * the 409 cannot be used to list who has an account.
- */
-export async function updateProfile(userId: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
-  await rateLimitUser(LIMITS.profile, userId);
-  return saveUserDetails(userId, input, { missing: new AppError(401, "Please log in to continue") }, db);
+/** What a profile update did: the user as saved, and the email change it started (null when the email stayed). */
+export interface ProfileUpdate {
+  user: User;
+  emailChange: { pendingEmail: string } | null;
 }
 
 /**
- * Save an account's name, email and mobile (the customer's profile and the admin's user form):
- * a taken email is 409, reset links to either address end, and the old address is told of an
- * email change. `audit` runs inside the same transaction (the admin's record of the change).
+ * The customer's name, email and mobile. The same email: name and mobile are saved. A new
+ * email is a change of the account's recovery address, so a signed-in session is not enough:
+ * `currentPassword` must be right (400 on that field otherwise, and nothing is saved), the new
+ * address must be free (409), and it becomes the account's only once the 4-digit code mailed to
+ * it comes back (confirmEmailChange). Name and mobile are saved meanwhile, with the code, in one
+ * transaction; the email stays. Limited per account, so the 409 cannot be used to list who has
+ * an account, and the codes mailed per account are limited too.
+ */
+export async function updateProfile(
+  userId: number,
+  input: ProfileInput,
+  currentPassword: string,
+  db: Db = defaultDb,
+): Promise<ProfileUpdate> {
+  await rateLimitUser(LIMITS.profile, userId);
+  const before = await db
+    .selectFrom("users")
+    .select([...userColumns, "passwordHash"])
+    .where("id", "=", userId)
+    .executeTakeFirst();
+  if (!before) throw signedOut();
+  if (input.email === before.email) return { user: await saveUserDetails(userId, input, { missing: signedOut() }, db), emailChange: null };
+
+  if (!currentPassword) {
+    throw new AppError(400, MESSAGES.emailChangeNeedsPassword, { currentPassword: MESSAGES.emailChangeNeedsPassword });
+  }
+  if (!(await verifyPassword(currentPassword, before.passwordHash))) {
+    throw new AppError(400, MESSAGES.wrongCurrent, { currentPassword: MESSAGES.wrongCurrent });
+  }
+  if (await findByEmail(input.email, db)) throw emailInUse();
+  await rateLimitUser(LIMITS.emailCode, userId);
+  const code = await db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("users")
+      .set({ name: input.name, mobile: input.mobile, updatedAt: nowIso() })
+      .where("id", "=", userId)
+      .executeTakeFirst();
+    expectChanged(result, signedOut);
+    return issueEmailChangeCode(trx, userId, input.email);
+  });
+  await sendEmailChangeCode(input.email, input.name, code);
+  return { user: toUser({ ...before, name: input.name, mobile: input.mobile }), emailChange: { pendingEmail: input.email } };
+}
+
+/** The email change the account is waiting to confirm, if any (the profile page shows it). */
+export async function pendingEmailChange(userId: number, db: Db = defaultDb): Promise<{ pendingEmail: string } | null> {
+  const change = await findEmailChange(db, userId);
+  return change ? { pendingEmail: change.email } : null;
+}
+
+/**
+ * Make the new email the account's with the code mailed to it (the page and the API both).
+ * A wrong, expired or used code is a 400 on `code`; an address taken since the change was asked
+ * for is a 409, and the email stays. Then reset links for either address end (a link mailed to
+ * the old address must not outlive it) and the old address is told. Sessions and API tokens
+ * stay: the change was proven with the password and the new address, and signing every device
+ * out is what a password change is for (ADR 0006).
+ */
+export async function confirmEmailChange(userId: number, code: string, db: Db = defaultDb): Promise<User> {
+  await rateLimitUser(LIMITS.emailConfirm, userId);
+  const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
+  if (!before) throw signedOut();
+  // Checked outside the transaction, so a wrong try stays counted.
+  const newEmail = await consumeEmailChangeCode(db, userId, code);
+  const takenMeanwhile = () => new AppError(409, EMAIL_TAKEN_MEANWHILE, { code: EMAIL_TAKEN_MEANWHILE });
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (await findByEmail(newEmail, trx)) throw takenMeanwhile();
+      const result = await trx
+        .updateTable("users")
+        .set({ email: newEmail, updatedAt: nowIso() })
+        .where("id", "=", userId)
+        .executeTakeFirst();
+      expectChanged(result, signedOut);
+      await endResetTokens(trx, before.email);
+      await endResetTokens(trx, newEmail);
+      await endEmailChanges(trx, userId);
+    });
+  } catch (error) {
+    // Another account took the address at the same moment: the unique index decides.
+    if (isUniqueViolation(error)) throw takenMeanwhile();
+    throw error;
+  }
+  sendEmailChanged(before.email, before.name, newEmail);
+  return toUser({ ...before, email: newEmail });
+}
+
+/** Mail a new code for the account's waiting email change (the old code stops working); 400 when none waits. */
+export async function resendEmailChangeCode(userId: number, db: Db = defaultDb): Promise<{ pendingEmail: string }> {
+  const user = await getUserById(userId, db);
+  if (!user) throw signedOut();
+  if (!(await findEmailChange(db, userId))) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
+  await rateLimitUser(LIMITS.emailCode, userId);
+  const renewed = await renewEmailChangeCode(db, userId);
+  if (!renewed) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
+  await sendEmailChangeCode(renewed.email, user.name, renewed.code);
+  return { pendingEmail: renewed.email };
+}
+
+/** Drop the account's waiting email change: its code stops working and the email stays. */
+export async function cancelEmailChange(userId: number, db: Db = defaultDb): Promise<void> {
+  await endEmailChanges(db, userId);
+}
+
+/**
+ * Save an account's name, email and mobile (the customer's profile when the email stays, and the
+ * admin's user form, where the shop changes an email at once, audited): a taken email is 409;
+ * on an email change reset links to either address end, an email change the customer was
+ * waiting to confirm ends, and the old address is told. `audit` runs inside the same
+ * transaction (the admin's record of the change).
  */
 export async function saveUserDetails(
   userId: number,
@@ -209,6 +323,7 @@ export async function saveUserDetails(
       if (emailChanges) {
         await endResetTokens(trx, before.email);
         await endResetTokens(trx, input.email);
+        await endEmailChanges(trx, userId);
       }
       await options.audit?.(trx, toUser(before));
     });

@@ -4,12 +4,16 @@ import { requireMutation } from "~/lib/api-params.server";
 import { requireApiUser } from "~/web/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { updateProfile } from "~/models/users.server";
-import { ProfileSchema } from "~/utils/account-schemas";
+import { CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 
 /** GET: the signed-in user (one of this shop's additions, docs/api.md: for clients checking their token). */
 export const loader = ({ request }: LoaderFunctionArgs) => apiHandler(async () => ({ user: await requireApiUser(request) }));
 
-/** PUT name, email, mobile → `{ user }`; a field left out keeps its value. */
+/**
+ * PUT name, email, mobile (and `currentPassword` for a new email) → `{ user }`; a field left out
+ * keeps its value. A new email is not the account's yet: the answer adds `emailChange` and the
+ * code mailed to it is sent back to POST /api/auth/confirm-email.
+ */
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["PUT"]);
@@ -21,5 +25,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       email: "email" in body ? body.email : user.email,
       mobile: "mobile" in body ? body.mobile : (user.mobile ?? ""),
     });
-    return { user: await updateProfile(user.id, input) };
+    const { currentPassword } = parseWith(CurrentPasswordSchema, { currentPassword: body.currentPassword });
+    const saved = await updateProfile(user.id, input, currentPassword);
+    return saved.emailChange ? saved : { user: saved.user };
   });

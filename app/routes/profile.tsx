@@ -3,8 +3,9 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
-import { RuleField } from "~/components/FormField";
+import { fieldProps, FormField, RuleField } from "~/components/FormField";
 import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
+import { OtpInput } from "~/components/OtpInput";
 import { useFormErrors } from "~/components/useFormErrors";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
@@ -12,19 +13,30 @@ import { parseWith, readForm } from "~/lib/http.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { User } from "~/models/users.server";
-import { changePassword, updateProfile } from "~/models/users.server";
-import { CHANGE_PASSWORD_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
-import { ChangePasswordSchema, ProfileSchema } from "~/utils/account-schemas";
+import {
+  cancelEmailChange,
+  changePassword,
+  confirmEmailChange,
+  pendingEmailChange,
+  resendEmailChangeCode,
+  updateProfile,
+} from "~/models/users.server";
+import { CHANGE_PASSWORD_FIELDS, EMAIL_CHANGE_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
+import { ChangePasswordSchema, ConfirmEmailSchema, CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/utils/hooks";
 import { requireUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 const PROFILE_FAILED = "Failed to update profile. Please try again.";
-const IntentSchema = z.enum(["profile", "password"], { error: "Unknown action" });
+const IntentSchema = z.enum(["profile", "password", "confirm-email", "resend-email-code", "cancel-email-change"], {
+  error: "Unknown action",
+});
 type Intent = z.infer<typeof IntentSchema>;
+/** The forms of the 'Confirm your new email' card. */
+const EMAIL_INTENTS: readonly string[] = ["confirm-email", "resend-email-code", "cancel-email-change"];
 
-/** Which of the page's two forms was sent: anything but the password form's counts as the profile's. */
+/** Which of the page's forms was sent: anything unknown counts as the profile's. */
 function intentOf(form: FormData): Intent {
   return IntentSchema.safeParse(form.get("intent")).data ?? "profile";
 }
@@ -32,7 +44,12 @@ function intentOf(form: FormData): Intent {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const params = new URL(request.url).searchParams;
-  return { user, editing: params.get("edit") === "1", changingPassword: params.get("password") === "1" };
+  return {
+    user,
+    editing: params.get("edit") === "1",
+    changingPassword: params.get("password") === "1",
+    emailChange: await pendingEmailChange(user.id),
+  };
 }
 
 /** What the forms show again after a refusal (passwords never); the intent says which form failed. */
@@ -48,11 +65,19 @@ export async function action({ request }: ActionFunctionArgs) {
   });
 }
 
+const HANDLERS: Record<Exclude<Intent, "profile">, (request: Request, userId: number, form: FormData) => Promise<Response>> = {
+  password: savePassword,
+  "confirm-email": confirmEmail,
+  "resend-email-code": resendEmailCode,
+  "cancel-email-change": cancelChange,
+};
+
 async function saveForm(request: Request, form: FormData) {
   const user = await requireUser(request);
-  if (intentOf(form) === "profile") return asProfileFailure(() => saveProfile(request, user.id, form));
-  // The password form's refusals keep their own messages; an unforeseen failure says the general one.
-  return pageAction(request, () => savePassword(request, user.id, form), {
+  const intent = intentOf(form);
+  if (intent === "profile") return asProfileFailure(() => saveProfile(request, user.id, form));
+  // The other forms' refusals keep their own messages; an unforeseen failure says the general one.
+  return pageAction(request, () => HANDLERS[intent](request, user.id, form), {
     read: async () => form,
     echo: ECHO,
     echoExtra,
@@ -77,8 +102,35 @@ async function asProfileFailure<T>(run: () => Promise<T>): Promise<T> {
 async function saveProfile(request: Request, userId: number, form: FormData) {
   parseWith(IntentSchema, form.get("intent")); // a post of neither form: 'Unknown action'
   const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
-  await updateProfile(userId, input);
-  return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!" });
+  const { currentPassword } = parseWith(CurrentPasswordSchema, { currentPassword: form.get("currentPassword") });
+  const { emailChange } = await updateProfile(userId, input, currentPassword);
+  // A new email waits for its code: the page shows the 'Confirm your new email' card.
+  const description = emailChange ? `Your email changes once you enter the code we sent to ${emailChange.pendingEmail}.` : undefined;
+  return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!", description });
+}
+
+async function confirmEmail(request: Request, userId: number, form: FormData) {
+  const { code } = parseWith(ConfirmEmailSchema, { code: form.getAll("code").map(String) });
+  const user = await confirmEmailChange(userId, code);
+  return redirectWithToast(request, "/profile", {
+    type: "success",
+    title: "Email address changed successfully!",
+    description: `We will write to ${user.email} from now on.`,
+  });
+}
+
+async function resendEmailCode(request: Request, userId: number) {
+  const { pendingEmail } = await resendEmailChangeCode(userId);
+  return redirectWithToast(request, "/profile", { type: "success", title: `A new code has been sent to ${pendingEmail}` });
+}
+
+async function cancelChange(request: Request, userId: number) {
+  await cancelEmailChange(userId);
+  return redirectWithToast(request, "/profile", {
+    type: "success",
+    title: "Email change cancelled",
+    description: "Your email stays as it was.",
+  });
 }
 
 async function savePassword(request: Request, userId: number, form: FormData) {
@@ -96,10 +148,11 @@ async function savePassword(request: Request, userId: number, form: FormData) {
 }
 
 export default function ProfileRoute() {
-  const { user, editing, changingPassword } = useLoaderData<typeof loader>();
+  const { user, editing, changingPassword, emailChange } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   // A body that could not be read (too large, from another site) failed as the profile form.
   const failedIntent = result ? (result.values?.intent ?? "profile") : undefined;
+  const emailResult = failedIntent && EMAIL_INTENTS.includes(failedIntent) ? result : undefined;
 
   return (
     <div className="bg-sand-50">
@@ -109,6 +162,15 @@ export default function ProfileRoute() {
         <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-4">
           <AccountMenu />
           <div className="space-y-6 lg:col-span-3">
+            {emailChange || emailResult ? (
+              <ConfirmEmail
+                pendingEmail={emailChange?.pendingEmail ?? null}
+                currentEmail={user.email}
+                result={emailResult}
+                // The code is what the page waits for, unless another form is open.
+                autoFocus={!editing && !changingPassword && !(failedIntent && !emailResult)}
+              />
+            ) : null}
             <PersonalInformation
               user={user}
               editing={editing || failedIntent === "profile"}
@@ -198,6 +260,7 @@ function PersonalInformation({ user, editing, result }: { user: User; editing: b
     );
   }
   const value = (name: keyof User) => errors.value(name) ?? String(user[name] ?? "");
+  const passwordError = errors.error("currentPassword");
   return (
     <Card title="Personal Information" action={toggle}>
       <Form method="post" action="/profile" onChange={errors.onChange} className="space-y-5">
@@ -235,6 +298,23 @@ function PersonalInformation({ user, editing, result }: { user: User; editing: b
             defaultValue={value("mobile")}
             error={errors.error("mobile")}
           />
+          {/* The hint is described too, so this input spells out its aria props. */}
+          <FormField id="profile-current-password" label="Current Password" error={passwordError}>
+            <input
+              id="profile-current-password"
+              name="currentPassword"
+              {...fieldProps(EMAIL_CHANGE_FIELDS.currentPassword)}
+              autoComplete="current-password"
+              className="field-input"
+              aria-invalid={passwordError ? true : undefined}
+              aria-describedby={
+                passwordError ? "profile-current-password-error profile-current-password-hint" : "profile-current-password-hint"
+              }
+            />
+            <p id="profile-current-password-hint" className="mt-1 text-xs text-stone-600">
+              Needed only to change your email address. We then send a code to the new address.
+            </p>
+          </FormField>
         </div>
         <div className="flex flex-wrap gap-3">
           <button type="submit" className="btn-primary" disabled={saving}>
@@ -245,6 +325,84 @@ function PersonalInformation({ user, editing, result }: { user: User; editing: b
           </Link>
         </div>
       </Form>
+    </Card>
+  );
+}
+
+/**
+ * A new email waiting for the code mailed to it: the four boxes and Confirm, a resend and a
+ * cancel, each a plain form. Without a change waiting (it ended meanwhile) only the message of
+ * the refused form shows.
+ */
+function ConfirmEmail({
+  pendingEmail,
+  currentEmail,
+  result,
+  autoFocus,
+}: {
+  pendingEmail: string | null;
+  currentEmail: string;
+  result: Result;
+  autoFocus: boolean;
+}) {
+  const errors = useFormErrors(result);
+  const confirming = useIsPending({ intent: "confirm-email" });
+  const resending = useIsPending({ intent: "resend-email-code" });
+  const cancelling = useIsPending({ intent: "cancel-email-change" });
+  const codeError = errors.error("code");
+  const link = "inline-flex min-h-11 items-center text-sm font-semibold hover:underline disabled:opacity-60";
+  return (
+    <Card title="Confirm your new email">
+      {/* A refusal of the code stands beside the boxes; others (a resend with nothing waiting, too many tries) show here. */}
+      <FormBanner message={pendingEmail && codeError ? undefined : errors.formError} />
+      {pendingEmail ? (
+        <>
+          <p className="text-stone-700">
+            We sent a 4-digit code to <strong className="break-all text-ink">{pendingEmail}</strong>. Enter it to make that your
+            account&apos;s email. Until then we keep writing to <span className="break-all">{currentEmail}</span>.
+          </p>
+          <Form method="post" action="/profile" onChange={errors.onChange} className="mt-5 max-w-sm space-y-4">
+            <input type="hidden" name="intent" value="confirm-email" />
+            <OtpInput
+              name="code"
+              legend="Enter the 4-digit code"
+              autoFocus={autoFocus}
+              error={codeError}
+              describedBy={codeError ? "confirm-code-error" : "confirm-code-help"}
+            />
+            {codeError ? (
+              <p id="confirm-code-error" className="field-error text-center">
+                {codeError}
+              </p>
+            ) : (
+              <p id="confirm-code-help" className="text-center text-xs text-stone-600">
+                The code works once, for 10 minutes. Check the spam folder too.
+              </p>
+            )}
+            <button type="submit" className="btn-primary w-full" disabled={confirming}>
+              {confirming ? "Confirming..." : "Confirm"}
+            </button>
+          </Form>
+          <div className="mt-3 flex max-w-sm flex-wrap justify-between gap-x-6">
+            <Form method="post" action="/profile">
+              <input type="hidden" name="intent" value="resend-email-code" />
+              <button type="submit" className={`${link} text-wood-700`} disabled={resending}>
+                {resending ? "Sending..." : "Resend code"}
+              </button>
+            </Form>
+            <Form method="post" action="/profile">
+              <input type="hidden" name="intent" value="cancel-email-change" />
+              <button type="submit" className={`${link} text-stone-700`} disabled={cancelling}>
+                {cancelling ? "Cancelling..." : "Cancel email change"}
+              </button>
+            </Form>
+          </div>
+        </>
+      ) : (
+        <Link to="/profile?edit=1" className="btn-secondary" replace>
+          Edit your details
+        </Link>
+      )}
     </Card>
   );
 }

@@ -30,6 +30,8 @@ export const MESSAGES = {
   emailInUse: "This email address is already used by another account.",
   invalidLogin: "Invalid email or password",
   wrongCurrent: "Your current password is incorrect",
+  emailChangeNeedsPassword: "Please enter your current password to change your email",
+  emailCode: `Please enter the ${OTP_LENGTH}-digit code`,
   resetInvalid: "This password reset link is invalid or has expired. Please request a new one.",
 } as const;
 
@@ -55,6 +57,12 @@ export const PROFILE_FIELDS = {
   email,
   mobile,
 } satisfies Record<string, FieldRule>;
+
+/**
+ * The profile's 'Current Password' beside name, email and mobile: needed only to change the
+ * email (the server asks for it then), so the input is never required.
+ */
+export const EMAIL_CHANGE_FIELDS = { currentPassword: { maxLength: PASSWORD_MAX, type: "password" } } satisfies Record<string, FieldRule>;
 
 /** The profile page's 'Change Password'. */
 export const CHANGE_PASSWORD_FIELDS = { currentPassword: password, newPassword: password, confirmPassword: password } satisfies Record<

@@ -3,6 +3,8 @@ import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
 import {
   ChangePasswordSchema,
+  ConfirmEmailSchema,
+  CurrentPasswordSchema,
   LoginSchema,
   MESSAGES,
   normaliseMobile,
@@ -245,6 +247,29 @@ describe("OtpSchema", () => {
   it("refuses a missing or malformed email", () => {
     expect(failure(OtpSchema, { otp: "1234" }).fieldErrors.email).toBe(MESSAGES.email);
     expect(failure(OtpSchema, { email: "nope", otp: "1234" }).fieldErrors.email).toBe(MESSAGES.email);
+  });
+});
+
+describe("ConfirmEmailSchema and CurrentPasswordSchema (an email change)", () => {
+  it("takes the code as 4 digits, a number, or the four boxes", () => {
+    expect(parseWith(ConfirmEmailSchema, { code: " 0421 " })).toEqual({ code: "0421" });
+    expect(parseWith(ConfirmEmailSchema, { code: 421 }).code).toBe("0421");
+    expect(parseWith(ConfirmEmailSchema, { code: ["0", "4", "2", "1"] }).code).toBe("0421");
+  });
+
+  it.each([["123"], ["12345"], ["12a4"], [""], [["1", "2", "3"]], [undefined], [true], [{ code: "1234" }]])(
+    "refuses %j on the code field",
+    (code) => {
+      expect(failure(ConfirmEmailSchema, { code })).toEqual({ message: MESSAGES.emailCode, fieldErrors: { code: MESSAGES.emailCode } });
+    },
+  );
+
+  it("the current password may be left out (only a new email needs it), but not be overlong", () => {
+    expect(parseWith(CurrentPasswordSchema, {})).toEqual({ currentPassword: "" });
+    expect(parseWith(CurrentPasswordSchema, { currentPassword: "secret12" })).toEqual({ currentPassword: "secret12" });
+    expect(failure(CurrentPasswordSchema, { currentPassword: "x".repeat(PASSWORD_MAX + 1) }).fieldErrors).toEqual({
+      currentPassword: MESSAGES.passwordLong,
+    });
   });
 });
 

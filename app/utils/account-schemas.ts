@@ -124,6 +124,25 @@ export const ProfileSchema = z
   .transform((v) => ({ name: v.name.trim(), email: v.email.trim().toLowerCase(), mobile: normaliseMobile(v.mobile) }));
 export type ProfileInput = z.output<typeof ProfileSchema>;
 
+/**
+ * The current password sent with a profile update (`currentPassword`, optional): the model asks
+ * for it only when the email changes, and then checks it.
+ */
+export const CurrentPasswordSchema = z.object({ currentPassword: text }).superRefine((v, ctx) => {
+  if (v.currentPassword.length > PASSWORD_MAX) ctx.addIssue({ code: "custom", path: ["currentPassword"], message: MESSAGES.passwordLong });
+});
+
+/** The code that confirms a new email address: "0421", a number, or the four boxes' digits. */
+export const ConfirmEmailSchema = z.object({
+  code: z.preprocess(
+    (v) => (Array.isArray(v) ? v.join("") : typeof v === "number" ? String(v).padStart(OTP_LENGTH, "0") : v),
+    z
+      .string({ error: MESSAGES.emailCode })
+      .trim()
+      .regex(new RegExp(`^\\d{${OTP_LENGTH}}$`), MESSAGES.emailCode),
+  ),
+});
+
 export const ChangePasswordSchema = z.object({ currentPassword: text, newPassword: text, confirmPassword: text }).superRefine((v, ctx) => {
   if (!v.currentPassword || !v.newPassword.trim() || !v.confirmPassword) {
     for (const key of ["currentPassword", "newPassword", "confirmPassword"] as const) {

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import {
   CHANGE_PASSWORD_FIELDS,
+  EMAIL_CHANGE_FIELDS,
   FORGOT_PASSWORD_FIELDS,
   LOGIN_FIELDS,
   MOBILE_MAX,
@@ -11,7 +12,15 @@ import {
   RESET_PASSWORD_FIELDS,
   SIGNUP_FIELDS,
 } from "./account-fields";
-import { ChangePasswordSchema, EmailOnlySchema, LoginSchema, ProfileSchema, ResetPasswordSchema, SignupSchema } from "./account-schemas";
+import {
+  ChangePasswordSchema,
+  CurrentPasswordSchema,
+  EmailOnlySchema,
+  LoginSchema,
+  ProfileSchema,
+  ResetPasswordSchema,
+  SignupSchema,
+} from "./account-schemas";
 import type { FieldRule } from "./forms";
 import { CONTACT_FIELDS, NEWSLETTER_FIELDS } from "./message-fields";
 import { ContactSchema, NewsletterSchema } from "./schemas";
@@ -34,6 +43,8 @@ const FORMS: Record<string, Form> = {
   },
   login: { rules: LOGIN_FIELDS, schema: LoginSchema, valid: { email, password: "secret12" } },
   profile: { rules: PROFILE_FIELDS, schema: ProfileSchema, valid: { name: "Asha Patel", email, mobile: "" } },
+  // The profile's 'Current Password' (only an email change needs it: empty is fine here).
+  "profile's current password": { rules: EMAIL_CHANGE_FIELDS, schema: CurrentPasswordSchema, valid: { currentPassword: "" } },
   "change password": {
     rules: CHANGE_PASSWORD_FIELDS,
     schema: ChangePasswordSchema,

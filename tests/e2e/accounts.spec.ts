@@ -256,10 +256,11 @@ test("profile: edit and save, cancel, a bad mobile number, another customer's em
   await expect(banner(page)).toHaveText("Failed to update profile. Please try again.");
   await expect(mobile).toHaveAttribute("aria-invalid", "true");
 
-  // Another customer's email
+  // Another customer's email (a new email takes the current password: email-change.spec.ts)
   await name.fill(changed.name);
   await email.fill(other.email);
   await mobile.fill(changed.mobile);
+  await card.getByLabel("Current Password", { exact: true }).fill(account.password);
   await save.click();
   await expect(email).toHaveAccessibleDescription(/already used/);
   await expect(banner(page)).toHaveText("Failed to update profile. Please try again.");

@@ -32,7 +32,7 @@ import * as verifyOtp from "~/routes/verify-otp";
 import * as wishlist from "~/routes/wishlist";
 import { MESSAGES } from "~/utils/account-schemas";
 import { createTestItem } from "../support/items";
-import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
+import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
@@ -574,7 +574,12 @@ describe("profile page", () => {
       });
 
       const conflict = failure(
-        await post(profile, "/profile", { intent: "profile", name: "Kiran R", email: taken, mobile: "" }, cookie),
+        await post(
+          profile,
+          "/profile",
+          { intent: "profile", name: "Kiran R", email: taken, mobile: "", currentPassword: PASSWORD },
+          cookie,
+        ),
         409,
       );
       expect(conflict.formError).toBe(PROFILE_FAILED);
@@ -690,7 +695,17 @@ describe("profile page", () => {
     await settleMail();
     const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
     const moved = freshEmail("pageprofile-reset-moved");
-    expectRedirect(await post(profile, "/profile", { intent: "profile", name: "Mover", email: moved, mobile: "" }, cookie), "/profile");
+    // A new email takes the current password, then the code mailed to it (issue 12, defect 3).
+    const asked = await post(
+      profile,
+      "/profile",
+      { intent: "profile", name: "Mover", email: moved, mobile: "", currentPassword: PASSWORD },
+      cookie,
+    );
+    expectRedirect(asked, "/profile");
+    const confirm = new URLSearchParams({ intent: "confirm-email" });
+    for (const digit of await latestEmailChangeCode(moved)) confirm.append("code", digit);
+    expectRedirect(await call(profile.action, postForm("/profile", confirm, cookie)), "/profile");
     expect(
       failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400).formError,
     ).toBe(RESET_INVALID);

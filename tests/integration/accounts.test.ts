@@ -22,6 +22,7 @@ import type { User } from "~/models/users.server";
 import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
 import * as authLogin from "~/routes/api.auth.login";
 import * as authLogout from "~/routes/api.auth.logout";
+import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as authRegister from "~/routes/api.auth.register";
 import * as cartAdd from "~/routes/api.cart.add";
@@ -33,7 +34,7 @@ import * as resendOtp from "~/routes/api.user.auth.resendOtp";
 import * as verifyOtp from "~/routes/api.user.auth.verifyOtp";
 import { MESSAGES } from "~/utils/account-schemas";
 import { createTestItem } from "../support/items";
-import { latestCode, latestResetLink, mailsTo } from "../support/outbox";
+import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call, expectApiError } from "./helpers";
@@ -106,6 +107,25 @@ function login(body: unknown, route: "user" | "auth" = "user") {
 }
 function profileOf(token: string) {
   return call(authProfile.loader, getRequest("/api/auth/profile", bearer(token)));
+}
+/** Send back the code of the email change the account asked for (its newest mail to `to`). */
+async function confirmEmailChange(token: string, to: string) {
+  const code = await latestEmailChangeCode(to);
+  return call(confirmEmail.action, jsonRequest("POST", "/api/auth/confirm-email", { code }, bearer(token)));
+}
+/**
+ * Move the account to `email` as a client must (issue 12, defect 3): PUT with the current
+ * password, then the code mailed to the new address. Answers the confirmation.
+ */
+async function changeEmail(token: string, email: string, body: Record<string, unknown> = {}) {
+  const asked = await call(
+    authProfile.action,
+    jsonRequest("PUT", "/api/auth/profile", { ...body, email, currentPassword: PASSWORD }, bearer(token)),
+  );
+  const pendingEmail = email.trim().toLowerCase();
+  expect(asked.status).toBe(200);
+  expect(asRecord(asked.body).emailChange).toEqual({ pendingEmail });
+  return confirmEmailChange(token, pendingEmail);
 }
 function getCart(token: string) {
   return call(cartGet.loader, getRequest("/api/cart/get", bearer(token)));
@@ -493,7 +513,7 @@ describe("register → emailed code → verify → token", () => {
     const code = await latestCode(email);
     // Another account moves to this email while the sign-up waits.
     const mover = await registerVerified(freshEmail("mover"), "Mover");
-    const moved = await call(authProfile.action, jsonRequest("PUT", "/api/auth/profile", { email }, bearer(await tokenFor(mover))));
+    const moved = await changeEmail(await tokenFor(mover), email);
     expect(moved.status).toBe(200);
 
     const conflict = expectApiError(await verify({ email, otp: code }), 409);
@@ -624,12 +644,12 @@ describe("PUT /api/auth/profile", () => {
     const email = freshEmail("profile-mover");
     const token = await tokenFor(await registerVerified(email, "Mover"));
 
-    const conflict = expectApiError(await put(token, { name: "Mover", email: taken.toUpperCase() }), 409);
+    const conflict = expectApiError(await put(token, { name: "Mover", email: taken.toUpperCase(), currentPassword: PASSWORD }), 409);
     expect(conflict.errors).toEqual({ email: MESSAGES.emailInUse });
     expect(asRecord((await profileOf(token)).body).user).toMatchObject({ email });
 
     const moved = freshEmail("profile-moved");
-    const r = await put(token, { name: "Mover", email: ` ${moved.toUpperCase()} ` });
+    const r = await changeEmail(token, ` ${moved.toUpperCase()} `, { name: "Mover" });
     expect(asRecord(r.body).user).toMatchObject({ email: moved });
     // The old address is told of the change (in the background).
     await settleMail();
@@ -669,9 +689,14 @@ describe("PUT /api/auth/profile", () => {
     });
     expect(asRecord((await put(token, { mobile: "" })).body).user).toEqual({ id: user.id, name: "Renamed Person", email, mobile: null });
 
-    // Only the email: name (and the cleared mobile) stay.
+    // Only the email (with the password it needs): name (and the cleared mobile) stay; the
+    // email itself changes once the code mailed to it comes back.
     const moved = freshEmail("profile-partial-moved");
-    expect(asRecord((await put(token, { email: moved })).body).user).toEqual({
+    expect((await put(token, { email: moved, currentPassword: PASSWORD })).body).toEqual({
+      user: { id: user.id, name: "Renamed Person", email, mobile: null },
+      emailChange: { pendingEmail: moved },
+    });
+    expect(asRecord((await confirmEmailChange(token, moved)).body).user).toEqual({
       id: user.id,
       name: "Renamed Person",
       email: moved,
@@ -715,9 +740,11 @@ describe("PUT /api/auth/profile", () => {
     expect((await put(token, { name: "Link Holder Two" })).status).toBe(200);
     expect(await findResetToken(db, resetToken)).not.toBeNull();
 
-    // ...an email change ends it.
+    // ...so does asking for an email change; the change, once its code comes back, ends it.
     const moved = freshEmail("profile-reset-moved");
-    expect((await put(token, { email: moved })).status).toBe(200);
+    expect((await put(token, { email: moved, currentPassword: PASSWORD })).status).toBe(200);
+    expect(await findResetToken(db, resetToken)).not.toBeNull();
+    expect((await confirmEmailChange(token, moved)).status).toBe(200);
     expect(await findResetToken(db, resetToken)).toBeNull();
     const refused = await resetPassword(resetToken, "takeover1", clientOf(jsonRequest("POST", "/reset-password", {}))).then(
       () => null,

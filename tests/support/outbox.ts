@@ -41,3 +41,11 @@ export async function latestResetLink(to: string, dir?: string): Promise<string>
   if (!match) throw new Error(`no reset link mailed to ${to}`);
   return match[1]!;
 }
+
+/** The 4-digit code of the newest 'confirm your new email' mail to `to` (a profile's email change). */
+export async function latestEmailChangeCode(to: string, dir?: string): Promise<string> {
+  const mails = (await mailsTo(to, dir)).filter((m) => /confirm your new email/i.test(m.subject));
+  const match = /code is (\d{4})\b/.exec(mails.at(-1)?.text ?? "");
+  if (!match) throw new Error(`no email-change code mailed to ${to}`);
+  return match[1]!;
+}
