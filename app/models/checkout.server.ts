@@ -369,6 +369,8 @@ export async function handleWebhook(
   } catch {
     throw new AppError(400, "The webhook body is not JSON");
   }
+  // JSON, but not an event (null, a number, an array): nothing to act on, and `null.event` would be a 500.
+  if (typeof event !== "object" || event === null || Array.isArray(event)) throw new AppError(400, "The webhook body is not a JSON object");
   if (event.event !== "payment.captured" && event.event !== "order.paid") return { received: true };
   const payment = event.payload?.payment?.entity;
   if (!payment || typeof payment.id !== "string" || typeof payment.order_id !== "string" || typeof payment.amount !== "number") {

@@ -1,7 +1,7 @@
 // Which cart or wishlist a request owns: a signed-in customer's (session cookie or API token)
 // by the user id, a guest's by the row id the session carries. The rows themselves are
 // models/owned.server's; a guest's new row goes back to the browser as a Set-Cookie here.
-import { AppError } from "~/lib/errors.server";
+import { jsonResponse } from "~/lib/api.server";
 import { bearerToken, getUserId } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { SessionData } from "~/lib/session.server";
@@ -18,7 +18,9 @@ const SESSION_KEY: Record<OwnedTable, keyof Pick<SessionData, "cartId" | "wishli
 export async function ownerOf(request: Request, table: OwnedTable): Promise<Owner> {
   const userId = await getUserId(request);
   if (userId) return { userId };
-  if (bearerToken(request) !== null) throw new AppError(401, "Please log in to continue");
+  // Thrown as a Response, not an AppError: pages read the cart too (root's badge, the product
+  // page's wishlist button), and a page loader's AppError would be Remix's 500.
+  if (bearerToken(request) !== null) throw jsonResponse({ message: "Please log in to continue" }, { status: 401 });
   const session = await getSession(request);
   return { userId: null, guestRowId: session.get(SESSION_KEY[table]) ?? null, client: clientOf(request) };
 }
