@@ -499,7 +499,7 @@ describe("PUT /api/orders/changeStatus", () => {
 });
 
 describe("cash on delivery holds at most a few units of a piece (security review M3)", () => {
-  it(`more than ${COD_LIMITS.unitsPerPiece} of one piece: 400 with a clear message and nothing taken; online payment has no such cap`, async () => {
+  it(`more than ${COD_LIMITS.unitsPerPiece} of one piece: 400, a clear message, nothing taken`, async () => {
     const customer = await newCustomer("cod-cap");
     const itemId = await createTestItem(`cod-cap-${Date.now()}`, { stock: 50 });
     await addToCart(customer, itemId, COD_LIMITS.unitsPerPiece + 1);
