@@ -78,7 +78,13 @@ export async function readForm(request: Request, limit = MAX_BODY_BYTES): Promis
   if (type.includes("multipart/form-data")) {
     const declared = Number(request.headers.get("Content-Length") ?? "NaN");
     if (!Number.isFinite(declared) || declared > limit) throw new AppError(413, "The request is too large");
-    const form = await request.formData();
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      // A broken body (a boundary that does not match, a cut part) is the sender's mistake.
+      throw new AppError(400, "The form could not be read. Please send it again.");
+    }
     for (const value of form.values()) if (typeof value === "string") refuseNul(value);
     return form;
   }

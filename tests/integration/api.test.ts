@@ -423,3 +423,20 @@ describe("a JSON body nested thousands deep (security review L8)", () => {
     expect(error.message).toBe("The request body is nested too deeply");
   });
 });
+
+describe("a multipart body whose boundary does not match (found by the fuzz test)", () => {
+  it("is a 400 with the API's error, never a 500", async () => {
+    const request = new Request("http://localhost:3000/api/cart/add", {
+      method: "POST",
+      headers: {
+        Host: "localhost:3000",
+        Origin: "http://localhost:3000",
+        "Content-Type": "multipart/form-data; boundary=not-the-one-used",
+        "Content-Length": "60",
+      },
+      body: '--other\r\nContent-Disposition: form-data; name="itemId"\r\n\r\n1\r\n--other--\r\n'.slice(0, 60),
+    });
+    const error = expectApiError(await call(cartAdd, request), 400);
+    expect(error.message).toBe("The form could not be read. Please send it again.");
+  });
+});
