@@ -131,18 +131,34 @@ export interface RequestSpec {
 
 // ---- printing -------------------------------------------------------------------------------------
 
-/** A string as JavaScript that makes it again: long repeats as `"ab".repeat(n)`. */
-export function showString(value: string): string {
-  if (value.length > 64) {
-    for (let period = 1; period <= 16; period++) {
-      const unit = value.slice(0, period);
-      if (value.length % period === 0 && unit.repeat(value.length / period) === value) {
-        return `${JSON.stringify(unit)}.repeat(${value.length / period})`;
-      }
-    }
+/** A run of one short unit repeated at `start`: its unit and count, when it is long enough to abbreviate. */
+function runAt(value: string, start: number): { unit: string; count: number } | null {
+  let best: { unit: string; count: number } | null = null;
+  for (let period = 1; period <= 8 && start + period <= value.length; period++) {
+    const unit = value.slice(start, start + period);
+    let end = start + period;
+    while (value.startsWith(unit, end)) end += period;
+    const count = (end - start) / period;
+    if (count >= 4 && end - start >= 32 && (!best || unit.length * count > best.unit.length * best.count)) best = { unit, count };
   }
-  if (value.length > 400) return `${JSON.stringify(value.slice(0, 200))}… (${value.length} characters)`;
-  return JSON.stringify(value);
+  return best;
+}
+
+/** A string as JavaScript that makes it again, in full: long runs as `"ab".repeat(n)`, joined with +. */
+export function showString(value: string): string {
+  const parts: string[] = [];
+  let literal = "";
+  for (let i = 0; i < value.length;) {
+    const run = runAt(value, i);
+    if (run) {
+      if (literal) parts.push(JSON.stringify(literal));
+      literal = "";
+      parts.push(`${JSON.stringify(run.unit)}.repeat(${run.count})`);
+      i += run.unit.length * run.count;
+    } else literal += value[i++];
+  }
+  if (literal || parts.length === 0) parts.push(JSON.stringify(literal));
+  return parts.join(" + ");
 }
 
 /** The JSON text a payload value is sent as. */

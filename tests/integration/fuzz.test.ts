@@ -25,6 +25,7 @@ import { addItem } from "~/models/cart.server";
 import { commitSession, getSession, sessionCookie } from "~/lib/session.server";
 import * as createOrder from "~/routes/rzp.create-order";
 import { adminPassword, grantAdmin } from "~/web/admin.server";
+import { createTestItem } from "../support/items";
 import { getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import type { Credentials, FuzzRoute, Known, RequestSpec, Who } from "./fuzz-requests";
 import { buildRequest, describeRequest, isApiFile, paramNames, requestArb } from "./fuzz-requests";
@@ -333,7 +334,11 @@ async function restock(): Promise<number> {
   const cart = await db.selectFrom("carts").select("id").where("userId", "=", customer.user.id).executeTakeFirst();
   const line = cart ? await db.selectFrom("cartLines").select("id").where("cartId", "=", cart.id).executeTakeFirst() : undefined;
   if (line) return line.id;
-  return (await addItem({ userId: customer.user.id }, { itemId: restocked[0], quantity: 1 })).line.id;
+  // The admin's fuzzed requests may have deleted the items: then one of the test's own.
+  const item = await db.selectFrom("items").select("id").where("id", "in", restocked).executeTakeFirst();
+  const itemId = item?.id ?? (await createTestItem(`fuzz-restock-${crypto.randomBytes(4).toString("hex")}`, { stock: 50 }));
+  if (!item) restocked.push(itemId);
+  return (await addItem({ userId: customer.user.id }, { itemId, quantity: 1 })).line.id;
 }
 
 interface Outcome {
@@ -348,6 +353,9 @@ async function check(route: RouteModule, spec: RequestSpec): Promise<Outcome> {
   const reads = ["GET", "HEAD"].includes(spec.method.toUpperCase());
   const fn = reads ? route.loader : route.action;
   if (!fn) return { status: 0, problem: null };
+  // Let timers and the test runner's messages through: the database calls resolve without ever
+  // leaving the microtask queue, and a long run would starve them (Vitest's "Timeout calling onTaskUpdate").
+  await new Promise((resolve) => setImmediate(resolve));
   const credentials = await credentialsFor(spec.who);
   try {
     return await send(route, fn, spec, credentials);
