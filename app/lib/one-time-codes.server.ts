@@ -206,14 +206,7 @@ export async function consumeSignupCode(
     if (match.usedAt) throw fail(CODE_MESSAGES.used);
     if (match.attempts >= MAX_CODE_ATTEMPTS) throw fail(CODE_MESSAGES.dead);
     if (Date.parse(match.expiresAt) <= now.getTime()) throw fail(CODE_MESSAGES.expired);
-    const used = await db
-      .updateTable("oneTimeCodes")
-      .set({ usedAt: nowIso(now) })
-      .where("id", "=", match.id)
-      .where("usedAt", "is", null)
-      .where("attempts", "<", MAX_CODE_ATTEMPTS)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw fail(CODE_MESSAGES.used);
+    if (!(await spendCode(db, match.id, now))) throw fail(CODE_MESSAGES.used);
     return match.payload ?? "{}";
   }
   const waiting = rows.filter((r) => !r.usedAt && Date.parse(r.expiresAt) > now.getTime());
@@ -387,14 +380,7 @@ export async function consumeEmailChangeCode(db: Db, userId: number, code: strin
   if (change.attempts >= MAX_CODE_ATTEMPTS) throw fail(EMAIL_CODE_MESSAGES.dead);
   if (Date.parse(change.expiresAt) <= now.getTime()) throw fail(EMAIL_CODE_MESSAGES.expired);
   if (sameHash(change.codeHash, codeHash("email_change", change.email, code))) {
-    const used = await db
-      .updateTable("oneTimeCodes")
-      .set({ usedAt: nowIso(now) })
-      .where("id", "=", change.id)
-      .where("usedAt", "is", null)
-      .where("attempts", "<", MAX_CODE_ATTEMPTS)
-      .executeTakeFirst();
-    if (Number(used.numUpdatedRows) !== 1) throw fail(EMAIL_CODE_MESSAGES.none);
+    if (!(await spendCode(db, change.id, now))) throw fail(EMAIL_CODE_MESSAGES.none);
     return change.email;
   }
   const counted = await db
@@ -412,4 +398,16 @@ export async function consumeEmailChangeCode(db: Db, userId: number, code: strin
 /** The account's email changes still waiting end (cancelled, replaced, made, or overtaken by the shop's edit). */
 export async function endEmailChanges(db: Db, userId: number): Promise<void> {
   await db.deleteFrom("oneTimeCodes").where("userId", "=", userId).where("purpose", "=", "email_change").execute();
+}
+
+/** Marks a live code used, once: false when another request used it (or its tries ran out) first. */
+async function spendCode(db: Db, id: number, now: Date): Promise<boolean> {
+  const used = await db
+    .updateTable("oneTimeCodes")
+    .set({ usedAt: nowIso(now) })
+    .where("id", "=", id)
+    .where("usedAt", "is", null)
+    .where("attempts", "<", MAX_CODE_ATTEMPTS)
+    .executeTakeFirst();
+  return Number(used.numUpdatedRows) === 1;
 }
