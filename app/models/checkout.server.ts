@@ -177,21 +177,41 @@ export interface PaymentProofInput {
 }
 
 /**
- * Record a verified payment on its payment order; a different payment for the same order, or one
- * payment for two orders, is refused. `reason` says why it has not become an order (kept for the
- * shop; the customer may still place it), null when it pays for one or may be ordered next.
+ * What recording a payment says about its order: nothing yet (verified, an order may follow),
+ * that its order is being placed (any earlier refusal is cleared), or why its order was refused
+ * (kept for the shop; the customer may still place it).
  */
-async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, reason: string | null = null): Promise<void> {
+type PaymentNews = { placed: false } | { placed: true } | { refused: string };
+const VERIFIED: PaymentNews = { placed: false };
+
+/**
+ * Record a verified payment on its payment order; a different payment for the same order, or one
+ * payment for two orders, is refused. The row is written only when this changes it: a payment
+ * recorded already stays as it is (its first refusal reason too), so a retry refused again, or a
+ * second verification, writes nothing.
+ */
+async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, news: PaymentNews = VERIFIED): Promise<void> {
+  const reason = "refused" in news ? news.refused.slice(0, 500) : null;
   try {
     const result = await db
       .updateTable("paymentOrders")
-      .set({ paymentId, status: "paid", failure: reason?.slice(0, 500) ?? null, updatedAt: nowIso() })
+      .set({ paymentId, status: "paid", ...("refused" in news || news.placed ? { failure: reason } : {}), updatedAt: nowIso() })
       .where("id", "=", paymentOrderId)
-      .where((eb) => eb.or([eb("paymentId", "is", null), eb("paymentId", "=", paymentId)]))
       .where("status", "!=", "failed")
+      .where((eb) => {
+        const changes = [eb("status", "!=", "paid")];
+        if ("refused" in news) changes.push(eb("failure", "is", null));
+        else if (news.placed) changes.push(eb("failure", "is not", null));
+        return eb.or([eb("paymentId", "is", null), eb.and([eb("paymentId", "=", paymentId), eb.or(changes)])]);
+      })
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 1) return;
-    const row = await db.selectFrom("paymentOrders").select(["status", "failure"]).where("id", "=", paymentOrderId).executeTakeFirst();
+    const row = await db
+      .selectFrom("paymentOrders")
+      .select(["status", "failure", "paymentId"])
+      .where("id", "=", paymentOrderId)
+      .executeTakeFirst();
+    if (row?.status === "paid" && row.paymentId === paymentId) return;
     if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
     throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
   } catch (error) {
@@ -244,7 +264,7 @@ export async function placeOnlineOrder(
   const address = shipping ?? paymentOrder.shipping;
   if (!address) {
     const error = new AppError(400, "Shipping details are required");
-    await recordPayment(payment.paymentOrderId, payment.paymentId, db, error.message);
+    await recordPayment(payment.paymentOrderId, payment.paymentId, db, { refused: error.message });
     throw error;
   }
   return notify(await placePaidOrder(userId, address, payment, db), db);
@@ -266,7 +286,7 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
         paymentMethod: "online",
         payment,
         withOrder: async (trx) => {
-          await recordPayment(payment.paymentOrderId, payment.paymentId, trx);
+          await recordPayment(payment.paymentOrderId, payment.paymentId, trx, { placed: true });
           recordable = true;
         },
       },
@@ -275,7 +295,7 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
   } catch (error) {
     // The order was refused after the payment could be recorded (rolled back with it): record it alone.
     if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {
-      await recordPayment(payment.paymentOrderId, payment.paymentId, db, error.message);
+      await recordPayment(payment.paymentOrderId, payment.paymentId, db, { refused: error.message });
     }
     throw error;
   }

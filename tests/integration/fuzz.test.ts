@@ -171,6 +171,27 @@ beforeAll(async () => {
   const paid = offlinePayment(known.paymentOrderIds[0]);
   known.paymentIds = [paid.paymentId];
   known.paymentSignatures = [paid.signature];
+  // The known payment is recorded once, here, refused because the cart changed after paying: a
+  // real payment is recorded even when its order is refused (checkout.server's recordPayment), and
+  // every fuzzed request that sends it again must then write nothing.
+  await addToCart(customer, inStock[2].id, 1);
+  const refused = await placeViaApi(
+    customer,
+    checkoutFields({
+      paymentMethod: "online",
+      razorpay_order_id: known.paymentOrderIds[0],
+      razorpay_payment_id: paid.paymentId,
+      razorpay_signature: paid.signature,
+    }),
+  );
+  expect(refused.status).toBe(409);
+  const recorded = await db
+    .selectFrom("paymentOrders")
+    .select(["status", "failure"])
+    .where("id", "=", known.paymentOrderIds[0])
+    .executeTakeFirst();
+  expect(recorded?.status).toBe("paid");
+  expect(recorded?.failure).toMatch(/cart changed/);
   known.productSlugs = items.slice(0, 3).map((i) => i.slug);
   known.categorySlugs = categories.map((c) => c.slug);
   known.emails = [customer.email, customer.email.toUpperCase()];

@@ -99,6 +99,33 @@ function asOrder(answer: Answer): Order {
 }
 
 describe("online payment through the API", () => {
+  it("a paid order refused (cart changed) records the payment once: a refused retry or a second verify writes nothing", async () => {
+    const customer = await newCustomer("pay-retry");
+    const lamp = await item("retry-lamp", 2500, 5);
+    const stool = await item("retry-stool", 1500, 5);
+    await addToCart(customer, lamp, 1);
+    const { id, proof } = await payForCart(customer);
+    await addToCart(customer, stool, 1);
+
+    const first = expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof })), 409);
+    const recorded = await db.selectFrom("paymentOrders").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+    expect(recorded).toMatchObject({ status: "paid", paymentId: proof.razorpay_payment_id, failure: first.message });
+
+    // Retries refused for the same reason, and a second verification: the row is not touched.
+    expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof })), 409);
+    expect((await verifyApi(customer, proof)).status).toBe(200);
+    expect(await db.selectFrom("paymentOrders").selectAll().where("id", "=", id).executeTakeFirstOrThrow()).toEqual(recorded);
+
+    // Once the cart matches again the order is placed, and the refusal is cleared.
+    const line = (await cartOf(customer)).items.find((l) => l.itemId === stool)!;
+    const removed = await call(cartRemove.action, jsonRequest("DELETE", `/api/cart/clear/${line.id}`, undefined, customer.auth), {
+      id: String(line.id),
+    });
+    expect(removed.status).toBe(200);
+    expect((await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof }))).status).toBe(201);
+    expect(await paymentOrderRow(id)).toMatchObject({ status: "paid", failure: null });
+  });
+
   it("create-order (server amount in paise) → pay → verify-payment → orders/add: one paid online order", async () => {
     const customer = await newCustomer("pay-happy");
     const sideboard = await item("sideboard", 12999, 6);
