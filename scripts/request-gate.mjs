@@ -18,18 +18,22 @@ function refuse(res, pathname, status, message) {
 }
 
 /**
- * Express middleware applying the door rules; `trustProxy` as the server's TRUST_PROXY. `warn`
- * is told once when a request arrives through a proxy the server does not trust: every visitor
- * then shares the proxy's address, and per-address limits hold them all together.
+ * Express middleware applying the door rules. `trustProxy` says whether a request came through a
+ * proxy the server trusts (a function of the request, or one answer for all, as in the tests).
+ * `warn` is told once when a request arrives through a proxy the server does not trust: every
+ * visitor then shares the proxy's address, and per-address limits hold them all together.
  */
 export function requestGate({ trustProxy, warn = console.warn }) {
-  let warned = trustProxy;
+  const trusted = typeof trustProxy === "function" ? trustProxy : () => trustProxy;
+  let warned = false;
   return (req, res, next) => {
-    if (!warned && req.headers["x-forwarded-for"]) {
+    const viaTrustedProxy = trusted(req);
+    if (!warned && !viaTrustedProxy && req.headers["x-forwarded-for"]) {
       warned = true;
       warn(
-        "[shop] A request came through a proxy (X-Forwarded-For) but TRUST_PROXY is off: every visitor shares the proxy's address " +
-          "for rate limits and cookies are not marked Secure. Set TRUST_PROXY=1 when one reverse proxy is in front of this server.",
+        `[shop] A request came through a proxy (X-Forwarded-For) from ${req.socket?.remoteAddress ?? "an unknown address"}, ` +
+          "which TRUST_PROXY does not trust: every visitor through it shares its address for rate limits. " +
+          "Set TRUST_PROXY to the proxy's address (or 1 when nothing but the proxy can reach this server).",
       );
     }
     const url = req.originalUrl ?? req.url;
@@ -37,9 +41,12 @@ export function requestGate({ trustProxy, warn = console.warn }) {
     if (url.includes("\u0000") || /%00/.test(url))
       return refuse(res, pathname, 400, "The request contains a character that is not allowed");
     // Only a proxy we trust may name the host (Remix's origin check reads this header whatever we trust).
-    if (!trustProxy) delete req.headers["x-forwarded-host"];
+    if (!viaTrustedProxy) {
+      delete req.headers["x-forwarded-host"];
+      delete req.headers["x-forwarded-proto"];
+    }
     const header = (name) => firstValue(req.headers[name]) ?? null;
-    if (!isSameSite({ method: req.method, pathname, header, trustProxy })) {
+    if (!isSameSite({ method: req.method, pathname, header, trustProxy: viaTrustedProxy })) {
       return refuse(res, pathname, 403, "Cross-site request refused");
     }
     const length = Number(header("content-length") ?? "0");

@@ -2,14 +2,16 @@
 // (compression, hashed assets cached for a year, a request log, here without query values:
 // scripts/access-log.mjs), plus one thing remix-serve cannot do: tell the app the client's
 // address, so rate limits hold per address.
-// The address is the socket's peer, or with TRUST_PROXY=1 what the one proxy in front
-// reports (Express "trust proxy": the right-most X-Forwarded-For entry, not the client's own claim).
+// The address is the socket's peer, or behind a trusted proxy what it reports (Express "trust
+// proxy": the right-most X-Forwarded-For entry it added, not the client's own claim). TRUST_PROXY=1
+// trusts whatever connects; a list of addresses or ranges trusts only those (app/lib/proxy-trust.mjs).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createRequestHandler } from "@remix-run/express";
 import { installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { proxyTrustSetting } from "../app/lib/proxy-trust.mjs";
 import { accessLog } from "./access-log.mjs";
 import { requestGate } from "./request-gate.mjs";
 
@@ -23,10 +25,13 @@ globalThis.__shopClientAddressHeader = "x-shop-client-address";
 const build = await import(pathToFileURL(buildPath).href);
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
-const trustProxy = ["1", "true"].includes(process.env.TRUST_PROXY ?? "");
+// Checked at boot by app/lib/env.server.ts (the build's import above fails on a bad value).
+const trustSetting = proxyTrustSetting(process.env.TRUST_PROXY) ?? false;
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", trustProxy ? 1 : false);
+app.set("trust proxy", trustSetting);
+const trusts = app.get("trust proxy fn");
+const trustProxy = (req) => trusts(req.socket.remoteAddress ?? "", 0);
 app.use(compression());
 const staticOptions = { dotfiles: "ignore", redirect: false, index: false };
 app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));

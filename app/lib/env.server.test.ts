@@ -83,4 +83,14 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ RAZORPAY_KEY_SECRET: "secret" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
     expect(() => parseEnv({ RAZORPAY_KEY_ID: "rzp_test_x", RAZORPAY_KEY_SECRET: "" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
   });
+
+  it("reads TRUST_PROXY as off, one proxy, or a list of proxy addresses; refuses anything else", () => {
+    for (const off of ["0", "false", ""]) expect(parseEnv({ TRUST_PROXY: off }).TRUST_PROXY).toBe(false);
+    for (const on of ["1", "true", "loopback", "10.0.0.0/8, 192.168.1.5", "::1,fd00::/8,uniquelocal"]) {
+      expect(parseEnv({ TRUST_PROXY: on }).TRUST_PROXY).toBe(true);
+    }
+    for (const bad of ["yes", "2", "10.0.0.0/33", "10.0.0/8", "loopback,", "proxy.example", "::1/129"]) {
+      expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be 0, 1, or a comma-separated list/);
+    }
+  });
 });

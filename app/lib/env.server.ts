@@ -1,5 +1,6 @@
 // The typed environment, checked once at boot. Every variable is optional (.env.example, docs/api.md).
 import { z } from "zod";
+import { proxyTrustSetting } from "./proxy-trust.mjs";
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
@@ -49,11 +50,15 @@ const EnvSchema = z.object({
         ),
       ),
   ),
+  /** Whether any proxy is trusted; scripts/server.mjs reads which (app/lib/proxy-trust.mjs). */
   TRUST_PROXY: optional(
     z
-      .enum(["0", "1", "true", "false"])
+      .string()
       .default("0")
-      .transform((v) => v === "1" || v === "true"),
+      .refine((v) => proxyTrustSetting(v) !== null, {
+        message: 'must be 0, 1, or a comma-separated list of proxy addresses, CIDR ranges, "loopback", "linklocal" or "uniquelocal"',
+      })
+      .transform((v) => proxyTrustSetting(v) !== false),
   ),
 });
 

@@ -6,12 +6,18 @@ import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestGate } from "../../scripts/request-gate.mjs";
 
-function serve(trustProxy: boolean): Promise<{ server: Server; base: string; seen: Record<string, unknown>[] }> {
+function serve(
+  trustProxy: boolean | ((req: express.Request) => boolean),
+): Promise<{ server: Server; base: string; seen: Record<string, unknown>[] }> {
   const seen: Record<string, unknown>[] = [];
   const app = express();
   app.use(requestGate({ trustProxy }));
   app.all("*", (req, res) => {
-    seen.push({ path: req.path, forwardedHost: req.headers["x-forwarded-host"] ?? null });
+    seen.push({
+      path: req.path,
+      forwardedHost: req.headers["x-forwarded-host"] ?? null,
+      forwardedProto: req.headers["x-forwarded-proto"] ?? null,
+    });
     res.send("reached the app");
   });
   return new Promise((resolve) => {
@@ -118,6 +124,19 @@ describe("bodies and URLs", () => {
 });
 
 describe("a proxy the server does not trust", () => {
+  it("a peer that is not a listed proxy: X-Forwarded-Host and -Proto are removed and cannot vouch for an origin", async () => {
+    const listed = await serve((req) => req.socket.remoteAddress === "10.0.0.5");
+    try {
+      const headers = { Origin: "https://evil.example", "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
+      expect((await post("/cart", headers, "a=1", listed.base)).status).toBe(403);
+      const own = { Origin: `http://${new URL(listed.base).host}`, "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" };
+      expect((await post("/cart", own, "a=1", listed.base)).status).toBe(200);
+      expect(listed.seen.at(-1)).toMatchObject({ forwardedHost: null, forwardedProto: null });
+    } finally {
+      listed.server.close();
+    }
+  });
+
   it("is named once in the log: every visitor would share its address", async () => {
     const warnings: string[] = [];
     const app = express();

@@ -1,0 +1,35 @@
+// TRUST_PROXY, read once for the Express server (scripts/server.mjs) and checked at boot by
+// app/lib/env.server.ts. docs/decisions/0011 ("Proxies").
+import net from "node:net";
+
+/** Names Express (proxy-addr) knows for whole address ranges. */
+const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+function isAddressOrRange(token) {
+  if (RANGE_NAMES.has(token)) return true;
+  const [address, prefix, ...rest] = token.split("/");
+  const family = net.isIP(address ?? "");
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * What Express's "trust proxy" is set to for a TRUST_PROXY value:
+ * - unset, "", "0" or "false": false (the socket's peer is the client; X-Forwarded-* are ignored);
+ * - "1" or "true": 1 (one proxy in front, whatever its address: the right-most X-Forwarded-For
+ *   entry is the client). Only safe when nothing but the proxy can reach the server;
+ * - a comma-separated list of addresses, CIDR ranges or the names loopback, linklocal and
+ *   uniquelocal: X-Forwarded-* count only on requests whose peer is one of them.
+ * Null for a value that is none of these.
+ * @param {string | undefined} raw
+ * @returns {false | 1 | string[] | null}
+ */
+export function proxyTrustSetting(raw) {
+  const value = (raw ?? "").trim();
+  if (value === "" || value === "0" || value === "false") return false;
+  if (value === "1" || value === "true") return 1;
+  const tokens = value.split(",").map((t) => t.trim());
+  return tokens.length > 0 && tokens.every(isAddressOrRange) ? tokens : null;
+}
