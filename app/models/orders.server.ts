@@ -298,10 +298,21 @@ async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: 
   return null;
 }
 
-/** COD_LIMITS, checked inside the order's transaction. */
-function assertCodAllowed(lines: { title: string; quantity: number }[]): void {
+/**
+ * COD_LIMITS, checked inside the order's transaction once the customer's cart is locked, so two
+ * placements at once count each other.
+ */
+async function assertCodAllowed(trx: Db, userId: number, lines: { title: string; quantity: number }[]): Promise<void> {
   const bulky = lines.find((line) => line.quantity > COD_LIMITS.unitsPerPiece);
   if (bulky) throw new AppError(400, COD_MESSAGES.tooManyUnits(bulky.title));
+  const open = await trx
+    .selectFrom("orders")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("userId", "=", userId)
+    .where("paymentMethod", "=", "cod")
+    .where("status", "=", "processing")
+    .executeTakeFirstOrThrow();
+  if (Number(open.n) >= COD_LIMITS.openOrders) throw new AppError(409, COD_MESSAGES.tooManyOpen);
 }
 
 /**
@@ -332,7 +343,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
       }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
-      if (input.paymentMethod === "cod") assertCodAllowed(lines);
+      if (input.paymentMethod === "cod") await assertCodAllowed(trx, input.userId, lines);
 
       const order = await trx
         .insertInto("orders")

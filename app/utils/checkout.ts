@@ -19,14 +19,18 @@ export { SHIPPING_MAX } from "./checkout-fields";
 
 /** A state as typed, in the list's spelling when it is one of them (case and spaces aside). */
 /**
- * Cash on delivery takes no money up front, so one unpaid order must not be able to hold a
- * shop's stock: at most a few units of each piece. Online payment has no such limit.
+ * Cash on delivery takes no money up front, so unpaid orders must not be able to hold a shop's
+ * stock: at most a few units of each piece, and a few such orders waiting at once per account
+ * (processing: not yet shipped, delivered or cancelled). Online payment has no such limit.
  */
-export const COD_LIMITS = { unitsPerPiece: 10 } as const;
+export const COD_LIMITS = { unitsPerPiece: 10, openOrders: 5 } as const;
 
 export const COD_MESSAGES = {
   tooManyUnits: (title: string) =>
     `Cash on delivery takes up to ${COD_LIMITS.unitsPerPiece} of each piece (${title}). Please pay online, or lower the quantity.`,
+  tooManyOpen:
+    `You already have ${COD_LIMITS.openOrders} cash on delivery orders waiting to be shipped. ` +
+    "Please pay online, or wait until one of them has shipped.",
 };
 
 export function canonicalState(raw: string): string {

@@ -7,6 +7,7 @@
 // rows it makes uniquely, since tests run in parallel against one database. Nothing here adds
 // or changes a category, a featured product or a seed product's stock: other files count them.
 import type { Page, TestInfo } from "@playwright/test";
+import { request } from "@playwright/test";
 import { toast } from "./accounts-helpers";
 import {
   ADMIN_PASSWORD,
@@ -31,6 +32,7 @@ import {
 } from "./admin-helpers";
 import { expect, test } from "./fixtures";
 import { dropExpectedStatusErrors, rupees } from "./helpers";
+import { newAccount, registerThroughApi } from "./customers";
 import { addToCart, gujaratAddress, newCustomer, orderCard, placeCodOrder } from "./orders-helpers";
 
 /** The seed's image of a product (an illustration the app draws), so new rows load a real image. */
@@ -506,11 +508,26 @@ test("orders: summary cards, search, status filter, pages; Shipped is what the c
   await loginAsAdmin(page, testInfo);
   const product = await ownProduct(page, testInfo, tag);
 
-  // Ten orders by the API, then the newest through the checkout page
-  const headers = { Origin: testInfo.project.use.baseURL! };
-  for (let i = 0; i < 10; i++) {
-    expect((await page.request.post("/api/cart/add", { data: { itemId: product.id, quantity: 1 }, headers })).status()).toBe(200);
-    expect((await page.request.post("/api/orders/add", { data: { ...shipping, paymentMethod: "cod" }, headers })).status()).toBe(201);
+  // Ten orders by the API: one of this customer's, nine of two more customers shipping to the same
+  // name (an account holds at most five open cash-on-delivery orders); then the newest through the checkout page
+  const own = { Origin: testInfo.project.use.baseURL! };
+  expect((await page.request.post("/api/cart/add", { data: { itemId: product.id, quantity: 1 }, headers: own })).status()).toBe(200);
+  expect((await page.request.post("/api/orders/add", { data: { ...shipping, paymentMethod: "cod" }, headers: own })).status()).toBe(201);
+  const api = await request.newContext({ baseURL: testInfo.project.use.baseURL });
+  try {
+    for (const [n, count] of [
+      [1, 5],
+      [2, 4],
+    ]) {
+      const token = await registerThroughApi(api, newAccount(testInfo, { tag: `admin-orders-${n}` }), testInfo);
+      const headers = { Authorization: `Bearer ${token}` };
+      for (let i = 0; i < count!; i++) {
+        expect((await api.post("/api/cart/add", { data: { itemId: product.id, quantity: 1 }, headers })).status()).toBe(200);
+        expect((await api.post("/api/orders/add", { data: { ...shipping, paymentMethod: "cod" }, headers })).status()).toBe(201);
+      }
+    }
+  } finally {
+    await api.dispose();
   }
   await addToCart(page, product, 1);
   const orderId = await placeCodOrder(page, shipping);

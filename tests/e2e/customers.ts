@@ -58,10 +58,11 @@ export async function mailedCode(email: string): Promise<string> {
 }
 
 /**
- * Register and verify `account` through the API, as a mobile client does. `api` should carry
- * no guest session (a guest cart sent with the cookie would join the new account).
+ * Register and verify `account` through the API, as a mobile client does; answers its bearer
+ * token. `api` should carry no guest session (a guest cart sent with the cookie would join the
+ * new account).
  */
-export async function registerThroughApi(api: APIRequestContext, account: Account, info: { workerIndex: number }) {
+export async function registerThroughApi(api: APIRequestContext, account: Account, info: { workerIndex: number }): Promise<string> {
   const register = await api.post("/api/user/auth/register", {
     data: { name: account.name, email: account.email, password: account.password, mobile: account.mobile ?? "" },
     headers: postHeaders(info),
@@ -73,6 +74,7 @@ export async function registerThroughApi(api: APIRequestContext, account: Accoun
     headers: postHeaders(info),
   });
   expect(verify.status(), `verify ${account.email}`).toBe(200);
+  return ((await verify.json()) as { token: string }).token;
 }
 
 /**

@@ -514,4 +514,37 @@ describe("cash on delivery holds at most a few units of a piece (security review
     expect((await placeViaApi(customer, checkoutFields())).status).toBe(201);
     expect(await stockOf(itemId)).toBe(50 - COD_LIMITS.unitsPerPiece);
   });
+
+  it(`and at most ${COD_LIMITS.openOrders} cash-on-delivery orders waiting per account: the next is 409`, async () => {
+    const customer = await newCustomer("cod-open");
+    const itemId = await createTestItem(`cod-open-${Date.now()}`, { stock: 50 });
+    const ids: number[] = [];
+    for (let n = 0; n < COD_LIMITS.openOrders; n++) {
+      await addToCart(customer, itemId, 1);
+      const placed = await placeViaApi(customer, checkoutFields());
+      expect(placed.status).toBe(201);
+      ids.push(asRecord(placed.body).id as number);
+    }
+    // (Two placements at once queue on the customer's cart, where the count is taken.)
+    expect(await countOrders(customer.user.id)).toBe(COD_LIMITS.openOrders);
+
+    await addToCart(customer, itemId, 1);
+    const before = await snapshot(customer, [itemId]);
+    const refused = expectApiError(await placeViaApi(customer, checkoutFields()), 409);
+    expect(refused.message).toBe(
+      `You already have ${COD_LIMITS.openOrders} cash on delivery orders waiting to be shipped. ` +
+        "Please pay online, or wait until one of them has shipped.",
+    );
+    expect(await snapshot(customer, [itemId])).toEqual(before);
+    expect(await countOrders(customer.user.id)).toBe(COD_LIMITS.openOrders);
+
+    // One shipped by the shop, one cancelled by the customer: two places again.
+    await changeOrderStatus(ids[0]!, "shipped", { actor: "admin", userId: null });
+    await changeOrderStatus(ids[1]!, "cancelled", { actor: "customer", userId: customer.user.id });
+    expect((await placeViaApi(customer, checkoutFields())).status).toBe(201);
+    await addToCart(customer, itemId, 1);
+    expect((await placeViaApi(customer, checkoutFields())).status).toBe(201);
+    await addToCart(customer, itemId, 1);
+    expectApiError(await placeViaApi(customer, checkoutFields()), 409);
+  });
 });
