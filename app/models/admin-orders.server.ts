@@ -1,6 +1,7 @@
 // The back-office's view of orders and the dashboard's figures, all read from the database.
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
+import { isTestPaymentId } from "~/lib/payments.server";
 import type { SelectQueryBuilder } from "kysely";
 import type { DB, OrderStatus } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
@@ -16,12 +17,14 @@ export interface AdminOrderRow {
   total: number;
   status: OrderStatus;
   createdAt: string;
+  /** paid on the offline test gateway: no money was received */
+  testPayment: boolean;
 }
 
 function orderRows(db: Db) {
   return db
     .selectFrom("orders")
-    .select(["orders.id", "orders.shipName as customer", "orders.total", "orders.status", "orders.createdAt"])
+    .select(["orders.id", "orders.shipName as customer", "orders.total", "orders.status", "orders.createdAt", "orders.paymentId"])
     .select((eb) =>
       eb
         .selectFrom("orderItems")
@@ -37,10 +40,16 @@ const toRow = (r: {
   total: number;
   status: OrderStatus;
   createdAt: string;
+  paymentId: string | null;
   itemCount: unknown;
 }): AdminOrderRow => ({
-  ...r,
+  id: r.id,
+  customer: r.customer,
+  total: r.total,
+  status: r.status,
+  createdAt: r.createdAt,
   itemCount: toCount(r.itemCount as number),
+  testPayment: isTestPaymentId(r.paymentId),
 });
 
 const DAY_MS = 24 * 60 * 60 * 1000;

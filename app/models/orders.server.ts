@@ -424,7 +424,13 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
 // ---- status changes --------------------------------------------------------------------
 
 /** Who changes an order's status: a customer (counted against their limit), or the shop. */
-export type StatusChanger = { actor: Extract<Actor, "customer">; userId: number } | { actor: Extract<Actor, "admin">; userId: null };
+export type StatusChanger =
+  | { actor: Extract<Actor, "customer">; userId: number }
+  /** `shipUnpaid`: the staff confirmed shipping an order paid on the test gateway (no money received) */
+  | { actor: Extract<Actor, "admin">; userId: null; shipUnpaid?: boolean };
+
+export const SHIP_UNPAID_REFUSED =
+  "This order was paid on the test gateway: no money was received for it. Confirm that you want to ship it anyway.";
 
 /**
  * Move an order to a new status, by the rules of utils/order-status (page and API). A customer's
@@ -435,12 +441,20 @@ export type StatusChanger = { actor: Extract<Actor, "customer">; userId: number 
 export async function changeOrderStatus(orderId: number, to: OrderStatus, by: StatusChanger, db: Db = defaultDb): Promise<Order> {
   if (by.actor === "customer") await rateLimitUser(LIMITS.orderStatus, by.userId);
   await db.transaction().execute(async (trx) => {
-    const order = await trx.selectFrom("orders").select(["id", "status", "userId"]).where("id", "=", orderId).executeTakeFirst();
+    const order = await trx
+      .selectFrom("orders")
+      .select(["id", "status", "userId", "paymentId"])
+      .where("id", "=", orderId)
+      .executeTakeFirst();
     if (!order) throw new AppError(404, "Order Not Found");
     // docs/api.md: another customer's order change is 403 (viewing it is 404).
     if (by.actor !== "admin" && order.userId !== by.userId) throw new AppError(403, "You can only change your own orders");
     const check = checkTransition(order.status, to, by.actor);
     if (!check.ok) throw new AppError(check.status, check.message);
+    // A shop that forgot its Razorpay keys takes test payments: furniture never leaves for one unnoticed.
+    if (to === "shipped" && isTestPaymentId(order.paymentId) && !(by.actor === "admin" && by.shipUnpaid)) {
+      throw new AppError(409, SHIP_UNPAID_REFUSED, { shipUnpaid: SHIP_UNPAID_REFUSED });
+    }
     const now = nowIso();
     const moved = await trx
       .updateTable("orders")

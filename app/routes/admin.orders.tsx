@@ -93,7 +93,17 @@ export default function AdminOrders() {
                   <td className="px-4 py-3 font-medium">#{o.id}</td>
                   <td className="px-4 py-3">{o.customer}</td>
                   <td className="px-4 py-3">{o.itemCount} items</td>
-                  <td className="px-4 py-3">{formatPrice(o.total)}</td>
+                  <td className="px-4 py-3">
+                    {formatPrice(o.total)}
+                    {o.testPayment ? (
+                      <span
+                        className="ml-2 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900"
+                        data-testid="test-payment"
+                      >
+                        Test payment
+                      </span>
+                    ) : null}
+                  </td>
                   <td className="px-4 py-3">
                     <StatusBadge status={o.status} />
                   </td>

@@ -33,7 +33,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { order, next: nextStatuses(order.status, "admin") };
 }
 
-const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({ intent: z.literal("status", { error: "Unknown action" }) });
+const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
+  intent: z.literal("status", { error: "Unknown action" }),
+  shipUnpaid: z.literal("on").optional(),
+});
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return pageAction(
@@ -41,8 +44,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     async (form) => {
       const order = await getOrderByParam(params.orderId, ADMIN);
       if (!order) throw notFound("Order Not Found");
-      const input = parseWith(StatusForm, { intent: form.get("intent"), status: form.get("status") });
-      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null });
+      const input = parseWith(StatusForm, {
+        intent: form.get("intent"),
+        status: form.get("status"),
+        shipUnpaid: form.get("shipUnpaid") ?? undefined,
+      });
+      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid === "on" });
       return redirectWithToast(request, `/admin/orders/${order.id}`, {
         type: "success",
         title: "Status Change Successfully",
@@ -94,6 +101,25 @@ export default function AdminOrder() {
                 ))}
               </select>
             </label>
+            {order.testPayment && next.includes("shipped") ? (
+              <label className="flex items-start gap-2 text-sm sm:max-w-xs" data-testid="ship-unpaid">
+                <input
+                  type="checkbox"
+                  name="shipUnpaid"
+                  className="mt-1"
+                  aria-invalid={result?.fieldErrors?.shipUnpaid ? true : undefined}
+                  aria-describedby={result?.fieldErrors?.shipUnpaid ? "ship-unpaid-error" : undefined}
+                />
+                <span>
+                  Ship although no money was received (test payment)
+                  {result?.fieldErrors?.shipUnpaid ? (
+                    <span id="ship-unpaid-error" className="field-error block">
+                      {result.fieldErrors.shipUnpaid}
+                    </span>
+                  ) : null}
+                </span>
+              </label>
+            ) : null}
             <button type="submit" name="intent" value="status" className="btn-primary" disabled={busy}>
               {busy ? "Updating..." : "Update Status"}
             </button>

@@ -18,7 +18,9 @@ import { listUsersPage, USER_HAS_ORDERS } from "~/models/admin-users.server";
 import { latestAudit } from "~/models/audit.server";
 import { getCategoryBySlug, getItemBySlug } from "~/models/catalogue.server";
 import type { Order } from "~/models/orders.server";
-import { getOrder, listOrders } from "~/models/orders.server";
+import { getOrder, listOrders, SHIP_UNPAID_REFUSED } from "~/models/orders.server";
+import { offlinePayment } from "~/lib/payments.server";
+import * as createPaymentOrder from "~/routes/rzp.create-order";
 import * as dashboard from "~/routes/admin._index";
 import * as categoriesPage from "~/routes/admin.categories";
 import * as logoutRoute from "~/routes/admin.logout";
@@ -1305,6 +1307,76 @@ describe("GET /api/user/list", () => {
 // ---- the admin order page ----------------------------------------------------------------
 
 describe("the admin order page", () => {
+  it("an order paid on the test gateway is shipped only when the shop confirms it (page and API); the list marks it", async () => {
+    const customer = await newCustomer("admin-test-paid");
+    const item = await createTestItem(`admin-test-paid-${uid()}`, { price: 3100, stock: 10 });
+    await addToCart(customer, item, 1);
+    const created = await call(createPaymentOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+    const paymentOrderId = asRecord(created.body).id as string;
+    const paid = offlinePayment(paymentOrderId);
+    const proof = { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+    const placed = await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof }));
+    expect(placed.status).toBe(201);
+    const order = asRecord(placed.body) as unknown as Order;
+    expect(order.testPayment).toBe(true);
+    const params = { orderId: String(order.id) };
+    const path = `/admin/orders/${order.id}`;
+
+    const list = await listOrdersPage({ ...listQuery(), q: `#${order.id}` });
+    expect(list.rows.find((r) => r.id === order.id)).toMatchObject({ testPayment: true });
+
+    const before = await writes();
+    const page = failure(await adminPost(orderPage.action, path, { intent: "status", status: "shipped" }, params), 409);
+    expect(page.formError).toBe(SHIP_UNPAID_REFUSED);
+    expect(page.fieldErrors).toEqual({ shipUnpaid: SHIP_UNPAID_REFUSED });
+    const api = await call(
+      changeStatus.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: order.id, status: "shipped" }, { Cookie: adminCookie }),
+    );
+    expect(expectApiError(api, 409).message).toBe(SHIP_UNPAID_REFUSED);
+    expect(await writes()).toEqual(before);
+
+    expectRedirect(await adminPost(orderPage.action, path, { intent: "status", status: "shipped", shipUnpaid: "on" }, params), path);
+    expect((await getOrder(order.id, { userId: null, isAdmin: true }))?.status).toBe("shipped");
+
+    // Through the API, with shipUnpaid: true.
+    await addToCart(customer, item, 1);
+    const second = await call(createPaymentOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+    const secondId = asRecord(second.body).id as string;
+    const secondPaid = offlinePayment(secondId);
+    const secondOrder = asRecord(
+      (
+        await placeViaApi(
+          customer,
+          checkoutFields({
+            paymentMethod: "online",
+            razorpay_order_id: secondId,
+            razorpay_payment_id: secondPaid.paymentId,
+            razorpay_signature: secondPaid.signature,
+          }),
+        )
+      ).body,
+    ).id as number;
+    const shipped = await call(
+      changeStatus.action,
+      jsonRequest(
+        "PUT",
+        "/api/orders/changeStatus",
+        { orderId: secondOrder, status: "shipped", shipUnpaid: true },
+        { Cookie: adminCookie },
+      ),
+    );
+    expect(shipped.status).toBe(200);
+    // A cash-on-delivery order needs no confirmation.
+    const cod = await placeOrder(customer, item, 1);
+    const codRow = (await listOrdersPage({ ...listQuery(), q: `#${cod.id}` })).rows.find((r) => r.id === cod.id);
+    expect(codRow).toMatchObject({ testPayment: false });
+    expectRedirect(
+      await adminPost(orderPage.action, `/admin/orders/${cod.id}`, { intent: "status", status: "shipped" }, { orderId: String(cod.id) }),
+      `/admin/orders/${cod.id}`,
+    );
+  });
+
   it("processing → shipped → delivered; an illegal change → 409 re-rendered; the customer sees it on /orders", async () => {
     const customer = await newCustomer("admin-order-page");
     const customerCookie = await customerSession(customer);

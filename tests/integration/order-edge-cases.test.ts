@@ -550,7 +550,7 @@ describe("per-account limits: one counter for the page and the API, under user:{
       formRequest("/orders", { intent: "cancel", orderId: String(viaPage) }, { Cookie: cookie }),
     );
     expect(cancel.status).toBe(302);
-    await changeOrderStatus(paid, "shipped", { actor: "admin", userId: null });
+    await changeOrderStatus(paid, "shipped", { actor: "admin", userId: null, shipUnpaid: true });
 
     expect(await limitsOf(id)).toEqual({
       [`order-status:user:${id}`]: 2,
