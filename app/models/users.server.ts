@@ -27,7 +27,7 @@ import {
 } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { forgiveTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, LIMITS, rateLimit, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -132,6 +132,7 @@ export async function verifySignup(
   db: Db = defaultDb,
 ): Promise<User> {
   await rateLimitClient(LIMITS.otpVerify, client, email);
+  await rateLimit(LIMITS.otpVerifyDay, `s:${email}`);
   // Checked outside the transaction, so a wrong try stays counted.
   const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attempt)));
   try {
@@ -251,6 +252,7 @@ export async function pendingEmailChange(userId: number, db: Db = defaultDb): Pr
  */
 export async function confirmEmailChange(userId: number, code: string, db: Db = defaultDb): Promise<User> {
   await rateLimitUser(LIMITS.emailConfirm, userId);
+  await rateLimitUser(LIMITS.emailConfirmDay, userId);
   const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
   if (!before) throw signedOut();
   // Checked outside the transaction, so a wrong try stays counted.

@@ -381,6 +381,29 @@ describe("conflicts, expiry and limits", () => {
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
+  it(`and over a day, however many quarter hours pass: ${LIMITS.emailConfirmDay.max} tries (security review L1)`, async () => {
+    const user = await registerVerified(freshEmail("confirm-day"));
+    const token = await issueToken(user.id);
+    const target = freshEmail("confirm-day-target");
+    expect((await put(token, { email: target, currentPassword: PASSWORD })).status).toBe(200);
+    let code = await latestEmailChangeCode(target);
+    for (let i = 0; i < LIMITS.emailConfirmDay.max; i++) {
+      if (i % 4 === 0) {
+        // A quarter hour passes, and the code is resent (a new code, its tries start again).
+        await db
+          .deleteFrom("rateLimits")
+          .where("key", "in", [`email-confirm:user:${user.id}`, `email-code:user:${user.id}`])
+          .execute();
+        expectRedirect(await postProfile(await signedIn(user.email), { intent: "resend-email-code" }), "/profile");
+        code = await latestEmailChangeCode(target);
+      }
+      expect((await confirmThroughApi({ code: otherThan(code) }, bearer(token))).status).toBe(400);
+    }
+    await db.deleteFrom("rateLimits").where("key", "=", `email-confirm:user:${user.id}`).execute();
+    expectApiError(await confirmThroughApi({ code }, bearer(token)), 429);
+    expect(await apiUser(token)).toMatchObject({ email: user.email });
+  });
+
   it("codes mailed to new addresses are limited per account (429), resends included", async () => {
     const user = await registerVerified(freshEmail("code-limit"));
     const token = await issueToken(user.id);

@@ -5,7 +5,8 @@ import { db } from "~/lib/db.server";
 import { parseEnv } from "~/lib/env.server";
 import { addressKey, clientOf, LIMITS, networkKey, rateLimitClient, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { checkAdminPassword } from "~/models/admin-access.server";
-import { verifyLogin } from "~/models/users.server";
+import { registerAccount, resendSignupCode, verifyLogin, verifySignup } from "~/models/users.server";
+import { latestCode } from "../support/outbox";
 import { getRequest } from "../support/requests";
 import { newCustomer, PASSWORD } from "./order-helpers";
 
@@ -32,6 +33,38 @@ describe("rate limits", () => {
     // The five accepted calls above already counted against the ceiling (the refused sixth did
     // not reach it), so the last max + 5 of these are refused.
     expect(refused).toBe(LIMITS.contact.max + 5);
+  });
+});
+
+/** The quarter-hour limits on verifying and resending codes start again, as after 15 minutes. */
+async function passQuarterHour() {
+  await db
+    .deleteFrom("rateLimits")
+    .where((eb) => eb.or([eb("key", "like", "otp-verify:%"), eb("key", "like", "otp-resend:%")]))
+    .execute();
+}
+
+describe("guessing a code across resends (security review L1)", () => {
+  it("a sign-up's codes take at most 30 tries a day per email, however many resends and quarter hours", async () => {
+    const email = `day-cap-${Date.now()}@example.com`;
+    const client = clientOf(getRequest("/api/user/auth/verifyOtp"));
+    await registerAccount({ name: "Day Cap", email, mobile: null, password: PASSWORD }, client);
+    let tries = 0;
+    while (tries < LIMITS.otpVerifyDay.max) {
+      // A quarter hour passes (its limit starts again) and the code is resent (its tries start again).
+      await passQuarterHour();
+      await resendSignupCode(email, null, client);
+      for (let n = 0; n < 4 && tries < LIMITS.otpVerifyDay.max; n++, tries++) {
+        await expect(verifySignup(email, "0000" === (await latestCode(email)) ? "0001" : "0000", null, client)).rejects.toMatchObject({
+          status: 400,
+        });
+      }
+    }
+    await passQuarterHour();
+    await resendSignupCode(email, null, client);
+    // Even the right code: the email's tries for the day are used up.
+    await expect(verifySignup(email, await latestCode(email), null, client)).rejects.toMatchObject({ status: 429 });
+    expect(await db.selectFrom("users").select("id").where("email", "=", email).execute()).toEqual([]);
   });
 });
 
