@@ -14,9 +14,13 @@ function paragraphs(lines: string[]) {
 }
 
 /** `background`: for resends, which answer the same whether or not a code goes out. */
-export function sendSignupCode(to: string, name: string, code: string, background = false) {
+/**
+ * A sign-up's code. The address is not verified yet, so the mail carries nothing a stranger typed
+ * (not even the name): the shop cannot be made to mail anyone a message of someone else's.
+ */
+export function sendSignupCode(to: string, code: string, background = false) {
   const lines = [
-    `Hello ${firstName(name)},`,
+    "Hello,",
     `Your ${SHOP} verification code is ${code}.`,
     `Enter it on the sign-up page within ${minutes(CODE_TTL_MS)} minutes to finish creating your account. The code works once.`,
     "If you did not ask for an account, you can ignore this mail.",
@@ -63,10 +67,10 @@ export function sendPasswordChanged(to: string, name: string) {
   sendInBackground(() => sendMail({ to, subject: `Your ${SHOP} password was changed`, text: lines.join("\n\n"), html: paragraphs(lines) }));
 }
 
-/** The code that confirms a new email address, mailed to that address. */
-export function sendEmailChangeCode(to: string, name: string, code: string) {
+/** The code that confirms a new email address, mailed to that address (not verified yet: no name, as sendSignupCode). */
+export function sendEmailChangeCode(to: string, code: string) {
   const lines = [
-    `Hello ${firstName(name)},`,
+    "Hello,",
     `To make this the email address of your ${SHOP} account, your code is ${code}.`,
     `Enter it on your profile within ${minutes(CODE_TTL_MS)} minutes to make this your account's email. The code works once.`,
     "If you did not ask for this, you can ignore this mail: nothing changes without the code.",

@@ -102,7 +102,7 @@ export async function registerAccount(
   // boundToBrowser: the web page keeps the attempt's handle in the session, and only that session reaches it.
   const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
   const { handle, code } = await issueSignupCode(db, input.email, payload);
-  await sendSignupCode(input.email, input.name, code);
+  await sendSignupCode(input.email, code);
   return { attemptId: handle, user: { name: input.name, email: input.email, mobile: input.mobile } };
 }
 
@@ -115,7 +115,7 @@ export async function registerAccount(
 export async function resendSignupCode(email: string, attempt: AttemptRef | null, client: Client, db: Db = defaultDb): Promise<void> {
   await rateLimitClient(LIMITS.otpResend, client, email);
   const code = await renewSignupCode(db, email, attempt);
-  if (code) sendSignupCode(email, "there", code, true);
+  if (code) sendSignupCode(email, code, true);
 }
 
 /**
@@ -232,7 +232,7 @@ export async function updateProfile(
     expectChanged(result, signedOut);
     return issueEmailChangeCode(trx, userId, input.email);
   });
-  await sendEmailChangeCode(input.email, input.name, code);
+  await sendEmailChangeCode(input.email, code);
   return { user: toUser({ ...before, name: input.name, mobile: input.mobile }), emailChange: { pendingEmail: input.email } };
 }
 
@@ -288,7 +288,7 @@ export async function resendEmailChangeCode(userId: number, db: Db = defaultDb):
   await rateLimitUser(LIMITS.emailCode, userId);
   const renewed = await renewEmailChangeCode(db, userId);
   if (!renewed) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
-  await sendEmailChangeCode(renewed.email, user.name, renewed.code);
+  await sendEmailChangeCode(renewed.email, renewed.code);
   return { pendingEmail: renewed.email };
 }
 

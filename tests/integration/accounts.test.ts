@@ -178,6 +178,9 @@ describe("register → emailed code → verify → token", () => {
     const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(email);
+    // The address is not verified yet: nothing the registrant typed is mailed to it (security review L5).
+    expect(mails[0]!.text).toMatch(/^Hello,/);
+    expect(JSON.stringify(mails[0])).not.toMatch(/Asha|Patel/);
 
     const v = await verify({ email: email.toUpperCase(), otp: code });
     const { token, user } = expectSignedIn(v, email);

@@ -181,6 +181,10 @@ describe("the profile page", () => {
     expect(page.user.email).toBe(email);
     expect(page.emailChange).toEqual({ pendingEmail: target });
     const code = await latestEmailChangeCode(target);
+    // The new address is not verified yet: the mail carries nothing the account holder typed.
+    const [toTarget] = await mailsTo(target);
+    expect(toTarget!.text).toMatch(/^Hello,/);
+    expect(JSON.stringify(toTarget)).not.toMatch(/Mover/);
     // Nothing yet for the old address, and its reset link still works until the change is made.
     expect((await subjectsTo(email)).some((s) => /email address was changed/i.test(s))).toBe(false);
     expect(await findResetToken(db, oldLink)).not.toBeNull();
