@@ -127,4 +127,20 @@ describe("the process-wide cap on hashes", () => {
       Object.assign(HASH_CAP, saved);
     }
   });
+
+  it("one client holds at most its share (running or waiting): the rest of its hashes are 429 at once, others still queue", async () => {
+    const outcome = (p: Promise<unknown>) =>
+      p.then(
+        () => "ok",
+        (error: { status?: number }) => String(error.status),
+      );
+    const mine = Array.from({ length: HASH_CAP.perClient + 3 }, (_, i) => outcome(hashPassword(`mine-${i}`, "198.51.100.7")));
+    const others = [outcome(verifyPassword("other", null, "203.0.113.9")), outcome(hashPassword("no address"))];
+    const results = await Promise.all(mine);
+    expect(results.filter((r) => r === "ok")).toHaveLength(HASH_CAP.perClient);
+    expect(results.filter((r) => r === "429")).toHaveLength(3);
+    expect(await Promise.all(others)).toEqual(["ok", "ok"]);
+    // Its share is free again once its hashes are done.
+    await expect(hashPassword("later", "198.51.100.7")).resolves.toMatch(/^scrypt\$/);
+  });
 });

@@ -18,15 +18,44 @@ const rawScrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-/** Hashes computed at once, and hashes allowed to wait for one of them. */
-export const HASH_CAP = { running: 4, waiting: 16 };
+/**
+ * Hashes computed at once, hashes allowed to wait for one of them, and hashes (running or
+ * waiting) one client may hold at once, so that one address cannot fill the queue for everyone.
+ */
+export const HASH_CAP = { running: 4, waiting: 16, perClient: 2 };
 let running = 0;
 const waiting: (() => void)[] = [];
+const heldBy = new Map<string, number>();
 
 export const BUSY_MESSAGE = "The shop is busy. Please try again in a moment.";
+export const TOO_MANY_AT_ONCE = "Too many attempts at once. Please wait a moment and try again.";
 
-/** Runs one hash inside the cap; 503 (with Retry-After) when the cap and its queue are full. */
-async function scrypt(password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) {
+/**
+ * Runs one hash inside the cap; 503 (with Retry-After) when the cap and its queue are full, 429
+ * when `client` (an address key, when known) already holds its share of hashes.
+ */
+async function scrypt(
+  password: crypto.BinaryLike,
+  salt: crypto.BinaryLike,
+  keylen: number,
+  options: crypto.ScryptOptions,
+  client: string | null,
+) {
+  const held = client ? (heldBy.get(client) ?? 0) : 0;
+  if (client && held >= HASH_CAP.perClient) throw new AppError(429, TOO_MANY_AT_ONCE, undefined, { "Retry-After": "2" });
+  if (client) heldBy.set(client, held + 1);
+  try {
+    return await capped(password, salt, keylen, options);
+  } finally {
+    if (client) {
+      const left = (heldBy.get(client) ?? 1) - 1;
+      if (left > 0) heldBy.set(client, left);
+      else heldBy.delete(client);
+    }
+  }
+}
+
+async function capped(password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) {
   if (running >= HASH_CAP.running) {
     if (waiting.length >= HASH_CAP.waiting) throw new AppError(503, BUSY_MESSAGE, undefined, { "Retry-After": "5" });
     await new Promise<void>((resolve) => waiting.push(resolve));
@@ -51,27 +80,28 @@ function maxmem(N: number, r: number, p: number) {
   return 128 * N * r + 128 * r * p + 32 * 1024 * 1024;
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `client`: the caller's address key (rate-limit.server's Client.ip), for the per-client cap. */
+export async function hashPassword(password: string, client: string | null = null): Promise<string> {
   const { N, r, p } = SCRYPT_PARAMS;
   const salt = crypto.randomBytes(SALT_BYTES);
-  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) });
+  const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) }, client);
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
 const HASH_FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+export async function verifyPassword(password: string, stored: string | null, client: string | null = null): Promise<boolean> {
   const match = stored ? HASH_FORMAT.exec(stored) : null;
   if (!match) {
     // Spend the same time as a real check, so a missing account does not answer faster.
-    await hashPassword(password);
+    await hashPassword(password, client);
     return false;
   }
   const [N, r, p] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const salt = Buffer.from(match[4]!, "base64");
   const expected = Buffer.from(match[5]!, "base64");
   if (N > 2 ** 20 || r > 32 || p > 32 || expected.length < 16) return false;
-  const key = await scrypt(password.normalize("NFKC"), salt, expected.length, { N, r, p, maxmem: maxmem(N, r, p) });
+  const key = await scrypt(password.normalize("NFKC"), salt, expected.length, { N, r, p, maxmem: maxmem(N, r, p) }, client);
   return crypto.timingSafeEqual(key, expected);
 }
 

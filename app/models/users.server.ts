@@ -98,7 +98,7 @@ export async function registerAccount(
 ): Promise<SignupAttempt> {
   await rateLimitClient(LIMITS.signup, client, input.email);
   if (await findByEmail(input.email, db)) throw emailTaken();
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, client.ip);
   // boundToBrowser: the web page keeps the attempt's handle in the session, and only that session reaches it.
   const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
   const { handle, code } = await issueSignupCode(db, input.email, payload);
@@ -171,14 +171,14 @@ export async function verifyLogin(input: LoginInput, client: Client, db: Db = de
   // the email's count again, so a customer who knows the password is never locked out.
   await rateLimitClient(LIMITS.login, client, input.email);
   const user = await findByEmail(input.email, db);
-  const ok = await verifyPassword(input.password, user?.passwordHash ?? null);
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? null, client.ip);
   // Accounts exist only once verified; the check stays as a second line.
   if (!user || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
   await forgiveTry(LIMITS.login, client, input.email, { reset: true });
   if (user.passwordHash && needsRehash(user.passwordHash)) {
     await db
       .updateTable("users")
-      .set({ passwordHash: await hashPassword(input.password) })
+      .set({ passwordHash: await hashPassword(input.password, client.ip) })
       .where("id", "=", user.id)
       .execute();
   }
@@ -392,7 +392,7 @@ export async function resetPassword(token: string, password: string, client: Cli
   // A dead token costs nothing to refuse; a live one is limited before the costly hash.
   if (!live) throw new AppError(400, RESET_INVALID);
   await rateLimitClient(LIMITS.resetSubmit, client, `token:${live.id}`);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, client.ip);
   const user = await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);
     const user = await findByEmail(email, trx);
