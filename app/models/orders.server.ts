@@ -431,6 +431,8 @@ export type StatusChanger =
 
 export const SHIP_UNPAID_REFUSED =
   "This order was paid on the test gateway: no money was received for it. Confirm that you want to ship it anyway.";
+/** Beside the confirmation box (the message above is the form's banner). */
+export const SHIP_UNPAID_FIELD = "Tick this box to ship it without payment.";
 
 /**
  * Move an order to a new status, by the rules of utils/order-status (page and API). A customer's
@@ -453,7 +455,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (!check.ok) throw new AppError(check.status, check.message);
     // A shop that forgot its Razorpay keys takes test payments: furniture never leaves for one unnoticed.
     if (to === "shipped" && isTestPaymentId(order.paymentId) && !(by.actor === "admin" && by.shipUnpaid)) {
-      throw new AppError(409, SHIP_UNPAID_REFUSED, { shipUnpaid: SHIP_UNPAID_REFUSED });
+      throw new AppError(409, SHIP_UNPAID_REFUSED, { shipUnpaid: SHIP_UNPAID_FIELD });
     }
     const now = nowIso();
     const moved = await trx

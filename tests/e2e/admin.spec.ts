@@ -33,7 +33,19 @@ import {
 import { expect, test } from "./fixtures";
 import { dropExpectedStatusErrors, rupees } from "./helpers";
 import { newAccount, registerThroughApi } from "./customers";
-import { addToCart, gujaratAddress, newCustomer, orderCard, placeCodOrder } from "./orders-helpers";
+import {
+  addToCart,
+  confirmedOrderId,
+  fillShipping,
+  gujaratAddress,
+  newCustomer,
+  ONLINE,
+  openCheckout,
+  orderCard,
+  placeCodOrder,
+  placeOrderButton,
+  PRODUCTS,
+} from "./orders-helpers";
 
 /** The seed's image of a product (an illustration the app draws), so new rows load a real image. */
 const IMAGE = "/images/products/wrought-iron-bistro-set.svg";
@@ -620,4 +632,46 @@ test("orders: summary cards, search, status filter, pages; Shipped is what the c
   const older = page.getByTestId("order-card").nth(1);
   await expect(older.getByTestId("status-badge")).toHaveText("Processing");
   await expect(older.getByRole("link", { name: "Cancel Order" })).toBeVisible();
+});
+
+test("an order paid on the test gateway ships only once the staff tick that no money was received", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  test.slow(); // a checkout, a payment and two status posts
+  const account = await newCustomer(page, testInfo, "admin-test-paid");
+  await addToCart(page, PRODUCTS.officeChair, 1);
+  await openCheckout(page);
+  await fillShipping(page, gujaratAddress(account));
+  await page.getByRole("radio", { name: ONLINE }).check();
+  await placeOrderButton(page).click();
+  await expect(page).toHaveURL(/\/pay\/order_[A-Za-z0-9]+$/);
+  await page.getByRole("button", { name: /^Pay ₹/ }).click();
+  const orderId = await confirmedOrderId(page);
+
+  await loginAsAdmin(page, testInfo);
+  await page.goto(`/admin/orders?q=%23${orderId}`);
+  const row = page.getByTestId("order-row").filter({ hasText: `#${orderId}` });
+  await expect(row.getByTestId("test-payment")).toHaveText("Test payment");
+  await row.getByRole("link", { name: `View Details of order #${orderId}`, exact: true }).click();
+  const main = page.getByRole("main");
+  await expect(main).toContainText("Paid online (test payment: no money was taken)");
+
+  // Shipped without the tick: refused beside the box, still Processing.
+  const select = page.getByRole("combobox", { name: "New status" });
+  await select.selectOption({ label: "Shipped" });
+  await page.getByRole("button", { name: "Update Status" }).click();
+  const refusal = "This order was paid on the test gateway: no money was received for it. Confirm that you want to ship it anyway.";
+  await expect(page.getByRole("alert").filter({ hasText: refusal })).toBeVisible();
+  await expect(page.getByTestId("ship-unpaid")).toContainText("Tick this box to ship it without payment.");
+  dropExpectedStatusErrors(consoleErrors, 409);
+  await expect(main.getByTestId("status-badge").first()).toHaveText("Processing");
+  await shot(page, testInfo, "ship-unpaid");
+
+  // With it: shipped.
+  await select.selectOption({ label: "Shipped" });
+  await page.getByRole("checkbox", { name: "Ship although no money was received (test payment)" }).check();
+  await page.getByRole("button", { name: "Update Status" }).click();
+  await expect(toast(page, "Status Change Successfully")).toBeVisible();
+  await expect(main.getByTestId("status-badge").first()).toHaveText("Shipped");
 });
