@@ -87,7 +87,8 @@ function handleOf(ref: AttemptRef): string {
 }
 
 export const SEVERAL_WAITING =
-  "More than one sign-up was waiting for this email, so none of them can be confirmed this way. Please register again.";
+  "More than one sign-up is waiting for this email, so a code alone cannot confirm one. " +
+  "Send the attemptId your registration answered, or register again after an hour.";
 
 /** A sign-up attempt (and its codes) lives this long at most, however often a code is resent. */
 export const ATTEMPT_TTL_MS = 60 * 60 * 1000;
@@ -162,9 +163,10 @@ export async function renewSignupCode(db: Db, email: string, attempt: AttemptRef
  * (UNKNOWN_ATTEMPT): a browser's sign-up is never confirmed through the API. Without it, only
  * attempts not bound to a browser, and only while exactly one waits: with several waiting, a
  * code cannot tell whose sign-up it confirms (one may be someone else's, with their password),
- * so they all end (409, register again). Throws a 400 with the reason: wrong, expired, used, or
- * no tries left. A wrong try is counted atomically on every attempt it was checked against, so
- * parallel guesses cannot exceed the limit; pass the main db so the count survives a rollback.
+ * so it is refused (409) and nothing is counted or ended; each still confirms with its handle.
+ * Throws a 400 with the reason: wrong, expired, used, or no tries left. A wrong try is counted
+ * atomically on every attempt it was checked against, so parallel guesses cannot exceed the
+ * limit; pass the main db so the count survives a rollback.
  */
 export async function consumeSignupCode(
   db: Db,
@@ -188,17 +190,9 @@ export async function consumeSignupCode(
     // Waiting as resend sees it: unused and within the attempt's life (its code may have expired).
     const lifeStart = now.getTime() - ATTEMPT_TTL_MS;
     const open = rows.filter((r) => !r.usedAt && Date.parse(r.createdAt) > lifeStart);
-    if (open.length > 1) {
-      await db
-        .deleteFrom("oneTimeCodes")
-        .where(
-          "id",
-          "in",
-          open.map((r) => r.id),
-        )
-        .execute();
-      throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });
-    }
+    // Refused, and nothing ends: ending them would let anyone who knows the email end a sign-up
+    // whose client kept its attemptId (which still confirms it).
+    if (open.length > 1) throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });
   }
   const hash = codeHash("signup", email, code);
   const match = rows.find((r) => sameHash(r.codeHash, hash));
