@@ -1,10 +1,13 @@
-// The demo catalogue. A database's first start loads it (SEED=demo) or not (SEED=none), and
-// `npm run db:seed` loads or refreshes it on demand. Both record in `settings` that the database
+// The demo catalogue. A database's first start loads it (SEED=demo), loads it with generated
+// products up to 100,000 (SEED=large, db/large-seed.ts) or not (SEED=none), and `npm run db:seed`
+// loads or refreshes it on demand (`-- --large`: the large catalogue, into an empty one). Both record in `settings` that the database
 // was seeded: a start seeds only a database without that record, so a live shop whose staff
 // deleted every category does not get the demo catalogue back when the server restarts.
 import type { Kysely, Transaction } from "kysely";
 import type { DB } from "../app/lib/db-schema";
 import { seedCategories, seedProducts } from "./seed-data";
+import type { SeedProduct } from "./seed-data";
+import { generateLargeCatalogue, LARGE_SEED_TOTAL } from "./large-seed";
 
 export const categoryImagePath = (slug: string) => `/images/categories/${slug}.svg`;
 export const productImagePath = (slug: string) => `/images/products/${slug}.svg`;
@@ -55,6 +58,37 @@ async function loadDemo(trx: Transaction<DB>, now: string) {
   }
 }
 
+/**
+ * Rows per multi-row insert of the large seed: 11 values a row, so 22,000 bind parameters a
+ * statement, under SQLite's 32,766 and PostgreSQL's 65,535.
+ */
+export const INSERT_BATCH = 2_000;
+
+/** Inserts generated products in batches of multi-row inserts (the caller's transaction). */
+async function loadGenerated(trx: Transaction<DB>, products: SeedProduct[], now: string) {
+  const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));
+  for (let start = 0; start < products.length; start += INSERT_BATCH) {
+    const rows = products.slice(start, start + INSERT_BATCH).map((p) => {
+      const categoryId = ids.get(p.categorySlug);
+      if (!categoryId) throw new Error(`Seed product ${p.slug} names unknown category ${p.categorySlug}`);
+      return {
+        categoryId,
+        title: p.title,
+        slug: p.slug,
+        description: p.description,
+        price: p.price,
+        imgPath: productImagePath(p.slug),
+        featured: p.featured ? 1 : 0,
+        stock: p.stock,
+        specifications: JSON.stringify(p.specifications),
+        createdAt: now,
+        updatedAt: now,
+      };
+    });
+    await trx.insertInto("items").values(rows).execute();
+  }
+}
+
 /** Records that the database was seeded, unless it already was; answers whether this call recorded it. */
 async function recordSeeded(trx: Transaction<DB>, how: string, now: string): Promise<boolean> {
   const result = await trx
@@ -75,18 +109,50 @@ export async function seedDemo(db: Kysely<DB>): Promise<{ categories: number; pr
   return { categories: seedCategories.length, products: seedProducts.length };
 }
 
+/** A catalogue that already holds a product cannot take the large seed: its slugs and totals would clash. */
+export class CatalogueNotEmptyError extends Error {}
+
+/**
+ * The large catalogue (`npm run db:seed -- --large`): the demo catalogue plus generated products
+ * up to `total` in all, in one transaction, into a database without products (else
+ * CatalogueNotEmptyError and nothing written). Answers the counts.
+ */
+export async function seedLarge(db: Kysely<DB>, total: number = LARGE_SEED_TOTAL): Promise<{ categories: number; products: number }> {
+  const now = new Date().toISOString();
+  const generated = generateLargeCatalogue(total);
+  await db.transaction().execute(async (trx) => {
+    if (await trx.selectFrom("items").select("id").limit(1).executeTakeFirst()) {
+      throw new CatalogueNotEmptyError("The large seed needs a catalogue without products: this database already has some.");
+    }
+    await loadDemo(trx, now);
+    await loadGenerated(trx, generated, now);
+    await recordSeeded(trx, "large", now);
+  });
+  return { categories: seedCategories.length, products: seedProducts.length + generated.length };
+}
+
 /**
  * At every start: the first start of a database records that it was seeded, loading the demo
- * catalogue when `seed` is demo and the catalogue is empty; every later start changes nothing.
- * Answers whether the demo catalogue was loaded.
+ * catalogue when `seed` is demo and the catalogue is empty (large: with generated products up to
+ * 100,000, in the same transaction); every later start changes nothing. Answers whether the demo
+ * catalogue was loaded.
  */
-export async function seedOnFirstStart(db: Kysely<DB>, seed: "demo" | "none"): Promise<boolean> {
+export async function seedOnFirstStart(
+  db: Kysely<DB>,
+  seed: "demo" | "large" | "none",
+  total: number = LARGE_SEED_TOTAL,
+): Promise<boolean> {
   const now = new Date().toISOString();
   return db.transaction().execute(async (trx) => {
     const anyCategory = await trx.selectFrom("categories").select("id").limit(1).executeTakeFirst();
     const how = anyCategory ? "existing" : seed;
-    if (!(await recordSeeded(trx, how, now)) || how !== "demo") return false;
+    if (!(await recordSeeded(trx, how, now)) || how === "none" || how === "existing") return false;
     await loadDemo(trx, now);
+    if (how === "large") {
+      const generated = generateLargeCatalogue(total);
+      await loadGenerated(trx, generated, now);
+      console.info(`Seeded ${generated.length} generated products (SEED=large)`);
+    }
     return true;
   });
 }

@@ -32,7 +32,8 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SHOP_STATE: optional(z.string().default("Gujarat")),
-  SEED: optional(z.enum(["demo", "none"]).default("demo")),
+  /** demo: the demo catalogue on a database's first start; large: it plus generated products up to 100,000; none: nothing */
+  SEED: optional(z.enum(["demo", "large", "none"]).default("demo")),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),
   /** shop-wide ceilings by name, e.g. "signup=300,password-reset=200" (app/lib/rate-limit.server.ts) */
   RATE_LIMIT_CEILINGS: optional(
