@@ -1,5 +1,6 @@
-// Numbered pagination for the admin lists (docs/product.md): shown only with more than one page,
-// 'Showing X to Y of Z', previous/next disabled at the ends. Plain links: works without JS.
+// Numbered pagination for the admin lists and the category pages (docs/product.md): shown only with
+// more than one page, 'Showing X to Y of Z', previous/next disabled at the ends. Plain links that keep
+// every other parameter of the URL (search, sort, filters): works without JS.
 import { Link, useLocation } from "@remix-run/react";
 import { ChevronLeftIcon, ChevronRightIcon } from "~/components/icons";
 import { withParams } from "~/utils/admin-url";
@@ -9,17 +10,22 @@ import { pageNumbers, showingText } from "~/utils/pagination";
 const CURRENT = "border-wood-600 bg-wood-600 font-semibold text-white";
 const OTHER = "border-sand-300 bg-white hover:bg-sand-100";
 
-export function Pagination({ info, noun, label }: { info: PageInfo; noun?: string; label: string }) {
+export function Pagination({ info, noun, label, showing = true }: { info: PageInfo; noun?: string; label: string; showing?: boolean }) {
   const location = useLocation();
   if (info.pages <= 1) return null;
   const href = (page: number) =>
     `${location.pathname}${withParams(location.search, { page: page === 1 ? null : page, new: null, edit: null, delete: null })}`;
   const edge = "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md border px-3 text-sm";
   return (
-    <nav aria-label={`${label} pages`} className="mt-4 flex flex-col items-center justify-between gap-3 sm:flex-row">
-      <p className="text-sm text-stone-600" data-testid="showing">
-        {showingText(info, noun)}
-      </p>
+    <nav
+      aria-label={`${label} pages`}
+      className={`mt-4 flex flex-col items-center gap-3 sm:flex-row ${showing ? "justify-between" : "justify-center"}`}
+    >
+      {showing ? (
+        <p className="text-sm text-stone-600" data-testid="showing">
+          {showingText(info, noun)}
+        </p>
+      ) : null}
       <ul className="flex flex-wrap items-center gap-1">
         <li>
           {info.page > 1 ? (

@@ -1,8 +1,11 @@
 // Categories and items: every catalogue query the pages and the API make.
+import type { Expression, ExpressionBuilder, SqlBool } from "kysely";
 import { z } from "zod";
+import type { ListPage, RowWindow } from "~/lib/api-params.server";
+import { PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb } from "~/lib/db.server";
-import type { CategoryRow, ItemRow } from "~/lib/db-schema";
+import { db as defaultDb, toCount } from "~/lib/db.server";
+import type { CategoryRow, DB, ItemRow } from "~/lib/db-schema";
 import { errorMessage } from "~/lib/log.server";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
 import { PRICE_RANGES } from "~/utils/catalogue";
@@ -68,30 +71,53 @@ export async function getCategoryById(id: number, db: Db = defaultDb): Promise<C
 
 const NO_FILTER: CategoryQuery = { sort: "default", availability: [], price: [], featured: undefined };
 
-export async function listItemsInCategory(categoryId: number, query: CategoryQuery = NO_FILTER, db: Db = defaultDb): Promise<Item[]> {
-  let q = db.selectFrom("items").selectAll().where("categoryId", "=", categoryId);
-  const availability = new Set(query.availability);
-  if (availability.size === 1) {
-    q = availability.has("in-stock") ? q.where("stock", ">", 0) : q.where("stock", "=", 0);
-  }
-  if (query.price.length) {
-    q = q.where((eb) =>
-      eb.or(
-        query.price.map((key) => {
-          const { min, max } = PRICE_RANGES[key];
-          const parts = [];
-          if (min !== null) parts.push(eb("price", ">=", min));
-          if (max !== null) parts.push(eb("price", "<=", max));
-          return eb.and(parts);
-        }),
-      ),
-    );
-  }
-  if (query.featured) q = q.where("featured", "=", 1);
-  if (query.sort === "price-asc") q = q.orderBy("price", "asc");
-  if (query.sort === "price-desc") q = q.orderBy("price", "desc");
-  const rows = await q.orderBy("id").execute();
-  return rows.map(toItem);
+/** The filters of a category query as one SQL condition (availability, price ranges, featured). */
+function categoryConditions(categoryId: number, query: CategoryQuery) {
+  return (eb: ExpressionBuilder<DB, "items">) => {
+    const parts: Expression<SqlBool>[] = [eb("categoryId", "=", categoryId)];
+    const availability = new Set(query.availability);
+    if (availability.size === 1) parts.push(availability.has("in-stock") ? eb("stock", ">", 0) : eb("stock", "=", 0));
+    if (query.price.length) {
+      const ranges = query.price.map((key) => {
+        const { min, max } = PRICE_RANGES[key];
+        const bounds: Expression<SqlBool>[] = [];
+        if (min !== null) bounds.push(eb("price", ">=", min));
+        if (max !== null) bounds.push(eb("price", "<=", max));
+        return eb.and(bounds);
+      });
+      parts.push(eb.or(ranges));
+    }
+    if (query.featured) parts.push(eb("featured", "=", 1));
+    return eb.and(parts);
+  };
+}
+
+/**
+ * One page of a category's products, sorted and filtered in SQL, and how many the whole filtered
+ * list has: reads `window.limit` rows at most, plus a count (docs/decisions/0013). Orders: by id
+ * (default); by price then id (low to high), by price then id, both descending (high to low), so
+ * pages never overlap. A window past the end answers no rows and the total.
+ */
+export async function listItemsInCategory(
+  categoryId: number,
+  query: CategoryQuery = NO_FILTER,
+  window: RowWindow = { offset: 0, limit: PRODUCT_PAGE_SIZES.defaultSize },
+  db: Db = defaultDb,
+): Promise<ListPage<Item>> {
+  const where = categoryConditions(categoryId, query);
+  let q = db.selectFrom("items").selectAll().where(where);
+  if (query.sort === "price-asc") q = q.orderBy("price", "asc").orderBy("id", "asc");
+  else if (query.sort === "price-desc") q = q.orderBy("price", "desc").orderBy("id", "desc");
+  else q = q.orderBy("id", "asc");
+  const [rows, count] = await Promise.all([
+    q.limit(window.limit).offset(window.offset).execute(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where(where)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toItem), total: toCount(count.n) };
 }
 
 export async function getItemBySlug(slug: string, db: Db = defaultDb): Promise<Item | null> {
@@ -104,10 +130,22 @@ export async function getItemById(id: number, db: Db = defaultDb): Promise<Item 
   return row ? toItem(row) : null;
 }
 
-export async function listFeatured(limit?: number, db: Db = defaultDb): Promise<Item[]> {
-  let q = db.selectFrom("items").selectAll().where("featured", "=", 1).orderBy("id");
-  if (limit) q = q.limit(limit);
-  return (await q.execute()).map(toItem);
+/** The first `limit` featured products by id (the home page shows four). */
+export async function listFeatured(limit: number, db: Db = defaultDb): Promise<Item[]> {
+  return (await pageOfFeatured({ offset: 0, limit }, db)).rows;
+}
+
+/** One page of the featured products by id, and how many there are (GET /api/furniture-items/featured). */
+export async function pageOfFeatured(window: RowWindow, db: Db = defaultDb): Promise<ListPage<Item>> {
+  const [rows, count] = await Promise.all([
+    db.selectFrom("items").selectAll().where("featured", "=", 1).orderBy("id").limit(window.limit).offset(window.offset).execute(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("featured", "=", 1)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows.map(toItem), total: toCount(count.n) };
 }
 
 export const RELATED_CATEGORY_SLUG = "living-room";

@@ -1,13 +1,21 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { otherMethods, slugParam } from "~/lib/api-params.server";
+import { otherMethods, pageParams, PRODUCT_PAGE_SIZES, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
 
+/**
+ * GET `?slug=&page=&pageSize=`: one page of a category's products by id (`pageSize` 48 by default,
+ * at most 100), with the whole category's `total` (docs/api.md, Lists). 400 for a bad slug, page or
+ * pageSize; 404 for an unknown category; a page past the end has no items.
+ */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   apiHandler(async () => {
-    const category = await getCategoryBySlug(slugParam(request));
+    const slug = slugParam(request);
+    const paging = pageParams(request, PRODUCT_PAGE_SIZES);
+    const category = await getCategoryBySlug(slug);
     if (!category) throw notFound("Category not found");
-    return { category, items: await listItemsInCategory(category.id) };
+    const list = await listItemsInCategory(category.id, undefined, paging);
+    return { category, items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize };
   });
 export const action = otherMethods(["GET"]);

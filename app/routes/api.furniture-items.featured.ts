@@ -1,6 +1,12 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
-import { otherMethods } from "~/lib/api-params.server";
-import { listFeatured } from "~/models/catalogue.server";
+import { otherMethods, pagedArray, pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
+import { pageOfFeatured } from "~/models/catalogue.server";
 
-export const loader = () => apiHandler(() => listFeatured());
+/** GET `?page=&pageSize=`: one page of the featured products by id, as `Item[]` with X-Total-Count and Link (docs/api.md, Lists). */
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  apiHandler(async () => {
+    const paging = pageParams(request, PRODUCT_PAGE_SIZES);
+    return pagedArray(request, paging, await pageOfFeatured(paging));
+  });
 export const action = otherMethods(["GET"]);

@@ -1,10 +1,21 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useNavigation,
+  useParams,
+  useRouteError,
+  useSearchParams,
+} from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
-import { notFoundBoundary } from "~/components/NotFoundPage";
+import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
+import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
+import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
 import type { Sort } from "~/utils/catalogue";
 import {
@@ -17,20 +28,37 @@ import {
   SORTS,
 } from "~/utils/catalogue";
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
-  { title: d?.category ? `${d.category.title} Furniture | Sagwan Living` : "Category Not Found | Sagwan Living" },
-  { name: "description", content: d?.category?.description ?? "" },
-];
+/** The 404 of a page number that is not one, or past the last page (the category exists). */
+const PAGE_NOT_FOUND = "Page Not Found";
 
+const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, error }) => {
+  if (!d?.category) return [{ title: `${isPageNotFound(error) ? PAGE_NOT_FOUND : "Category Not Found"} | Sagwan Living` }];
+  const page = d.info.page > 1 ? ` (Page ${d.info.page})` : "";
+  return [{ title: `${d.category.title} Furniture${page} | Sagwan Living` }, { name: "description", content: d.category.description }];
+};
+
+/**
+ * One page of a category: 24 products (STOREFRONT_PAGE_SIZE) sorted and filtered in SQL, `?page=N`
+ * from 1. A page number that is not a whole number from 1, or one past the last page, is a 404
+ * (docs/product.md); unknown filters are ignored with a 400 and a note.
+ */
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const category = slug.success ? await getCategoryBySlug(slug.data) : null;
   if (!category) throw new Response("Category Not Found", { status: 404 });
-  const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(new URL(request.url).searchParams));
+  const searchParams = new URL(request.url).searchParams;
+  const page = storefrontPage(searchParams.getAll("page"));
+  if (page === null) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
-  const items = await listItemsInCategory(category.id, query);
+  const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
+  const list = await listItemsInCategory(category.id, query, window);
+  const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
+  if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
-  return data({ category, items, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
+  return data({ category, items: list.rows, info, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
 }
 
 const SORT_CHOSEN = "border-wood-600 bg-wood-600 text-white";
@@ -39,6 +67,7 @@ const FILTERS_SUMMARY = "flex min-h-12 cursor-pointer list-none items-center gap
 
 function sortHref(params: URLSearchParams, sort: Sort) {
   const next = new URLSearchParams(params);
+  next.delete("page");
   if (sort === "default") next.delete("sort");
   else next.set("sort", sort);
   const qs = next.toString();
@@ -46,7 +75,7 @@ function sortHref(params: URLSearchParams, sort: Sort) {
 }
 
 export default function CategoryPage() {
-  const { category, items, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const { category, items, info, query, filtersActive, invalid } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category.slug}`;
@@ -145,8 +174,8 @@ export default function CategoryPage() {
             Some filters were not recognised and were ignored.
           </p>
         ) : null}
-        <p className="mt-6 text-sm text-stone-600" aria-live="polite">
-          {items.length} {items.length === 1 ? "product" : "products"}
+        <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
+          {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
         </p>
         <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
           {items.length === 0 ? (
@@ -160,13 +189,34 @@ export default function CategoryPage() {
             <ProductGrid items={items} eagerFirst={2} />
           )}
         </div>
+        <Pagination info={info} label="Products" showing={false} />
       </section>
     </>
   );
 }
 
-/** An unknown category: its own 404 page inside the shop layout; any other failure says what went wrong. */
-export const ErrorBoundary = notFoundBoundary(
+/**
+ * A page number that is not one, or past the last page: its own 404 with the way back to the
+ * first page. An unknown category: its own 404 page inside the shop layout; any other failure
+ * says what went wrong.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const { slug } = useParams();
+  if (isPageNotFound(error) && slug) {
+    return (
+      <NotFoundPage
+        title={PAGE_NOT_FOUND}
+        message="This category has no such page."
+        to={`/category/${encodeURIComponent(slug)}`}
+        linkText="Back to the First Page"
+      />
+    );
+  }
+  return <CategoryNotFound />;
+}
+
+const CategoryNotFound = notFoundBoundary(
   {
     title: "Category Not Found",
     message: "The category you're looking for doesn't exist.",

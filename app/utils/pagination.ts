@@ -1,5 +1,7 @@
 // Admin lists: page size 10 (docs/product.md), pages counted from 1, state kept in the URL.
+// Storefront product lists (category pages): 24 a page, `?page=N` (docs/decisions/0013).
 export const ADMIN_PAGE_SIZE = 10;
+export const STOREFRONT_PAGE_SIZE = 24;
 
 export interface PageInfo {
   page: number;
@@ -19,9 +21,23 @@ export function pageInfo(total: number, requested: number, size = ADMIN_PAGE_SIZ
   return { page, pages, total, offset, from: total === 0 ? 0 : offset + 1, to: Math.min(offset + size, total) };
 }
 
-/** 'Showing X to Y of Z' (orders: 'Showing X to Y of Z orders'). */
+/**
+ * A storefront page number from the URL's `page` values: none → 1; one value of digits only, 1
+ * or more → that number; anything else (0, -1, abc, 2.5, ten digits or more, sent twice) → null, which the page
+ * answers with its 404, like a page past the last.
+ */
+export function storefrontPage(values: string[]): number | null {
+  if (values.length === 0) return 1;
+  if (values.length > 1 || !/^\d{1,9}$/.test(values[0]!)) return null;
+  const page = Number(values[0]);
+  return page >= 1 ? page : null;
+}
+
+const count = (n: number) => n.toLocaleString("en-IN");
+
+/** 'Showing X to Y of Z' (orders: 'Showing X to Y of Z orders'), numbers grouped the Indian way (1,00,000). */
 export function showingText(info: Pick<PageInfo, "from" | "to" | "total">, noun?: string): string {
-  return `Showing ${info.from} to ${info.to} of ${info.total}${noun ? ` ${noun}` : ""}`;
+  return `Showing ${count(info.from)} to ${count(info.to)} of ${count(info.total)}${noun ? ` ${noun}` : ""}`;
 }
 
 /**

@@ -10,8 +10,9 @@ import {
   getItemBySlug,
   listCategories,
   listFeatured,
-  listItemsInCategory,
+  listItemsInCategory as pageOfCategory,
   listRelated,
+  pageOfFeatured,
   toItem,
 } from "~/models/catalogue.server";
 import type { CategoryQuery, Item, PriceRange } from "~/utils/catalogue";
@@ -33,6 +34,9 @@ const inRange: Record<PriceRange, (price: number) => boolean> = {
   "30000-50000": (p) => p >= 30000 && p <= 50000,
   "above-50000": (p) => p > 50000,
 };
+
+/** Every item of a small category (the demo's, the boundary test's): one page of 100. */
+const listItemsInCategory = async (id: number, query?: CategoryQuery) => (await pageOfCategory(id, query, { offset: 0, limit: 100 })).rows;
 
 const slugs = (items: Item[]) => items.map((i) => i.slug);
 const sortedSlugs = (items: { slug: string }[]) => items.map((i) => i.slug).sort();
@@ -258,18 +262,20 @@ describe("items", () => {
     expect(await getItemBySlug("no-such-product")).toBeNull();
   });
 
-  it("listFeatured(4) gives four featured items; without a limit, all of them", async () => {
+  it("listFeatured(4) gives four featured items; a page of 100, all of them with their count", async () => {
     const four = await listFeatured(4);
     expect(four).toHaveLength(4);
     expect(four.every((i) => i.featured)).toBe(true);
-    const all = await listFeatured();
+    const { rows: all, total } = await pageOfFeatured({ offset: 0, limit: 100 });
     const expectedCount = await db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("n"))
       .where("featured", "=", 1)
       .executeTakeFirstOrThrow();
     expect(all).toHaveLength(toCount(expectedCount.n));
+    expect(total).toBe(toCount(expectedCount.n));
     expect(all.every((i) => i.featured)).toBe(true);
+    expect((await pageOfFeatured({ offset: 2, limit: 2 })).rows.map((i) => i.id)).toEqual(all.slice(2, 4).map((i) => i.id));
   });
 
   it("listRelated excludes the current product and holds only living-room items", async () => {

@@ -9,9 +9,10 @@ import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { migrations } from "../../db/migrations";
 import { seedCategories, seedProducts } from "../../db/seed-data";
-import { seedDemo } from "../../db/seed.server";
+import { SEEDED, seedDemo, seedOnFirstStart } from "../../db/seed.server";
 import type { Db } from "~/lib/db.server";
 import { createDb, toCount } from "~/lib/db.server";
+import { migrateToLatest } from "~/lib/migrate.server";
 
 const FLAG_MIGRATION = "2026-11-23-0007-seeded-flag";
 const original = { DATABASE_URL: process.env.DATABASE_URL, SEED: process.env.SEED };
@@ -135,5 +136,23 @@ describe("seeding at start", () => {
     expect(await count(db, "items")).toBe(seedProducts.length);
     db = await start(url);
     expect(await count(db, "items")).toBe(seedProducts.length);
+  });
+
+  it("SEED=large: a first start loads the demo catalogue plus generated products (here up to 600), a later start nothing", async () => {
+    const db = createDb(await newDatabaseUrl());
+    try {
+      await migrateToLatest(db);
+      expect(await seedOnFirstStart(db, "large", 600)).toBe(true);
+      expect(await count(db, "categories")).toBe(seedCategories.length);
+      expect(await count(db, "items")).toBe(600);
+      for (const p of seedProducts.slice(0, 3)) {
+        expect(await db.selectFrom("items").select("title").where("slug", "=", p.slug).executeTakeFirst()).toEqual({ title: p.title });
+      }
+      expect((await db.selectFrom("settings").select("value").where("key", "=", SEEDED).executeTakeFirst())?.value).toBe("large");
+      expect(await seedOnFirstStart(db, "large", 600)).toBe(false);
+      expect(await count(db, "items")).toBe(600);
+    } finally {
+      await db.destroy();
+    }
   });
 });
