@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs the integration tests against a throwaway PostgreSQL 15 cluster (loopback only), to prove
 # the same code runs on PostgreSQL. Needs root (the cluster runs as the postgres user).
+# Arguments name test files to run instead of all of tests/integration (e.g. the full fuzz run:
+# FUZZ_RUNS=1000 bash scripts/test-pg.sh tests/integration/fuzz.test.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -19,4 +21,4 @@ runuser -u postgres -- "$PGBIN/initdb" -D "$work/data" -U postgres --auth=trust 
 runuser -u postgres -- "$PGBIN/pg_ctl" -D "$work/data" -o "-c listen_addresses=127.0.0.1 -p $port -k $work" -l "$work/log" -w start >/dev/null
 trap 'runuser -u postgres -- "$PGBIN/pg_ctl" -D "$work/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 echo "PostgreSQL on 127.0.0.1:$port"
-TEST_PG_URL="postgresql://postgres@127.0.0.1:$port/postgres" npx vitest run tests/integration
+TEST_PG_URL="postgresql://postgres@127.0.0.1:$port/postgres" npx vitest run "${@:-tests/integration}"
