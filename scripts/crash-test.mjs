@@ -17,9 +17,10 @@
 //
 // Customers are half API clients (bearer token, /api and /rzp, paying by signing with the test
 // gateway's key secret as the gateway does) and half browsers (session cookie, the pages, the test
-// gateway's /pay page); the shop's admin ships, delivers and cancels meanwhile. A customer whose
-// placement a kill cut retries it after the restart (the same idempotency key or payment proof, or
-// a reload of the payment page). Fresh customers take over from those near the per-account limits.
+// gateway's page posting its signed fields to /rzp/payment-callback); the shop's admin ships,
+// delivers and cancels meanwhile. A customer whose placement a kill cut retries it after the
+// restart (the same idempotency key or payment proof, or a reload of the payment page). Fresh
+// customers take over from those near the per-account limits.
 //
 //   node scripts/crash-test.mjs [--rounds 50] [--customers 8] [--window 2500] [--seed N] [--pg ADMIN_URL] [--keep]
 //
@@ -1009,10 +1010,17 @@ async function payOnPage(run, c) {
   await payPage(run, c, payment, "pay");
 }
 
+/**
+ * 'pay': the test gateway's page posts its signed fields to the shop's callback, as Razorpay's
+ * redirect flow does (a retry after a kill posts the same fields again); 'place': the /pay page's button.
+ */
 async function payPage(run, c, payment, intent) {
   c.pending = { kind: "online-page", payment };
   c.used.verify += 1;
-  const answer = await send(run, c, "POST", `/pay/${payment.id}`, { form: { intent } });
+  const answer =
+    intent === "pay"
+      ? await send(run, c, "POST", "/rzp/payment-callback", { form: (payment.proof ??= gatewayPayment(run, payment.id)) })
+      : await send(run, c, "POST", `/pay/${payment.id}`, { form: { intent } });
   c.pending = null;
   settle(c, payment, answer);
 }

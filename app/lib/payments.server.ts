@@ -84,9 +84,12 @@ export async function createGatewayOrder(amountPaise: number, receipt: string): 
   return String(order.id);
 }
 
-/** The offline gateway's "payment": a new payment id and its signature. */
-export function offlinePayment(orderId: string): { paymentId: string; signature: string } {
+/**
+ * The offline gateway's "payment": a new payment id and its signature. `failed` (to try the failure
+ * path from outside) signs nothing: its signature is all zeros, which never verifies.
+ */
+export function offlinePayment(orderId: string, outcome: "paid" | "failed" = "paid"): { paymentId: string; signature: string } {
   if (paymentMode() !== "offline") throw new Error("The offline test gateway is off while Razorpay keys are set");
   const paymentId = gatewayId("pay", TEST_MARKER);
-  return { paymentId, signature: signPayment(orderId, paymentId) };
+  return { paymentId, signature: outcome === "paid" ? signPayment(orderId, paymentId) : "0".repeat(64) };
 }

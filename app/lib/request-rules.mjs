@@ -11,6 +11,13 @@ export const MAX_ADMIN_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/**
+ * The callback URL of Razorpay's redirect flow: the customer's browser posts the payment's signed
+ * fields to it from Razorpay's page, another origin. The one path exempt from the same-site rule
+ * (for POST only): it writes nothing without a valid payment signature (docs/decisions/0012).
+ */
+export const PAYMENT_CALLBACK_PATH = "/rzp/payment-callback";
+
 /** Whether a method may change state (and so must come from this site). */
 export function changesState(method) {
   return !SAFE_METHODS.has(String(method).toUpperCase());
@@ -47,6 +54,7 @@ function hostOf(value) {
  */
 export function isSameSite({ method, pathname, header, trustProxy }) {
   if (!changesState(method)) return true;
+  if (pathname === PAYMENT_CALLBACK_PATH && String(method).toUpperCase() === "POST") return true;
   const bearerOnly = isApiPath(pathname) && /^Bearer\s+/i.test(header("authorization") ?? "") && !header("cookie");
   if (bearerOnly) return true;
   const expected = (trustProxy ? header("x-forwarded-host")?.split(",")[0]?.trim() : null) || header("host");

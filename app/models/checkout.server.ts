@@ -5,19 +5,21 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError, isAppError, OrderExistsError } from "~/lib/errors.server";
+import { z } from "zod";
 import {
   createGatewayOrder,
-  gatewayId,
   isValidPaymentSignature,
   isValidWebhookSignature,
   offlinePayment,
   paymentMode,
   publicKeyId,
 } from "~/lib/payments.server";
+import { parseWith } from "~/lib/http.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
 import type { PaymentMethod, PaymentOrdersTable } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
+import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
@@ -317,16 +319,14 @@ export async function placeRecordedPayment(paymentOrderId: string, userId: numbe
 
 /** What a post of the payment page asks for. */
 export type PaymentAttempt =
-  /** the offline test gateway's buttons: a real payment, or a forged one (to try the failure path) */
-  | { intent: "pay" | "fail" }
   /** 'Place my order', for a payment received before */
   | { intent: "place" }
-  /** Razorpay Checkout's answer */
+  /** a gateway's answer with its proof: Razorpay Checkout's handler, or the redirect callback (either gateway) */
   | { intent: "complete"; proof: PaymentProofInput };
 
 /**
- * A post of the payment page: one try against the customer's verify-payment limit, then the
- * order this payment pays for. Answers the order's id.
+ * A post of the payment page or of the gateway's callback: one try against the customer's
+ * verify-payment limit, then the order this payment pays for. Answers the order's id.
  */
 export async function payForOrder(
   userId: number,
@@ -345,23 +345,124 @@ export async function payForOrder(
   }
 }
 
-/** The order a post pays for: from the payment already recorded, Razorpay's proof, or the test gateway's. */
+/** The order a post pays for: from the payment already recorded, or from the gateway's proof. */
 async function pay(userId: number, paymentOrder: PaymentOrder, attempt: PaymentAttempt, db: Db): Promise<number> {
   if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
   // Already paid (a second click, or the cart had changed): place the order from that payment.
   if (paymentOrder.status === "paid") return (await placeRecordedPayment(paymentOrder.id, userId, db)).id;
   if (attempt.intent === "place") throw new AppError(409, "This payment has not been made yet");
-  let proof: PaymentProofInput;
-  if (attempt.intent === "complete") {
-    proof = attempt.proof;
-  } else {
-    if (paymentMode() !== "offline") throw new AppError(400, "The test gateway is off: pay with Razorpay");
-    // The offline gateway's answer: a real signature, or (to try the failure path) a forged one.
-    const paid = attempt.intent === "pay" ? offlinePayment(paymentOrder.id) : { paymentId: gatewayId("pay"), signature: "0".repeat(64) };
-    proof = { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
-  }
+  const proof = attempt.proof;
   if (proof.razorpay_order_id !== paymentOrder.id) throw paymentFailed();
   return (await placeOnlineOrder(proof, userId, null, db)).id;
+}
+
+// ---- The offline test gateway (docs/decisions/0012) ---------------------------------------
+
+/** The payment order the offline test gateway may pay: the caller's own, unpaid. 404 with Razorpay keys set. */
+async function gatewayPaymentOrder(paymentOrderId: string, userId: number, db: Db): Promise<PaymentOrder> {
+  const paymentOrder = paymentMode() === "offline" ? await getPaymentOrder(paymentOrderId, userId, db) : null;
+  if (!paymentOrder) throw new AppError(404, "That payment order was not found");
+  return paymentOrder;
+}
+
+export type GatewayOutcome = "paid" | "failed";
+
+/**
+ * What the offline test gateway hands over for a payment order of the caller's, exactly as
+ * Razorpay's Checkout hands it to its handler; `failed` carries a signature that never verifies.
+ * Nothing is written: a payment exists for the shop only once its proof is verified.
+ */
+function gatewayProof(paymentOrder: PaymentOrder, outcome: GatewayOutcome): PaymentProofInput {
+  const paid = offlinePayment(paymentOrder.id, outcome);
+  return { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+}
+
+/**
+ * POST /rzp/test-gateway/{id}/pay: one try against the customer's verify-payment limit, then the
+ * gateway's three fields for their unpaid payment order. A payment order paid already, or marked
+ * failed, is a 409 (Razorpay takes no second payment for a paid order).
+ */
+export async function payOnTestGateway(
+  paymentOrderId: string,
+  userId: number,
+  outcome: GatewayOutcome,
+  db: Db = defaultDb,
+): Promise<PaymentProofInput> {
+  const paymentOrder = await gatewayPaymentOrder(paymentOrderId, userId, db);
+  await rateLimitUser(LIMITS.verifyPayment, userId);
+  if (paymentOrder.orderId || paymentOrder.status !== "created") {
+    throw new AppError(409, "This payment order has already been paid");
+  }
+  return gatewayProof(paymentOrder, outcome);
+}
+
+/** Razorpay's failure fields of the redirect flow, for a payment order and a payment id. */
+export function gatewayFailureFields(paymentOrderId: string, paymentId: string): Record<string, string> {
+  return {
+    "error[code]": "BAD_REQUEST_ERROR",
+    "error[description]": "Payment failed",
+    "error[source]": "customer",
+    "error[step]": "payment_authorization",
+    "error[reason]": "payment_failed",
+    "error[metadata][order_id]": paymentOrderId,
+    "error[metadata][payment_id]": paymentId,
+  };
+}
+
+/**
+ * The test gateway's page for a payment order of the customer's: its amount and the two forms it
+ * posts to the shop's callback (a paid payment's three fields, or Razorpay's failure fields).
+ * `null` when it is paid already or failed (the payment page says what happened).
+ */
+export async function testGatewayPage(paymentOrderId: string, userId: number, db: Db = defaultDb) {
+  const paymentOrder = await gatewayPaymentOrder(paymentOrderId, userId, db);
+  if (paymentOrder.orderId || paymentOrder.status !== "created") return null;
+  const proof = gatewayProof(paymentOrder, "paid");
+  return {
+    id: paymentOrder.id,
+    amountPaise: paymentOrder.amountPaise,
+    paid: proof,
+    failed: gatewayFailureFields(paymentOrder.id, offlinePayment(paymentOrder.id, "failed").paymentId),
+  };
+}
+
+// ---- The gateway's redirect callback ----------------------------------------------------
+
+/** Where the callback sends the browser: the new order, or the payment page with what went wrong. */
+export type CallbackResult =
+  | { orderId: number }
+  /** `failed`: nothing was recorded (no payment, or one that did not verify); `refused`: paid, but no order yet */
+  | { paymentOrderId: string | null; outcome: "failed" | "refused" | "busy" };
+
+const GatewayIdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
+
+/**
+ * POST /rzp/payment-callback, Razorpay's redirect flow (and the test gateway's): with a valid
+ * signature the payment order's own customer gets the order its checkout stored (the customer is
+ * the payment order's, never the poster's: the same power as the webhook's), otherwise nothing is
+ * written. Razorpay's failure fields carry no signature: they are read only to name the payment
+ * order whose page tells the customer.
+ */
+export async function paymentCallback(fields: Record<string, unknown>, db: Db = defaultDb): Promise<CallbackResult> {
+  const failedId = GatewayIdSchema.safeParse(fields["error[metadata][order_id]"]);
+  if (!("razorpay_signature" in fields)) return { paymentOrderId: failedId.success ? failedId.data : null, outcome: "failed" };
+  const proof = parseWith(PaymentProofSchema, fields);
+  const named = GatewayIdSchema.safeParse(proof.razorpay_order_id);
+  const paymentOrderId = named.success ? named.data : null;
+  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) {
+    return { paymentOrderId, outcome: "failed" };
+  }
+  const owner = await db.selectFrom("paymentOrders").select("userId").where("id", "=", proof.razorpay_order_id).executeTakeFirst();
+  const paymentOrder = owner?.userId != null ? await getPaymentOrder(proof.razorpay_order_id, owner.userId, db) : null;
+  if (!owner?.userId || !paymentOrder) return { paymentOrderId: null, outcome: "failed" };
+  try {
+    return { orderId: await payForOrder(owner.userId, paymentOrder, { intent: "complete", proof }, db) };
+  } catch (error) {
+    if (error instanceof OrderExistsError) return { orderId: error.orderId };
+    if (!isAppError(error)) throw error;
+    if (error.status === 429) return { paymentOrderId, outcome: "busy" };
+    return { paymentOrderId, outcome: isAppError(error, "PAYMENT_FAILED") ? "failed" : "refused" };
+  }
 }
 
 interface WebhookPayment {

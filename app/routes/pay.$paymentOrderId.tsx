@@ -1,6 +1,8 @@
-// The payment step of an online order. With Razorpay keys it opens Razorpay Checkout; without
-// them it is the offline test gateway (docs/api.md), whose Pay button signs a payment exactly as
-// Razorpay does. Either way the proof goes through the same verification (payForOrder).
+// The payment step of an online order. With Razorpay keys it opens Razorpay Checkout, whose handler
+// posts its proof here; without them its Pay button opens the offline test gateway's own page
+// (/test-gateway/{id}), which hands its proof to the shop's callback (/rzp/payment-callback) as
+// Razorpay's redirect flow does. Either way the proof goes through the same verification
+// (payForOrder); docs/decisions/0012.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
@@ -14,7 +16,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { paymentMode, publicKeyId } from "~/lib/payments.server";
 import type { PaymentAttempt } from "~/models/checkout.server";
-import { failedMessage, getPaymentOrder, payForOrder } from "~/models/checkout.server";
+import { PAYMENT_FAILED, failedMessage, getPaymentOrder, payForOrder } from "~/models/checkout.server";
 import { requireUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { useIsPending } from "~/utils/hooks";
@@ -24,7 +26,9 @@ import { useNonce } from "~/utils/nonce";
 export const meta: MetaFunction = () => [{ title: "Payment | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
-const IntentSchema = z.enum(["pay", "fail", "complete", "place"], { error: "Unknown action" });
+const IntentSchema = z.enum(["gateway", "complete", "place"], { error: "Unknown action" });
+/** What the gateway's callback came back with (?payment=…): a fixed message, never the poster's words. */
+const CallbackSchema = z.enum(["failed", "refused", "busy"]);
 
 async function paymentOrderOf(request: Request, rawId: string | undefined) {
   const user = await requireUser(request);
@@ -37,11 +41,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
   if (!paymentOrder) throw new Response("Payment Not Found", { status: 404 });
   if (paymentOrder.orderId) throw redirect(`/order-confirmation/${paymentOrder.orderId}`);
+  const callback = CallbackSchema.safeParse(new URL(request.url).searchParams.get("payment"));
+  const status = paymentOrder.status;
   return {
     id: paymentOrder.id,
     amount: paymentOrder.amountPaise / 100,
     amountPaise: paymentOrder.amountPaise,
-    failure: paymentOrder.status === "failed" ? failedMessage(paymentOrder.failure) : null,
+    failure: status === "failed" ? failedMessage(paymentOrder.failure) : null,
+    // The gateway's callback could not make the order: why (nothing paid, the reason kept with a payment, too many tries).
+    callbackError: !callback.success
+      ? null
+      : callback.data === "busy"
+        ? "Too many payment attempts. Please wait a few minutes and try again."
+        : status === "created"
+          ? PAYMENT_FAILED
+          : status === "paid"
+            ? (paymentOrder.failure ?? null)
+            : null,
     // Paid, but the order could not be placed then (the cart changed): the customer can finish.
     paid: paymentOrder.status === "paid",
     mode: paymentMode(),
@@ -56,6 +72,8 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     async (form) => {
       const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
       if (!paymentOrder) throw new AppError(404, "That payment was not found");
+      // The offline Pay button opens the test gateway's own page, as Razorpay's opens its Checkout.
+      if (form.get("intent") === "gateway") return redirect(`/test-gateway/${paymentOrder.id}`, 303);
       try {
         return confirmation(await payForOrder(user.id, paymentOrder, attemptOf(form)));
       } catch (error) {
@@ -69,9 +87,9 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
 
 const confirmation = (orderId: number) => redirect(`/order-confirmation/${orderId}`, 303);
 
-/** What the post asks for: a test gateway button, 'Place my order', or Razorpay's answer with its proof. */
+/** What the post asks for: 'Place my order', or Razorpay Checkout's answer with its proof. */
 function attemptOf(form: FormData): PaymentAttempt {
-  const intent = parseWith(IntentSchema, form.get("intent"));
+  const intent = parseWith(IntentSchema.exclude(["gateway"]), form.get("intent"));
   if (intent === "complete") return { intent, proof: parseWith(PaymentProofSchema, Object.fromEntries(form)) };
   return { intent };
 }
@@ -81,7 +99,7 @@ export default function PaymentPage() {
   const result = useActionData<typeof action>();
   const busy = useIsPending();
 
-  const error = result && "formError" in result ? result.formError : (page.failure ?? undefined);
+  const error = result && "formError" in result ? result.formError : (page.failure ?? page.callbackError ?? undefined);
   if (page.paid || page.failure) return <PaidPayment page={page} error={error} busy={busy} />;
   return (
     <section className="bg-sand-50">
@@ -102,8 +120,8 @@ export default function PaymentPage() {
             <div className="space-y-5 p-5 sm:p-6">
               <h1 className="text-2xl font-semibold">Complete your payment</h1>
               <p className="text-sm text-stone-700">
-                This is the shop&apos;s offline test gateway, used while Razorpay keys are not configured. No card, UPI or bank details are
-                asked for and no money is taken. Paying here signs the payment exactly as Razorpay does.
+                This shop has no Razorpay keys configured, so payments go to its offline test gateway: no card, UPI or bank details are
+                asked for and no money is taken. The gateway signs the payment exactly as Razorpay does.
               </p>
               <dl className="rounded-lg bg-sand-100 p-4 text-sm">
                 <div className="flex justify-between">
@@ -117,12 +135,10 @@ export default function PaymentPage() {
                   <dd className="font-mono text-xs">{page.id}</dd>
                 </div>
               </dl>
-              <Form method="post" className="space-y-3">
-                <button type="submit" name="intent" value="pay" className="btn-primary w-full" disabled={busy}>
-                  <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)}`}
-                </button>
-                <button type="submit" name="intent" value="fail" className="btn-secondary w-full" disabled={busy}>
-                  Simulate a failed payment
+              {/* Opens the gateway, as Razorpay's button opens Checkout: the gateway's page posts its answer back to the shop. */}
+              <Form method="post">
+                <button type="submit" name="intent" value="gateway" className="btn-primary w-full" disabled={busy}>
+                  <LockIcon className="h-5 w-5" /> {`Pay ${formatPrice(page.amount)}`}
                 </button>
               </Form>
               <Link to="/checkout" className="block text-center text-sm text-stone-600 underline">

@@ -647,6 +647,8 @@ test("an order paid on the test gateway ships only once the staff tick that no m
   await placeOrderButton(page).click();
   await expect(page).toHaveURL(/\/pay\/order_[A-Za-z0-9]+$/);
   await page.getByRole("button", { name: /^Pay ₹/ }).click();
+  await expect(page).toHaveURL(/\/test-gateway\/order_[A-Za-z0-9]+$/); // the gateway's own page: pay there
+  await page.getByRole("button", { name: /^Pay ₹/ }).click();
   const orderId = await confirmedOrderId(page);
 
   await loginAsAdmin(page, testInfo);

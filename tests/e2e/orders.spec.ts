@@ -233,7 +233,7 @@ test("a visitor opening /checkout logs in and comes back to /checkout", async ({
   await expect(placeOrderButton(page)).toBeEnabled();
 });
 
-test("online payment through the offline test gateway: a failed payment, then a paid one", async ({ page, consoleErrors }, testInfo) => {
+test("online payment through the offline test gateway: a failed payment, then a paid one", async ({ page }, testInfo) => {
   test.slow(); // four page posts
   const account = await newCustomer(page, testInfo);
   await addToCart(page, PRODUCTS.computerTable, 1);
@@ -244,9 +244,10 @@ test("online payment through the offline test gateway: a failed payment, then a 
   await expect(page.getByRole("radio", { name: "Cash on Delivery" })).not.toBeChecked();
   await placeOrderButton(page).click();
 
-  // The test gateway
+  // The shop's payment page, which opens the test gateway
   await expect(page).toHaveURL(/\/pay\/order_[A-Za-z0-9]+$/);
   const payUrl = page.url();
+  const paymentOrderId = payUrl.split("/pay/")[1]!;
   await expect(page.getByText("Test payment", { exact: true })).toBeVisible();
   await expect(page.getByRole("heading", { level: 1, name: "Complete your payment" })).toBeVisible();
   await expect(page.getByTestId("pay-amount")).toHaveText(rupees(totals.total));
@@ -255,18 +256,30 @@ test("online payment through the offline test gateway: a failed payment, then a 
   await expect(page.getByRole("link", { name: "Cancel and return to checkout" })).toHaveAttribute("href", "/checkout");
   await shot(page, "pay", testInfo.project.name);
 
-  // A failed payment makes no order
+  // The gateway's own page, clearly a test: the amount, Pay and 'Simulate a failed payment'
+  await pay.click();
+  await expect(page).toHaveURL(new RegExp(`/test-gateway/${paymentOrderId}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Test Gateway" })).toBeVisible();
+  await expect(page.getByText("Test payment", { exact: true })).toBeVisible();
+  await expect(page.getByText(/This is a TEST gateway standing in for Razorpay\. No money is taken\./)).toBeVisible();
+  await expect(page.getByTestId("gateway-amount")).toHaveText(rupees(totals.total));
+  await expect(page.getByRole("link", { name: "Cancel and return to the shop" })).toHaveAttribute("href", `/pay/${paymentOrderId}`);
+  await shot(page, "test-gateway", testInfo.project.name);
+
+  // A failed payment (Razorpay's failure fields posted to the shop's callback) makes no order
   await page.getByRole("button", { name: "Simulate a failed payment" }).click();
+  await expect(page).toHaveURL(new RegExp(`/pay/${paymentOrderId}\\?payment=failed$`));
   await expect(banner(page)).toHaveText("Payment verification failed");
-  dropExpectedStatusErrors(consoleErrors, 400); // the refused payment answers 400
   await page.goto("/orders");
   await expect(page.getByRole("heading", { level: 1, name: "No Orders Yet" })).toBeVisible();
   await expect(page.getByTestId("cart-count")).toHaveText("1"); // the cart is still there
 
-  // Paying makes the order
+  // Paying on the gateway posts the three signed fields to the shop's callback, which makes the order
   await page.goto(payUrl);
   await expect(page.getByTestId("pay-amount")).toHaveText(rupees(totals.total));
   await pay.click();
+  await expect(page).toHaveURL(new RegExp(`/test-gateway/${paymentOrderId}$`));
+  await page.getByRole("button", { name: `Pay ${rupees(totals.total)}` }).click();
   const orderId = await confirmedOrderId(page);
   await expect(page.getByTestId("status-badge")).toHaveText("Processing");
   await expect(page.getByRole("region", { name: "Order Items" })).toContainText("Payment: Paid online");

@@ -8,7 +8,7 @@ import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
-import { signWebhook } from "~/lib/payments.server";
+import { offlinePayment, signWebhook } from "~/lib/payments.server";
 import { addToCart as addToCartModel, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { failedMessage, MAX_ONLINE_PAYMENT, PAYMENT_FAILED, placeCodOrder } from "~/models/checkout.server";
 import type { Order } from "~/models/orders.server";
@@ -84,9 +84,23 @@ function postCheckout(cookie: string, fields: Record<string, unknown>) {
   return call(checkoutPage.action, formRequest("/checkout", stringFields(fields), { Cookie: cookie }));
 }
 
-/** Post one of the pay page's buttons. */
-function postPay(cookie: string, paymentOrderId: string, intent: string) {
-  return call(payPage.action, formRequest(`/pay/${paymentOrderId}`, { intent }, { Cookie: cookie }), { paymentOrderId });
+/**
+ * Post the pay page: 'place' is its own button; 'pay' and 'fail' post a gateway's answer (intent
+ * 'complete', as Razorpay Checkout's handler does) with the offline gateway's proof, a real one or
+ * one whose signature does not verify ('Simulate a failed payment').
+ */
+function postPay(cookie: string, paymentOrderId: string, intent: "pay" | "fail" | "place") {
+  let fields: Record<string, string> = { intent };
+  if (intent !== "place") {
+    const paid = offlinePayment(paymentOrderId, intent === "pay" ? "paid" : "failed");
+    fields = {
+      intent: "complete",
+      razorpay_order_id: paymentOrderId,
+      razorpay_payment_id: paid.paymentId,
+      razorpay_signature: paid.signature,
+    };
+  }
+  return call(payPage.action, formRequest(`/pay/${paymentOrderId}`, fields, { Cookie: cookie }), { paymentOrderId });
 }
 
 function payPageOf(cookie: string, paymentOrderId: string) {
@@ -642,7 +656,7 @@ describe("the webhook and the pay page", () => {
     // A stale tab posts again, even with the cart filled back: refused with the refund message.
     await addToCart(customer, vase, 1);
     const before = await snapshot(customer, [vase]);
-    for (const intent of ["pay", "place"]) {
+    for (const intent of ["pay", "place"] as const) {
       const refused = pageFailure(await postPay(cookie, id, intent), 409);
       expect(refused.formError, `intent ${intent}`).toBe(message);
       expect(refused.formError).toMatch(/It will be refunded\.$/);
