@@ -15,7 +15,7 @@ export function Pagination({ info, noun, label, showing = true }: { info: PageIn
   if (info.pages <= 1) return null;
   const href = (page: number) =>
     `${location.pathname}${withParams(location.search, { page: page === 1 ? null : page, new: null, edit: null, delete: null })}`;
-  const edge = "inline-flex h-10 min-w-10 items-center justify-center gap-1 rounded-md border px-3 text-sm";
+  const edge = "inline-flex h-11 min-w-11 items-center justify-center gap-1 rounded-md border px-2 text-sm sm:px-3";
   return (
     <nav
       aria-label={`${label} pages`}
@@ -26,21 +26,21 @@ export function Pagination({ info, noun, label, showing = true }: { info: PageIn
           {showingText(info, noun)}
         </p>
       ) : null}
-      <ul className="flex flex-wrap items-center gap-1">
+      <ul className="flex flex-wrap items-center justify-center gap-0.5 sm:gap-1">
         <li>
           {info.page > 1 ? (
             <Link to={href(info.page - 1)} className={`${edge} border-sand-300 bg-white hover:bg-sand-100`} rel="prev">
-              <ChevronLeftIcon className="h-4 w-4" /> Previous
+              <ChevronLeftIcon className="h-4 w-4" /> <span className="sr-only sm:not-sr-only">Previous</span>
             </Link>
           ) : (
             <button type="button" disabled className={`${edge} cursor-not-allowed border-sand-200 text-stone-400`}>
-              <ChevronLeftIcon className="h-4 w-4" /> Previous
+              <ChevronLeftIcon className="h-4 w-4" /> <span className="sr-only sm:not-sr-only">Previous</span>
             </button>
           )}
         </li>
         {pageNumbers(info.page, info.pages).map((n, i) =>
           n === null ? (
-            <li key={`gap-${i}`} className="px-1 text-stone-500" aria-hidden="true">
+            <li key={`gap-${i}`} className="px-0.5 text-stone-500 sm:px-1" aria-hidden="true">
               …
             </li>
           ) : (
@@ -59,11 +59,11 @@ export function Pagination({ info, noun, label, showing = true }: { info: PageIn
         <li>
           {info.page < info.pages ? (
             <Link to={href(info.page + 1)} className={`${edge} border-sand-300 bg-white hover:bg-sand-100`} rel="next">
-              Next <ChevronRightIcon className="h-4 w-4" />
+              <span className="sr-only sm:not-sr-only">Next</span> <ChevronRightIcon className="h-4 w-4" />
             </Link>
           ) : (
             <button type="button" disabled className={`${edge} cursor-not-allowed border-sand-200 text-stone-400`}>
-              Next <ChevronRightIcon className="h-4 w-4" />
+              <span className="sr-only sm:not-sr-only">Next</span> <ChevronRightIcon className="h-4 w-4" />
             </button>
           )}
         </li>

@@ -189,7 +189,9 @@ export default function CategoryPage() {
             <ProductGrid items={items} eagerFirst={2} />
           )}
         </div>
-        <Pagination info={info} label="Products" showing={false} />
+        <div className="mt-6">
+          <Pagination info={info} label="Products" showing={false} />
+        </div>
       </section>
     </>
   );

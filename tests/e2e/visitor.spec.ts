@@ -239,6 +239,9 @@ test("sorting high to low, then Default restores the original order", async ({ p
   const cards = productCards(page);
   const original = await cardTitles(cards);
   expect(original.length).toBeGreaterThanOrEqual(5);
+  // Fewer than 24 products: one page, no page links (tests/e2e/category-pages.spec.ts pages a large one).
+  await expect(page.getByTestId("showing")).toHaveText(`Showing 1 to ${original.length} of ${original.length} products`);
+  await expect(page.getByRole("navigation", { name: "Products pages" })).toHaveCount(0);
 
   const highToLow = page.getByRole("link", { name: "Price: High to Low" });
   await highToLow.click();
