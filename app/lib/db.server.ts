@@ -66,6 +66,9 @@ export function isUniqueViolation(error: unknown) {
  * (`%` and `_` in the search are matched literally). `asText` compares a number column's digits.
  */
 export function containsText(column: string, search: string, asText = false): Expression<SqlBool> {
+  // Nothing stored holds a NUL (PostgreSQL cannot; forms refuse one), and PostgreSQL refuses one
+  // in a parameter: such a search matches nothing, without asking the database.
+  if (search.includes("\u0000")) return sql<SqlBool>`1 = 0`;
   const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const value = asText ? sql`cast(${sql.ref(column)} as text)` : sql.ref(column);
   return sql<SqlBool>`lower(${value}) like ${pattern} escape ${"\\"}`;

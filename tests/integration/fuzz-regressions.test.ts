@@ -5,12 +5,17 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { signWebhook } from "~/lib/payments.server";
 import * as root from "~/root";
+import * as adminCategories from "~/routes/admin.categories";
+import * as adminOrders from "~/routes/admin.orders";
+import * as adminProducts from "~/routes/admin.products";
+import * as adminUsers from "~/routes/admin.users";
+import { grantAdmin } from "~/web/admin.server";
 import * as cartApiGet from "~/routes/api.cart.get";
 import * as cartPage from "~/routes/cart";
 import * as productPage from "~/routes/product.$slug";
 import * as webhook from "~/routes/rzp.webhook";
 import * as wishlistPage from "~/routes/wishlist";
-import { formRequest, getRequest } from "../support/requests";
+import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import type { RouteFn } from "./helpers";
 import { call, expectApiError } from "./helpers";
 
@@ -67,5 +72,23 @@ describe("a signed webhook whose JSON is not an object answers 400, not 500", ()
     });
     const answer = await call(webhook.action as RouteFn, request);
     expect(expectApiError(answer, 400).message).toBe("The webhook body is not a JSON object");
+  });
+});
+
+describe("a search with a NUL character matches nothing (the fuzz test on PostgreSQL)", () => {
+  // Before: PostgreSQL refused the parameter ('invalid byte sequence for encoding "UTF8": 0x00'),
+  // so the admin lists showed 'The list could not be loaded' and logged an error.
+  it.each([
+    ["orders", adminOrders.loader as RouteFn, "/admin/orders"],
+    ["products", adminProducts.loader as RouteFn, "/admin/products"],
+    ["users", adminUsers.loader as RouteFn, "/admin/users"],
+    ["categories", adminCategories.loader as RouteFn, "/admin/categories"],
+  ])("the admin %s list", async (_name, loader, path) => {
+    const cookie = mergeCookies([await grantAdmin(getRequest("/"))]);
+    const answer = await call(loader, getRequest(`${path}?q=a%00b`, { Cookie: cookie }));
+    expect(answer.status).toBe(200);
+    const body = answer.body as { error: string | null; list: { rows: unknown[]; info: { total: number } } | null };
+    expect(body.error).toBeNull();
+    expect(body.list?.rows).toEqual([]);
   });
 });
