@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ADMIN_PAGE_SIZE, pageInfo, pageNumbers, showingText } from "./pagination";
+import { ADMIN_PAGE_SIZE, pageInfo, pageNumbers, showingText, storefrontPage } from "./pagination";
 
 describe("pageInfo", () => {
   it("pages of 10 (docs/product.md)", () => {
@@ -83,5 +83,24 @@ describe("pageNumbers", () => {
         expect(out.at(-1)).not.toBeNull();
       }
     }
+  });
+});
+
+describe("storefrontPage", () => {
+  it("reads ?page=N: none is 1, digits from 1 are the page, anything else is null (a 404)", () => {
+    expect(storefrontPage([])).toBe(1);
+    expect(storefrontPage(["1"])).toBe(1);
+    expect(storefrontPage(["42"])).toBe(42);
+    expect(storefrontPage(["007"])).toBe(7);
+    expect(storefrontPage(["999999999"])).toBe(999_999_999);
+    for (const bad of ["0", "-1", "abc", "2.5", "1e3", "", " 2", "+2", "1234567890"]) expect(storefrontPage([bad]), bad).toBeNull();
+    expect(storefrontPage(["1", "2"])).toBeNull();
+  });
+});
+
+describe("showingText for large lists", () => {
+  it("groups the numbers the Indian way", () => {
+    expect(showingText(pageInfo(100_000, 4167, 24), "products")).toBe("Showing 99,985 to 1,00,000 of 1,00,000 products");
+    expect(showingText(pageInfo(20_000, 2, 24))).toBe("Showing 25 to 48 of 20,000");
   });
 });
