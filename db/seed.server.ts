@@ -4,6 +4,7 @@
 // was seeded: a start seeds only a database without that record, so a live shop whose staff
 // deleted every category does not get the demo catalogue back when the server restarts.
 import type { Kysely, Transaction } from "kysely";
+import { sql } from "kysely";
 import type { DB } from "../app/lib/db-schema";
 import { seedCategories, seedProducts } from "./seed-data";
 import type { SeedProduct } from "./seed-data";
@@ -109,6 +110,11 @@ export async function seedDemo(db: Kysely<DB>): Promise<{ categories: number; pr
   return { categories: seedCategories.length, products: seedProducts.length };
 }
 
+/** Fresh planner statistics after a bulk load, so both databases pick a category's index from the start. */
+async function analyzeItems(db: Kysely<DB>) {
+  await sql`analyze items`.execute(db);
+}
+
 /** A catalogue that already holds a product cannot take the large seed: its slugs and totals would clash. */
 export class CatalogueNotEmptyError extends Error {}
 
@@ -128,6 +134,7 @@ export async function seedLarge(db: Kysely<DB>, total: number = LARGE_SEED_TOTAL
     await loadGenerated(trx, generated, now);
     await recordSeeded(trx, "large", now);
   });
+  await analyzeItems(db);
   return { categories: seedCategories.length, products: seedProducts.length + generated.length };
 }
 
@@ -143,7 +150,8 @@ export async function seedOnFirstStart(
   total: number = LARGE_SEED_TOTAL,
 ): Promise<boolean> {
   const now = new Date().toISOString();
-  return db.transaction().execute(async (trx) => {
+  let loadedLarge = false;
+  const loaded = await db.transaction().execute(async (trx) => {
     const anyCategory = await trx.selectFrom("categories").select("id").limit(1).executeTakeFirst();
     const how = anyCategory ? "existing" : seed;
     if (!(await recordSeeded(trx, how, now)) || how === "none" || how === "existing") return false;
@@ -152,7 +160,10 @@ export async function seedOnFirstStart(
       const generated = generateLargeCatalogue(total);
       await loadGenerated(trx, generated, now);
       console.info(`Seeded ${generated.length} generated products (SEED=large)`);
+      loadedLarge = true;
     }
     return true;
   });
+  if (loadedLarge) await analyzeItems(db);
+  return loaded;
 }
