@@ -10,6 +10,7 @@ import * as m0005 from "../migrations/2026-11-23-0005-signup-attempt-handles";
 import * as m0006 from "../migrations/2026-11-23-0006-product-version";
 import * as m0007 from "../migrations/2026-11-23-0007-seeded-flag";
 import * as m0008 from "../migrations/2026-11-23-0008-email-change";
+import * as m0009 from "../migrations/2026-11-23-0009-shipment-details";
 import * as m0010 from "../migrations/2026-11-23-0010-catalogue-paging-indexes";
 
 export const migrations: Record<string, Migration> = {
@@ -21,5 +22,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-0006-product-version": m0006,
   "2026-11-23-0007-seeded-flag": m0007,
   "2026-11-23-0008-email-change": m0008,
+  "2026-11-23-0009-shipment-details": m0009,
   "2026-11-23-0010-catalogue-paging-indexes": m0010,
 };

@@ -152,6 +152,9 @@ export interface OrdersTable {
   shipPincode: string;
   shipPhone: string;
   shipEmail: string;
+  /** recorded when the shop marks it shipped (migration 0009), else null */
+  carrier: string | null;
+  trackingNumber: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,6 @@
-// The order confirmation mail, sent to the account's registered address after the order is
-// committed. Every value is escaped in the HTML part.
+// The order mails, sent to the account's registered address once the change is committed: the
+// confirmation of a new order, and the shipped mail (with the carrier and tracking number the
+// shop recorded). Every value is escaped in the HTML part.
 import { publicOrigin } from "~/lib/mail.server";
 import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
@@ -54,4 +55,39 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
 /** Sent once the order is committed; a failed send is logged and never undoes the order. */
 export function sendOrderConfirmation(order: Order, customer: { name: string; email: string }) {
   sendInBackground(() => sendMail(orderConfirmationMail(order, customer)));
+}
+
+/** The shipment's line: the carrier and tracking number the shop recorded, when it did. */
+export function shipmentLine(order: Pick<Order, "carrier" | "trackingNumber">): string | null {
+  if (!order.carrier && !order.trackingNumber) return null;
+  if (!order.trackingNumber) return `Carrier: ${order.carrier}`;
+  return `${order.carrier ? `Carrier: ${order.carrier}, tracking` : "Tracking"} number: ${order.trackingNumber}`;
+}
+
+/** 'Your order has shipped': sent when the shop marks an order shipped, with its carrier and tracking number. */
+export function orderShippedMail(order: Order, customer: { name: string; email: string }) {
+  const link = `${publicOrigin()}/orders`;
+  const first = customer.name.trim().split(/\s+/)[0] ?? customer.name;
+  const shipment = shipmentLine(order);
+  const lines = order.items.map((i) => `${i.title} × ${i.quantity}`);
+  const text = [
+    `Hello ${first},`,
+    `Your order #${order.id} has shipped.`,
+    ...(shipment ? [shipment] : []),
+    lines.join("\n"),
+    `See your orders: ${link}`,
+  ].join("\n\n");
+  const html = [
+    `<p>Hello ${escapeHtml(first)},</p>`,
+    `<p>Your order <strong>#${order.id}</strong> has shipped.</p>`,
+    ...(shipment ? [`<p data-shipment>${escapeHtml(shipment)}</p>`] : []),
+    `<p>${lines.map(escapeHtml).join("<br>")}</p>`,
+    `<p><a href="${escapeHtml(link)}">See your orders</a></p>`,
+  ].join("\n");
+  return { to: customer.email, subject: `${SHOP}: order #${order.id} has shipped`, text, html };
+}
+
+/** Sent after the status change is committed; a failed send is logged and never undoes it. */
+export function sendShippedMail(order: Order, customer: { name: string; email: string }) {
+  sendInBackground(() => sendMail(orderShippedMail(order, customer)));
 }

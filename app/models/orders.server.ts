@@ -16,8 +16,11 @@ import type { PageInfo } from "~/utils/pagination";
 import { pageInfo } from "~/utils/pagination";
 import { computeTotals } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
+import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock } from "./cart.server";
+import { sendShippedMail } from "./order-mail.server";
+import { getUserById } from "./users.server";
 
 export const DELIVERY_DAYS = 7;
 /** Orders on one page of the customer's /orders page. */
@@ -61,6 +64,9 @@ export interface Order {
   total: number;
   /** a JSON string of the items, total (the subtotal, as docs/api.md says) and the address */
   orderDetails: string;
+  /** recorded by the shop when it shipped the order (else null) */
+  carrier: string | null;
+  trackingNumber: string | null;
   events: OrderEvent[];
 }
 
@@ -87,6 +93,8 @@ const ORDER_COLUMNS = [
   "shipPincode",
   "shipPhone",
   "shipEmail",
+  "carrier",
+  "trackingNumber",
   "createdAt",
   "updatedAt",
 ] as const;
@@ -129,6 +137,8 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order
       total: row.subtotal,
       shippingAddress,
     }),
+    carrier: row.carrier,
+    trackingNumber: row.trackingNumber,
     events,
   };
 }
@@ -426,8 +436,13 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
 /** Who changes an order's status: a customer (counted against their limit), or the shop. */
 export type StatusChanger =
   | { actor: Extract<Actor, "customer">; userId: number }
-  /** `shipUnpaid`: the staff confirmed shipping an order paid on the test gateway (no money received) */
-  | { actor: Extract<Actor, "admin">; userId: null; shipUnpaid?: boolean };
+  /**
+   * `shipUnpaid`: the staff confirmed shipping an order paid on the test gateway (no money received);
+   * `shipment`: the carrier and tracking number, recorded when the order is shipped
+   */
+  | { actor: Extract<Actor, "admin">; userId: null; shipUnpaid?: boolean; shipment?: ShipmentInput };
+
+export const SHIPMENT_ONLY_WHEN_SHIPPED = "A carrier and tracking number are recorded only when the order is shipped.";
 
 export const SHIP_UNPAID_REFUSED =
   "This order was paid on the test gateway: no money was received for it. Confirm that you want to ship it anyway.";
@@ -457,10 +472,16 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (to === "shipped" && isTestPaymentId(order.paymentId) && !(by.actor === "admin" && by.shipUnpaid)) {
       throw new AppError(409, SHIP_UNPAID_REFUSED, { shipUnpaid: SHIP_UNPAID_FIELD });
     }
+    const shipment = by.actor === "admin" ? by.shipment : undefined;
+    if (shipment && (shipment.carrier || shipment.trackingNumber) && to !== "shipped") {
+      const field = shipment.trackingNumber ? "trackingNumber" : "carrier";
+      throw new AppError(400, SHIPMENT_ONLY_WHEN_SHIPPED, { [field]: SHIPMENT_ONLY_WHEN_SHIPPED });
+    }
+    const recorded = to === "shipped" ? { carrier: shipment?.carrier ?? null, trackingNumber: shipment?.trackingNumber ?? null } : {};
     const now = nowIso();
     const moved = await trx
       .updateTable("orders")
-      .set({ status: to, updatedAt: now })
+      .set({ status: to, updatedAt: now, ...recorded })
       .where("id", "=", orderId)
       .where("status", "=", order.status)
       .executeTakeFirst();
@@ -488,9 +509,15 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
       .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })
       .execute();
     if (by.actor === "admin") {
-      const summary = `Order #${orderId}: ${order.status} → ${to}`;
+      const tracking = [shipment?.carrier, shipment?.trackingNumber].filter(Boolean).join(" ");
+      const summary = `Order #${orderId}: ${order.status} → ${to}${to === "shipped" && tracking ? ` (${tracking})` : ""}`;
       await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary });
     }
   });
-  return (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
+  const changed = (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
+  if (to === "shipped") {
+    const customer = await getUserById(changed.userId, db);
+    if (customer) sendShippedMail(changed, customer);
+  }
+  return changed;
 }

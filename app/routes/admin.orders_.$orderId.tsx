@@ -19,6 +19,8 @@ import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
+import { MAX_CARRIER_LENGTH, MAX_TRACKING_LENGTH, ShipmentSchema } from "~/utils/shipment";
+import { ShipmentDetails } from "~/components/ShipmentDetails";
 
 export const handle = { section: "Orders" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
@@ -36,6 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
   intent: z.literal("status", { error: "Unknown action" }),
   shipUnpaid: z.literal("on").optional(),
+  ...ShipmentSchema.shape,
 });
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -48,8 +51,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
         intent: form.get("intent"),
         status: form.get("status"),
         shipUnpaid: form.get("shipUnpaid") ?? undefined,
+        carrier: form.get("carrier") ?? undefined,
+        trackingNumber: form.get("trackingNumber") ?? undefined,
       });
-      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid === "on" });
+      const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
+      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid === "on", shipment });
       return redirectWithToast(request, `/admin/orders/${order.id}`, {
         type: "success",
         title: "Status Change Successfully",
@@ -57,6 +63,32 @@ export async function action({ request, params }: ActionFunctionArgs) {
       });
     },
     { read: readAdminForm },
+  );
+}
+
+/** A shipment detail beside the status (optional; recorded only when the order is shipped), with its message. */
+function ShipmentField({ name, label, maxLength, error }: { name: string; label: string; maxLength: number; error?: string }) {
+  const errorId = `${name}-error`;
+  return (
+    <div className="sm:w-48">
+      <label>
+        <span className="field-label">{label}</span>
+        <input
+          type="text"
+          name={name}
+          className="field-input"
+          maxLength={maxLength}
+          autoComplete="off"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : undefined}
+        />
+      </label>
+      {error ? (
+        <span id={errorId} className="field-error block">
+          {error}
+        </span>
+      ) : null}
+    </div>
   );
 }
 
@@ -101,6 +133,17 @@ export default function AdminOrder() {
                 ))}
               </select>
             </label>
+            {next.includes("shipped") ? (
+              <>
+                <ShipmentField name="carrier" label="Carrier" maxLength={MAX_CARRIER_LENGTH} error={result?.fieldErrors?.carrier} />
+                <ShipmentField
+                  name="trackingNumber"
+                  label="Tracking number"
+                  maxLength={MAX_TRACKING_LENGTH}
+                  error={result?.fieldErrors?.trackingNumber}
+                />
+              </>
+            ) : null}
             {order.testPayment && next.includes("shipped") ? (
               <label className="flex items-start gap-2 text-sm sm:max-w-xs" data-testid="ship-unpaid">
                 <input
@@ -128,6 +171,7 @@ export default function AdminOrder() {
         {order.status === "shipped" ? (
           <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p>
         ) : null}
+        <ShipmentDetails order={order} className="mt-3" />
         {order.status === "cancelled" && order.paymentMethod === "online" ? (
           <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="refund-note">
             {order.testPayment

@@ -6,13 +6,15 @@ import { parseWith, readBody } from "~/lib/http.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { isAdminRequest, requireApiUser } from "~/web/auth.server";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
+import { ShipmentSchema } from "~/utils/shipment";
 
 /** The shop's API may confirm shipping an order paid on the test gateway (docs/api.md). */
-const AdminStatusChangeSchema = OrderStatusChangeSchema.extend({ shipUnpaid: z.boolean().optional() });
+const AdminStatusChangeSchema = OrderStatusChangeSchema.extend({ shipUnpaid: z.boolean().optional(), ...ShipmentSchema.shape });
 
 /**
  * PUT orderId, status → `{ success: true }`; the rules are utils/order-status's (409 illegal, 403
- * not yours). The shop may add `shipUnpaid: true` to ship an order paid on the test gateway.
+ * not yours). The shop may add `shipUnpaid: true` to ship an order paid on the test gateway, and
+ * `carrier` and `trackingNumber` when it ships one.
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
@@ -25,7 +27,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
       await changeOrderStatus(input.orderId, input.status, { actor: "customer", userId: user.id });
     } else {
       const input = parseWith(AdminStatusChangeSchema, body);
-      await changeOrderStatus(input.orderId, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid });
+      const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
+      await changeOrderStatus(input.orderId, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid, shipment });
     }
     return { success: true };
   });

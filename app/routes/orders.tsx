@@ -19,6 +19,7 @@ import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { checkTransition } from "~/utils/order-status";
 import { IdSchema } from "~/utils/schemas";
+import { ShipmentDetails } from "~/components/ShipmentDetails";
 
 export const meta: MetaFunction = () => [{ title: "Your Orders | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -108,6 +109,7 @@ export default function OrdersPage() {
                   </li>
                 ))}
               </ul>
+              <ShipmentDetails order={order} className="mt-3" />
               <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
                 <p className="font-semibold">
                   Total: <span data-testid="order-total">{formatPrice(order.total)}</span>
