@@ -4,6 +4,7 @@ import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
+import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { StatusBadge } from "~/components/StatusBadge";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
@@ -70,6 +71,7 @@ export default function OrderConfirmation() {
                 <TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery
               </p>
               <p className="text-sm text-stone-600">Delivered within 5-7 business days</p>
+              <ShipmentDetails order={order} className="mt-3" />
             </section>
             <OrderTimeline events={order.events} viewer="customer" />
           </div>

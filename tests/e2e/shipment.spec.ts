@@ -1,6 +1,6 @@
 // Shipment details (issue 13, item 5), with JavaScript on and off: the staff ship an order with
 // its carrier and tracking number (markup is refused beside the field), and the customer sees
-// them on /orders.
+// them on /orders and on the order's page.
 import { toast } from "./accounts-helpers";
 import { expectFieldError, loginAsAdmin } from "./admin-helpers";
 import { expect, test } from "./fixtures";
@@ -44,4 +44,9 @@ test("the staff record the carrier and tracking number when shipping; the custom
   const card = orderCard(page, orderId);
   await expect(card.getByTestId("carrier")).toHaveText("Delhivery");
   await expect(card.getByTestId("tracking-number")).toHaveText("DL-4455 6677");
+  // And the order's own page.
+  await card.getByRole("link", { name: "View Details" }).click();
+  await expect(page).toHaveURL(new RegExp(`/order-confirmation/${orderId}$`));
+  await expect(page.getByTestId("carrier")).toHaveText("Delhivery");
+  await expect(page.getByTestId("tracking-number")).toHaveText("DL-4455 6677");
 });

@@ -13,6 +13,7 @@ import * as changeStatus from "~/routes/api.orders_.changeStatus";
 import * as loginRoute from "~/routes/login";
 import * as customerOrders from "~/routes/orders";
 import * as createOrder from "~/routes/rzp.create-order";
+import * as m0009 from "../../migrations/2026-11-23-0009-shipment-details";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -151,6 +152,25 @@ describe("shipment details", () => {
     const shipped = await adminShip(orderId, { status: "shipped", carrier: "Blue Dart", trackingNumber: "BD77", shipUnpaid: "on" });
     expect(shipped.status).toBe(302);
     expect(await orderRow(orderId)).toMatchObject({ status: "shipped", carrier: "Blue Dart", trackingNumber: "BD77" });
+    await settleMail();
+  });
+});
+
+describe("migration 2026-11-23-0009-shipment-details", () => {
+  it("down drops the two columns and keeps the orders; up adds them back, empty", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0009.up>[0];
+    const orderId = await codOrder(await newCustomer("ship-migration"));
+    expect((await apiChange({ orderId, status: "shipped", carrier: "DTDC", trackingNumber: "D123" })).status).toBe(200);
+    const orders = (await db.selectFrom("orders").select("id").execute()).length;
+
+    await m0009.down(raw);
+    try {
+      await expect(db.selectFrom("orders").select("carrier").execute()).rejects.toThrow();
+      expect((await db.selectFrom("orders").select("id").execute()).length).toBe(orders);
+    } finally {
+      await m0009.up(raw);
+    }
+    expect(await orderRow(orderId)).toMatchObject({ status: "shipped", carrier: null, trackingNumber: null });
     await settleMail();
   });
 });
