@@ -95,6 +95,9 @@ test.describe("accessibility", () => {
     await placeOrderButton(page).click();
     await page.waitForURL(/\/pay\//);
     await scan("the test payment page");
+    await page.getByRole("button", { name: /^Pay ₹/ }).click();
+    await page.waitForURL(/\/test-gateway\//);
+    await scan("the test gateway's own page");
     dropExpectedStatusErrors(consoleErrors, 400); // the checkout's answer with field messages
     dropExpectedStatusErrors(consoleErrors, 404); // 'Order Not Found'
   });
