@@ -83,6 +83,20 @@ describe("logError and errorMessage", () => {
   it("mask every email address, whatever surrounds it", () => {
     expect(maskEmails(`to <${EMAIL}>, cc "a.b+shop@mail.example.co.in"; from x@y.org.`)).toBe('to <[email]>, cc "[email]"; from [email].');
     expect(maskEmails("no address @ all, user@localhost")).toBe("no address @ all, user@localhost");
+    expect(maskEmails("a@b.c@d.in x@y.z.")).toBe("[email]@d.in [email].");
+  });
+
+  it("masks in linear time: 64 KB of name characters, dots and '@'s (it was quadratic: the 2026-11-23 review)", () => {
+    for (const evil of [
+      "a".repeat(65_000),
+      "a.".repeat(32_000) + "@",
+      "a@".repeat(32_000),
+      "x".repeat(30_000) + "@" + "y.".repeat(15_000),
+    ]) {
+      const started = performance.now();
+      maskEmails(evil);
+      expect(performance.now() - started).toBeLessThan(250);
+    }
   });
 
   it("log the stack and the causes, masked, and nothing of a thrown object's fields", () => {

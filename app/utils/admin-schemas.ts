@@ -143,7 +143,8 @@ export type ProductEdit = ProductDetails & { stock: StockChange; version: number
 const ADJUST_MESSAGE = "Adjust the stock by a whole number, like +5 or -1";
 /** '+5', '-1', '3' (spaces allowed); empty is no change. */
 const StockAdjustmentSchema = z.preprocess(
-  (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^\s*[+-]?\s*\d+\s*$/.test(v) ? Number(v.replace(/\s/g, "")) : NaN) : (v ?? 0)),
+  // Trimmed first: the pattern then has no two runs of spaces that could share them (linear time).
+  (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^[+-]?\s*\d+$/.test(v.trim()) ? Number(v.replace(/\s/g, "")) : NaN) : (v ?? 0)),
   z
     .number({ error: ADJUST_MESSAGE })
     .int(ADJUST_MESSAGE)

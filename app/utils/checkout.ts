@@ -2,6 +2,7 @@
 // which reads the field rules of checkout-fields (the page's inputs carry the same rules).
 import { z } from "zod";
 import type { ShippingField } from "./checkout-fields";
+import { isEmailAddress } from "./field-lengths";
 import {
   capitalised,
   CHECKOUT_MESSAGES,
@@ -76,7 +77,7 @@ export const CheckoutSchema = z
       }
     }
     if (v.phone.trim() && !normalisePhone(v.phone)) ctx.addIssue({ code: "custom", path: ["phone"], message: CHECKOUT_MESSAGES.phone });
-    if (v.email.trim() && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.email.trim())) {
+    if (v.email.trim() && !isEmailAddress(v.email.trim(), Number.POSITIVE_INFINITY)) {
       ctx.addIssue({ code: "custom", path: ["email"], message: CHECKOUT_MESSAGES.email });
     }
     if (v.pincode.trim() && !/^[1-9]\d{5}$/.test(v.pincode.replace(/\s/g, ""))) {

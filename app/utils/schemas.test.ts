@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { safeRedirectPath } from "~/lib/http.server";
 import { CategoryQuerySchema, searchParamsToObject } from "~/utils/catalogue";
+import { EMAIL_PATTERN } from "~/utils/field-lengths";
 import {
   CartAddSchema,
   CartUpdateSchema,
@@ -91,6 +92,20 @@ describe("EmailSchema", () => {
     const result = EmailSchema.safeParse(value);
     expect(result.success).toBe(false);
     expect(firstMessage(result)).toBe("Please enter a valid email address");
+  });
+
+  it("answers in linear time on 64 KB of a stranger's text (it took seconds: the 2026-11-23 review)", () => {
+    for (const evil of [
+      "a@" + "a.".repeat(32_740) + "@",
+      "a@" + "a".repeat(65_000) + " ",
+      "a".repeat(65_000) + "@a",
+      ".@".repeat(30_000),
+    ]) {
+      const started = performance.now();
+      expect(EmailSchema.safeParse(evil).success).toBe(false);
+      expect(EMAIL_PATTERN.test(evil)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(250);
+    }
   });
 
   it("rejects non-strings and over-long addresses", () => {

@@ -1,7 +1,7 @@
 // Field schemas shared by forms and API routes. Browser code takes the forms' constraints
 // from the zod-free field rules (message-fields.ts, account-fields.ts), which these read.
 import { z } from "zod";
-import { MAX_LENGTH } from "./field-lengths";
+import { EMAIL_PATTERN, MAX_LENGTH } from "./field-lengths";
 import type { FieldRule } from "./forms";
 import { CONTACT_FIELDS, CONTACT_SUBJECTS, NEWSLETTER_FIELDS } from "./message-fields";
 import { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
@@ -27,8 +27,9 @@ const email = (max: number) =>
     .string({ error: "Please enter a valid email address" })
     .trim()
     .toLowerCase()
-    .max(max, "That email address is too long")
-    .regex(/^[^\s@]+@[^\s@]+\.[^\s@]+$/, "Please enter a valid email address");
+    // abort: a value already too long is not also matched against the pattern.
+    .max(max, { message: "That email address is too long", abort: true })
+    .regex(EMAIL_PATTERN, "Please enter a valid email address");
 
 export const EmailSchema = email(MAX_LENGTH.email);
 

@@ -7,6 +7,8 @@ import { db, toCount } from "~/lib/db.server";
 import { getCart } from "~/models/cart.server";
 import { currentCartId } from "~/web/owner.server";
 import { action as cartAdd } from "~/routes/api.cart.add";
+import { action as subscribe } from "~/routes/api.stuff.addSubsEmail";
+import { MAX_FIELD_CHARS } from "~/lib/http.server";
 import { loader as images } from "~/routes/images.$";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
 import type { Answer, RouteFn } from "./helpers";
@@ -293,5 +295,37 @@ describe("images", () => {
     const answer = await img(splat);
     expect(answer.status).toBe(404);
     expect(answer.headers.get("Content-Type") ?? "").not.toMatch(/svg/);
+  });
+});
+
+describe("a stranger's long text is refused before any rule reads it (the 2026-11-23 review)", () => {
+  it("a 64 KB email: 400 at once, the newsletter untouched", async () => {
+    const before = await db
+      .selectFrom("newsletterSubscribers")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    const started = performance.now();
+    const answer = await call(subscribe, jsonRequest("POST", "/api/stuff/addSubsEmail", { email: "a@" + "a.".repeat(32_000) + "@" }));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(answer.status).toBe(400);
+    expect(asRecord(answer.body).message).toBe("A field of the request is too long");
+    const after = await db
+      .selectFrom("newsletterSubscribers")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .executeTakeFirstOrThrow();
+    expect(toCount(after.n)).toBe(toCount(before.n));
+  });
+
+  it(`a field of ${MAX_FIELD_CHARS} characters is read; one more is refused, in a form too`, async () => {
+    const json = await call(subscribe, jsonRequest("POST", "/api/stuff/addSubsEmail", { email: "x".repeat(MAX_FIELD_CHARS) }));
+    expect(asRecord(json.body).message).toBe("That email address is too long");
+    const refused = await call(subscribe, jsonRequest("POST", "/api/stuff/addSubsEmail", { email: "x".repeat(MAX_FIELD_CHARS + 1) }));
+    expect(asRecord(refused.body).message).toBe("A field of the request is too long");
+    const form = new Request(`${ORIGIN}/api/stuff/addSubsEmail`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: ORIGIN },
+      body: new URLSearchParams({ email: "x".repeat(MAX_FIELD_CHARS + 1) }).toString(),
+    });
+    expect(asRecord((await call(subscribe, form)).body).message).toBe("A field of the request is too long");
   });
 });
