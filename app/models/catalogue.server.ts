@@ -165,6 +165,22 @@ export async function listRelated(currentSlug: string, limit = 4, db: Db = defau
 }
 
 /** Every product's slug and last change, for the sitemap. */
-export async function listItemSlugs(db: Db = defaultDb): Promise<{ slug: string; updatedAt: string }[]> {
-  return db.selectFrom("items").select(["slug", "updatedAt"]).orderBy("id").execute();
+/** How many products the catalogue holds (the sitemap index's page count). */
+export async function countItems(db: Db = defaultDb): Promise<number> {
+  const row = await db
+    .selectFrom("items")
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  return toCount(row.n);
+}
+
+/** One page of product slugs in id order (a child sitemap); `page` counts from 1. */
+export async function pageOfItemSlugs(page: number, size: number, db: Db = defaultDb): Promise<{ slug: string; updatedAt: string }[]> {
+  return db
+    .selectFrom("items")
+    .select(["slug", "updatedAt"])
+    .orderBy("id")
+    .limit(size)
+    .offset((page - 1) * size)
+    .execute();
 }

@@ -1,28 +1,12 @@
-// /sitemap.xml: every public page, category and product, for search engines. Built from the
-// request's own origin, so it is cached privately (a forged Host cannot poison a shared cache).
+// /sitemap.xml: an index of the child sitemaps (app/routes/sitemaps.$file.ts): the pages and
+// categories, then the products SITEMAP_PAGE_SIZE at a time, so no answer reads the catalogue whole.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { escapeHtml } from "~/lib/mail.server";
-import { listCategories, listItemSlugs } from "~/models/catalogue.server";
-
-const STATIC_PATHS = ["/", "/categories", "/about", "/contact", "/privacy-policy", "/t&c", "/shipping-policy"];
+import { SITEMAP_PAGE_SIZE, sitemapIndex, sitemapOrigin, xmlAnswer } from "~/lib/sitemap.server";
+import { countItems } from "~/models/catalogue.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
-  const [categories, items] = await Promise.all([listCategories(), listItemSlugs()]);
-  const urls = [
-    ...STATIC_PATHS.map((path) => ({ loc: `${origin}${path}`, lastmod: null as string | null })),
-    ...categories.map((c) => ({ loc: `${origin}/category/${c.slug}`, lastmod: null })),
-    ...items.map((i) => ({ loc: `${origin}/product/${i.slug}`, lastmod: i.updatedAt.slice(0, 10) })),
-  ];
-  const body =
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n` +
-    urls.map((u) => `  <url><loc>${escapeHtml(u.loc)}</loc>${u.lastmod ? `<lastmod>${u.lastmod}</lastmod>` : ""}</url>`).join("\n") +
-    `\n</urlset>\n`;
-  return new Response(body, {
-    headers: {
-      "Content-Type": "application/xml; charset=utf-8",
-      "Cache-Control": "private, max-age=3600",
-      "X-Content-Type-Options": "nosniff",
-    },
-  });
+  const { origin, configured } = sitemapOrigin(request);
+  const pages = Math.max(1, Math.ceil((await countItems()) / SITEMAP_PAGE_SIZE));
+  const locs = [`${origin}/sitemaps/pages.xml`, ...Array.from({ length: pages }, (_, i) => `${origin}/sitemaps/products-${i + 1}.xml`)];
+  return xmlAnswer(request, sitemapIndex(locs), configured);
 }
