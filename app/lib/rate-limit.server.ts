@@ -32,7 +32,7 @@ export const LIMITS = {
    * per email, over a day: resends give a sign-up new codes (and new tries), so without this a
    * patient guesser could try about 960 of the 10,000 codes a day; with it, 30 (0.3%)
    */
-  otpVerifyDay: { name: "otp-verify-day", max: 30, windowMs: DAY },
+  otpVerifyDay: { name: "otp-verify-day", max: 30, perAddress: 300, windowMs: DAY },
   otpResend: { name: "otp-resend", max: 3, perAddress: 20, windowMs: QUARTER },
   passwordReset: { name: "password-reset", max: 3, perAddress: 20, windowMs: HOUR },
   resetSubmit: { name: "reset-submit", max: 10, perAddress: 30, windowMs: QUARTER },
@@ -154,20 +154,46 @@ export function clientOf(request: Request): Client {
 /** A client with no known address (scripts, tests, the worker): only subject and shop-wide limits apply. */
 export const UNKNOWN_CLIENT: Client = { ip: null };
 
-/** Limits one try: by the client's address (and IPv6 network) when known, by what it names (an email, a token), and shop-wide. */
+/**
+ * What a subject (an email) takes from all addresses together, as a multiple of what one address
+ * may spend on it: past that, every try is slowed down and only the addresses that barely tried
+ * pass (SLOWDOWN), so strangers spending an email's tries cannot lock its owner out.
+ */
+export const SUBJECT_SPREAD = 3;
+
+/**
+ * Limits one try: by the client's address (and IPv6 network) when known, by what it names (an
+ * email, a token), and shop-wide. With the address known, the subject's hard limit holds per
+ * address (`s:{subject}:ip:{ip}`): a stranger who spent it from their own address cannot lock
+ * the subject's owner out from theirs. Across addresses the subject takes SUBJECT_SPREAD times
+ * that, then slows down; only addresses past their fair share are refused (the 2026-11-23 review
+ * found 40 wrong logins an hour from one address kept a customer out for good). Without an
+ * address every try counts against the subject itself.
+ */
 export async function rateLimitClient(limit: Limit, client: Client, subject: string): Promise<void> {
   await rateLimitAddress({ ...limit, max: limit.perAddress ?? limit.max }, client);
-  await rateLimit(limit, `s:${subject}`);
+  if (!client.ip) await rateLimit(limit, `s:${subject}`);
+  else {
+    await rateLimit(limit, `s:${subject}:ip:${client.ip}`);
+    await underShare({ ...limit, max: limit.max * SUBJECT_SPREAD }, `s:${subject}`, `${limit.name}:s:${subject}:ip:${client.ip}`);
+  }
   const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling && (!client.ip || ceiling.always)) await underCeiling(ceiling, limit, client);
+  if (ceiling && (!client.ip || ceiling.always)) {
+    if (client.ip) await underShare(ceiling, "all", `${limit.name}:ip:${client.ip}`);
+    else await rateLimit(ceiling, "all");
+  }
 }
 
-async function underCeiling(ceiling: Limit, limit: Limit, client: Client): Promise<void> {
+/**
+ * Counts a try against a shared limit. Past it, a client whose own count (`ownKey`) is within
+ * SLOWDOWN.fairShare waits SLOWDOWN.ms and goes on; the others are refused (429).
+ */
+async function underShare(limit: Limit, subject: string, ownKey: string): Promise<void> {
   try {
-    await rateLimit(ceiling, "all");
+    await rateLimit(limit, subject);
   } catch (error) {
-    if (!client.ip || !isAppError(error, "RATE_LIMITED")) throw error;
-    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", `${limit.name}:ip:${client.ip}`).executeTakeFirst();
+    if (!isAppError(error, "RATE_LIMITED")) throw error;
+    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", ownKey.slice(0, 300)).executeTakeFirst();
     if ((own?.count ?? 0) > SLOWDOWN.fairShare) throw error;
     await new Promise((resolve) => setTimeout(resolve, SLOWDOWN.ms));
   }
@@ -193,7 +219,8 @@ export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
  * and forgiven after, so a burst of parallel guesses can never all pass a count of failures.
  */
 export async function forgiveTry(limit: Limit, client: Client, subject: string, { reset = false } = {}): Promise<void> {
-  const keys = [`${limit.name}:s:${subject}`];
+  // The first key is the one `reset` starts again: the subject's own count from this client.
+  const keys = client.ip ? [`${limit.name}:s:${subject}:ip:${client.ip}`, `${limit.name}:s:${subject}`] : [`${limit.name}:s:${subject}`];
   if (client.ip) keys.push(`${limit.name}:ip:${client.ip}`, `${limit.name}:net:${networkKey(client.ip)}`);
   const ceiling = SHOP_WIDE[limit.name];
   if (ceiling && (!client.ip || ceiling.always)) keys.push(`${ceiling.name}:all`);

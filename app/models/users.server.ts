@@ -27,7 +27,7 @@ import {
 } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { forgiveTry, LIMITS, rateLimit, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -132,7 +132,7 @@ export async function verifySignup(
   db: Db = defaultDb,
 ): Promise<User> {
   await rateLimitClient(LIMITS.otpVerify, client, email);
-  await rateLimit(LIMITS.otpVerifyDay, `s:${email}`);
+  await rateLimitClient(LIMITS.otpVerifyDay, client, email);
   // Checked outside the transaction, so a wrong try stays counted.
   const pending = PendingSchema.parse(JSON.parse(await consumeSignupCode(db, email, otp, attempt)));
   try {

@@ -3,7 +3,17 @@ import { ready } from "~/lib/boot.server";
 import { adminPassword } from "~/lib/admin-password.server";
 import { db } from "~/lib/db.server";
 import { parseEnv } from "~/lib/env.server";
-import { addressKey, clientOf, LIMITS, networkKey, rateLimitClient, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
+import {
+  addressKey,
+  clientOf,
+  LIMITS,
+  networkKey,
+  rateLimitClient,
+  SHOP_WIDE,
+  SLOWDOWN,
+  SUBJECT_SPREAD,
+  UNKNOWN_CLIENT,
+} from "~/lib/rate-limit.server";
 import { checkAdminPassword } from "~/models/admin-access.server";
 import { registerAccount, resendSignupCode, verifyLogin, verifySignup } from "~/models/users.server";
 import { latestCode } from "../support/outbox";
@@ -83,6 +93,67 @@ describe("login attempts behind a trusted proxy", () => {
     } finally {
       env.TRUST_PROXY = trusted;
     }
+  });
+});
+
+describe("strangers cannot lock a customer out by spending the email's tries (security review M1)", () => {
+  /** 200, or the status a login try was refused with. */
+  const loginAs = (email: string, password: string, ip: string) =>
+    verifyLogin({ email, password }, { ip }).then(
+      () => 200,
+      (error: { status: number }) => error.status,
+    );
+
+  it("wrong passwords from one address: that address is refused; the customer, from theirs, logs in at once", async () => {
+    const customer = await newCustomer("lockout-one");
+    const saved = LIMITS.login.max;
+    LIMITS.login.max = 3; // fewer (costly) hashes; the rule is the same
+    try {
+      for (let i = 0; i < LIMITS.login.max; i++) expect(await loginAs(customer.email, "guess-guess", "198.51.100.66")).toBe(401);
+      expect(await loginAs(customer.email, PASSWORD, "198.51.100.66")).toBe(429);
+      const started = Date.now();
+      expect(await loginAs(customer.email, PASSWORD, "203.0.113.10")).toBe(200);
+      expect(Date.now() - started).toBeLessThan(SLOWDOWN.ms);
+    } finally {
+      LIMITS.login.max = saved;
+    }
+  });
+
+  it(`from ${SUBJECT_SPREAD} addresses and more: the customer logs in after a pause; a stranger past their share is refused`, async () => {
+    const customer = await newCustomer("lockout-many");
+    const saved = { max: LIMITS.login.max, pause: SLOWDOWN.ms };
+    LIMITS.login.max = 2;
+    SLOWDOWN.ms = 400; // a shorter pause, the same rule
+    try {
+      for (let a = 1; a <= SUBJECT_SPREAD; a++) {
+        for (let i = 0; i < LIMITS.login.max; i++) expect(await loginAs(customer.email, "guess-guess", `198.51.100.${a}`)).toBe(401);
+      }
+      // The email's tries from all addresses are spent: a new stranger gets a pause per try and is
+      // refused past the fair share; the customer's first try waits, then passes.
+      const stranger = "198.51.100.99";
+      for (let i = 0; i < SLOWDOWN.fairShare; i++) expect(await loginAs(customer.email, "guess-guess", stranger)).toBe(401);
+      expect(await loginAs(customer.email, "guess-guess", stranger)).toBe(429);
+      const started = Date.now();
+      expect(await loginAs(customer.email, PASSWORD, "203.0.113.11")).toBe(200);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(SLOWDOWN.ms - 50);
+    } finally {
+      LIMITS.login.max = saved.max;
+      SLOWDOWN.ms = saved.pause;
+    }
+  });
+
+  it("wrong sign-up codes from one address do not stop the owner's right code from another", async () => {
+    const email = `lockout-code-${Date.now()}@example.com`;
+    const owner = { ip: "203.0.113.12" };
+    const signup = await registerAccount({ name: "Code Owner", email, mobile: null, password: PASSWORD }, owner, { boundToBrowser: true });
+    const code = await latestCode(email);
+    const stranger = { ip: "198.51.100.70" };
+    for (let i = 0; i < LIMITS.otpVerify.max; i++) {
+      await expect(verifySignup(email, code === "0000" ? "0001" : "0000", null, stranger)).rejects.toMatchObject({ status: 400 });
+    }
+    await expect(verifySignup(email, "0000", null, stranger)).rejects.toMatchObject({ status: 429 });
+    const user = await verifySignup(email, code, { handle: signup.attemptId, via: "browser" }, owner);
+    expect(user.email).toBe(email);
   });
 });
 
