@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
 import type { CartTotals } from "~/utils/pricing";
-import { computeTotals, MAX_QUANTITY } from "~/utils/pricing";
+import { computeTotals, MAX_CART_LINES, MAX_QUANTITY } from "~/utils/pricing";
 
 export interface CartLine {
   id: number;
@@ -24,6 +24,9 @@ const LINE_GONE = "That cart item was not found";
 /** A guest cart that expired (or joined an account) while this request ran. */
 const CART_GONE = "Your cart has expired. Please add the items again.";
 
+export const CART_FULL =
+  `Your cart holds the most different pieces we take in one order (${MAX_CART_LINES}). ` +
+  "Please place this order first, or remove a piece.";
 const ADD_QUANTITIES = sql<number>`case when cart_lines.quantity + excluded.quantity > ${MAX_QUANTITY} then ${MAX_QUANTITY}
   else cart_lines.quantity + excluded.quantity end`;
 
@@ -140,6 +143,14 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
       .executeTakeFirst();
     if (existing && existing.quantity >= MAX_QUANTITY) {
       throw new AppError(409, `You already have the most we take in one order (${MAX_QUANTITY}) of ${item.title} in your cart`);
+    }
+    if (!existing) {
+      const { n } = await trx
+        .selectFrom("cartLines")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("cartId", "=", cartId)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= MAX_CART_LINES) throw new AppError(409, CART_FULL);
     }
     const line = await trx
       .insertInto("cartLines")

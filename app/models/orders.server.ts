@@ -312,9 +312,10 @@ async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: 
  * COD_LIMITS, checked inside the order's transaction once the customer's cart is locked, so two
  * placements at once count each other.
  */
-async function assertCodAllowed(trx: Db, userId: number, lines: { title: string; quantity: number }[]): Promise<void> {
+async function assertCodAllowed(trx: Db, userId: number, lines: { title: string; quantity: number }[], total: number): Promise<void> {
   const bulky = lines.find((line) => line.quantity > COD_LIMITS.unitsPerPiece);
   if (bulky) throw new AppError(400, COD_MESSAGES.tooManyUnits(bulky.title));
+  if (total > COD_LIMITS.maxTotal) throw new AppError(400, COD_MESSAGES.tooLarge);
   const open = await trx
     .selectFrom("orders")
     .select((eb) => eb.fn.countAll<number>().as("n"))
@@ -353,7 +354,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
       }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
-      if (input.paymentMethod === "cod") await assertCodAllowed(trx, input.userId, lines);
+      if (input.paymentMethod === "cod") await assertCodAllowed(trx, input.userId, lines, totals.total);
 
       const order = await trx
         .insertInto("orders")

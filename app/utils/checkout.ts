@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ShippingField } from "./checkout-fields";
 import { isEmailAddress } from "./field-lengths";
+import { formatPrice } from "./money";
 import {
   capitalised,
   CHECKOUT_MESSAGES,
@@ -21,14 +22,16 @@ export { SHIPPING_MAX } from "./checkout-fields";
 /** A state as typed, in the list's spelling when it is one of them (case and spaces aside). */
 /**
  * Cash on delivery takes no money up front, so unpaid orders must not be able to hold a shop's
- * stock: at most a few units of each piece, and a few such orders waiting at once per account
- * (processing: not yet shipped, delivered or cancelled). Online payment has no such limit.
+ * stock: at most a few units of each piece, an order of at most maxTotal, and a few such orders
+ * waiting at once per account (processing: not yet shipped, delivered or cancelled). Online
+ * payment has its own cap on the total (MAX_ONLINE_PAYMENT) and none of the others.
  */
-export const COD_LIMITS = { unitsPerPiece: 10, openOrders: 5 } as const;
+export const COD_LIMITS = { unitsPerPiece: 10, openOrders: 5, maxTotal: 500_000 } as const;
 
 export const COD_MESSAGES = {
   tooManyUnits: (title: string) =>
     `Cash on delivery takes up to ${COD_LIMITS.unitsPerPiece} of each piece (${title}). Please pay online, or lower the quantity.`,
+  tooLarge: `Cash on delivery takes orders of up to ${formatPrice(COD_LIMITS.maxTotal)}. Please pay online, or split the order.`,
   tooManyOpen:
     `You already have ${COD_LIMITS.openOrders} cash on delivery orders waiting to be shipped. ` +
     "Please pay online, or wait until one of them has shipped.",

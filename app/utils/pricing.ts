@@ -5,6 +5,8 @@ export const FLAT_SHIPPING = 1;
 export const GST_PERCENT = 18;
 export const MIN_QUANTITY = 1;
 export const MAX_QUANTITY = 99;
+/** Different pieces one cart holds at most (an order's lines). */
+export const MAX_CART_LINES = 50;
 export const MAX_PRODUCT_PAGE_QUANTITY = 10;
 
 export interface PricedLine {

@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { addItem, addToCart, cartCount, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { addItem, addToCart, CART_FULL, cartCount, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
 import { asOwner, currentCartId } from "~/web/owner.server";
-import { computeTotals } from "~/utils/pricing";
+import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
+import { createTestItem } from "../support/items";
 import { cookiesFrom, getRequest } from "../support/requests";
 
 const ids = { plenty: 0, few: 0, none: 0, cheap: 0 };
@@ -266,5 +267,18 @@ describe("addItem for a request's owner (asOwner) and currentCartId", () => {
 
   it("ignores a forged or foreign cookie", async () => {
     expect(await currentCartId(getRequest("/cart", { Cookie: "__session=forged" }))).toBeNull();
+  });
+});
+
+describe("a cart holds at most MAX_CART_LINES different pieces (security review: nothing capped a COD order's lines)", () => {
+  it("the next new piece is 409 and nothing is added; more of a piece already there still is", async () => {
+    const cartId = await newCart();
+    const pieces: number[] = [];
+    for (let i = 0; i <= MAX_CART_LINES; i++) pieces.push(await createTestItem(`cart-cap-${Date.now()}-${i}`, { stock: 5 }));
+    for (const id of pieces.slice(0, MAX_CART_LINES)) await addToCart(cartId, id, 1);
+    await expect(addToCart(cartId, pieces[MAX_CART_LINES]!, 1)).rejects.toMatchObject({ status: 409, message: CART_FULL });
+    const lines = await db.selectFrom("cartLines").select("itemId").where("cartId", "=", cartId).execute();
+    expect(lines).toHaveLength(MAX_CART_LINES);
+    await expect(addToCart(cartId, pieces[0]!, 1)).resolves.toMatchObject({ quantity: 2 });
   });
 });

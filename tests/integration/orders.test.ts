@@ -515,6 +515,16 @@ describe("cash on delivery holds at most a few units of a piece (security review
     expect(await stockOf(itemId)).toBe(50 - COD_LIMITS.unitsPerPiece);
   });
 
+  it(`and an order of at most ${COD_LIMITS.maxTotal}: a larger one is 400 with a clear message, nothing taken`, async () => {
+    const customer = await newCustomer("cod-total");
+    const itemId = await createTestItem(`cod-total-${Date.now()}`, { price: 240_000, stock: 10 });
+    await addToCart(customer, itemId, 2);
+    const error = expectApiError(await placeViaApi(customer, checkoutFields()), 400);
+    expect(error.message).toBe("Cash on delivery takes orders of up to ₹5,00,000. Please pay online, or split the order.");
+    expect(await stockOf(itemId)).toBe(10);
+    expect(await countOrders(customer.user.id)).toBe(0);
+  });
+
   it(`and at most ${COD_LIMITS.openOrders} cash-on-delivery orders waiting per account: the next is 409`, async () => {
     const customer = await newCustomer("cod-open");
     const itemId = await createTestItem(`cod-open-${Date.now()}`, { stock: 50 });
