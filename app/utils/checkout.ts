@@ -26,7 +26,7 @@ export { SHIPPING_MAX } from "./checkout-fields";
  * waiting at once per account (processing: not yet shipped, delivered or cancelled). Online
  * payment has its own cap on the total (MAX_ONLINE_PAYMENT) and none of the others.
  */
-export const COD_LIMITS = { unitsPerPiece: 10, openOrders: 5, maxTotal: 500_000 } as const;
+export const COD_LIMITS = { unitsPerPiece: 10, openOrders: 5, maxTotal: 1_000_000 } as const;
 
 export const COD_MESSAGES = {
   tooManyUnits: (title: string) =>
