@@ -36,27 +36,32 @@ async function loadDemo(trx: Transaction<DB>, now: string) {
   }
   const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));
   for (const p of seedProducts) {
-    const categoryId = ids.get(p.categorySlug);
-    if (!categoryId) throw new Error(`Seed product ${p.slug} names unknown category ${p.categorySlug}`);
-    const values = {
-      categoryId,
-      title: p.title,
-      slug: p.slug,
-      description: p.description,
-      price: p.price,
-      imgPath: productImagePath(p.slug),
-      featured: p.featured ? 1 : 0,
-      stock: p.stock,
-      specifications: JSON.stringify(p.specifications),
-      createdAt: now,
-      updatedAt: now,
-    };
+    const values = itemRow(p, ids, now);
     await trx
       .insertInto("items")
       .values(values)
       .onConflict((oc) => oc.column("slug").doUpdateSet({ ...values, createdAt: undefined }))
       .execute();
   }
+}
+
+/** The items row of a seed product (demo or generated), its category found by slug. */
+function itemRow(p: SeedProduct, categoryIds: Map<string, number>, now: string) {
+  const categoryId = categoryIds.get(p.categorySlug);
+  if (!categoryId) throw new Error(`Seed product ${p.slug} names unknown category ${p.categorySlug}`);
+  return {
+    categoryId,
+    title: p.title,
+    slug: p.slug,
+    description: p.description,
+    price: p.price,
+    imgPath: productImagePath(p.slug),
+    featured: p.featured ? 1 : 0,
+    stock: p.stock,
+    specifications: JSON.stringify(p.specifications),
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 /**
@@ -69,23 +74,7 @@ export const INSERT_BATCH = 2_000;
 async function loadGenerated(trx: Transaction<DB>, products: SeedProduct[], now: string) {
   const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));
   for (let start = 0; start < products.length; start += INSERT_BATCH) {
-    const rows = products.slice(start, start + INSERT_BATCH).map((p) => {
-      const categoryId = ids.get(p.categorySlug);
-      if (!categoryId) throw new Error(`Seed product ${p.slug} names unknown category ${p.categorySlug}`);
-      return {
-        categoryId,
-        title: p.title,
-        slug: p.slug,
-        description: p.description,
-        price: p.price,
-        imgPath: productImagePath(p.slug),
-        featured: p.featured ? 1 : 0,
-        stock: p.stock,
-        specifications: JSON.stringify(p.specifications),
-        createdAt: now,
-        updatedAt: now,
-      };
-    });
+    const rows = products.slice(start, start + INSERT_BATCH).map((p) => itemRow(p, ids, now));
     await trx.insertInto("items").values(rows).execute();
   }
 }
