@@ -1,4 +1,6 @@
 // Fixed-window rate limits kept in the database, so they hold across processes and restarts.
+import { createHash } from "node:crypto";
+import { isIP } from "node:net";
 import { sql } from "kysely";
 import { db, nowIso } from "./db.server";
 import { env } from "./env.server";
@@ -115,7 +117,8 @@ export function clientIp(request: Request): string | null {
  * every request.
  */
 export function addressKey(address: string | null | undefined): string | null {
-  if (!address) return null;
+  // Only an address is an address: whatever else a header holds never becomes part of a key.
+  if (!address || !isIP(address)) return null;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return mapped[1]!;
   if (!address.includes(":")) return address;
@@ -171,29 +174,56 @@ export const SUBJECT_SPREAD = 3;
  * address every try counts against the subject itself.
  */
 export async function rateLimitClient(limit: Limit, client: Client, subject: string): Promise<void> {
+  const keys = clientKeys(limit, client, subject);
   await rateLimitAddress({ ...limit, max: limit.perAddress ?? limit.max }, client);
-  if (!client.ip) await rateLimit(limit, `s:${subject}`);
+  if (!keys.subjectAtAddress) await countTry(limit, keys.subject);
   else {
-    await rateLimit(limit, `s:${subject}:ip:${client.ip}`);
-    await underShare({ ...limit, max: limit.max * SUBJECT_SPREAD }, `s:${subject}`, `${limit.name}:s:${subject}:ip:${client.ip}`);
+    await countTry(limit, keys.subjectAtAddress);
+    await underShare({ ...limit, max: limit.max * SUBJECT_SPREAD }, keys.subject, keys.subjectAtAddress);
   }
+  if (keys.ceiling) {
+    if (keys.address) await underShare(keys.ceiling.limit, keys.ceiling.key, keys.address);
+    else await countTry(keys.ceiling.limit, keys.ceiling.key);
+  }
+}
+
+/**
+ * A subject as it appears in a key: a digest, so that whatever a client types (an email holding
+ * ':ip:' and someone's address, 300 characters that a cut would make equal to another's) names
+ * exactly one key, never another subject's or another address's.
+ */
+function subjectDigest(subject: string): string {
+  return createHash("sha256").update(subject).digest("base64url").slice(0, 27);
+}
+
+/**
+ * Every key one try of rateLimitClient counts under, built in this one place (forgiveTry gives
+ * back exactly these). Addresses come from addressKey (an IP address or its /64, never free
+ * text); subjects are digests.
+ */
+function clientKeys(limit: Limit, client: Client, subject: string) {
+  const s = `${limit.name}:s:${subjectDigest(subject)}`;
+  const network = client.ip ? networkKey(client.ip) : null;
   const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling && (!client.ip || ceiling.always)) {
-    if (client.ip) await underShare(ceiling, "all", `${limit.name}:ip:${client.ip}`);
-    else await rateLimit(ceiling, "all");
-  }
+  return {
+    subject: s,
+    subjectAtAddress: client.ip ? `${s}:ip:${client.ip}` : null,
+    address: client.ip ? `${limit.name}:ip:${client.ip}` : null,
+    network: network ? `${limit.name}:net:${network}` : null,
+    ceiling: ceiling && (!client.ip || ceiling.always) ? { limit: ceiling, key: `${ceiling.name}:all` } : null,
+  };
 }
 
 /**
  * Counts a try against a shared limit. Past it, a client whose own count (`ownKey`) is within
  * SLOWDOWN.fairShare waits SLOWDOWN.ms and goes on; the others are refused (429).
  */
-async function underShare(limit: Limit, subject: string, ownKey: string): Promise<void> {
+async function underShare(limit: Limit, key: string, ownKey: string): Promise<void> {
   try {
-    await rateLimit(limit, subject);
+    await countTry(limit, key);
   } catch (error) {
     if (!isAppError(error, "RATE_LIMITED")) throw error;
-    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", ownKey.slice(0, 300)).executeTakeFirst();
+    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", ownKey).executeTakeFirst();
     if ((own?.count ?? 0) > SLOWDOWN.fairShare) throw error;
     await new Promise((resolve) => setTimeout(resolve, SLOWDOWN.ms));
   }
@@ -201,15 +231,14 @@ async function underShare(limit: Limit, subject: string, ownKey: string): Promis
 
 /** Limits one try per client address (and IPv6 network) only; a client with no known address is not held. */
 export async function rateLimitAddress(limit: Limit, client: Client): Promise<void> {
-  if (!client.ip) return;
-  await rateLimit(limit, `ip:${client.ip}`);
-  const network = networkKey(client.ip);
-  if (network) await rateLimit({ ...limit, max: limit.max * NETWORK_FACTOR }, `net:${network}`);
+  const keys = clientKeys(limit, client, "");
+  if (keys.address) await countTry(limit, keys.address);
+  if (keys.network) await countTry({ ...limit, max: limit.max * NETWORK_FACTOR }, keys.network);
 }
 
 /** Limits one try of a signed-in customer's: the one key shape for every per-account limit. */
 export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
-  return rateLimit(limit, `user:${userId}`);
+  return countTry(limit, `${limit.name}:user:${userId}`);
 }
 
 /**
@@ -219,14 +248,12 @@ export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
  * and forgiven after, so a burst of parallel guesses can never all pass a count of failures.
  */
 export async function forgiveTry(limit: Limit, client: Client, subject: string, { reset = false } = {}): Promise<void> {
-  // The first key is the one `reset` starts again: the subject's own count from this client.
-  const keys = client.ip ? [`${limit.name}:s:${subject}:ip:${client.ip}`, `${limit.name}:s:${subject}`] : [`${limit.name}:s:${subject}`];
-  if (client.ip) keys.push(`${limit.name}:ip:${client.ip}`, `${limit.name}:net:${networkKey(client.ip)}`);
-  const ceiling = SHOP_WIDE[limit.name];
-  if (ceiling && (!client.ip || ceiling.always)) keys.push(`${ceiling.name}:all`);
-  const [subjectKey, ...shared] = keys.map((k) => k.slice(0, 300));
-  if (reset) await db.deleteFrom("rateLimits").where("key", "=", subjectKey!).execute();
-  else shared.unshift(subjectKey!);
+  const keys = clientKeys(limit, client, subject);
+  // `reset` starts again the subject's own count from this client.
+  const own = keys.subjectAtAddress ?? keys.subject;
+  const shared = [keys.subjectAtAddress ? keys.subject : null, keys.address, keys.network, keys.ceiling?.key].filter((k) => k !== null);
+  if (reset) await db.deleteFrom("rateLimits").where("key", "=", own).execute();
+  else shared.unshift(own);
   if (shared.length === 0) return;
   await db
     .updateTable("rateLimits")
@@ -241,9 +268,11 @@ function tooMany(retryMs: number): AppError {
   });
 }
 
-/** Count one hit; throws 429 once `max` hits happened inside the window. */
-export async function rateLimit(limit: Limit, subject: string): Promise<void> {
-  const key = `${limit.name}:${subject}`.slice(0, 300);
+/**
+ * Counts one hit under a key built by clientKeys or rateLimitUser (never from raw client text);
+ * throws 429 once `max` hits happened inside the window.
+ */
+async function countTry(limit: Limit, key: string): Promise<void> {
   const now = new Date();
   const resetAt = nowIso(new Date(now.getTime() + limit.windowMs));
   const row = await db

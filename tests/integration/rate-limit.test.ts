@@ -157,6 +157,41 @@ describe("strangers cannot lock a customer out by spending the email's tries (se
   });
 });
 
+describe("keys a client cannot aim (third security review, medium)", () => {
+  it("a login email naming another key (`victim:ip:<victim's address>`) spends nothing of the victim's", async () => {
+    const customer = await newCustomer("key-aim");
+    const home = { ip: "203.0.113.77" };
+    const stranger = { ip: "198.51.100.77" };
+    const status = (email: string, password: string, client: { ip: string }) =>
+      verifyLogin({ email, password }, client).then(
+        () => 200,
+        (error: { status: number }) => error.status,
+      );
+    const saved = LIMITS.login.max;
+    LIMITS.login.max = 3;
+    try {
+      // Before the fix the stranger's subject count (`login:s:{email}`) was the customer's own
+      // count from home (`login:s:{customer}:ip:{home}`): three of these locked the customer out.
+      const aimed = `${customer.email}:ip:${home.ip}`;
+      for (let i = 0; i < LIMITS.login.max * 2; i++) expect([401, 429]).toContain(await status(aimed, "wrong-password", stranger));
+      expect(await status(customer.email, PASSWORD, home)).toBe(200);
+    } finally {
+      LIMITS.login.max = saved;
+    }
+  });
+
+  it("keys are short whatever the subject, and only an IP address becomes an address", async () => {
+    await rateLimitClient(LIMITS.newsletter, { ip: "192.0.2.80" }, `${"x".repeat(5000)}@example.com`);
+    const longest = await db
+      .selectFrom("rateLimits")
+      .select((eb) => eb.fn.max(eb.fn("length", ["key"])).as("n"))
+      .executeTakeFirstOrThrow();
+    expect(Number(longest.n)).toBeLessThan(120);
+    expect(addressKey("203.0.113.9:ip:198.51.100.1")).toBeNull();
+    expect(addressKey("not an address")).toBeNull();
+  });
+});
+
 describe("addressKey", () => {
   it("keeps IPv4, unwraps IPv4-mapped IPv6, and limits IPv6 by its /64", async () => {
     const { addressKey } = await import("~/lib/rate-limit.server");
