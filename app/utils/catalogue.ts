@@ -55,13 +55,19 @@ export const CategoryQuerySchema = z.object({
 });
 export type CategoryQuery = z.infer<typeof CategoryQuerySchema>;
 
+/**
+ * A query string as an object for a schema: a repeated key's values as an array, in one pass
+ * (a `getAll` per distinct key took quadratic time: 0.1 s for a 16 KB query of distinct keys).
+ */
 export function searchParamsToObject(params: URLSearchParams): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const key of new Set(params.keys())) {
-    const all = params.getAll(key);
-    out[key] = all.length > 1 ? all : all[0];
+  const out = new Map<string, string | string[]>();
+  for (const [key, value] of params) {
+    const seen = out.get(key);
+    if (seen === undefined) out.set(key, value);
+    else if (Array.isArray(seen)) seen.push(value);
+    else out.set(key, [seen, value]);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
 export function truncate(text: string, max = 80): string {

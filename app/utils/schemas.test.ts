@@ -189,6 +189,19 @@ describe("CategoryQuerySchema", () => {
     });
   });
 
+  it("reads a query string in linear time, keeping repeats and odd keys as plain data", () => {
+    // 20,000 distinct keys: a `getAll` per key (the old way) took seconds here.
+    const huge = new URLSearchParams(Array.from({ length: 20_000 }, (_, i) => `k${i}=${i}`).join("&") + "&k7=again");
+    const started = performance.now();
+    const object = searchParamsToObject(huge);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(Object.keys(object)).toHaveLength(20_000);
+    expect(object.k7).toEqual(["7", "again"]);
+    const odd = searchParamsToObject(new URLSearchParams("__proto__=x&constructor=y"));
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype);
+    expect(Object.keys(odd)).toEqual(["__proto__", "constructor"]);
+  });
+
   it("accepts repeated parameters", () => {
     const result = parse("availability=in-stock&availability=out-of-stock&price=15000-30000&price=above-50000&sort=price-desc");
     expect(result.success).toBe(true);
