@@ -207,11 +207,27 @@ async function lockCart(trx: Db, cartId: string): Promise<void> {
 
 // ---- at sign-in ------------------------------------------------------------------------
 
-/** At sign-in: the guest's cart joins the customer's; quantities of the same item add, capped at 99. */
+/**
+ * At sign-in: the guest's cart joins the customer's; quantities of the same item add, capped at
+ * 99, and new pieces join only while the cart holds fewer than MAX_CART_LINES (the customer's own
+ * lines first, then the guest's in the order they were added): the cap holds however the cart
+ * was filled.
+ */
 export function adoptGuestCart(trx: Db, guestCartId: string | undefined, userId: number): Promise<void> {
   return adoptOwned(trx, "carts", guestCartId, userId, async (trx, fromId, toId) => {
-    const lines = await trx.selectFrom("cartLines").select(["itemId", "quantity"]).where("cartId", "=", fromId).execute();
+    const held = new Set((await trx.selectFrom("cartLines").select("itemId").where("cartId", "=", toId).execute()).map((l) => l.itemId));
+    const lines = await trx
+      .selectFrom("cartLines")
+      .select(["itemId", "quantity"])
+      .where("cartId", "=", fromId)
+      .orderBy("createdAt")
+      .orderBy("itemId")
+      .execute();
     for (const line of lines) {
+      if (!held.has(line.itemId)) {
+        if (held.size >= MAX_CART_LINES) continue;
+        held.add(line.itemId);
+      }
       await trx
         .insertInto("cartLines")
         .values({ cartId: toId, itemId: line.itemId, quantity: Math.min(line.quantity, MAX_QUANTITY), createdAt: nowIso() })

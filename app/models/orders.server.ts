@@ -14,11 +14,11 @@ import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { PageInfo } from "~/utils/pagination";
 import { pageInfo } from "~/utils/pagination";
-import { computeTotals } from "~/utils/pricing";
+import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
-import { assertStock } from "./cart.server";
+import { assertStock, CART_FULL } from "./cart.server";
 import { sendShippedMail } from "./order-mail.server";
 import { getUserById } from "./users.server";
 
@@ -283,6 +283,7 @@ export async function orderableLines(db: Db, cartId: string | null) {
         .execute()
     : [];
   if (lines.length === 0) throw new AppError(400, EMPTY_CART, undefined, undefined, "EMPTY_CART");
+  if (lines.length > MAX_CART_LINES) throw new AppError(409, CART_FULL);
   for (const line of lines) assertStock(line, "ordering");
   return lines;
 }

@@ -3,11 +3,23 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { addItem, addToCart, CART_FULL, cartCount, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import {
+  addItem,
+  addToCart,
+  adoptGuestCart,
+  CART_FULL,
+  cartCount,
+  clearCart,
+  getCart,
+  removeCartLine,
+  updateCartLine,
+} from "~/models/cart.server";
+import { orderableLines } from "~/models/orders.server";
 import { asOwner, currentCartId } from "~/web/owner.server";
 import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { createTestItem } from "../support/items";
 import { cookiesFrom, getRequest } from "../support/requests";
+import { newCustomer } from "./order-helpers";
 
 const ids = { plenty: 0, few: 0, none: 0, cheap: 0 };
 
@@ -281,4 +293,36 @@ describe("a cart holds at most MAX_CART_LINES different pieces (security review:
     expect(lines).toHaveLength(MAX_CART_LINES);
     await expect(addToCart(cartId, pieces[0]!, 1)).resolves.toMatchObject({ quantity: 2 });
   });
+
+  it("holds at sign-in too: a guest cart joins a customer's only up to the cap, and an order of more lines is refused", async () => {
+    const customer = await newCustomer("cart-cap-merge");
+    const pieces: number[] = [];
+    for (let i = 0; i < MAX_CART_LINES + 5; i++) pieces.push(await createTestItem(`cart-cap-merge-${Date.now()}-${i}`, { stock: 5 }));
+    // The customer's own cart holds 10 pieces; a guest cart (another browser) holds 45 others and 1 of the same.
+    const first = await filledGuestCart([pieces[0]!]);
+    await db.transaction().execute((trx) => adoptGuestCart(trx, first, customer.user.id));
+    const mine = (await db.selectFrom("carts").select("id").where("userId", "=", customer.user.id).executeTakeFirstOrThrow()).id;
+    for (const id of pieces.slice(1, 10)) await addToCart(mine, id, 1);
+    const guest = await filledGuestCart([pieces[0]!, ...pieces.slice(10)]);
+    await db.transaction().execute((trx) => adoptGuestCart(trx, guest, customer.user.id));
+    const lines = await lineRows(mine);
+    expect(lines).toHaveLength(MAX_CART_LINES);
+    // The customer's own ten stay, the shared piece's quantities add, the guest's first 40 new ones join.
+    expect(new Set(lines.map((l) => l.itemId))).toEqual(new Set(pieces.slice(0, MAX_CART_LINES)));
+    expect(lines.find((l) => l.itemId === pieces[0])?.quantity).toBe(2);
+
+    // However a cart came to hold more (rows written before the cap), an order of it is refused.
+    await db
+      .insertInto("cartLines")
+      .values({ cartId: mine, itemId: pieces[MAX_CART_LINES]!, quantity: 1, createdAt: new Date().toISOString() })
+      .execute();
+    await expect(orderableLines(db, mine)).rejects.toMatchObject({ status: 409, message: CART_FULL });
+  });
 });
+
+/** A guest cart holding one unit of each piece, added in this order. */
+async function filledGuestCart(itemIds: number[]): Promise<string> {
+  const cartId = await newCart();
+  for (const id of itemIds) await addToCart(cartId, id, 1);
+  return cartId;
+}
