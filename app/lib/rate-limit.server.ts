@@ -251,7 +251,9 @@ export async function forgiveTry(limit: Limit, client: Client, subject: string, 
   const keys = clientKeys(limit, client, subject);
   // `reset` starts again the subject's own count from this client.
   const own = keys.subjectAtAddress ?? keys.subject;
-  const shared = [keys.subjectAtAddress ? keys.subject : null, keys.address, keys.network, keys.ceiling?.key].filter((k) => k !== null);
+  const shared = [keys.subjectAtAddress ? keys.subject : null, keys.address, keys.network, keys.ceiling?.key].filter(
+    (k): k is string => typeof k === "string",
+  );
   if (reset) await db.deleteFrom("rateLimits").where("key", "=", own).execute();
   else shared.unshift(own);
   if (shared.length === 0) return;

@@ -1,15 +1,28 @@
 // The wishlist: products a visitor saves for later, owned like the cart (owned.server).
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Item } from "~/utils/catalogue";
+import type { PageInfo } from "~/utils/pagination";
+import { pageInfo, STOREFRONT_PAGE_SIZE } from "~/utils/pagination";
 import { toItem } from "./catalogue.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
 
-/** Saved products, newest first. */
-export async function listWishlist(wishlistId: string | null, db: Db = defaultDb): Promise<Item[]> {
-  if (!wishlistId) return [];
+/** The most pieces one wishlist keeps: a list a customer can read, and a bound on what a client can make the shop store. */
+export const MAX_WISHLIST_ITEMS = 100;
+export const WISHLIST_FULL = `Your wishlist holds the most pieces we keep (${MAX_WISHLIST_ITEMS}). Remove one to save another.`;
+const WISHLIST_GONE = "Your wishlist has expired. Please save the piece again.";
+
+/** One page of saved products, newest first, and how many there are: never more rows than it shows. */
+export async function pageOfWishlist(
+  wishlistId: string | null,
+  page: number,
+  db: Db = defaultDb,
+): Promise<{ items: Item[]; info: PageInfo }> {
+  const total = await wishlistCount(wishlistId, db);
+  const info = pageInfo(total, page, STOREFRONT_PAGE_SIZE);
+  if (!wishlistId || total === 0 || page > info.pages) return { items: [], info };
   const rows = await db
     .selectFrom("wishlistItems")
     .innerJoin("items", "items.id", "wishlistItems.itemId")
@@ -17,8 +30,10 @@ export async function listWishlist(wishlistId: string | null, db: Db = defaultDb
     .where("wishlistItems.wishlistId", "=", wishlistId)
     .orderBy("wishlistItems.createdAt", "desc")
     .orderBy("items.id", "desc")
+    .limit(STOREFRONT_PAGE_SIZE)
+    .offset(info.offset)
     .execute();
-  return rows.map(toItem);
+  return { items: rows.map(toItem), info };
 }
 
 export async function isInWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<boolean> {
@@ -42,14 +57,25 @@ export async function wishlistCount(wishlistId: string | null, db: Db = defaultD
   return Number(row?.n ?? 0);
 }
 
-/** Idempotent: saving a saved product changes nothing. Returns the product's title. */
+/**
+ * Idempotent: saving a saved product changes nothing. A new piece joins only while the wishlist
+ * holds fewer than MAX_WISHLIST_ITEMS (counted after locking the wishlist's row, so parallel
+ * saves cannot pass the cap together); a wishlist whose row vanished is a 404. Returns the
+ * product's title.
+ */
 export async function addToWishlist(wishlistId: string, itemId: number, db: Db = defaultDb): Promise<string> {
   const title = await titleOf(itemId, db);
-  await db
-    .insertInto("wishlistItems")
-    .values({ wishlistId, itemId, createdAt: nowIso() })
-    .onConflict((oc) => oc.columns(["wishlistId", "itemId"]).doNothing())
-    .execute();
+  await db.transaction().execute(async (trx) => {
+    const locked = await trx.updateTable("wishlists").set({ updatedAt: nowIso() }).where("id", "=", wishlistId).executeTakeFirst();
+    expectChanged(locked, () => new AppError(404, WISHLIST_GONE));
+    if (await isInWishlist(wishlistId, itemId, trx)) return;
+    if ((await wishlistCount(wishlistId, trx)) >= MAX_WISHLIST_ITEMS) throw new AppError(409, WISHLIST_FULL);
+    await trx
+      .insertInto("wishlistItems")
+      .values({ wishlistId, itemId, createdAt: nowIso() })
+      .onConflict((oc) => oc.columns(["wishlistId", "itemId"]).doNothing())
+      .execute();
+  });
   return title;
 }
 
@@ -74,10 +100,21 @@ export async function removeFromWishlist(wishlistId: string | null, itemId: numb
   await db.deleteFrom("wishlistItems").where("wishlistId", "=", wishlistId).where("itemId", "=", itemId).execute();
 }
 
-/** At sign-in: the guest's saved products join the customer's wishlist. */
+/** At sign-in: the guest's saved products join the customer's wishlist, up to MAX_WISHLIST_ITEMS. */
 export function adoptGuestWishlist(trx: Db, guestWishlistId: string | undefined, userId: number): Promise<void> {
   return adoptOwned(trx, "wishlists", guestWishlistId, userId, async (trx, fromId, toId) => {
-    const rows = await trx.selectFrom("wishlistItems").select(["itemId", "createdAt"]).where("wishlistId", "=", fromId).execute();
+    // The customer's own pieces first, then the guest's newest, up to the cap.
+    const room = MAX_WISHLIST_ITEMS - (await wishlistCount(toId, trx));
+    if (room <= 0) return;
+    const rows = await trx
+      .selectFrom("wishlistItems")
+      .select(["itemId", "createdAt"])
+      .where("wishlistId", "=", fromId)
+      .where("itemId", "not in", trx.selectFrom("wishlistItems").select("itemId").where("wishlistId", "=", toId))
+      .orderBy("createdAt", "desc")
+      .orderBy("itemId", "desc")
+      .limit(room)
+      .execute();
     for (const row of rows) {
       await trx
         .insertInto("wishlistItems")

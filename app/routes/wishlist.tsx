@@ -1,19 +1,27 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
+import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
 import { pageAction } from "~/lib/form.server";
 import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
-import { listWishlist, removeFromWishlist, saveItem } from "~/models/wishlist.server";
+import { pageOfWishlist, removeFromWishlist, saveItem } from "~/models/wishlist.server";
 import { asOwner, currentWishlistId } from "~/web/owner.server";
+import { storefrontPage } from "~/utils/pagination";
 import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return { items: await listWishlist(await currentWishlistId(request)) };
+  // 24 a page, like the catalogue; a page that is not a page number is a 404. A page past the
+  // last (its last piece was just removed) leads to the last page: the list is the visitor's own.
+  const page = storefrontPage(new URL(request.url).searchParams.getAll("page"));
+  if (page === null) throw new Response("Page Not Found", { status: 404 });
+  const list = await pageOfWishlist(await currentWishlistId(request), page);
+  if (page > list.info.pages) throw redirect(list.info.pages > 1 ? `/wishlist?page=${list.info.pages}` : "/wishlist");
+  return list;
 }
 
 const WishlistFormSchema = z.object({
@@ -43,11 +51,11 @@ export const action = ({ request }: ActionFunctionArgs) =>
   });
 
 export default function WishlistPage() {
-  const { items } = useLoaderData<typeof loader>();
+  const { items, info } = useLoaderData<typeof loader>();
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
-      {items.length === 0 ? (
+      {info.total === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
           <p className="text-lg">Your wishlist is empty.</p>
           <p className="mt-2 text-stone-600">Save pieces you love with 'Add to Wishlist' on any product page.</p>
@@ -58,7 +66,7 @@ export default function WishlistPage() {
       ) : (
         <>
           <p className="mt-2 text-stone-600">
-            {items.length} saved {items.length === 1 ? "piece" : "pieces"}
+            {info.total} saved {info.total === 1 ? "piece" : "pieces"}
           </p>
           <div className="mt-8">
             <ProductGrid
@@ -67,7 +75,7 @@ export default function WishlistPage() {
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="itemId" value={item.id} />
-                  <input type="hidden" name="redirectTo" value="/wishlist" />
+                  <input type="hidden" name="redirectTo" value={info.page > 1 ? `/wishlist?page=${info.page}` : "/wishlist"} />
                   <button type="submit" className="btn-ghost -mx-3 text-sm text-red-700" aria-label={`Remove ${item.title} from wishlist`}>
                     Remove
                   </button>
@@ -75,6 +83,7 @@ export default function WishlistPage() {
               )}
             />
           </div>
+          <Pagination info={info} label="Wishlist" noun={info.total === 1 ? "piece" : "pieces"} />
         </>
       )}
     </section>

@@ -1,11 +1,22 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
-import { addToWishlist, isInWishlist, listWishlist, removeFromWishlist, wishlistCount } from "~/models/wishlist.server";
+import {
+  addToWishlist,
+  adoptGuestWishlist,
+  isInWishlist,
+  MAX_WISHLIST_ITEMS,
+  pageOfWishlist,
+  removeFromWishlist,
+  WISHLIST_FULL,
+  wishlistCount,
+} from "~/models/wishlist.server";
 import { loader as productLoader } from "~/routes/product.$slug";
 import { action, loader } from "~/routes/wishlist";
+import { createTestItem } from "../support/items";
 import { cookiesFrom, formRequest, getRequest } from "../support/requests";
 import { asRecord, call } from "./helpers";
+import { newCustomer } from "./order-helpers";
 
 async function itemBySlug(slug: string) {
   return db.selectFrom("items").select(["id", "title", "slug"]).where("slug", "=", slug).executeTakeFirstOrThrow();
@@ -26,13 +37,13 @@ describe("wishlist model", () => {
     await addToWishlist("w-model", sofa.id);
     await addToWishlist("w-model", outOfStock.id); // out of stock can still be saved for later
     expect(await wishlistCount("w-model")).toBe(2);
-    expect((await listWishlist("w-model")).map((i) => i.slug).sort()).toEqual([outOfStock.slug, sofa.slug].sort());
+    expect((await pageOfWishlist("w-model", 1)).items.map((i) => i.slug).sort()).toEqual([outOfStock.slug, sofa.slug].sort());
     expect(await isInWishlist("w-model", sofa.id)).toBe(true);
 
     await removeFromWishlist("w-model", sofa.id);
     expect(await isInWishlist("w-model", sofa.id)).toBe(false);
     expect(await wishlistCount("w-model")).toBe(1);
-    expect(await listWishlist(null)).toEqual([]);
+    expect((await pageOfWishlist(null, 1)).items).toEqual([]);
   });
 
   it("refuses an unknown product with 404", async () => {
@@ -69,5 +80,66 @@ describe("wishlist page action", () => {
     expect((await call(action, formRequest("/wishlist", { intent: "add", itemId: "abc" }))).status).toBe(400);
     expect((await call(action, formRequest("/wishlist", { intent: "add", itemId: "999999" }))).status).toBe(404);
     expect(await db.selectFrom("wishlistItems").select("itemId").execute()).toEqual(before);
+  });
+});
+
+describe("a wishlist is bounded (third security review, medium: 20,000 saved pieces made 11 MB a page)", () => {
+  const pieces: number[] = [];
+  const newWishlist = async (id: string) => {
+    const now = new Date().toISOString();
+    await db.insertInto("wishlists").values({ id, userId: null, createdAt: now, updatedAt: now }).execute();
+    return id;
+  };
+  beforeAll(async () => {
+    for (let i = 0; i < MAX_WISHLIST_ITEMS + 5; i++) pieces.push(await createTestItem(`wish-cap-${Date.now()}-${i}`, { stock: 3 }));
+  });
+
+  it(`keeps at most ${MAX_WISHLIST_ITEMS} pieces: the next new one is 409 and nothing is written, also when saves race`, async () => {
+    const id = await newWishlist(`w-cap-${Date.now()}`);
+    for (const itemId of pieces.slice(0, MAX_WISHLIST_ITEMS - 3)) await addToWishlist(id, itemId);
+    // Eight saves at once for the last three places.
+    const results = await Promise.allSettled(
+      pieces.slice(MAX_WISHLIST_ITEMS - 3, MAX_WISHLIST_ITEMS + 5).map((itemId) => addToWishlist(id, itemId)),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(3);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toMatchObject({ status: 409, message: WISHLIST_FULL });
+    expect(await wishlistCount(id)).toBe(MAX_WISHLIST_ITEMS);
+    // Saving a piece already there is still fine.
+    await expect(addToWishlist(id, pieces[0]!)).resolves.toBeTruthy();
+    // A wishlist whose row vanished is a clear 404, and no line is written for it.
+    await db.deleteFrom("wishlists").where("id", "=", id).execute();
+    await expect(addToWishlist(id, pieces[1]!)).rejects.toMatchObject({ status: 404 });
+    expect(await wishlistCount(id)).toBe(0);
+  });
+
+  it("a guest's saved pieces join a customer's only up to the cap", async () => {
+    const { user } = await newCustomer("wish-cap");
+    const mine = await newWishlist(`w-mine-${Date.now()}`);
+    await db.updateTable("wishlists").set({ userId: user.id }).where("id", "=", mine).execute();
+    for (const itemId of pieces.slice(0, 90)) await addToWishlist(mine, itemId);
+    const guest = await newWishlist(`w-guest-${Date.now()}`);
+    for (const itemId of pieces.slice(80, 105)) await addToWishlist(guest, itemId);
+    await db.transaction().execute((trx) => adoptGuestWishlist(trx, guest, user.id));
+    expect(await wishlistCount(mine)).toBe(MAX_WISHLIST_ITEMS);
+  });
+
+  it("the page shows 24 at a time with numbered pages; past the last leads to the last, not a number is a 404", async () => {
+    let cookie = "";
+    for (const itemId of pieces.slice(0, 30)) {
+      const added = await call(
+        action,
+        formRequest("/wishlist", { intent: "add", itemId: String(itemId), redirectTo: "/wishlist" }, cookie ? { Cookie: cookie } : {}),
+      );
+      cookie ||= cookiesFrom(added.raw as Response);
+    }
+    const first = asRecord((await call(loader, getRequest("/wishlist", { Cookie: cookie }))).body);
+    expect((first.items as unknown[]).length).toBe(24);
+    expect(first.info).toMatchObject({ page: 1, pages: 2, total: 30 });
+    const second = asRecord((await call(loader, getRequest("/wishlist?page=2", { Cookie: cookie }))).body);
+    expect((second.items as unknown[]).length).toBe(6);
+    const past = await call(loader, getRequest("/wishlist?page=3", { Cookie: cookie }));
+    expect(past.status).toBe(302);
+    expect(past.headers.get("Location")).toBe("/wishlist?page=2");
+    expect((await call(loader, getRequest("/wishlist?page=abc", { Cookie: cookie }))).status).toBe(404);
   });
 });
