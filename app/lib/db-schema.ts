@@ -133,6 +133,18 @@ export interface PaymentOrdersTable {
   updatedAt: string;
 }
 
+/** Units a payment order holds while its customer pays (migration 0013, ADR 0012). */
+export interface StockReservationsTable {
+  paymentOrderId: string;
+  itemId: number;
+  /** the payment order's customer: what others hold is counted without a join */
+  userId: number;
+  quantity: number;
+  /** ISO time after which the units no longer count as held */
+  expiresAt: string;
+  createdAt: string;
+}
+
 export interface OrdersTable {
   id: Generated<number>;
   userId: number;
@@ -225,6 +237,7 @@ export interface DB {
   wishlists: WishlistsTable;
   wishlistItems: WishlistItemsTable;
   paymentOrders: PaymentOrdersTable;
+  stockReservations: StockReservationsTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;
   orderEvents: OrderEventsTable;

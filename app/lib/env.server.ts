@@ -32,6 +32,8 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SHOP_STATE: optional(z.string().default("Gujarat")),
+  /** how long creating a payment order holds its units for the customer (ADR 0012), in minutes */
+  RESERVATION_MINUTES: optional(z.coerce.number().int().min(1).max(1440).default(15)),
   /** demo: the demo catalogue on a database's first start; large: it plus generated products up to 100,000; none: nothing */
   SEED: optional(z.enum(["demo", "large", "none"]).default("demo")),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),

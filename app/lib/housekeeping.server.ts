@@ -1,5 +1,6 @@
 // Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
-// old one-time codes (and the sign-up attempts they hold) and API tokens.
+// old one-time codes (and the sign-up attempts they hold), API tokens and stock reservations
+// (an expired one stopped counting when it expired; ADR 0012).
 // Runs at boot and then hourly in the server process.
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
@@ -53,6 +54,7 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .where((eb) => eb.or([eb("expiresAt", "<", dayAgo), eb("revokedAt", "<", dayAgo)]))
     .execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
+  await db.deleteFrom("stockReservations").where("expiresAt", "<=", nowText).execute();
   return {
     sessions,
     carts: Number(carts.numDeletedRows),

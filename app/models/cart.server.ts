@@ -5,6 +5,7 @@ import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
+import { availabilityOf, withAvailability } from "./reservations.server";
 import type { CartTotals } from "~/utils/pricing";
 import { computeTotals, MAX_CART_LINES, MAX_QUANTITY } from "~/utils/pricing";
 
@@ -12,7 +13,17 @@ export interface CartLine {
   id: number;
   itemId: number;
   quantity: number;
-  item: { id: number; title: string; slug: string; imgPath: string; price: number; inStock: boolean; stock: number };
+  item: {
+    id: number;
+    title: string;
+    slug: string;
+    imgPath: string;
+    price: number;
+    inStock: boolean;
+    stock: number;
+    /** units the cart's owner may have now: stock less what other customers hold while paying (reservations.server) */
+    available: number;
+  };
 }
 
 export interface CartDetail extends CartTotals {
@@ -48,18 +59,30 @@ function lineQuery(db: Db) {
 
 type LineRow = { id: number; itemId: number; quantity: number; title: string; slug: string; imgPath: string; price: number; stock: number };
 
-function toLine(r: LineRow): CartLine {
+function toLine(r: LineRow & { available: number }): CartLine {
+  const { title, slug, imgPath, price, stock, available } = r;
   return {
     id: r.id,
     itemId: r.itemId,
     quantity: r.quantity,
-    item: { id: r.itemId, title: r.title, slug: r.slug, imgPath: r.imgPath, price: r.price, inStock: r.stock > 0, stock: r.stock },
+    item: { id: r.itemId, title, slug, imgPath, price, inStock: stock > 0, stock, available },
   };
+}
+
+/** The customer a cart belongs to (null: a guest's, or no cart): whose holds are not "others'". */
+async function cartOwnerId(db: Db, cartId: string): Promise<number | null> {
+  const row = await db.selectFrom("carts").select("userId").where("id", "=", cartId).executeTakeFirst();
+  return row?.userId ?? null;
+}
+
+/** Cart lines with what their owner may have of each product now. */
+async function toLines(db: Db, cartId: string, rows: LineRow[]): Promise<CartLine[]> {
+  return (await withAvailability(db, rows, await cartOwnerId(db, cartId))).map(toLine);
 }
 
 export async function getCart(cartId: string | null, db: Db = defaultDb): Promise<CartDetail> {
   const rows = cartId ? await lineQuery(db).where("cartLines.cartId", "=", cartId).orderBy("cartLines.id").execute() : [];
-  const items = rows.map(toLine);
+  const items = cartId ? await toLines(db, cartId, rows) : [];
   return { items, ...computeTotals(items.map((l) => ({ quantity: l.quantity, price: l.item.price }))) };
 }
 
@@ -77,7 +100,19 @@ export async function cartCount(cartId: string | null, db: Db = defaultDb): Prom
 async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine> {
   const row = await lineQuery(db).where("cartLines.cartId", "=", cartId).where("cartLines.id", "=", lineId).executeTakeFirst();
   if (!row) throw new AppError(404, LINE_GONE);
-  return toLine(row);
+  return (await toLines(db, cartId, [row]))[0]!;
+}
+
+/**
+ * What a stock check reads of a product: its title, the units the customer may have (`stock`: the
+ * stock on hand less what others hold, reservations.server's availableUnits) and, when it is
+ * known, how many units others hold while they pay (`held`).
+ */
+export interface StockCheck {
+  title: string;
+  stock: number;
+  quantity: number;
+  held?: number;
 }
 
 /**
@@ -85,8 +120,12 @@ async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine
  * one wording of a stock shortage: the cart says it as it is, an order (`"ordering"`) adds what
  * to do about it in the cart.
  */
-export function shortage(line: { title: string; stock: number; quantity: number }, when: "adding" | "ordering" = "adding"): string | null {
+export function shortage(line: StockCheck, when: "adding" | "ordering" = "adding"): string | null {
   const ordering = when === "ordering";
+  if (line.stock <= 0 && (line.held ?? 0) > 0) {
+    const advice = ordering ? "remove it from your cart, or try again in a few minutes" : "try again in a few minutes";
+    return `${line.title} is held for customers who are paying for it now. Please ${advice}.`;
+  }
   if (line.stock <= 0) return `${line.title} is out of stock${ordering ? ". Please remove it from your cart." : ""}`;
   if (line.quantity > line.stock) {
     return `Only ${line.stock} of ${line.title} left in stock${ordering ? ". Please lower the quantity in your cart." : ""}`;
@@ -95,7 +134,7 @@ export function shortage(line: { title: string; stock: number; quantity: number 
 }
 
 /** Refuse (409) a line the stock does not cover, in shortage's words. */
-export function assertStock(line: { title: string; stock: number; quantity: number }, when: "adding" | "ordering" = "adding"): void {
+export function assertStock(line: StockCheck, when: "adding" | "ordering" = "adding"): void {
   const problem = shortage(line, when);
   if (problem) throw new AppError(409, problem, undefined, undefined, "STOCK_SHORTAGE");
 }
@@ -104,10 +143,11 @@ export function assertStock(line: { title: string; stock: number; quantity: numb
  * Refuses what can never be added (unknown item 404, out of stock or too few 409) before a
  * cart is created for it, so a refused add leaves no row behind.
  */
-async function assertAddable(itemId: number, quantity: number, db: Db): Promise<void> {
-  const item = await db.selectFrom("items").select(["title", "stock"]).where("id", "=", itemId).executeTakeFirst();
+async function assertAddable(itemId: number, quantity: number, userId: number | null, db: Db): Promise<void> {
+  const item = await db.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
   if (!item) throw new AppError(404, "That product was not found");
-  assertStock({ title: item.title, stock: item.stock, quantity });
+  const { available, held } = await availabilityOf(db, item, userId);
+  assertStock({ title: item.title, stock: available, quantity, held });
 }
 
 /**
@@ -120,7 +160,7 @@ export async function addItem(
   input: { itemId: number; quantity: number },
   db: Db = defaultDb,
 ): Promise<{ line: CartLine; rowId: string }> {
-  await assertAddable(input.itemId, input.quantity, db);
+  await assertAddable(input.itemId, input.quantity, owner.userId, db);
   const rowId = await ensureOwned("carts", owner, db);
   return { line: await addToCart(rowId, input.itemId, input.quantity, db), rowId };
 }
@@ -132,7 +172,7 @@ export async function addItem(
  */
 export async function addToCart(cartId: string, itemId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
   return db.transaction().execute(async (trx) => {
-    await lockCart(trx, cartId);
+    const owner = await lockCart(trx, cartId);
     const item = await trx.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
     if (!item) throw new AppError(404, "That product was not found");
     const existing = await trx
@@ -162,7 +202,8 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
       )
       .returning(["id", "quantity"])
       .executeTakeFirstOrThrow();
-    assertStock({ title: item.title, stock: item.stock, quantity: line.quantity });
+    const { available, held } = await availabilityOf(trx, item, owner.userId);
+    assertStock({ title: item.title, stock: available, quantity: line.quantity, held });
     return getLine(cartId, line.id, trx);
   });
 }
@@ -172,7 +213,7 @@ export async function updateCartLine(cartId: string | null, lineId: number, quan
   return db.transaction().execute(async (trx) => {
     await lockCart(trx, cartId);
     const line = await getLine(cartId, lineId, trx);
-    assertStock({ title: line.item.title, stock: line.item.stock, quantity });
+    assertStock({ title: line.item.title, stock: line.item.available, quantity });
     await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
     return { ...line, quantity };
   });
@@ -200,9 +241,10 @@ export async function clearCart(cartId: string | null, db: Db = defaultDb): Prom
  * order and a cart change queue on that row in the same order (no deadlock on PostgreSQL), and
  * a line changed while an order is being placed waits for it.
  */
-async function lockCart(trx: Db, cartId: string): Promise<void> {
-  const result = await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).executeTakeFirst();
-  expectChanged(result, () => new AppError(404, CART_GONE));
+async function lockCart(trx: Db, cartId: string): Promise<{ userId: number | null }> {
+  const row = await trx.updateTable("carts").set({ updatedAt: nowIso() }).where("id", "=", cartId).returning("userId").executeTakeFirst();
+  if (!row) throw new AppError(404, CART_GONE);
+  return row;
 }
 
 // ---- at sign-in ------------------------------------------------------------------------

@@ -25,6 +25,7 @@ import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
+import { holdUnits, releaseForPayment, reservationExpiry } from "./reservations.server";
 import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
@@ -98,20 +99,35 @@ export async function placeCodOrder(
 /** The total of the customer's cart, refused (as placeOrder would) when empty or short of stock. */
 async function payableTotal(userId: number, db: Db): Promise<number> {
   const cart = await db.selectFrom("carts").select("id").where("userId", "=", userId).executeTakeFirst();
-  return computeTotals(await orderableLines(db, cart?.id ?? null)).total;
+  return computeTotals(await orderableLines(db, cart?.id ?? null, { userId })).total;
+}
+
+export interface NewPaymentOrder {
+  id: string;
+  amount: number;
+  currency: "INR";
+  key: string | null;
+  mode: "razorpay" | "offline";
+  /** until when the cart's units are held for this payment (ADR 0012) */
+  reservedUntil: string;
 }
 
 /**
  * A payment order for the total of the customer's cart, computed here (a client's amount is
  * never used). `shipping` is kept with it when the checkout page made it, so the order can be
- * placed from the webhook alone.
+ * placed from the webhook alone. It holds the cart's units for RESERVATION_MINUTES: the payment
+ * order and its holds are written in one transaction, once the cart and its products are locked
+ * and the cart is found still what was priced and still available to this customer (stock less
+ * what others hold); the customer's older holds end (a retry never holds twice). The gateway's
+ * order is made before, outside the transaction (Razorpay is a network call); one the shop then
+ * refuses is never paid.
  */
 export async function createPaymentOrder(
   userId: number,
   shipping: ShippingAddress | null,
   expectedTotal?: number,
   db: Db = defaultDb,
-): Promise<{ id: string; amount: number; currency: "INR"; key: string | null; mode: "razorpay" | "offline" }> {
+): Promise<NewPaymentOrder> {
   const total = await payableTotal(userId, db);
   if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
   if (total > MAX_ONLINE_PAYMENT) {
@@ -119,24 +135,34 @@ export async function createPaymentOrder(
     throw new AppError(409, `Online payments are limited to ${cap} per order. Please choose Cash on Delivery or split the order.`);
   }
   const amountPaise = total * 100;
-  const now = nowIso();
   const id = await createGatewayOrder(amountPaise, `u${userId}-${Date.now()}`);
-  await db
-    .insertInto("paymentOrders")
-    .values({
-      id,
-      userId,
-      amountPaise,
-      currency: "INR",
-      status: "created",
-      paymentId: null,
-      checkout: shipping ? JSON.stringify({ shipping }) : null,
-      failure: null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute();
-  return { id, amount: amountPaise, currency: "INR", key: publicKeyId(), mode: paymentMode() };
+  const reservedUntil = await db.transaction().execute(async (trx) => {
+    const at = new Date();
+    const now = nowIso(at);
+    // The cart row first, as placeOrder and every cart change take it, then its products.
+    const cart = await trx.updateTable("carts").set({ updatedAt: now }).where("userId", "=", userId).returning("id").executeTakeFirst();
+    const lines = await orderableLines(trx, cart?.id ?? null, { userId, lock: true });
+    if (computeTotals(lines).total !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+    await trx
+      .insertInto("paymentOrders")
+      .values({
+        id,
+        userId,
+        amountPaise,
+        currency: "INR",
+        status: "created",
+        paymentId: null,
+        checkout: shipping ? JSON.stringify({ shipping }) : null,
+        failure: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const expiresAt = reservationExpiry(at);
+    await holdUnits(trx, { paymentOrderId: id, userId, lines, expiresAt, now });
+    return expiresAt;
+  });
+  return { id, amount: amountPaise, currency: "INR", key: publicKeyId(), mode: paymentMode(), reservedUntil };
 }
 
 /**
@@ -275,8 +301,10 @@ export async function placeOnlineOrder(
 /**
  * An online order and the record of its payment, in one transaction: a crash between the two can
  * leave neither a payment recorded without its order nor an order without its payment. When the
- * order is refused (the cart changed after paying, a piece sold out meanwhile), the payment is
- * recorded all the same, with the reason, so the customer can place it once the cart matches.
+ * order is refused because the cart changed after paying, the payment is recorded all the same,
+ * with the reason, so the customer can place it once the cart matches. When the stock no longer
+ * covers it (a payment that came after its hold expired, and others took or hold the units), it
+ * can never become an order: it is recorded and marked `failed`, a refund owed, in one transaction.
  */
 async function placePaidOrder(userId: number, shipping: ShippingAddress, payment: PaymentForOrder, db: Db): Promise<number> {
   let recordable = false;
@@ -296,6 +324,13 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
     );
   } catch (error) {
     // The order was refused after the payment could be recorded (rolled back with it): record it alone.
+    if (recordable && isAppError(error, "STOCK_SHORTAGE")) {
+      await db.transaction().execute(async (trx) => {
+        await recordPayment(payment.paymentOrderId, payment.paymentId, trx, { refused: error.message });
+        await markFailed(payment.paymentOrderId, error.message, trx);
+      });
+      throw new AppError(409, failedMessage(error.message), undefined, undefined, "STOCK_SHORTAGE");
+    }
     if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {
       await recordPayment(payment.paymentOrderId, payment.paymentId, db, { refused: error.message });
     }
@@ -440,12 +475,21 @@ const GatewayIdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
  * POST /rzp/payment-callback, Razorpay's redirect flow (and the test gateway's): with a valid
  * signature the payment order's own customer gets the order its checkout stored (the customer is
  * the payment order's, never the poster's: the same power as the webhook's), otherwise nothing is
- * written. Razorpay's failure fields carry no signature: they are read only to name the payment
- * order whose page tells the customer.
+ * written. Razorpay's failure fields carry no signature: they name the payment order whose page
+ * tells the customer, and they end its stock hold only when its own customer posts them (`reporterId`,
+ * the signed-in poster: the test gateway's page is the shop's own, so its post carries the session;
+ * Razorpay's cross-site post carries none, and its signed payment.failed webhook ends the hold).
  */
-export async function paymentCallback(fields: Record<string, unknown>, db: Db = defaultDb): Promise<CallbackResult> {
+export async function paymentCallback(
+  fields: Record<string, unknown>,
+  reporterId: number | null = null,
+  db: Db = defaultDb,
+): Promise<CallbackResult> {
   const failedId = GatewayIdSchema.safeParse(fields["error[metadata][order_id]"]);
-  if (!("razorpay_signature" in fields)) return { paymentOrderId: failedId.success ? failedId.data : null, outcome: "failed" };
+  if (!("razorpay_signature" in fields)) {
+    if (failedId.success && reporterId !== null) await releaseForPayment(db, failedId.data, reporterId);
+    return { paymentOrderId: failedId.success ? failedId.data : null, outcome: "failed" };
+  }
   const proof = parseWith(PaymentProofSchema, fields);
   const named = GatewayIdSchema.safeParse(proof.razorpay_order_id);
   const paymentOrderId = named.success ? named.data : null;
@@ -476,7 +520,8 @@ interface WebhookPayment {
  * Razorpay's webhook (payment.captured, order.paid): with a valid X-Razorpay-Signature over the
  * raw body, the payment is recorded, and when the checkout page left its shipping details and
  * no order exists yet (the customer closed the tab after paying), the order is placed. What
- * cannot be ordered any more is marked failed with the reason, for a refund.
+ * cannot be ordered any more is marked failed with the reason, for a refund. payment.failed ends
+ * the payment order's stock hold while it is unpaid.
  */
 export async function handleWebhook(
   rawBody: string,
@@ -492,6 +537,12 @@ export async function handleWebhook(
   }
   // JSON, but not an event (null, a number, an array): nothing to act on, and `null.event` would be a 500.
   if (typeof event !== "object" || event === null || Array.isArray(event)) throw new AppError(400, "The webhook body is not a JSON object");
+  if (event.event === "payment.failed") {
+    // A failed try: what the payment order held is free again (a later payment is a late one).
+    const failed = event.payload?.payment?.entity;
+    if (typeof failed?.order_id === "string") await releaseUnpaid(failed.order_id, db);
+    return { received: true };
+  }
   if (event.event !== "payment.captured" && event.event !== "order.paid") return { received: true };
   const payment = event.payload?.payment?.entity;
   if (!payment || typeof payment.id !== "string" || typeof payment.order_id !== "string" || typeof payment.amount !== "number") {
@@ -537,16 +588,26 @@ export async function handleWebhook(
   }
 }
 
-/** A paid payment that could not become an order, for the shop to refund; never one that did become an order. */
+/** End a payment order's stock hold while nothing is paid for it (its payment failed). */
+async function releaseUnpaid(paymentOrderId: string, db: Db): Promise<void> {
+  const row = await db.selectFrom("paymentOrders").select("status").where("id", "=", paymentOrderId).executeTakeFirst();
+  if (row?.status === "created") await releaseForPayment(db, paymentOrderId);
+}
+
+/**
+ * A paid payment that could not become an order, for the shop to refund; never one that did become
+ * an order. What it held is free again.
+ */
 async function markFailed(id: string, reason: string, db: Db) {
-  await db
+  const marked = await db
     .updateTable("paymentOrders")
     .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
     .where("id", "=", id)
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
     )
-    .execute();
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) === 1) await releaseForPayment(db, id);
 }
 
 export function failedMessage(reason: string | null): string {

@@ -20,6 +20,7 @@ import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
 import { sendShippedMail } from "./order-mail.server";
+import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
 import { getUserById } from "./users.server";
 
 export const DELIVERY_DAYS = 7;
@@ -270,10 +271,18 @@ export const AMOUNT_MISMATCH = "The payment does not match your order total. You
 
 /**
  * A cart's lines with the catalogue's prices and stock, in item id order, refused when the cart
- * is empty (400) or a line cannot be ordered (409). Placing an order and paying for one both read it.
+ * is empty (400) or a line cannot be ordered (409): more than its customer may have, the stock
+ * less what other customers hold while they pay (`userId`; null counts everyone's holds).
+ * Placing an order and paying for one both read it; inside their transaction they `lock` the
+ * products first (reservations.server's lockCartItems), so what they read stays true until commit.
  */
-export async function orderableLines(db: Db, cartId: string | null) {
-  const lines = cartId
+export async function orderableLines(
+  db: Db,
+  cartId: string | null,
+  customer: { userId: number | null; lock?: boolean } = { userId: null },
+) {
+  if (cartId && customer.lock) await lockCartItems(db, cartId);
+  const rows = cartId
     ? await db
         .selectFrom("cartLines")
         .innerJoin("items", "items.id", "cartLines.itemId")
@@ -282,9 +291,10 @@ export async function orderableLines(db: Db, cartId: string | null) {
         .orderBy("items.id")
         .execute()
     : [];
-  if (lines.length === 0) throw new AppError(400, EMPTY_CART, undefined, undefined, "EMPTY_CART");
-  if (lines.length > MAX_CART_LINES) throw new AppError(409, CART_FULL);
-  for (const line of lines) assertStock(line, "ordering");
+  if (rows.length === 0) throw new AppError(400, EMPTY_CART, undefined, undefined, "EMPTY_CART");
+  if (rows.length > MAX_CART_LINES) throw new AppError(409, CART_FULL);
+  const lines = await withAvailability(db, rows, customer.userId);
+  for (const line of lines) assertStock({ title: line.title, stock: line.available, quantity: line.quantity, held: line.held }, "ordering");
   return lines;
 }
 
@@ -349,7 +359,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
       if (input.withOrder) await input.withOrder(trx);
-      const lines = await orderableLines(trx, cart?.id ?? null);
+      const lines = await orderableLines(trx, cart?.id ?? null, { userId: input.userId, lock: true });
       const totals = computeTotals(lines);
       if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) {
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
@@ -421,6 +431,8 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         })
         .execute();
       await trx.deleteFrom("cartLines").where("cartId", "=", cart!.id).execute();
+      // The cart is an order now: whatever its customer held while paying is theirs, or free again.
+      await releaseForCustomer(trx, input.userId);
       return order.id;
     });
   } catch (error) {

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
+import { getUserId } from "~/lib/identity.server";
 import { paymentCallback } from "~/models/checkout.server";
 
 /**
@@ -10,13 +11,15 @@ import { paymentCallback } from "~/models/checkout.server";
  * of `razorpay_order_id, razorpay_payment_id, razorpay_signature` (a payment), or of Razorpay's
  * `error[…]` fields (a failed one). Exempt from the same-origin rule (Razorpay posts it from its
  * own origin): nothing is written without a valid signature, and a valid one only places its own
- * customer's order (docs/decisions/0012). Answers 303 to the order's confirmation, or to the
+ * customer's order (docs/decisions/0012); failure fields posted by the payment order's own signed-in
+ * customer end its stock hold. Answers 303 to the order's confirmation, or to the
  * payment page with what went wrong; malformed fields are a 400 in the API's error shape.
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
-    const result = await paymentCallback(await readBody(request));
+    const fields = await readBody(request);
+    const result = await paymentCallback(fields, await getUserId(request));
     if ("orderId" in result) return redirect(`/order-confirmation/${result.orderId}`, 303);
     if (!result.paymentOrderId) return redirect("/checkout", 303);
     return redirect(`/pay/${result.paymentOrderId}?payment=${result.outcome}`, 303);

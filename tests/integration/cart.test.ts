@@ -90,6 +90,8 @@ describe("addToCart", () => {
         price: 12999,
         inStock: true,
         stock: 1000,
+        // nobody holds any while paying (reservations: ADR 0012)
+        available: 1000,
       },
     });
     expect(await lineRows(cartId)).toEqual([{ id: line.id, itemId: ids.plenty, quantity: 2 }]);

@@ -1,0 +1,142 @@
+// Stock held while a customer pays (issue 13, item 2; docs/decisions/0012): creating a payment
+// order holds its cart's units for RESERVATION_MINUTES. What a customer may have of a product is
+// its stock on hand less what other customers hold now (`availableUnits`, the one rule); cart
+// adds, orders (cash or online) and new payment orders all read it. A hold ends when its payment
+// fails, when it becomes an order (placeOrder deletes it with the stock it takes), when the same
+// customer makes a newer payment order, or when it expires: an expired row simply stops counting,
+// and housekeeping deletes it.
+import type { Db } from "~/lib/db.server";
+import { nowIso } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { PostgresAdapter } from "kysely";
+
+/** When a hold made now ends. */
+export function reservationExpiry(now = new Date()): string {
+  return nowIso(new Date(now.getTime() + env.RESERVATION_MINUTES * 60 * 1000));
+}
+
+/** The rule: units of a product a customer may have = stock on hand less what others hold now, never below 0. */
+export function availableUnits(stock: number, heldByOthers: number): number {
+  return Math.max(0, stock - heldByOthers);
+}
+
+/**
+ * Units of these products held now by live reservations of customers other than `userId` (a guest,
+ * `null`: everyone's), by product id; a product nobody holds is absent.
+ */
+export async function heldByOthers(db: Db, itemIds: number[], userId: number | null, now = nowIso()): Promise<Map<number, number>> {
+  if (itemIds.length === 0) return new Map();
+  let query = db
+    .selectFrom("stockReservations")
+    .select(["itemId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
+    .where("itemId", "in", itemIds)
+    .where("expiresAt", ">", now)
+    .groupBy("itemId");
+  if (userId !== null) query = query.where("userId", "!=", userId);
+  const rows = await query.execute();
+  return new Map(rows.map((r) => [r.itemId, Number(r.units)]));
+}
+
+export interface Availability {
+  /** units the customer may have now (availableUnits) */
+  available: number;
+  /** units other customers hold now */
+  held: number;
+}
+
+/** Each line with what the customer (`userId`; null, a guest) may have of its product now. */
+export async function withAvailability<T extends { itemId: number; stock: number }>(
+  db: Db,
+  lines: T[],
+  userId: number | null,
+): Promise<(T & Availability)[]> {
+  const held = await heldByOthers(
+    db,
+    lines.map((l) => l.itemId),
+    userId,
+  );
+  return lines.map((line) => {
+    const units = held.get(line.itemId) ?? 0;
+    return { ...line, available: availableUnits(line.stock, units), held: units };
+  });
+}
+
+/** What one product offers a customer now. */
+export async function availabilityOf(db: Db, item: { id: number; stock: number }, userId: number | null): Promise<Availability> {
+  const [line] = await withAvailability(db, [{ itemId: item.id, stock: item.stock }], userId);
+  return { available: line!.available, held: line!.held };
+}
+
+function isPostgres(db: Db): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/**
+ * Inside a transaction, before reading a cart's products and what others hold of them: on
+ * PostgreSQL, lock the products' rows (FOR UPDATE, in id order, so two customers never wait on
+ * each other's rows the other way round). Whoever holds or takes units of them next waits until
+ * this transaction ends, and then reads its rows. The caller has locked the cart row, so its
+ * lines stay as they are. SQLite runs one write transaction at a time already.
+ */
+export async function lockCartItems(trx: Db, cartId: string): Promise<void> {
+  if (!isPostgres(trx)) return;
+  await trx
+    .selectFrom("items")
+    .select("id")
+    .where("id", "in", (eb) => eb.selectFrom("cartLines").select("itemId").where("cartId", "=", cartId))
+    .orderBy("id")
+    .forUpdate()
+    .execute();
+}
+
+/**
+ * Hold a payment order's units, inside its transaction, once the caller locked the products and
+ * checked them against availableUnits. The customer's older holds end first: a new payment order
+ * for the same cart (a retry, a second tab) never holds the units twice.
+ */
+export async function holdUnits(
+  trx: Db,
+  hold: { paymentOrderId: string; userId: number; lines: { itemId: number; quantity: number }[]; expiresAt: string; now: string },
+): Promise<void> {
+  await releaseForCustomer(trx, hold.userId);
+  await trx
+    .insertInto("stockReservations")
+    .values(
+      hold.lines.map((line) => ({
+        paymentOrderId: hold.paymentOrderId,
+        itemId: line.itemId,
+        userId: hold.userId,
+        quantity: line.quantity,
+        expiresAt: hold.expiresAt,
+        createdAt: hold.now,
+      })),
+    )
+    .execute();
+}
+
+/**
+ * End what a payment order holds (its payment failed, or it is owed a refund); with `userId`, only
+ * when it is that customer's. Answers how many products it held.
+ */
+export async function releaseForPayment(db: Db, paymentOrderId: string, userId?: number): Promise<number> {
+  let query = db.deleteFrom("stockReservations").where("paymentOrderId", "=", paymentOrderId);
+  if (userId !== undefined) query = query.where("userId", "=", userId);
+  const result = await query.executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** End everything a customer holds: their cart became an order, or a newer payment order holds it. */
+export async function releaseForCustomer(db: Db, userId: number): Promise<void> {
+  await db.deleteFrom("stockReservations").where("userId", "=", userId).execute();
+}
+
+/** The payment order's hold, while it lasts: until when, or null (none, released or expired). */
+export async function liveHoldOf(db: Db, paymentOrderId: string, now = nowIso()): Promise<string | null> {
+  const row = await db
+    .selectFrom("stockReservations")
+    .select((eb) => eb.fn.min("expiresAt").as("expiresAt"))
+    .where("paymentOrderId", "=", paymentOrderId)
+    .where("expiresAt", ">", now)
+    .executeTakeFirst();
+  return row?.expiresAt ?? null;
+}
