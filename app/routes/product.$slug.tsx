@@ -36,8 +36,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 /** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
 function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
   const location = useLocation();
-  const fetcher = useFetcher<{ ok: boolean }>({ key: `wishlist-${itemId}` });
+  const fetcher = useFetcher<{ ok: boolean; formError?: string }>({ key: `wishlist-${itemId}` });
   const pendingIntent = fetcher.formData?.get("intent");
+  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
   const showSaved = pendingIntent ? pendingIntent === "add" : saved;
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -54,6 +55,11 @@ function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
         <HeartIcon className={`h-5 w-5 ${showSaved ? "fill-current" : ""}`} />
         {showSaved ? "Saved to Wishlist" : "Add to Wishlist"}
       </button>
+      {error ? (
+        <p role="alert" className="mt-2 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
     </fetcher.Form>
   );
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
@@ -52,9 +52,17 @@ export const action = ({ request }: ActionFunctionArgs) =>
 
 export default function WishlistPage() {
   const { items, info } = useLoaderData<typeof loader>();
+  // A plain post refused (a full wishlist, a product gone) shows this page with the reason.
+  const actionData = useActionData<typeof action>();
+  const formError = actionData && "formError" in actionData ? actionData.formError : null;
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
+      {formError ? (
+        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
+          {formError}
+        </p>
+      ) : null}
       {info.total === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
           <p className="text-lg">Your wishlist is empty.</p>
