@@ -71,25 +71,28 @@ export async function getCategoryById(id: number, db: Db = defaultDb): Promise<C
 
 const NO_FILTER: CategoryQuery = { sort: "default", availability: [], price: [], featured: undefined };
 
-/** The filters of a category query as one SQL condition (availability, price ranges, featured). */
+/** A product list's filters (availability, price ranges, featured) as SQL conditions on items: category pages and search. */
+export function itemFilters(eb: ExpressionBuilder<DB, "items">, query: CategoryQuery): Expression<SqlBool>[] {
+  const parts: Expression<SqlBool>[] = [];
+  const availability = new Set(query.availability);
+  if (availability.size === 1) parts.push(availability.has("in-stock") ? eb("stock", ">", 0) : eb("stock", "=", 0));
+  if (query.price.length) {
+    const ranges = query.price.map((key) => {
+      const { min, max } = PRICE_RANGES[key];
+      const bounds: Expression<SqlBool>[] = [];
+      if (min !== null) bounds.push(eb("price", ">=", min));
+      if (max !== null) bounds.push(eb("price", "<=", max));
+      return eb.and(bounds);
+    });
+    parts.push(eb.or(ranges));
+  }
+  if (query.featured) parts.push(eb("featured", "=", 1));
+  return parts;
+}
+
+/** The filters of a category query as one SQL condition. */
 function categoryConditions(categoryId: number, query: CategoryQuery) {
-  return (eb: ExpressionBuilder<DB, "items">) => {
-    const parts: Expression<SqlBool>[] = [eb("categoryId", "=", categoryId)];
-    const availability = new Set(query.availability);
-    if (availability.size === 1) parts.push(availability.has("in-stock") ? eb("stock", ">", 0) : eb("stock", "=", 0));
-    if (query.price.length) {
-      const ranges = query.price.map((key) => {
-        const { min, max } = PRICE_RANGES[key];
-        const bounds: Expression<SqlBool>[] = [];
-        if (min !== null) bounds.push(eb("price", ">=", min));
-        if (max !== null) bounds.push(eb("price", "<=", max));
-        return eb.and(bounds);
-      });
-      parts.push(eb.or(ranges));
-    }
-    if (query.featured) parts.push(eb("featured", "=", 1));
-    return eb.and(parts);
-  };
+  return (eb: ExpressionBuilder<DB, "items">) => eb.and([eb("categoryId", "=", categoryId), ...itemFilters(eb, query)]);
 }
 
 /**

@@ -1,0 +1,193 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { SearchIcon } from "~/components/icons";
+import { ListControls } from "~/components/ListControls";
+import { NotFoundPage } from "~/components/NotFoundPage";
+import { Pagination } from "~/components/Pagination";
+import { ProductGrid } from "~/components/ProductCard";
+import { ErrorPage } from "~/components/ErrorPage";
+import { searchItems } from "~/models/search.server";
+import type { Sort } from "~/utils/catalogue";
+import { CategoryQuerySchema, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
+import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
+import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
+
+const PAGE_NOT_FOUND = "Page Not Found";
+const SEARCH_SORT_LABELS: Record<Sort, string> = { ...SORT_LABELS, default: "Relevance" };
+
+const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, error }) => {
+  if (!d)
+    return [{ title: `${isPageNotFound(error) ? PAGE_NOT_FOUND : "Search"} | Sagwan Living` }, { name: "robots", content: "noindex" }];
+  const page = d.info.page > 1 ? ` (Page ${d.info.page})` : "";
+  const canonical = d.search.text
+    ? `/search?q=${encodeURIComponent(d.search.text)}${d.info.page > 1 ? `&page=${d.info.page}` : ""}`
+    : "/search";
+  return [
+    { title: d.search.text ? `Search results for “${d.search.text}”${page} | Sagwan Living` : "Search | Sagwan Living" },
+    {
+      name: "description",
+      content: d.search.text
+        ? `Sofas, beds, dining sets and more matching “${d.search.text}” at Sagwan Living: handcrafted furniture delivered across India.`
+        : "Search Sagwan Living's handcrafted furniture by name, wood, colour, size or room.",
+    },
+    // Result pages are for shoppers, not for search engines' indexes; their links are followed.
+    { name: "robots", content: "noindex, follow" },
+    { tagName: "link", rel: "canonical", href: canonical },
+  ];
+};
+
+/**
+ * The search results (docs/product.md, Search): 24 products a page (STOREFRONT_PAGE_SIZE), the
+ * category page's sort (Relevance first), filters and pages, `?page=N` from 1. No q, or no word
+ * of two characters, is an empty page that says so; a page number that is not one, or past the
+ * last page, is a 404; unknown filters are ignored with a 400 and a note, as on category pages.
+ * A repeated q reads the first; a long one its first 200 characters and 8 words, and says so.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const searchParams = new URL(request.url).searchParams;
+  const search = parseSearch(searchParams.get("q"));
+  const page = storefrontPage(searchParams.getAll("page"));
+  if (page === null) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
+  const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
+  const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
+  const list = search.searchable ? await searchItems(search.words, query, window) : { rows: [], total: 0 };
+  const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
+  if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
+  return data(
+    {
+      search: { text: search.text, searchable: search.searchable, shortened: search.tooLong || search.dropped > 0 },
+      items: list.rows,
+      info,
+      query,
+      filtersActive,
+      invalid: !parsed.success,
+    },
+    { status: parsed.success ? 200 : 400 },
+  );
+}
+
+function SearchBox({ text }: { text: string }) {
+  return (
+    <Form method="get" action="/search" role="search" className="mt-5 flex max-w-xl gap-2">
+      <label htmlFor="search-page-q" className="sr-only">
+        Search
+      </label>
+      <input
+        id="search-page-q"
+        type="search"
+        name="q"
+        defaultValue={text}
+        key={text}
+        maxLength={SEARCH_MAX_LENGTH}
+        placeholder="Search sofas, beds, teak…"
+        className="field-input min-h-12 flex-1"
+      />
+      <button type="submit" className="btn-primary min-h-12">
+        <SearchIcon className="h-5 w-5" />
+        <span>Search</span>
+      </button>
+    </Form>
+  );
+}
+
+export default function SearchPage() {
+  const { search, items, info, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state === "loading" && navigation.location.pathname === "/search";
+  const heading = search.text ? `Results for “${search.text}”` : "Search";
+
+  return (
+    <>
+      <section className="border-b border-sand-200 bg-wood-50">
+        <div className="container-page py-10">
+          <h1 className="text-3xl font-semibold break-words sm:text-4xl">{heading}</h1>
+          <SearchBox text={search.text} />
+          {search.shortened ? (
+            <p className="mt-3 text-sm text-stone-600">
+              Only the first {SEARCH_MAX_WORDS} words and {SEARCH_MAX_LENGTH} characters were searched.
+            </p>
+          ) : null}
+        </div>
+      </section>
+      <section className="container-page py-8">
+        {!search.text ? (
+          <EmptyState
+            title="What are you looking for?"
+            message="Search by name, wood, colour, size or room: try “teak”, “king” or “recliner”."
+          />
+        ) : !search.searchable ? (
+          <EmptyState
+            title="Type a little more"
+            message={`Search for a word of at least ${SEARCH_MIN_PREFIX} letters or digits: try “teak”, “king” or “recliner”.`}
+          />
+        ) : (
+          <>
+            <ListControls
+              query={query}
+              filtersActive={filtersActive}
+              invalid={invalid}
+              keep={{ q: params.get("q") ?? search.text }}
+              sortLabels={SEARCH_SORT_LABELS}
+            />
+            <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
+              {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
+            </p>
+            <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
+              {items.length === 0 ? (
+                <EmptyState
+                  title={`No products match “${search.text}”`}
+                  message={
+                    filtersActive
+                      ? "Try clearing the filters, using fewer words or checking the spelling."
+                      : "Try fewer words, another spelling, or browse the categories."
+                  }
+                />
+              ) : (
+                <ProductGrid items={items} eagerFirst={2} />
+              )}
+            </div>
+            <div className="mt-6">
+              <Pagination info={info} label="Results" showing={false} />
+            </div>
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+function EmptyState({ title, message }: { title: string; message: string }) {
+  return (
+    <div className="rounded-2xl border border-dashed border-sand-200 bg-white px-4 py-16 text-center">
+      <h2 className="text-xl font-semibold break-words">{title}</h2>
+      <p className="mx-auto mt-2 max-w-md text-stone-600">{message}</p>
+      <Link to="/categories" className="btn-secondary mt-6">
+        Browse Categories
+      </Link>
+    </div>
+  );
+}
+
+/** A page number that is not one, or past the last page: a 404 with the way back to the first page of the same search. */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const [params] = useSearchParams();
+  if (isPageNotFound(error)) {
+    const q = params.get("q");
+    return (
+      <NotFoundPage
+        title={PAGE_NOT_FOUND}
+        message="This search has no such page."
+        to={q ? `/search?q=${encodeURIComponent(q)}` : "/search"}
+        linkText="Back to the First Page"
+      />
+    );
+  }
+  return <ErrorPage />;
+}

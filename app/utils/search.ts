@@ -1,0 +1,76 @@
+// The shopper's search text as the words both databases' full-text engines match (issue 14, item 3;
+// docs/decisions/0014). Pure: the server builds its queries from it, the header's suggestions use
+// its limits. Rules (docs/product.md, Search): case does not matter; a word is a run of letters and
+// digits, anything else separates words, so quotes, operators (AND OR NOT NEAR * ^ - : ( )) and
+// symbols are never more than spaces; every word must match; a word of two characters or more
+// matches any word it begins ('shee' finds 'sheesham'), a single character only the same word.
+
+/** The most characters of a search the shop reads: the API refuses more, the page reads this many. */
+export const SEARCH_MAX_LENGTH = 200;
+/** The most words searched; later ones are not (the API refuses more). */
+export const SEARCH_MAX_WORDS = 8;
+/** The most characters of one word (a longer one is matched by its first 40, as a prefix). */
+export const SEARCH_WORD_MAX_LENGTH = 40;
+/** A word this long or longer matches as a prefix; shorter ones only as whole words. A search needs one such word. */
+export const SEARCH_MIN_PREFIX = 2;
+
+export interface SearchWord {
+  /** lower case, letters and digits only */
+  text: string;
+  /** true: matches every word that begins with `text` */
+  prefix: boolean;
+}
+
+export interface ParsedSearch {
+  /** the search as the page shows it back: control characters gone, spaces collapsed, at most SEARCH_MAX_LENGTH */
+  text: string;
+  /** the words every result must match, at most SEARCH_MAX_WORDS, no repeats */
+  words: SearchWord[];
+  /** words past SEARCH_MAX_WORDS, not searched */
+  dropped: number;
+  /** the text was longer than SEARCH_MAX_LENGTH characters (only its start was read) */
+  tooLong: boolean;
+  /** at least one word of SEARCH_MIN_PREFIX characters: without one there is nothing to search for */
+  searchable: boolean;
+}
+
+// A word is a letter, digit or private-use character and what follows of those and combining
+// marks, as SQLite's unicode61 tokenizer with categories 'L* N* Co M*' reads them; everything
+// else separates words (a lone mark, such as an emoji's variation selector, is no word).
+const WORD = /[\p{L}\p{N}\p{Co}][\p{L}\p{M}\p{N}\p{Co}]*/gu;
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]+/g;
+
+/** The shopper's text (null when absent) as words to search for. */
+export function parseSearch(raw: string | null | undefined): ParsedSearch {
+  const full = (raw ?? "").replace(CONTROL, " ").replace(/\s+/g, " ").trim();
+  const tooLong = full.length > SEARCH_MAX_LENGTH;
+  // Cut on a code point, never inside a surrogate pair.
+  const text = tooLong ? Array.from(full).slice(0, SEARCH_MAX_LENGTH).join("").trimEnd() : full;
+  const seen = new Set<string>();
+  const all: string[] = [];
+  for (const [part] of text.normalize("NFKC").toLowerCase().matchAll(WORD)) {
+    const word = Array.from(part).slice(0, SEARCH_WORD_MAX_LENGTH).join("");
+    if (seen.has(word)) continue;
+    seen.add(word);
+    all.push(word);
+  }
+  const words = all.slice(0, SEARCH_MAX_WORDS).map((w) => ({ text: w, prefix: Array.from(w).length >= SEARCH_MIN_PREFIX }));
+  return { text, words, dropped: all.length - words.length, tooLong, searchable: words.some((w) => w.prefix) };
+}
+
+/**
+ * SQLite FTS5: every word as a quoted string (so nothing in it is an operator), `*` after a
+ * prefix, separated by spaces (FTS5's implicit AND). `"shee"* "bed"*`
+ */
+export function fts5Match(words: SearchWord[]): string {
+  return words.map((w) => `"${w.text.replace(/"/g, '""')}"${w.prefix ? "*" : ""}`).join(" ");
+}
+
+/**
+ * PostgreSQL to_tsquery: every word quoted (inert), `:*` after a prefix, joined with `&`.
+ * `'shee':* & 'bed':*`
+ */
+export function tsQuery(words: SearchWord[]): string {
+  return words.map((w) => `'${w.text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${w.prefix ? ":*" : ""}`).join(" & ");
+}

@@ -1,0 +1,67 @@
+// A search request's parameters (docs/api.md, GET /api/search; docs/product.md, Search): the API
+// refuses what it cannot answer with a 400 and a message per parameter; the results page reads
+// what it can and says what it left out. Both then call the one model verb, searchItems.
+import type { PageParams } from "~/lib/api-params.server";
+import { pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
+import { AppError } from "~/lib/errors.server";
+import type { SearchQuery } from "~/models/search.server";
+import { searchItems } from "~/models/search.server";
+import type { Item } from "~/utils/catalogue";
+import { CategoryQuerySchema, searchParamsToObject, SORTS } from "~/utils/catalogue";
+import type { ParsedSearch } from "~/utils/search";
+import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
+
+export const SEARCH_MESSAGES = {
+  missing: "Type what you are looking for (q)",
+  repeated: "Send q only once",
+  tooLong: `A search may be at most ${SEARCH_MAX_LENGTH} characters`,
+  tooManyWords: `Search for at most ${SEARCH_MAX_WORDS} words`,
+  tooShort: `Search for a word of at least ${SEARCH_MIN_PREFIX} letters or digits`,
+} as const;
+
+/** `?q=` of an API call as words, or a 400 naming what is wrong with it. */
+function apiSearchText(params: URLSearchParams): ParsedSearch {
+  const values = params.getAll("q");
+  const fail = (message: string) => new AppError(400, message, { q: message });
+  if (values.length > 1) throw fail(SEARCH_MESSAGES.repeated);
+  const parsed = parseSearch(values[0]);
+  if (!parsed.text) throw fail(SEARCH_MESSAGES.missing);
+  if (parsed.tooLong) throw fail(SEARCH_MESSAGES.tooLong);
+  if (parsed.dropped > 0) throw fail(SEARCH_MESSAGES.tooManyWords);
+  if (!parsed.searchable) throw fail(SEARCH_MESSAGES.tooShort);
+  return parsed;
+}
+
+/** The API's sort and filters: the category page's, each value known, sort at most once (400 otherwise). */
+function apiFilters(params: URLSearchParams): SearchQuery {
+  const sorts = params.getAll("sort");
+  if (sorts.length > 1 || (sorts.length === 1 && !(SORTS as readonly string[]).includes(sorts[0]!))) {
+    const message = `sort must be one of ${SORTS.join(", ")}, sent once`;
+    throw new AppError(400, message, { sort: message });
+  }
+  const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(params));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = String(issue.path[0] ?? "filters");
+    const message = `${field} has a value the shop does not know`;
+    throw new AppError(400, message, { [field]: message });
+  }
+  return parsed.data;
+}
+
+export interface ApiSearchAnswer {
+  items: Item[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** GET /api/search: the page of results a valid request asks for. */
+export async function searchForApi(request: Request): Promise<ApiSearchAnswer> {
+  const params = new URL(request.url).searchParams;
+  const parsed = apiSearchText(params);
+  const paging: PageParams = pageParams(request, PRODUCT_PAGE_SIZES);
+  const query = apiFilters(params);
+  const list = await searchItems(parsed.words, query, paging);
+  return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize };
+}

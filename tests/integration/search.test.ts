@@ -1,0 +1,473 @@
+// Search (issue 14, item 3; docs/decisions/0014) on a mid-size catalogue: the large seed's
+// generator fills this file's own database with 5,000 products, then the results page and
+// GET /api/search are checked against a reference computed here, in JavaScript, from every row
+// (its words: title, description, category title, specification values), independently of
+// either database's full-text engine. Runs on SQLite and, with TEST_PG_URL, on PostgreSQL.
+import { stringify } from "csv-stringify/sync";
+import { beforeAll, describe, expect, it } from "vitest";
+import { seedCategories } from "../../db/seed-data";
+import { seedLarge } from "../../db/seed.server";
+import { db, toCount } from "~/lib/db.server";
+import { migrateToLatest } from "~/lib/migrate.server";
+import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
+import { toItem } from "~/models/catalogue.server";
+import { CSV_COLUMNS, importProductsCsv } from "~/models/product-csv.server";
+import { searchItems } from "~/models/search.server";
+import * as searchApi from "~/routes/api.search";
+import * as searchPage from "~/routes/search";
+import type { CategoryQuery, Item } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue";
+import { parseSearch } from "~/utils/search";
+import { getRequest } from "../support/requests";
+import type { Answer } from "./helpers";
+import { asRecord, call, expectApiError } from "./helpers";
+
+const TOTAL = 5_000;
+const PAGE = 24;
+
+beforeAll(async () => {
+  await migrateToLatest(db);
+  expect(await seedLarge(db, TOTAL)).toEqual({ categories: seedCategories.length, products: TOTAL });
+}, 60_000);
+
+// ---- the reference: every product's words, and the matching rule, in JavaScript ----
+
+const wordsOf = (text: string) =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    .split(/[^\p{L}\p{M}\p{N}\p{Co}]+/u)
+    .filter(Boolean);
+
+interface Doc {
+  item: Item;
+  words: Set<string>;
+  titleWords: Set<string>;
+}
+
+async function documents(): Promise<Doc[]> {
+  const categories = new Map((await db.selectFrom("categories").select(["id", "title"]).execute()).map((c) => [c.id, c.title]));
+  const rows = await db.selectFrom("items").selectAll().orderBy("id").execute();
+  return rows.map((row) => {
+    const item = toItem(row);
+    const text = [item.title, item.description, categories.get(item.categoryId) ?? "", ...Object.values(item.specifications)].join(" ");
+    return { item, words: new Set(wordsOf(text)), titleWords: new Set(wordsOf(item.title)) };
+  });
+}
+
+/** The products a search must find: every word is a word of the product, or (two characters or more) begins one. */
+function reference(docs: Doc[], q: string, query?: CategoryQuery): Item[] {
+  const words = parseSearch(q).words;
+  let out = docs
+    .filter((d) => words.every((w) => (w.prefix ? [...d.words].some((x) => x.startsWith(w.text)) : d.words.has(w.text))))
+    .map((d) => d.item);
+  if (query?.availability.length === 1) out = out.filter((i) => (query.availability[0] === "in-stock" ? i.stock > 0 : i.stock === 0));
+  if (query?.featured) out = out.filter((i) => i.featured);
+  if (query?.price.includes("under-15000")) out = out.filter((i) => i.price < 15000);
+  if (query?.sort === "price-asc") out = [...out].sort((a, b) => a.price - b.price || a.id - b.id);
+  if (query?.sort === "price-desc") out = [...out].sort((a, b) => b.price - a.price || b.id - a.id);
+  return out;
+}
+
+const ids = (items: Item[]) => items.map((i) => i.id);
+const sortedIds = (items: Item[]) => ids(items).sort((a, b) => a - b);
+
+const api = (qs: string) => call(searchApi.loader, getRequest(`/api/search?${qs}`));
+const openPage = (qs: string) => call(searchPage.loader, getRequest(`/search?${qs}`));
+
+interface ApiBody {
+  items: Item[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Every result of an API search, page by page (100 a page). */
+async function everyResult(qs: string): Promise<ApiBody & { all: Item[] }> {
+  const all: Item[] = [];
+  let first: ApiBody | undefined;
+  for (let page = 1; ; page++) {
+    const answer = await api(`${qs}&page=${page}&pageSize=100`);
+    expect(answer.status, qs).toBe(200);
+    const body = answer.body as ApiBody;
+    first ??= body;
+    all.push(...body.items);
+    if (page * 100 >= body.total) break;
+  }
+  return { ...first!, all };
+}
+
+interface PageData {
+  items: Item[];
+  info: { page: number; pages: number; total: number; from: number; to: number };
+  search: { text: string; searchable: boolean; shortened: boolean };
+}
+
+async function pageData(qs: string): Promise<PageData> {
+  const answer = await openPage(qs);
+  expect(answer.status, qs).toBe(200);
+  return answer.body as PageData;
+}
+
+describe("search matching rules", () => {
+  let docs: Doc[];
+  beforeAll(async () => {
+    docs = await documents();
+  });
+
+  it("every word must match, in any field, and the total is every such product", async () => {
+    for (const q of ["teak bed", "sheesham king size", "jaipur rosewood", "velvet recliner", "mango wood sideboard"]) {
+      const expected = reference(docs, q);
+      expect(expected.length, q).toBeGreaterThan(0);
+      const found = await everyResult(`q=${encodeURIComponent(q)}`);
+      expect(found.total, q).toBe(expected.length);
+      expect(sortedIds(found.all), q).toEqual(sortedIds(expected));
+      // Each word alone finds more than both together.
+      for (const word of q.split(" ")) expect(reference(docs, word).length).toBeGreaterThanOrEqual(expected.length);
+    }
+  });
+
+  it("a word's start finds the words it begins: 'shee' finds sheesham; one character only the same word", async () => {
+    const shee = await everyResult("q=shee");
+    expect(shee.total).toBe(reference(docs, "sheesham").length);
+    expect(shee.all.every((i) => /sheesham/i.test(JSON.stringify(i)))).toBe(true);
+    const recl = await everyResult("q=recl");
+    expect(sortedIds(recl.all)).toEqual(sortedIds(reference(docs, "recl")));
+    expect(recl.total).toBeGreaterThanOrEqual(reference(docs, "recliner").length);
+    // '3 seater': 3 is a whole word (3-Seater), so 'seater' alone finds more (2-Seater, 6-Seater...).
+    const three = await everyResult("q=3%20seater");
+    expect(sortedIds(three.all)).toEqual(sortedIds(reference(docs, "3 seater")));
+    expect(three.total).toBeLessThan(reference(docs, "seater").length);
+    expect(three.total).toBeGreaterThan(0);
+  });
+
+  it("ignores case: TEAK, Teak and teak find the same products", async () => {
+    const lower = await everyResult("q=teak");
+    expect(lower.total).toBe(reference(docs, "teak").length);
+    expect((await everyResult("q=TEAK")).total).toBe(lower.total);
+    expect(sortedIds((await everyResult("q=Teak")).all)).toEqual(sortedIds(lower.all));
+  });
+
+  it("searches specification values: teak, king, recliner, and words found only there", async () => {
+    for (const q of ["teak", "king", "recliner"]) {
+      const found = await everyResult(`q=${q}`);
+      expect(found.total, q).toBeGreaterThan(0);
+      expect(sortedIds(found.all), q).toEqual(sortedIds(reference(docs, q)));
+    }
+    // 'tools' is only ever in the Assembly specification ('Self-assembly, tools included').
+    const tools = await everyResult("q=tools");
+    expect(tools.total).toBeGreaterThan(0);
+    for (const item of tools.all) {
+      expect(`${item.title} ${item.description}`.toLowerCase()).not.toContain("tools");
+      expect(Object.values(item.specifications).join(" ").toLowerCase()).toContain("tools");
+    }
+    // A teak-coloured piece whose material and title are not teak is found by its Color.
+    const byColour = docs.find((d) => d.item.specifications.Color === "Teak" && !d.titleWords.has("teak"));
+    expect(byColour).toBeDefined();
+    expect(ids((await everyResult("q=teak")).all)).toContain(byColour!.item.id);
+  });
+
+  it("searches category titles: 'dining' finds every product of Dining Room", async () => {
+    const dining = await db.selectFrom("categories").select("id").where("slug", "=", "dining-room").executeTakeFirstOrThrow();
+    const found = await everyResult("q=dining%20room");
+    const inCategory = docs.filter((d) => d.item.categoryId === dining.id).map((d) => d.item);
+    expect(found.total).toBe(reference(docs, "dining room").length);
+    expect(ids(found.all)).toEqual(expect.arrayContaining(ids(inCategory)));
+  });
+
+  it("puts the most relevant first: a title match before a match in the description or specifications only", async () => {
+    const found = await everyResult("q=teak");
+    const inTitle = (i: Item) => wordsOf(i.title).includes("teak");
+    const firstOther = found.all.findIndex((i) => !inTitle(i));
+    expect(firstOther).toBeGreaterThan(0);
+    // Every title match comes before the first product with teak only elsewhere.
+    expect(found.all.slice(firstOther).filter(inTitle).length).toBeLessThan(found.all.filter(inTitle).length * 0.05);
+    expect(found.all.slice(0, 24).every(inTitle)).toBe(true);
+    // Paging in relevance order neither repeats nor loses a product.
+    expect(new Set(ids(found.all)).size).toBe(found.total);
+  });
+
+  it("no hits: a word no product has is an empty list, on the API and the page", async () => {
+    const answer = await api("q=xylophone");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ items: [], total: 0, page: 1, pageSize: 48 });
+    const page = await pageData("q=xylophone");
+    expect(page.items).toEqual([]);
+    expect(page.info).toMatchObject({ total: 0, page: 1, pages: 1 });
+    expect((await openPage("q=xylophone&page=2")).status).toBe(404);
+  });
+
+  it("odd input: quotes and operators are plain words, symbols separate words, nothing is a 5xx", async () => {
+    const teakBed = sortedIds(reference(docs, "teak bed"));
+    for (const q of [
+      '"teak" "bed"',
+      "teak AND bed",
+      "teak* bed^",
+      "(teak) : bed",
+      "-teak -bed",
+      "teak\u0000bed",
+      "🛏️ teak 🛋️ bed",
+      "teak\tbed\n",
+    ]) {
+      const found = await everyResult(`q=${encodeURIComponent(q)}`);
+      const words = parseSearch(q).words.map((w) => w.text);
+      expect(sortedIds(found.all), q).toEqual(words.includes("and") ? sortedIds(reference(docs, "teak and bed")) : teakBed);
+    }
+    // Operators as words: NEAR, OR, NOT are ordinary words that products do not have.
+    for (const q of ["teak OR bed", "NOT teak", "NEAR(teak bed)", "teak NEAR/2 bed", "col:teak"]) {
+      const found = await everyResult(`q=${encodeURIComponent(q)}`);
+      expect(sortedIds(found.all), q).toEqual(sortedIds(reference(docs, q)));
+    }
+    // Nothing to search for: the API says why (400), the page says it in words (200).
+    for (const q of ["", " ", "a", "*", "AND OR NOT NEAR * ^ - : ( )".replace(/[A-Z]+/g, ""), '""', "\u0000", "🛋️"]) {
+      const error = expectApiError(await api(`q=${encodeURIComponent(q)}`), 400);
+      expect(error.errors?.q, JSON.stringify(q)).toEqual(expect.any(String));
+      const page = await pageData(`q=${encodeURIComponent(q)}`);
+      expect(page.items).toEqual([]);
+      expect(page.search.searchable).toBe(false);
+    }
+    expectApiError(await api(""), 400);
+    expect((await pageData("")).search).toEqual({ text: "", searchable: false, shortened: false });
+    // 1 KB of text: the API refuses it, the page searches its start and says so.
+    const long = Array.from({ length: 200 }, (_, i) => `teak${i}`).join(" ");
+    expect(long.length).toBeGreaterThan(1000);
+    expect(expectApiError(await api(`q=${encodeURIComponent(long)}`), 400).errors?.q).toMatch(/200 characters/);
+    const shortened = await pageData(`q=${encodeURIComponent(long)}`);
+    expect(shortened.search.shortened).toBe(true);
+    expect(shortened.search.text.length).toBeLessThanOrEqual(200);
+    // More than 8 words: the API refuses, the page searches the first 8.
+    const nine = "teak bed king size jaipur sheesham wood solid cane";
+    expect(expectApiError(await api(`q=${encodeURIComponent(nine)}`), 400).errors?.q).toMatch(/8 words/);
+    expect((await pageData(`q=${encodeURIComponent(nine)}`)).search.shortened).toBe(true);
+    // A repeated q: the API refuses, the page reads the first.
+    expectApiError(await api("q=teak&q=bed"), 400);
+    expect((await pageData("q=teak&q=bed")).info.total).toBe(reference(docs, "teak").length);
+    // 10 KB of query string of other parameters: still a clean answer.
+    const junk = Array.from({ length: 1000 }, (_, i) => `x${i}=y`).join("&");
+    expect((await api(`q=teak&${junk}`)).status).toBe(200);
+    expect((await openPage(`q=teak&${junk}`)).status).toBe(200);
+  });
+});
+
+describe("search: pages, sort and filters", () => {
+  let docs: Doc[];
+  beforeAll(async () => {
+    docs = await documents();
+  });
+
+  it("the results page shows 24 a page, 'Showing X to Y of Z', the last page, then a 404", async () => {
+    const expected = reference(docs, "teak");
+    const pages = Math.ceil(expected.length / PAGE);
+    expect(pages).toBeGreaterThan(3);
+    const first = await pageData("q=teak");
+    expect(first.items).toHaveLength(PAGE);
+    expect(first.info).toMatchObject({ page: 1, pages, total: expected.length, from: 1, to: PAGE });
+    const last = await pageData(`q=teak&page=${pages}`);
+    expect(last.items).toHaveLength(expected.length - (pages - 1) * PAGE);
+    expect(last.info).toMatchObject({ page: pages, from: (pages - 1) * PAGE + 1, to: expected.length });
+    for (const page of [String(pages + 1), "0", "-1", "abc", "2.5", "", "1234567890"]) {
+      const answer = await openPage(`q=teak&page=${encodeURIComponent(page)}`);
+      expect(answer.status, `page=${page}`).toBe(404);
+      expect(answer.body).toBe("Page Not Found");
+    }
+    expect((await openPage("q=teak&page=1&page=2")).status).toBe(404);
+  });
+
+  it("keeps sort and filters across pages, with the filtered total", async () => {
+    const cases: [string, Record<string, string>][] = [
+      ["sort=price-asc", { sort: "price-asc" }],
+      ["sort=price-desc&availability=in-stock", { sort: "price-desc", availability: "in-stock" }],
+      ["availability=out-of-stock&sort=price-asc", { availability: "out-of-stock", sort: "price-asc" }],
+      ["price=under-15000&sort=price-desc", { price: "under-15000", sort: "price-desc" }],
+    ];
+    for (const [qs, raw] of cases) {
+      const expected = reference(docs, "teak", CategoryQuerySchema.parse(raw));
+      expect(expected.length, qs).toBeGreaterThan(0);
+      const seen: Item[] = [];
+      let pages = 1;
+      for (let page = 1; page <= pages; page++) {
+        const data = await pageData(`q=teak&${qs}&page=${page}`);
+        expect(data.info.total, qs).toBe(expected.length);
+        pages = data.info.pages;
+        seen.push(...data.items);
+      }
+      expect(ids(seen), qs).toEqual(ids(expected));
+      expect((await openPage(`q=teak&${qs}&page=${pages + 1}`)).status).toBe(404);
+      // The API takes the same parameters.
+      const viaApi = await everyResult(`q=teak&${qs}`);
+      expect(ids(viaApi.all), qs).toEqual(ids(expected));
+    }
+    // Relevance with a filter: the filtered set, no repeats.
+    const featured = await everyResult("q=sofa&featured=1");
+    expect(sortedIds(featured.all)).toEqual(sortedIds(reference(docs, "sofa").filter((i) => i.featured)));
+  });
+
+  it("unknown filters: the page ignores them with a 400 and a note; the API refuses them", async () => {
+    const answer = await openPage("q=teak&availability=sometimes");
+    expect(answer.status).toBe(400);
+    expect(asRecord(answer.body).invalid).toBe(true);
+    expect((answer.body as PageData).info.total).toBe(reference(docs, "teak").length);
+    expect((await openPage("q=teak&sort=cheapest")).status).toBe(200);
+    expect(expectApiError(await api("q=teak&sort=cheapest"), 400).errors?.sort).toEqual(expect.any(String));
+    expectApiError(await api("q=teak&sort=price-asc&sort=price-desc"), 400);
+    expect(expectApiError(await api("q=teak&availability=sometimes"), 400).errors?.availability).toEqual(expect.any(String));
+    expect(expectApiError(await api("q=teak&price=free"), 400).errors?.price).toEqual(expect.any(String));
+  });
+
+  it("GET /api/search: 48 by default, pageSize up to 100, past the end empty, bad paging 400", async () => {
+    const expected = reference(docs, "teak");
+    const body = asRecord((await api("q=teak")).body);
+    expect(Object.keys(body).sort()).toEqual(["items", "page", "pageSize", "total"]);
+    expect(body).toMatchObject({ total: expected.length, page: 1, pageSize: 48 });
+    expect(body.items as Item[]).toHaveLength(48);
+    const all = await everyResult("q=teak");
+    expect(ids((body.items as Item[]).slice(0, 48))).toEqual(ids(all.all.slice(0, 48)));
+    const pastEnd = await api(`q=teak&page=${Math.ceil(expected.length / 100) + 1}&pageSize=100`);
+    expect(pastEnd.status).toBe(200);
+    expect(pastEnd.body).toMatchObject({ items: [], total: expected.length });
+    const bad: [string, "page" | "pageSize"][] = [
+      ["page=0", "page"],
+      ["page=-1", "page"],
+      ["page=abc", "page"],
+      ["page=1&page=2", "page"],
+      ["pageSize=0", "pageSize"],
+      ["pageSize=101", "pageSize"],
+      ["pageSize=100000", "pageSize"],
+    ];
+    for (const [qs, field] of bad) {
+      const error = expectApiError(await api(`q=teak&${qs}`), 400);
+      expect(error.errors?.[field], qs).toEqual(expect.any(String));
+    }
+    const post = await call(
+      searchApi.action,
+      new Request("http://localhost:3000/api/search?q=teak", {
+        method: "POST",
+        headers: { Host: "localhost:3000", Origin: "http://localhost:3000" },
+      }),
+    );
+    expectApiError(post, 405);
+  });
+
+  it("the suggestions' call: six most relevant products, the same as the first six of the page", async () => {
+    const six = (await api("q=king%20teak&pageSize=6")).body as ApiBody;
+    expect(six.items).toHaveLength(6);
+    expect(ids(six.items)).toEqual(ids((await pageData("q=king%20teak")).items.slice(0, 6)));
+  });
+});
+
+describe("the index stays in step with the catalogue", () => {
+  async function found(q: string): Promise<number[]> {
+    return ids((await searchItems(parseSearch(q).words, undefined, { offset: 0, limit: 100 })).rows);
+  }
+
+  it("after an admin edit of a product: its new words are found, its old ones are not", async () => {
+    const product = await db
+      .selectFrom("items")
+      .selectAll()
+      .where("title", "like", "%King Size Bed")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    const item = (await getProductForAdmin(product.id))!;
+    expect(await found("zebrawood")).toEqual([]);
+    await updateProduct(item.id, {
+      title: "Zebrawood Four Poster",
+      categoryId: item.categoryId,
+      price: item.price,
+      imgPath: item.imgPath,
+      description: item.description,
+      featured: item.featured,
+      specifications: { ...item.specifications, Finish: "Quokka lacquer" },
+      stock: null,
+      version: item.version,
+    });
+    expect(await found("zebrawood")).toEqual([item.id]);
+    expect(await found("four poster")).toEqual([item.id]);
+    expect(await found("quokka lacquer")).toEqual([item.id]);
+    expect(await found(product.title)).not.toContain(item.id);
+    // A stock change alone leaves the index as it was.
+    const edited = (await getProductForAdmin(item.id))!;
+    await updateProduct(item.id, { ...edited, stock: { by: 1, keepInStock: true }, version: edited.version });
+    expect(await found("zebrawood")).toEqual([item.id]);
+  });
+
+  it("after a category rename: its products are found by the new title, not the old", async () => {
+    const office = await db.selectFrom("categories").selectAll().where("slug", "=", "office").executeTakeFirstOrThrow();
+    const count = toCount(
+      (
+        await db
+          .selectFrom("items")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .where("categoryId", "=", office.id)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect((await searchItems(parseSearch("workspace").words)).total).toBe(0);
+    const started = performance.now();
+    await updateCategory(office.id, { title: "Home Workspace", description: office.description, imgPath: office.imgPath });
+    console.info(`renaming a category of ${count} products took ${(performance.now() - started).toFixed(0)} ms`);
+    expect((await searchItems(parseSearch("workspace").words)).total).toBe(count);
+    const stillOffice = await searchItems(parseSearch("office").words, undefined, { offset: 0, limit: 100 });
+    expect(stillOffice.total).toBeLessThan(count);
+    await updateCategory(office.id, { title: office.title, description: office.description, imgPath: office.imgPath });
+    expect((await searchItems(parseSearch("workspace").words)).total).toBe(0);
+  });
+
+  it("after a product is deleted: it is found no more", async () => {
+    const product = await db
+      .selectFrom("items")
+      .selectAll()
+      .where("title", "like", "%Recliner")
+      .orderBy("id", "desc")
+      .executeTakeFirstOrThrow();
+    expect(await found(product.title)).toContain(product.id);
+    await deleteProduct(product.id);
+    expect(await found(product.title)).not.toContain(product.id);
+    const total = (await searchItems(parseSearch("recliner").words)).total;
+    expect(total).toBe(reference(await documents(), "recliner").length);
+  });
+
+  it("after a CSV import: created and updated products are found by their new words", async () => {
+    const existing = await db.selectFrom("items").selectAll().where("title", "like", "%Study Desk").orderBy("id").executeTakeFirstOrThrow();
+    const category = await db.selectFrom("categories").select("slug").where("id", "=", existing.categoryId).executeTakeFirstOrThrow();
+    const row = (fields: Partial<Record<(typeof CSV_COLUMNS)[number], string | number>>) => {
+      const full: Record<string, string | number> = {
+        slug: "",
+        title: "Okapi Reading Stool",
+        category: "office",
+        price: 4999,
+        stock: 3,
+        featured: "no",
+        description: "A stool for the search tests.",
+        imgPath: "/images/products/okapi.svg",
+        specifications: '{"Material":"Padauk"}',
+        version: "",
+        ...fields,
+      };
+      return CSV_COLUMNS.map((c) => String(full[c] ?? ""));
+    };
+    const csv = stringify(
+      [
+        [...CSV_COLUMNS],
+        row({}),
+        row({
+          slug: existing.slug,
+          title: "Narwhal Writing Desk",
+          category: category.slug,
+          price: existing.price,
+          stock: "",
+          description: existing.description,
+          imgPath: existing.imgPath,
+          specifications: existing.specifications,
+          version: existing.version,
+        }),
+      ],
+      { record_delimiter: "windows" },
+    );
+    expect(await importProductsCsv(csv)).toEqual({ created: 1, updated: 1 });
+    const created = await db.selectFrom("items").select("id").where("title", "=", "Okapi Reading Stool").executeTakeFirstOrThrow();
+    expect(await found("okapi")).toEqual([created.id]);
+    expect(await found("padauk")).toEqual([created.id]);
+    expect(await found("narwhal writing")).toEqual([existing.id]);
+    expect(await found(existing.title)).not.toContain(existing.id);
+  });
+});
