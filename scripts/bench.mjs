@@ -1,0 +1,262 @@
+// npm run bench: server time of the catalogue's pages and API on a large catalogue (issue 14).
+//
+// Seeds a large catalogue (SEED=large: the demo's 30 pieces plus generated ones, 100,000 in all)
+// into a temporary database, starts the production server (build/, built first when missing) on
+// a loopback port, and times each route below with one client asking again and again (keep-alive,
+// no concurrency: the time is the server's, not a queue's). Prints p50/p95/p99 per route and
+// fails (exit 1) when a budget is missed or a route does not answer 200.
+//
+//   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--pg ADMIN_URL] [--keep]
+//
+// SQLite by default; with --pg (or TEST_PG_URL) an admin connection to PostgreSQL, on which it
+// creates a fresh database (dropped afterwards). `npm run bench:pg` starts a throwaway
+// PostgreSQL 15 cluster for it (scripts/with-pg.sh). Not part of npm test.
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import pg from "pg";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const SERVER_BUILD = path.join(root, "build", "server", "index.js");
+
+/** Budgets on this 2-core machine with 100,000 products (issue 14): p95 in milliseconds. */
+const BUDGET = { catalogue: 20, search: 30 };
+
+const { values } = parseArgs({
+  options: {
+    total: { type: "string", default: "100000" },
+    requests: { type: "string", default: "200" },
+    warmup: { type: "string", default: "30" },
+    pg: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const total = Number(values.total);
+const requests = Number(values.requests);
+const warmup = Number(values.warmup);
+const pgAdminUrl = values.pg ?? process.env.TEST_PG_URL ?? null;
+if (!Number.isInteger(total) || total < 30 || !Number.isInteger(requests) || requests < 20 || !Number.isInteger(warmup) || warmup < 0) {
+  console.error("usage: node scripts/bench.mjs [--total N>=30] [--requests N>=20] [--warmup N] [--pg ADMIN_URL] [--keep]");
+  process.exit(2);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One request; answers its status, headers and body, and how long it took in milliseconds. */
+function request(base, method, pathname, headers = {}, body) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = http.request(new URL(pathname, base), { method, headers, agent }, (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          body: Buffer.concat(chunks).toString("utf8"),
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        }),
+      );
+      res.on("error", reject);
+    });
+    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${pathname}: no answer in 30 s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function createDatabase(dataDir) {
+  if (!pgAdminUrl) return { kind: "SQLite", url: `file:${path.join(dataDir, "shop.db")}`, async drop() {} };
+  const name = `shop_bench_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    kind: "PostgreSQL",
+    url: url.toString(),
+    async drop() {
+      const cleanup = new pg.Client({ connectionString: pgAdminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** Rows of plain objects as a text table, columns as wide as their widest cell. */
+function table(rows) {
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+  const cells = [columns, ...rows.map((row) => columns.map((c) => String(row[c] ?? "")))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((line) => line[i].length)));
+  const line = (values) => values.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join("  ");
+  return [line(columns), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  if (!fs.existsSync(SERVER_BUILD)) {
+    console.info("No build found: building once…");
+    const built = spawnSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build"], { cwd: root, stdio: "inherit" });
+    if (built.status !== 0) process.exit(built.status ?? 1);
+  }
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-bench-"));
+  const database = await createDatabase(dataDir);
+  // Migrate and seed first (the same command as `npm run db:seed -- --large`), timed on its own.
+  const seedStarted = Date.now();
+  const seeded = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "seed", "--large", "--total", String(total)], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir },
+    encoding: "utf8",
+  });
+  if (seeded.status !== 0) throw new Error(`seeding failed:\n${seeded.stdout}${seeded.stderr}`);
+  console.info(
+    `${database.kind}: ${seeded.stdout.trim().split("\n").at(-1)} (${((Date.now() - seedStarted) / 1000).toFixed(1)} s with migrations)`,
+  );
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const adminPassword = crypto.randomBytes(12).toString("hex");
+  const log = fs.createWriteStream(path.join(dataDir, "server.log"));
+  const startedAt = Date.now();
+  const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      MAIL_DIR: path.join(dataDir, "mail"),
+      SEED: "none",
+      ADMIN_PASSWORD: adminPassword,
+      SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout.pipe(log);
+  server.stderr.pipe(log);
+  let exited = false;
+  server.once("exit", () => (exited = true));
+  let failed = false;
+  try {
+    // The server listens once it has migrated and seeded.
+    for (;;) {
+      if (exited) throw new Error(`the server exited while starting (log: ${path.join(dataDir, "server.log")})`);
+      if (Date.now() - startedAt > 300_000) throw new Error("the server did not answer /healthz within 5 minutes");
+      const ok = await request(base, "GET", "/healthz").then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) break;
+      await sleep(200);
+    }
+    console.info(`${database.kind}: the server answered in ${((Date.now() - startedAt) / 1000).toFixed(1)} s`);
+
+    const products = JSON.parse((await request(base, "GET", "/api/category/items?slug=living-room&pageSize=1")).body);
+    if (!products.items?.length) throw new Error("the large seed made no living-room products");
+    if (products.total < Math.floor(total / 5) - 30)
+      throw new Error(`living-room holds ${products.total} products, fewer than the seed's share`);
+    const productSlug = products.items[0].slug;
+    const login = await request(
+      base,
+      "POST",
+      "/admin/login",
+      { "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+      `password=${adminPassword}`,
+    );
+    const adminCookie = (login.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+    if (login.status !== 303 || !adminCookie) throw new Error(`the admin login answered ${login.status}`);
+
+    const filters = "availability=in-stock&price=15000-30000&price=30000-50000&sort=price-asc";
+    const routes = [
+      { name: "category page 1", path: "/category/living-room", budget: BUDGET.catalogue },
+      { name: "category page 100", path: "/category/living-room?page=100", budget: BUDGET.catalogue },
+      { name: "category sorted", path: "/category/living-room?sort=price-desc", budget: BUDGET.catalogue },
+      { name: "category filtered+sorted p1", path: `/category/living-room?${filters}`, budget: BUDGET.catalogue },
+      { name: "category filtered+sorted p100", path: `/category/living-room?${filters}&page=100`, budget: BUDGET.catalogue },
+      { name: "product page", path: `/product/${productSlug}`, budget: BUDGET.catalogue },
+      { name: "API category items p1", path: "/api/category/items?slug=living-room", budget: BUDGET.catalogue },
+      { name: "API category items p100", path: "/api/category/items?slug=living-room&page=100", budget: BUDGET.catalogue },
+      { name: "search, one word", path: "/search?q=sofa", budget: BUDGET.search },
+      { name: "search, three words", path: "/search?q=teak+king+bed", budget: BUDGET.search },
+      { name: "search, a prefix", path: "/search?q=shee", budget: BUDGET.search },
+      { name: "search, no hits", path: "/search?q=zyxwvut", budget: BUDGET.search },
+      { name: "API search", path: "/api/search?q=wooden+chair", budget: BUDGET.search },
+      { name: "admin product search", path: "/admin/products?q=teak", budget: null, headers: { Cookie: adminCookie } },
+    ];
+
+    const rows = [];
+    for (const route of routes) {
+      const times = [];
+      let status = 0;
+      for (let i = 0; i < warmup + requests; i++) {
+        const answer = await request(base, "GET", route.path, route.headers ?? {});
+        status = answer.status;
+        if (status !== 200) break;
+        if (i >= warmup) times.push(answer.ms);
+      }
+      if (status !== 200) {
+        rows.push({ route: route.name, path: route.path, status, verdict: "FAIL (not 200)" });
+        failed = true;
+        continue;
+      }
+      times.sort((a, b) => a - b);
+      const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(times, p));
+      const ok = route.budget === null || p95 < route.budget;
+      if (!ok) failed = true;
+      rows.push({
+        route: route.name,
+        p50: p50.toFixed(1),
+        p95: p95.toFixed(1),
+        p99: p99.toFixed(1),
+        budget: route.budget === null ? "-" : `p95 < ${route.budget}`,
+        verdict: ok ? "ok" : "OVER BUDGET",
+      });
+    }
+    console.info(
+      `\n${database.kind}, ${total.toLocaleString("en-IN")} products, ${requests} requests a route after ${warmup} warm-up (ms):`,
+    );
+    console.info(table(rows));
+    console.info(failed ? "bench: a budget was missed" : "bench: every budget met");
+  } finally {
+    server.kill("SIGTERM");
+    for (let i = 0; i < 100 && !exited; i++) await sleep(100);
+    if (!exited) server.kill("SIGKILL");
+    agent.destroy();
+    if (!values.keep) {
+      await database.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    } else console.info(`kept: ${dataDir}${database.kind === "PostgreSQL" ? ` and ${database.url}` : ""}`);
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+});
