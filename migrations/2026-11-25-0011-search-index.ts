@@ -30,7 +30,8 @@ const sqliteSpecs = (row: string) =>
 
 const sqliteIndexRow = (row: string) =>
   `insert into items_fts(rowid, title, category, specs, description)
-     values (${row}.id, ${row}.title, (select title from categories where id = ${row}.category_id), ${sqliteSpecs(row)}, ${row}.description);`;
+     values (${row}.id, ${row}.title, (select title from categories where id = ${row}.category_id),
+             ${sqliteSpecs(row)}, ${row}.description);`;
 
 async function upSqlite(db: Kysely<unknown>) {
   await sql`create virtual table items_fts using fts5(

@@ -19,7 +19,6 @@ import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue";
 import { parseSearch } from "~/utils/search";
 import { getRequest } from "../support/requests";
-import type { Answer } from "./helpers";
 import { asRecord, call, expectApiError } from "./helpers";
 
 const TOTAL = 5_000;
