@@ -50,6 +50,8 @@ interface Matches {
   relevanceOrder: "asc" | "desc";
   /** how many products match, read from the index alone */
   count: () => Promise<{ n: number | string }>;
+  /** one window of the matching products' ids, most relevant first, read from the index alone */
+  rankedIds: (window: RowWindow) => Promise<number[]>;
 }
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
@@ -70,6 +72,18 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
           .where(sql<SqlBool>`document @@ ${query}`)
           .executeTakeFirstOrThrow(),
+      rankedIds: async (window) => {
+        const rows = await db
+          .selectFrom("itemsSearch")
+          .select("itemId as id")
+          .where(sql<SqlBool>`document @@ ${query}`)
+          .orderBy(sql`ts_rank(document, ${query})`, "desc")
+          .orderBy("itemId")
+          .limit(window.limit)
+          .offset(window.offset)
+          .execute();
+        return rows.map((r) => r.id);
+      },
     };
   }
   const match = fts5Match(words);
@@ -87,7 +101,35 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .where(sql<SqlBool>`items_fts match ${match}`)
         .executeTakeFirstOrThrow(),
+    rankedIds: async (window) => {
+      const rows = await db
+        .selectFrom("itemsFts")
+        .select("rowid as id")
+        .where(sql<SqlBool>`items_fts match ${match}`)
+        .orderBy(sql`rank`)
+        .orderBy("rowid")
+        .limit(window.limit)
+        .offset(window.offset)
+        .execute();
+      return rows.map((r) => r.id);
+    },
   };
+}
+
+/**
+ * The most relevant page without filters: ranked in the index alone (no product row is read for
+ * the thousands of matches a common word has), then that page's products by id. A product deleted
+ * in between is left out of the page.
+ */
+async function rankedPage(db: Db, search: Matches, window: RowWindow): Promise<Item[]> {
+  const ids = await search.rankedIds(window);
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("items").selectAll().where("id", "in", ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toItem(row)] : [];
+  });
 }
 
 /**
@@ -103,11 +145,15 @@ export async function searchItems(
 ): Promise<ListPage<Item>> {
   if (words.length === 0) return { rows: [], total: 0 };
   const search = matches(db as unknown as SearchDb, words);
+  // Without filters every index row is a product (the triggers keep them one to one): count the index alone.
+  if (!hasFilters(query) && query.sort === "default") {
+    const [rows, total] = await Promise.all([rankedPage(db, search, window), search.count()]);
+    return { rows, total: toCount(total.n) };
+  }
   let rows = search.rows().selectAll("items").where(filtersOf(query));
   if (query.sort === "price-asc") rows = rows.orderBy("items.price", "asc").orderBy("items.id", "asc");
   else if (query.sort === "price-desc") rows = rows.orderBy("items.price", "desc").orderBy("items.id", "desc");
   else rows = rows.orderBy(search.relevance, search.relevanceOrder).orderBy("items.id", "asc");
-  // Without filters every index row is a product (the triggers keep them one to one): count the index alone.
   const count = hasFilters(query)
     ? search
         .rows()
