@@ -4,12 +4,12 @@ import type { Db } from "~/lib/db.server";
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import { db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
-import { isTestPaymentId } from "~/lib/payments.server";
+import { isTestPaymentId, TEST_MARKER } from "~/lib/payments.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
 import type { OrdersTable, OrderStatus, PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
-import { COD_LIMITS, COD_MESSAGES } from "~/utils/checkout";
+import { COD_LIMITS, COD_MESSAGES, TEST_PAYMENT_MESSAGES } from "~/utils/checkout";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { PageInfo } from "~/utils/pagination";
@@ -320,21 +320,30 @@ async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: 
 }
 
 /**
- * COD_LIMITS, checked inside the order's transaction once the customer's cart is locked, so two
- * placements at once count each other.
+ * COD_LIMITS for an order whose money is not taken: cash on delivery, or a payment on the offline
+ * test gateway (`how`: whose messages). Checked inside the transaction once the customer's cart
+ * is locked, so two placements at once count each other; the open orders counted are both kinds.
+ * Starting a test payment checks them too, before its units are held.
  */
-async function assertCodAllowed(trx: Db, userId: number, lines: { title: string; quantity: number }[], total: number): Promise<void> {
+export async function assertUnpaidAllowed(
+  trx: Db,
+  userId: number,
+  lines: { title: string; quantity: number }[],
+  total: number,
+  how: "cod" | "test",
+): Promise<void> {
+  const messages = how === "cod" ? COD_MESSAGES : TEST_PAYMENT_MESSAGES;
   const bulky = lines.find((line) => line.quantity > COD_LIMITS.unitsPerPiece);
-  if (bulky) throw new AppError(400, COD_MESSAGES.tooManyUnits(bulky.title));
-  if (total > COD_LIMITS.maxTotal) throw new AppError(400, COD_MESSAGES.tooLarge);
+  if (bulky) throw new AppError(400, messages.tooManyUnits(bulky.title));
+  if (total > COD_LIMITS.maxTotal) throw new AppError(400, messages.tooLarge);
   const open = await trx
     .selectFrom("orders")
     .select((eb) => eb.fn.countAll<number>().as("n"))
     .where("userId", "=", userId)
-    .where("paymentMethod", "=", "cod")
+    .where((eb) => eb.or([eb("paymentMethod", "=", "cod"), eb("paymentId", "like", `pay_${TEST_MARKER}%`)]))
     .where("status", "=", "processing")
     .executeTakeFirstOrThrow();
-  if (Number(open.n) >= COD_LIMITS.openOrders) throw new AppError(409, COD_MESSAGES.tooManyOpen);
+  if (Number(open.n) >= COD_LIMITS.openOrders) throw new AppError(409, messages.tooManyOpen);
 }
 
 /**
@@ -365,7 +374,10 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
       }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
-      if (input.paymentMethod === "cod") await assertCodAllowed(trx, input.userId, lines, totals.total);
+      if (input.paymentMethod === "cod") await assertUnpaidAllowed(trx, input.userId, lines, totals.total, "cod");
+      else if (input.payment && isTestPaymentId(input.payment.paymentId)) {
+        await assertUnpaidAllowed(trx, input.userId, lines, totals.total, "test");
+      }
 
       const order = await trx
         .insertInto("orders")

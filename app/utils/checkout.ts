@@ -37,6 +37,20 @@ export const COD_MESSAGES = {
     "Please pay online, or wait until one of them has shipped.",
 };
 
+/**
+ * A payment on the offline test gateway moves no money either (a shop without Razorpay keys):
+ * the same caps as cash on delivery hold for it, in its own words (security review, 2026-11-25:
+ * one new account took a piece's whole stock with test payments).
+ */
+export const TEST_PAYMENT_MESSAGES = {
+  tooManyUnits: (title: string) =>
+    `Test payments take up to ${COD_LIMITS.unitsPerPiece} of each piece (${title}), since no money moves. Please lower the quantity.`,
+  tooLarge: COD_MESSAGES.tooLarge,
+  tooManyOpen:
+    `You already have ${COD_LIMITS.openOrders} unpaid orders (cash on delivery or test payments) waiting to be shipped. ` +
+    "Please wait until one of them has shipped.",
+};
+
 export function canonicalState(raw: string): string {
   const key = raw.trim().replace(/\s+/g, " ").toLowerCase();
   return INDIAN_STATES.find((s) => s.toLowerCase() === key) ?? raw.trim().replace(/\s+/g, " ");

@@ -23,7 +23,8 @@ import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/request
 import type { Answer } from "./helpers";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, countOrders, newCustomer, PASSWORD, snapshot, itemMaker, SHIPPING } from "./order-helpers";
+import { addToCart, checkoutFields, countOrders, newCustomer, PASSWORD, placeViaApi, snapshot, itemMaker, SHIPPING } from "./order-helpers";
+import { COD_LIMITS, COD_MESSAGES, TEST_PAYMENT_MESSAGES } from "~/utils/checkout";
 
 beforeAll(async () => {
   await ready;
@@ -328,5 +329,49 @@ describe("the gateway page and the redirect callback", () => {
     expect(crossSite("POST", "/rzp/test-gateway/order_TESTabcdefghij/pay")).toBe(false);
     expect(crossSite("POST", "/pay/order_TESTabcdefghij")).toBe(false);
     expect(ORIGIN).toBe("http://localhost:3000");
+  });
+});
+
+describe("a test payment takes no money, so cash on delivery's caps hold for it (security review 2026-11-25, medium)", () => {
+  const pay = async (customer: Customer) => {
+    const id = await paymentOrderFor(customer);
+    const proof = asRecord((await gatewayApi(id, {}, customer.auth)).body);
+    return call(
+      ordersAdd.action,
+      jsonRequest("POST", "/api/orders/add", checkoutFields({ paymentMethod: "online", ...proof }), customer.auth),
+    );
+  };
+
+  it("more than 10 of a piece: the payment order is refused (400) before any unit is held, and nothing is written", async () => {
+    const customer = await newCustomer("gw-cap-units");
+    const piece = await item("cap-units", 3000, 40);
+    await addToCart(customer, piece, COD_LIMITS.unitsPerPiece + 1);
+    const before = await snapshot(customer, [piece]);
+    const refused = await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+    const { title } = await db.selectFrom("items").select("title").where("id", "=", piece).executeTakeFirstOrThrow();
+    expect(expectApiError(refused, 400).message).toBe(TEST_PAYMENT_MESSAGES.tooManyUnits(title));
+    expect(await snapshot(customer, [piece])).toEqual(before);
+    expect(await db.selectFrom("paymentOrders").select("id").where("userId", "=", customer.user.id).execute()).toHaveLength(0);
+  });
+
+  it(`at most ${COD_LIMITS.openOrders} unpaid orders waiting, cash on delivery and test payments together`, async () => {
+    const customer = await newCustomer("gw-cap-open");
+    const piece = await item("cap-open", 2000, 100);
+    for (let i = 0; i < COD_LIMITS.openOrders - 2; i++) {
+      await addToCart(customer, piece, 1);
+      expect((await placeViaApi(customer, checkoutFields({ paymentMethod: "cod" }))).status).toBe(201);
+    }
+    for (let i = 0; i < 2; i++) {
+      await addToCart(customer, piece, 1);
+      expect((await pay(customer)).status).toBe(201);
+    }
+    await addToCart(customer, piece, 1);
+    const refused = await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+    expect(expectApiError(refused, 409).message).toBe(TEST_PAYMENT_MESSAGES.tooManyOpen);
+    expect(expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "cod" })), 409).message).toBe(
+      COD_MESSAGES.tooManyOpen,
+    );
+    expect(await countOrders(customer.user.id)).toBe(COD_LIMITS.openOrders);
+    await settleMail();
   });
 });
