@@ -192,6 +192,36 @@ describe("keys a client cannot aim (third security review, medium)", () => {
   });
 });
 
+describe("an IPv6 network spends a subject's tries as one address (security review 2026-11-25, medium)", () => {
+  it("wrong passwords from many /64s of one /48: the limit's worth are checked, then 429; the owner elsewhere still logs in", async () => {
+    const customer = await newCustomer("v6-48");
+    const saved = { max: LIMITS.login.max, pause: SLOWDOWN.ms };
+    LIMITS.login.max = 3;
+    SLOWDOWN.ms = 0;
+    try {
+      const statuses: number[] = [];
+      for (let n = 1; n <= 10; n++) {
+        const client = { ip: addressKey(`2001:470:abcd:${n.toString(16)}::1`) };
+        for (let i = 0; i < 2; i++) {
+          statuses.push(
+            await verifyLogin({ email: customer.email, password: "wrong-password" }, client).then(
+              () => 200,
+              (error: { status: number }) => error.status,
+            ),
+          );
+        }
+      }
+      // Before: every /64 had its own three, and the fair share let two of each through: 20 checked.
+      expect(statuses.filter((s) => s === 401)).toHaveLength(LIMITS.login.max);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20 - LIMITS.login.max);
+      await expect(verifyLogin({ email: customer.email, password: PASSWORD }, { ip: "203.0.113.99" })).resolves.toBeTruthy();
+    } finally {
+      LIMITS.login.max = saved.max;
+      SLOWDOWN.ms = saved.pause;
+    }
+  });
+});
+
 describe("addressKey", () => {
   it("keeps IPv4, unwraps IPv4-mapped IPv6, and limits IPv6 by its /64", async () => {
     const { addressKey } = await import("~/lib/rate-limit.server");
