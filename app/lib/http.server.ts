@@ -167,5 +167,7 @@ export function safeRedirectPath(target: unknown, fallback = "/"): string {
     return fallback;
   }
   if ([...target].some((ch) => ch.charCodeAt(0) < 32)) return fallback;
-  return target;
+  // A Location header holds ASCII only: anything else (U+2028, Hindi letters) is percent-encoded,
+  // or setting the header throws (a 500 after a sign-in had rotated the session).
+  return target.replace(/[^\x21-\x7e]/gu, (ch) => encodeURIComponent(ch));
 }

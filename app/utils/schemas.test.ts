@@ -250,6 +250,14 @@ describe("safeRedirectPath", () => {
     expect(safeRedirectPath(path, "/cart")).toBe("/cart");
   });
 
+  it("percent-encodes what a Location header cannot hold, so redirect() never throws", () => {
+    expect(safeRedirectPath("/\u2028//evil.com")).toBe("/%E2%80%A8//evil.com");
+    expect(safeRedirectPath("/search?q=सोफा sets")).toBe("/search?q=%E0%A4%B8%E0%A5%8B%E0%A4%AB%E0%A4%BE%20sets");
+    expect(safeRedirectPath("/search?q=%E0%A4%B8")).toBe("/search?q=%E0%A4%B8");
+    for (const path of ["/\u2028//evil.com", "/search?q=सोफा", "/a\u00a0b"])
+      expect(() => new Headers({ Location: safeRedirectPath(path) })).not.toThrow();
+  });
+
   it("refuses non-strings and uses / as the default fallback", () => {
     expect(safeRedirectPath(null)).toBe("/");
     expect(safeRedirectPath(undefined)).toBe("/");

@@ -101,6 +101,9 @@ export async function signIn(
   fresh.unset("cartId");
   fresh.unset("wishlistId");
   fresh.unset("pendingSignup");
+  // Whoever signs in is not the staff member who opened Admin Access in this browser.
+  fresh.unset("isAdmin");
+  fresh.unset("adminGrant");
   fresh.set("userId", user.id);
   fresh.set("remember", options.remember ?? true);
   const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });

@@ -28,6 +28,7 @@ import * as orderPage from "~/routes/admin.orders_.$orderId";
 import * as productsPage from "~/routes/admin.products";
 import * as usersPage from "~/routes/admin.users";
 import * as loginRoute from "~/routes/admin_.login";
+import * as customerLogin from "~/routes/login";
 import * as userList from "~/routes/api.user.list";
 import * as changeStatus from "~/routes/api.orders_.changeStatus";
 import * as customerOrders from "~/routes/orders";
@@ -40,7 +41,7 @@ import { getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/reques
 import type { Answer, RouteFn } from "./helpers";
 import { asRecord, call, expectApiError, setCookies } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, eventsOf, newCustomer, placeViaApi } from "./order-helpers";
+import { addToCart, checkoutFields, eventsOf, newCustomer, PASSWORD as CUSTOMER_PASSWORD, placeViaApi } from "./order-helpers";
 
 let adminCookie = "";
 let firstCategoryId = 0;
@@ -278,6 +279,21 @@ describe("POST /admin/login", () => {
     expect(missing.status).toBe(401);
     expect(await isAdminRequest(getRequest("/admin", { Cookie: cookie }))).toBe(false);
     expect((await sessionDataOf(cookie))?.isAdmin).toBeUndefined();
+  });
+
+  it("a customer signing in on a browser where Admin Access was opened does not keep it (security review 2026-11-25, low)", async () => {
+    const customer = await newCustomer("admin-then-customer");
+    const staffBrowser = mergeCookies([await grantAdmin(getRequest("/"))]);
+    expect(await isAdminRequest(getRequest("/admin", { Cookie: staffBrowser }))).toBe(true);
+    const signedIn = await call(
+      customerLogin.action,
+      formPost("/login", { email: customer.email, password: CUSTOMER_PASSWORD }, { Cookie: staffBrowser }),
+    );
+    expect(signedIn.status).toBe(302);
+    const next = mergeCookies(setCookies(signedIn), staffBrowser);
+    expect(await sessionDataOf(next)).toMatchObject({ userId: customer.user.id });
+    expect((await sessionDataOf(next))?.isAdmin).toBeUndefined();
+    expect(await isAdminRequest(getRequest("/admin", { Cookie: next }))).toBe(false);
   });
 
   it("the right password: 303 to /admin, a fresh session id holding the admin flag, the customer still signed in", async () => {
