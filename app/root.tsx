@@ -27,6 +27,7 @@ import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
 import { adminConfigured } from "~/web/admin.server";
 import { getUser } from "~/web/auth.server";
 import { currentCartId, currentWishlistId } from "~/web/owner.server";
+import { sitemapOrigin } from "~/lib/sitemap.server";
 import { readToasts } from "~/lib/toast.server";
 import type { RootCartData } from "~/utils/cart";
 import { useNonce } from "~/utils/nonce";
@@ -58,6 +59,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // Only what the header shows: the name (it prints the first word).
       user: user ? { name: user.name } : null,
       year: new Date().getFullYear(),
+      // The absolute origin canonical links and Open Graph tags name (utils/seo).
+      siteUrl: sitemapOrigin(request).origin,
       adminConfigured: adminConfigured(),
     },
     { headers: headers ?? undefined },

@@ -16,14 +16,14 @@ import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content
 import { HIGH_PRIORITY, useIsPending } from "~/utils/hooks";
 import { NEWSLETTER_FIELDS } from "~/utils/message-fields";
 import { NewsletterSchema } from "~/utils/schemas";
+import { seoMeta, siteUrlFrom } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [
-  { title: "Sagwan Living | Handcrafted Furniture Online in India" },
-  {
-    name: "description",
-    content: "Shop sofas, beds, dining sets, office and outdoor furniture in solid wood. Free shipping on orders over ₹25,000.",
-  },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seoMeta(siteUrlFrom(matches), {
+    title: "Sagwan Living | Handcrafted Furniture Online in India",
+    description: "Shop sofas, beds, dining sets, office and outdoor furniture in solid wood. Free shipping on orders over ₹25,000.",
+    path: "/",
+  });
 
 export async function loader() {
   const [categories, featured] = await Promise.all([listCategoriesOrDefaults(), listFeatured(4)]);

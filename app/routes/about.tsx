@@ -2,8 +2,10 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link } from "@remix-run/react";
 import { PageHero } from "~/components/PageHero";
 import { about } from "~/content/about";
+import { seoMeta, siteUrlFrom } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [{ title: "About Us | Sagwan Living" }, { name: "description", content: about.description }];
+export const meta: MetaFunction = ({ matches }) =>
+  seoMeta(siteUrlFrom(matches), { title: "About Us | Sagwan Living", description: about.description, path: "/about" });
 
 export default function AboutRoute() {
   const paragraphs = about.story

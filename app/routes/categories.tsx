@@ -3,11 +3,22 @@ import { useLoaderData } from "@remix-run/react";
 import { CategoryCard } from "~/components/CategoryCard";
 import { PageHero } from "~/components/PageHero";
 import { listCategoriesOrDefaults } from "~/models/catalogue.server";
+import { breadcrumbJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 
-export const meta: MetaFunction = () => [
-  { title: "Furniture Categories | Sagwan Living" },
-  { name: "description", content: "Living room, bedroom, dining room, office and outdoor furniture." },
-];
+export const meta: MetaFunction = ({ matches }) => {
+  const siteUrl = siteUrlFrom(matches);
+  return seoMeta(siteUrl, {
+    title: "Furniture Categories | Sagwan Living",
+    description: "Living room, bedroom, dining room, office and outdoor furniture.",
+    path: "/categories",
+    jsonLd: [
+      breadcrumbJsonLd(siteUrl, [
+        { name: "Home", path: "/" },
+        { name: "Categories", path: "/categories" },
+      ]),
+    ],
+  });
+};
 
 export async function loader() {
   return { categories: await listCategoriesOrDefaults() };

@@ -17,6 +17,7 @@ import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
+import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 import type { Sort } from "~/utils/catalogue";
 import {
   AVAILABILITY,
@@ -33,10 +34,25 @@ const PAGE_NOT_FOUND = "Page Not Found";
 
 const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
 
-export const meta: MetaFunction<typeof loader> = ({ data: d, error }) => {
-  if (!d?.category) return [{ title: `${isPageNotFound(error) ? PAGE_NOT_FOUND : "Category Not Found"} | Sagwan Living` }];
+export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) => {
+  if (!d?.category) return privateMeta(`${isPageNotFound(error) ? PAGE_NOT_FOUND : "Category Not Found"} | Sagwan Living`);
   const page = d.info.page > 1 ? ` (Page ${d.info.page})` : "";
-  return [{ title: `${d.category.title} Furniture${page} | Sagwan Living` }, { name: "description", content: d.category.description }];
+  const siteUrl = siteUrlFrom(matches);
+  const path = `/category/${d.category.slug}`;
+  return seoMeta(siteUrl, {
+    title: `${d.category.title} Furniture${page} | Sagwan Living`,
+    description: d.category.description,
+    // Each page of the category is its own page; a sorted or filtered view is the category's.
+    path: d.info.page > 1 && !d.filtersActive && d.query.sort === "default" ? `${path}?page=${d.info.page}` : path,
+    image: d.category.imgPath,
+    jsonLd: [
+      breadcrumbJsonLd(siteUrl, [
+        { name: "Home", path: "/" },
+        { name: "Categories", path: "/categories" },
+        { name: d.category.title, path },
+      ]),
+    ],
+  });
 };
 
 /**

@@ -16,6 +16,7 @@ import { useIsPending } from "~/utils/hooks";
 import type { ContactField } from "~/utils/message-fields";
 import { CONTACT_FIELD_NAMES, CONTACT_FIELDS, CONTACT_SUBJECTS } from "~/utils/message-fields";
 import { ContactSchema } from "~/utils/schemas";
+import { seoMeta, siteUrlFrom } from "~/utils/seo";
 
 /** docs/product.md keeps "Sending..." on screen for 1.5 s before the thank-you panel. */
 const THANK_YOU_DELAY_MS = 1500;
@@ -25,13 +26,13 @@ type Field = ContactField;
 
 type ActionData = Partial<Pick<FormFailure, "formError" | "fieldErrors" | "values">>;
 
-export const meta: MetaFunction = () => [
-  { title: "Contact Us | Sagwan Living" },
-  {
-    name: "description",
-    content: "Contact Sagwan Living by email, phone or at our showrooms in Ahmedabad, Mumbai and Bengaluru. We respond within 24 hours.",
-  },
-];
+export const meta: MetaFunction = ({ matches }) =>
+  seoMeta(siteUrlFrom(matches), {
+    title: "Contact Us | Sagwan Living",
+    description:
+      "Contact Sagwan Living by email, phone or at our showrooms in Ahmedabad, Mumbai and Bengaluru. We respond within 24 hours.",
+    path: "/contact",
+  });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);

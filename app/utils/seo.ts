@@ -1,0 +1,85 @@
+// What search engines and link previews read of a storefront page (issue 14, item 5): its title
+// and description, one canonical URL, Open Graph tags, and JSON-LD (schema.org Product and
+// BreadcrumbList). One place builds them; each page's meta function calls it.
+import type { MetaDescriptor } from "@remix-run/node";
+import type { Item } from "./catalogue";
+
+export const SITE_NAME = "Sagwan Living";
+
+/** The root loader's absolute origin (PUBLIC_URL, else the request's), as meta functions see it. */
+export function siteUrlFrom(matches: readonly { id: string; data: unknown }[]): string {
+  const root = matches.find((m) => m.id === "root")?.data as { siteUrl?: string } | undefined;
+  return root?.siteUrl ?? "";
+}
+
+export interface PageSeo {
+  title: string;
+  description: string;
+  /** the canonical path with the query parameters that name a distinct page (`/category/x?page=2`) */
+  path: string;
+  /** a same-site image path for link previews */
+  image?: string;
+  type?: "website" | "product";
+  /** JSON-LD objects (Product, BreadcrumbList) */
+  jsonLd?: object[];
+}
+
+/** Title, description, canonical link, Open Graph tags and JSON-LD for one page. */
+export function seoMeta(siteUrl: string, page: PageSeo): MetaDescriptor[] {
+  const url = `${siteUrl}${page.path}`;
+  const tags: MetaDescriptor[] = [
+    { title: page.title },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:site_name", content: SITE_NAME },
+    { property: "og:type", content: page.type ?? "website" },
+    { property: "og:title", content: page.title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:locale", content: "en_IN" },
+  ];
+  if (page.image) tags.push({ property: "og:image", content: `${siteUrl}${page.image}` });
+  for (const object of page.jsonLd ?? []) tags.push({ "script:ld+json": object });
+  return tags;
+}
+
+/** A page that must not be indexed (carts, accounts, error pages): its title and `noindex`. */
+export function privateMeta(title: string): MetaDescriptor[] {
+  return [{ title }, { name: "robots", content: "noindex" }];
+}
+
+/** schema.org BreadcrumbList of a page's trail, the page itself last. */
+export function breadcrumbJsonLd(siteUrl: string, trail: { name: string; path: string }[]): object {
+  return {
+    "@context": "https://schema.org",
+    "@type": "BreadcrumbList",
+    itemListElement: trail.map((crumb, i) => ({ "@type": "ListItem", position: i + 1, name: crumb.name, item: `${siteUrl}${crumb.path}` })),
+  };
+}
+
+/** schema.org Product with its one Offer: the price in INR, whole rupees, and whether it is in stock. */
+export function productJsonLd(siteUrl: string, item: Item, category: { title: string } | null): object {
+  const specs = item.specifications as Record<string, unknown>;
+  const text = (key: string) => (typeof specs[key] === "string" ? (specs[key] as string) : undefined);
+  return {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: item.title,
+    description: item.description,
+    image: `${siteUrl}${item.imgPath}`,
+    sku: `SL-${item.id}`,
+    url: `${siteUrl}/product/${item.slug}`,
+    brand: { "@type": "Brand", name: SITE_NAME },
+    ...(category ? { category: category.title } : {}),
+    ...(text("Material") ? { material: text("Material") } : {}),
+    ...(text("Color") ? { color: text("Color") } : {}),
+    offers: {
+      "@type": "Offer",
+      url: `${siteUrl}/product/${item.slug}`,
+      priceCurrency: "INR",
+      price: String(item.price),
+      availability: item.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+      itemCondition: "https://schema.org/NewCondition",
+    },
+  };
+}

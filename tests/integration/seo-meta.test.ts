@@ -1,0 +1,74 @@
+// What search engines read of each storefront page (issue 14, item 5): title, description, one
+// canonical URL, Open Graph tags and JSON-LD, built by utils/seo from the page's own loader data.
+import type { MetaDescriptor } from "@remix-run/node";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import * as aboutPage from "~/routes/about";
+import * as categoriesPage from "~/routes/categories";
+import * as categoryPage from "~/routes/category.$slug";
+import * as homePage from "~/routes/_index";
+import { getRequest } from "../support/requests";
+import { call } from "./helpers";
+
+const SITE = "https://shop.example.in";
+
+beforeAll(async () => {
+  await ready;
+});
+
+type MetaFn = (args: never) => MetaDescriptor[] | undefined;
+
+/** A page's meta tags as Remix builds them: the route's meta function with its loader's data and the root's siteUrl. */
+export function metaOf(meta: MetaFn, data: unknown, extra: Record<string, unknown> = {}): MetaDescriptor[] {
+  const matches = [{ id: "root", data: { siteUrl: SITE } }];
+  return meta({ data, matches, params: {}, location: { pathname: "/", search: "" }, error: undefined, ...extra } as never) ?? [];
+}
+
+export const tag = (tags: MetaDescriptor[], key: string, value: string) =>
+  tags.find((t) => (t as Record<string, unknown>)[key] === value) as Record<string, string> | undefined;
+export const jsonLd = (tags: MetaDescriptor[]) =>
+  tags.flatMap((t) => ("script:ld+json" in t ? [t["script:ld+json"] as Record<string, unknown>] : []));
+
+function expectPageTags(tags: MetaDescriptor[], path: string) {
+  const title = (tags.find((t) => "title" in t) as { title: string }).title;
+  const description = tag(tags, "name", "description")!.content;
+  expect(title).toMatch(/Sagwan Living/);
+  expect(description.length).toBeGreaterThan(20);
+  expect(tag(tags, "rel", "canonical")).toMatchObject({ tagName: "link", href: `${SITE}${path}` });
+  expect(tag(tags, "property", "og:title")!.content).toBe(title);
+  expect(tag(tags, "property", "og:description")!.content).toBe(description);
+  expect(tag(tags, "property", "og:url")!.content).toBe(`${SITE}${path}`);
+  expect(tag(tags, "property", "og:site_name")!.content).toBe("Sagwan Living");
+}
+
+describe("storefront pages' meta tags", () => {
+  it("home, categories and about: their own title, description, canonical URL and Open Graph tags", async () => {
+    expectPageTags(metaOf(homePage.meta as MetaFn, {}), "/");
+    expectPageTags(metaOf(aboutPage.meta as MetaFn, {}), "/about");
+    const categories = metaOf(categoriesPage.meta as MetaFn, (await call(categoriesPage.loader, getRequest("/categories"))).body);
+    expectPageTags(categories, "/categories");
+    expect(jsonLd(categories)[0]).toMatchObject({ "@type": "BreadcrumbList" });
+  });
+
+  it("a category: page 1 and later pages are their own canonical pages; sorted or filtered views name the category", async () => {
+    const load = async (qs: string) => (await call(categoryPage.loader, getRequest(`/category/bedroom${qs}`), { slug: "bedroom" })).body;
+    const first = metaOf(categoryPage.meta as MetaFn, await load(""));
+    expectPageTags(first, "/category/bedroom");
+    expect(tag(first, "property", "og:image")!.content).toMatch(new RegExp(`^${SITE}/`));
+    const crumbs = jsonLd(first).find((o) => o["@type"] === "BreadcrumbList") as {
+      itemListElement: { position: number; name: string; item: string }[];
+    };
+    expect(crumbs.itemListElement.map((c) => [c.position, c.name, c.item])).toEqual([
+      [1, "Home", `${SITE}/`],
+      [2, "Categories", `${SITE}/categories`],
+      [3, "Bedroom", `${SITE}/category/bedroom`],
+    ]);
+    // A later page of the plain list is its own page (the demo's bedroom holds one: its data, as page 3 would have it).
+    const page1 = (await load("")) as Record<string, unknown>;
+    const page3 = { ...page1, info: { ...(page1.info as object), page: 3 } };
+    expect(tag(metaOf(categoryPage.meta as MetaFn, page3), "rel", "canonical")!.href).toBe(`${SITE}/category/bedroom?page=3`);
+    expect((metaOf(categoryPage.meta as MetaFn, page3).find((t) => "title" in t) as { title: string }).title).toContain("(Page 3)");
+    // A sorted or filtered view names the category itself.
+    expectPageTags(metaOf(categoryPage.meta as MetaFn, await load("?sort=price-asc&availability=in-stock")), "/category/bedroom");
+  });
+});
