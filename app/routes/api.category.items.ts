@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler } from "~/lib/api.server";
+import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, pageParams, PRODUCT_PAGE_SIZES, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
 import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
@@ -10,7 +10,7 @@ import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.serve
  * pageSize; 404 for an unknown category; a page past the end has no items.
  */
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiHandler(async () => {
+  publicApiHandler(request, async () => {
     const slug = slugParam(request);
     const paging = pageParams(request, PRODUCT_PAGE_SIZES);
     const category = await getCategoryBySlug(slug);

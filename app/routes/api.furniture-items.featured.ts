@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler } from "~/lib/api.server";
+import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, pagedArray, pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import { pageOfFeatured } from "~/models/catalogue.server";
 
 /** GET `?page=&pageSize=`: one page of the featured products by id, as `Item[]` with X-Total-Count and Link (docs/api.md, Lists). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiHandler(async () => {
+  publicApiHandler(request, async () => {
     const paging = pageParams(request, PRODUCT_PAGE_SIZES);
     return pagedArray(request, paging, await pageOfFeatured(paging));
   });

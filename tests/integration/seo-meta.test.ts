@@ -2,13 +2,18 @@
 // canonical URL, Open Graph tags and JSON-LD, built by utils/seo from the page's own loader data.
 import type { MetaDescriptor } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PUBLIC_API_CACHE } from "~/lib/api.server";
 import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import * as categoryItems from "~/routes/api.category.items";
+import * as categoryList from "~/routes/api.category.list";
+import * as featured from "~/routes/api.furniture-items.featured";
 import * as aboutPage from "~/routes/about";
 import * as categoriesPage from "~/routes/categories";
 import * as categoryPage from "~/routes/category.$slug";
 import * as homePage from "~/routes/_index";
 import { getRequest } from "../support/requests";
-import { call } from "./helpers";
+import { call, routeArgs } from "./helpers";
 
 const SITE = "https://shop.example.in";
 
@@ -70,5 +75,52 @@ describe("storefront pages' meta tags", () => {
     expect((metaOf(categoryPage.meta as MetaFn, page3).find((t) => "title" in t) as { title: string }).title).toContain("(Page 3)");
     // A sorted or filtered view names the category itself.
     expectPageTags(metaOf(categoryPage.meta as MetaFn, await load("?sort=price-asc&availability=in-stock")), "/category/bedroom");
+  });
+});
+
+describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidate)", () => {
+  const routes = [
+    ["/api/category/list", categoryList.loader],
+    ["/api/category/items?slug=bedroom", categoryItems.loader],
+    ["/api/furniture-items/featured?pageSize=4", featured.loader],
+  ] as const;
+
+  it.each(routes)("%s: public caching with an ETag; If-None-Match answers 304 with no body", async (path, loader) => {
+    const first = (await loader(routeArgs(getRequest(path)))) as Response;
+    expect(first.status).toBe(200);
+    expect(first.headers.get("Cache-Control")).toBe(PUBLIC_API_CACHE);
+    expect(first.headers.get("Cache-Control")).toMatch(/stale-while-revalidate=\d+/);
+    const etag = first.headers.get("ETag")!;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    const again = (await loader(routeArgs(getRequest(path, { "If-None-Match": etag })))) as Response;
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("ETag")).toBe(etag);
+    // Another tag (what a client held before a change) gets the whole answer.
+    const other = (await loader(routeArgs(getRequest(path, { "If-None-Match": 'W/"older"' })))) as Response;
+    expect(other.status).toBe(200);
+  });
+
+  it("an admin edit changes the ETag, so a client holding the old answer gets the new one; errors are never cached", async () => {
+    const path = "/api/category/items?slug=office&pageSize=1";
+    const before = (await categoryItems.loader(routeArgs(getRequest(path)))) as Response;
+    const etag = before.headers.get("ETag")!;
+    const first = (JSON.parse(await before.text()) as { items: { id: number; price: number }[] }).items[0]!;
+    await db
+      .updateTable("items")
+      .set({ price: first.price + 1 })
+      .where("id", "=", first.id)
+      .execute();
+    try {
+      const after = (await categoryItems.loader(routeArgs(getRequest(path, { "If-None-Match": etag })))) as Response;
+      expect(after.status).toBe(200);
+      expect(after.headers.get("ETag")).not.toBe(etag);
+    } finally {
+      await db.updateTable("items").set({ price: first.price }).where("id", "=", first.id).execute();
+    }
+    const missing = (await categoryItems.loader(routeArgs(getRequest("/api/category/items?slug=no-such-category")))) as Response;
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("Cache-Control")).toBe("no-store");
+    expect(missing.headers.get("ETag")).toBeNull();
   });
 });
