@@ -6,7 +6,7 @@
 // customer makes a newer payment order, or when it expires: an expired row simply stops counting,
 // and housekeeping deletes it.
 import type { Db } from "~/lib/db.server";
-import { nowIso } from "~/lib/db.server";
+import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { PostgresAdapter } from "kysely";
 
@@ -139,4 +139,9 @@ export async function liveHoldOf(db: Db, paymentOrderId: string, now = nowIso())
     .where("expiresAt", ">", now)
     .executeTakeFirst();
   return row?.expiresAt ?? null;
+}
+
+/** The product page and GET /api/item/detailBySlug: what a visitor (`userId`; null, a guest) may have of a product now. */
+export async function itemAvailability(item: { id: number; stock: number }, userId: number | null, db: Db = defaultDb): Promise<number> {
+  return (await availabilityOf(db, item, userId)).available;
 }

@@ -17,6 +17,7 @@ import { CART_ACTION, CART_INTENTS, pendingLines } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
+import { stockNote } from "~/utils/stock";
 
 export const meta: MetaFunction = () => [{ title: "Your Shopping Cart | Sagwan Living" }];
 
@@ -67,7 +68,9 @@ async function changeCart(request: Request, form: FormData): Promise<{ message: 
 function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity: number }) {
   const fetcher = useFetcher<CartActionData>({ key: `cart-line-${line.id}` });
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
-  const max = Math.min(MAX_QUANTITY, Math.max(line.item.stock, 1));
+  // What the customer may have: stock less what other customers hold while they pay (ADR 0012).
+  const max = Math.min(MAX_QUANTITY, Math.max(line.item.available, 1));
+  const note = stockNote(line.item.available, line.item.stock);
   const submit = (fields: Record<string, string>) =>
     fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: CART_ACTION });
   const onRemove = (event: FormEvent<HTMLFormElement>) => {
@@ -97,6 +100,11 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
               {line.item.title}
             </Link>
             <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
+            {note ? (
+              <p className="text-sm font-semibold text-wood-700" data-testid="stock-left">
+                {note}
+              </p>
+            ) : null}
           </div>
           <Form method="post" action={CART_ACTION} onSubmit={onRemove}>
             <input type="hidden" name="intent" value="remove" />

@@ -48,8 +48,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     state: last?.state ?? "",
     pincode: last?.pincode ?? "",
   };
+  // Against what the customer may have: stock less what other customers hold while they pay (ADR 0012).
   const shortages = cart.items
-    .map((l) => shortage({ title: l.item.title, stock: l.item.stock, quantity: l.quantity }, "ordering"))
+    .map((l) =>
+      shortage({ title: l.item.title, stock: l.item.available, quantity: l.quantity, held: l.item.stock - l.item.available }, "ordering"),
+    )
     .filter((m) => m !== null);
   // One key per rendered form: posting it twice (a double click, a retried request) never makes two orders.
   return { cart, defaults, shortages, idempotencyKey: crypto.randomBytes(16).toString("hex"), testGateway: paymentMode() === "offline" };

@@ -7,7 +7,9 @@ import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
 import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
+import { getUserId } from "~/lib/identity.server";
 import { getCategoryById, getItemBySlug, listRelated } from "~/models/catalogue.server";
+import { itemAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { currentWishlistId } from "~/web/owner.server";
 import { CART_ACTION } from "~/utils/cart";
@@ -15,6 +17,7 @@ import { SlugSchema } from "~/utils/schemas";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/hooks";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
+import { stockNote } from "~/utils/stock";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: d?.item ? `${d.item.title} | Sagwan Living` : "Product Not Found | Sagwan Living" },
@@ -25,12 +28,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
   if (!item) throw new Response("Product Not Found", { status: 404 });
-  const [category, related, saved] = await Promise.all([
+  const [category, related, saved, available] = await Promise.all([
     getCategoryById(item.categoryId),
     listRelated(item.slug),
     currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
+    // Stock less what other customers hold while they pay (ADR 0012).
+    getUserId(request).then((userId) => itemAvailability(item, userId)),
   ]);
-  return { item, category, related, saved };
+  return { item, category, related, saved, available };
 }
 
 /** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
@@ -70,7 +75,9 @@ const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semib
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, category, related, saved } = useLoaderData<typeof loader>();
+  const { item, category, related, saved, available } = useLoaderData<typeof loader>();
+  const inStock = available > 0;
+  const note = stockNote(available, item.stock);
   const location = useLocation();
   const tabParam = new URLSearchParams(location.search).get("tab");
   const tab: Tab = tabParam === "specifications" ? "specifications" : "description";
@@ -84,7 +91,7 @@ export default function ProductPage() {
   useEffect(() => setQuantity(1), [item.slug]);
 
   const specs = Object.entries(item.specifications);
-  const maxQty = Math.max(1, Math.min(MAX_PRODUCT_PAGE_QUANTITY, item.stock));
+  const maxQty = Math.max(1, Math.min(MAX_PRODUCT_PAGE_QUANTITY, available));
   const tabLink = (t: Tab, label: string) => (
     <Link
       to={t === "description" ? "?" : `?tab=${t}`}
@@ -157,10 +164,15 @@ export default function ProductPage() {
           <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
           <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
-          <p className={`${STOCK_BADGE} ${item.inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
-            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${item.inStock ? "bg-green-600" : "bg-red-600"}`} />
-            {item.inStock ? "In Stock" : "Out of Stock"}
+          <p className={`${STOCK_BADGE} ${inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
+            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${inStock ? "bg-green-600" : "bg-red-600"}`} />
+            {inStock ? "In Stock" : "Out of Stock"}
           </p>
+          {note ? (
+            <p className="mt-2 text-sm font-semibold text-wood-700" data-testid="stock-left">
+              {note}
+            </p>
+          ) : null}
 
           <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value="add" />
@@ -173,10 +185,10 @@ export default function ProductPage() {
               min={1}
               max={maxQty}
               onChange={setQuantity}
-              disabled={!item.inStock}
+              disabled={!inStock}
             />
-            <button type="submit" className="btn-primary min-w-40" disabled={!item.inStock || busy || waiting}>
-              {!item.inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
+            <button type="submit" className="btn-primary min-w-40" disabled={!inStock || busy || waiting}>
+              {!inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
           </fetcher.Form>
           {error ? (

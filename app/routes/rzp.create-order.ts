@@ -6,8 +6,9 @@ import { startPayment } from "~/models/checkout.server";
 import { requireApiUser } from "~/web/auth.server";
 
 /**
- * POST → `{ id, amount (paise), currency: "INR", key }` for the total of the caller's cart.
- * A client's `amount` is read only to be ignored: the server computes what is due.
+ * POST → `{ id, amount (paise), currency: "INR", key, reservedUntil }` for the total of the caller's
+ * cart, whose units are held for the caller until `reservedUntil` (ADR 0012). A client's `amount`
+ * is read only to be ignored: the server computes what is due.
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
@@ -15,6 +16,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     await readBody(request);
     const user = await requireApiUser(request);
     const order = await startPayment(user.id);
-    return { id: order.id, amount: order.amount, currency: order.currency, key: order.key };
+    return { id: order.id, amount: order.amount, currency: order.currency, key: order.key, reservedUntil: order.reservedUntil };
   });
 export const loader = otherMethods(["POST"]);

@@ -153,6 +153,8 @@ describe("cart API", () => {
         price: inStock.price, // the catalogue's price, not the client's
         inStock: true,
         stock: inStock.stock,
+        // what this customer may have: the stock, as nobody holds any while paying (ADR 0012)
+        available: inStock.stock,
       },
     });
     lineId = line.id as number;
