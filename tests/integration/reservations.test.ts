@@ -5,6 +5,7 @@
 // after its hold expired is placed if the stock allows, else marked failed (a refund owed). Runs
 // on SQLite and on PostgreSQL (scripts/test-pg.sh).
 import { beforeAll, describe, expect, it } from "vitest";
+import * as m0013 from "../../migrations/2026-11-25-0013-stock-reservations";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
@@ -416,5 +417,26 @@ describe("a payment that arrives after its hold expired", () => {
       /^This payment could not become an order \(Test .+ is out of stock.*It will be refunded\.$/,
     );
     await settleMail();
+  });
+});
+
+describe("migration 2026-11-25-0013-stock-reservations", () => {
+  it("down drops the table and keeps the payment orders; up makes it again, empty and working", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0013.up>[0];
+    const alice = await newCustomer("hold-migration");
+    const shelf = await item("migration-shelf", 7200, 2);
+    await addToCart(alice, shelf, 1);
+    const { id } = await holdAndProof(alice);
+
+    await m0013.down(raw);
+    try {
+      await expect(db.selectFrom("stockReservations").select("itemId").execute()).rejects.toThrow();
+      expect(await paymentOrderRow(id)).toMatchObject({ status: "created" });
+    } finally {
+      await m0013.up(raw);
+    }
+    expect(await rowsOf(id)).toEqual([]);
+    const again = await holdAndProof(alice);
+    expect(await heldUnits({ paymentOrderId: again.id })).toBe(1);
   });
 });
