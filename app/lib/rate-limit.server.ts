@@ -45,6 +45,12 @@ export const LIMITS = {
   emailCode: { name: "email-code", max: 5, windowMs: HOUR },
   /** per account: tries of an email change's code (a code also dies after 5 wrong tries) */
   emailConfirm: { name: "email-confirm", max: 10, windowMs: QUARTER },
+  /**
+   * per account, over a day: wrong current passwords (changing the email or the password), so a
+   * stolen session cannot guess the password behind it at the quarter-hour limits' pace (about
+   * 960 a day); a right one is given back (forgiveUserTry)
+   */
+  currentPasswordDay: { name: "current-password-day", max: 20, windowMs: DAY },
   /** per account, over a day: the same cap on guessing across resent codes as otpVerifyDay */
   emailConfirmDay: { name: "email-confirm-day", max: 30, windowMs: DAY },
   /** per account: placing orders and starting online payments */
@@ -241,6 +247,15 @@ export async function rateLimitAddress(limit: Limit, client: Client): Promise<vo
 /** Limits one try of a signed-in customer's: the one key shape for every per-account limit. */
 export function rateLimitUser(limit: Limit, userId: number): Promise<void> {
   return countTry(limit, `${limit.name}:user:${userId}`);
+}
+
+/** A try counted by rateLimitUser that succeeded: it does not count after all. */
+export async function forgiveUserTry(limit: Limit, userId: number): Promise<void> {
+  await db
+    .updateTable("rateLimits")
+    .set({ count: sql`case when count > 0 then count - 1 else 0 end` })
+    .where("key", "=", `${limit.name}:user:${userId}`)
+    .execute();
 }
 
 /**

@@ -27,7 +27,7 @@ import {
 } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { forgiveTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, forgiveUserTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -218,9 +218,7 @@ export async function updateProfile(
   if (!currentPassword) {
     throw new AppError(400, MESSAGES.emailChangeNeedsPassword, { currentPassword: MESSAGES.emailChangeNeedsPassword });
   }
-  if (!(await verifyPassword(currentPassword, before.passwordHash))) {
-    throw new AppError(400, MESSAGES.wrongCurrent, { currentPassword: MESSAGES.wrongCurrent });
-  }
+  await checkCurrentPassword(userId, currentPassword, before.passwordHash);
   if (await findByEmail(input.email, db)) throw emailInUse();
   await rateLimitUser(LIMITS.emailCode, userId);
   const code = await db.transaction().execute(async (trx) => {
@@ -339,6 +337,19 @@ export async function saveUserDetails(
 }
 
 /**
+ * The signed-in customer's current password, asked before a credential or the recovery address
+ * changes: wrong ones count against a day's cap per account (counted before the check, given
+ * back when right), so a stolen session cannot guess it over days (fourth security review).
+ */
+async function checkCurrentPassword(userId: number, password: string, passwordHash: string | null): Promise<void> {
+  await rateLimitUser(LIMITS.currentPasswordDay, userId);
+  if (!(await verifyPassword(password, passwordHash))) {
+    throw new AppError(400, MESSAGES.wrongCurrent, { currentPassword: MESSAGES.wrongCurrent });
+  }
+  await forgiveUserTry(LIMITS.currentPasswordDay, userId);
+}
+
+/**
  * Change the password after checking the current one. Every other device and API token is
  * signed out and reset links still out stop working; the session `keepSessionId` (the one
  * asking) stays.
@@ -352,9 +363,7 @@ export async function changePassword(
   await rateLimitUser(LIMITS.changePassword, userId);
   const user = await db.selectFrom("users").selectAll().where("id", "=", userId).executeTakeFirst();
   if (!user) throw new AppError(401, "Please log in to continue");
-  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
-    throw new AppError(400, MESSAGES.wrongCurrent, { currentPassword: MESSAGES.wrongCurrent });
-  }
+  await checkCurrentPassword(userId, input.currentPassword, user.passwordHash);
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction().execute(async (trx) => {
     const result = await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", userId).executeTakeFirst();

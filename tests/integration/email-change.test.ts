@@ -15,7 +15,7 @@ import { findResetToken, issueResetToken, MAX_CODE_ATTEMPTS } from "~/lib/one-ti
 import { clientOf, LIMITS } from "~/lib/rate-limit.server";
 import { updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";
-import { registerAccount, requestPasswordReset, verifySignup } from "~/models/users.server";
+import { changePassword, registerAccount, requestPasswordReset, updateProfile, verifySignup } from "~/models/users.server";
 import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as login from "~/routes/login";
@@ -23,6 +23,7 @@ import * as profile from "~/routes/profile";
 import { MESSAGES } from "~/utils/account-schemas";
 import { latestCode, latestEmailChangeCode, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
+import { newCustomer } from "./order-helpers";
 import type { Answer } from "./helpers";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 
@@ -475,5 +476,35 @@ describe("migration 2026-11-23-0008-email-change", () => {
       sql`insert into one_time_codes (email, purpose, code_hash, attempts, expires_at, created_at)
         values (${target}, 'something_else', ${"0".repeat(64)}, 0, ${new Date().toISOString()}, ${new Date().toISOString()})`.execute(db),
     ).rejects.toThrow();
+  });
+});
+
+describe("the current password cannot be guessed from a stolen session over days (fourth security review, low)", () => {
+  it("wrong current passwords count against a day's cap per account (email and password changes together); right ones do not", async () => {
+    const { user, email } = await newCustomer("current-pw-day");
+    const saved = LIMITS.currentPasswordDay.max;
+    LIMITS.currentPasswordDay.max = 3;
+    try {
+      const profileOf = (newEmail: string) => ({ name: user.name, email: newEmail, mobile: null });
+      // Right passwords, more than the cap: each is given back.
+      for (let i = 0; i < 4; i++) await updateProfile(user.id, profileOf(`cp-day-${i}-${Date.now()}@example.com`), PASSWORD);
+      await settleMail();
+      await expect(updateProfile(user.id, profileOf(`cp-day-x-${Date.now()}@example.com`), "wrong-1")).rejects.toMatchObject({
+        status: 400,
+      });
+      await expect(changePassword(user.id, { currentPassword: "wrong-2", newPassword: "another-pass-1" }, undefined)).rejects.toMatchObject(
+        { status: 400 },
+      );
+      await expect(updateProfile(user.id, profileOf(`cp-day-y-${Date.now()}@example.com`), "wrong-3")).rejects.toMatchObject({
+        status: 400,
+      });
+      // The cap is spent: even the right password waits for tomorrow (a reset link still works).
+      await expect(changePassword(user.id, { currentPassword: PASSWORD, newPassword: "another-pass-1" }, undefined)).rejects.toMatchObject({
+        status: 429,
+      });
+      expect((await db.selectFrom("users").select("email").where("id", "=", user.id).executeTakeFirstOrThrow()).email).toBe(email);
+    } finally {
+      LIMITS.currentPasswordDay.max = saved;
+    }
   });
 });
