@@ -6,6 +6,7 @@
 //   demo seed gave it;
 // - no order without items, no order item without its order, an order's subtotal is its items',
 //   its last event is its status;
+// - the units held for payments in flight (live stock reservations) never exceed a product's stock;
 // - no payment order that is paid and has no order unless the customer was told so (a payment
 //   verified through /rzp/verify-payment waits for its order) or its order was refused (the
 //   reason is recorded with it, and the payment page offers 'Place my order', ADR 0007), or it
@@ -513,6 +514,14 @@ async function checkInvariants(database, initialStock, run) {
     }
     for (const [id, initial] of initialStock) {
       if (!seen.has(id)) violations.push(`stock: product ${initial.slug} (#${id}) vanished`);
+    }
+    // Units held while customers pay (ADR 0012): live holds never exceed the stock on hand.
+    const now = new Date().toISOString();
+    for (const r of await all(
+      `select i.slug, i.stock, sum(r.quantity) as held from stock_reservations r join items i on i.id = r.item_id
+       where r.expires_at > '${now}' group by i.id, i.slug, i.stock having sum(r.quantity) > i.stock`,
+    )) {
+      violations.push(`stock: ${r.slug} has ${r.stock} on hand, but ${r.held} are held for payments`);
     }
 
     // Orders, whole: items, subtotal, events.

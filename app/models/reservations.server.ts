@@ -130,18 +130,18 @@ export async function releaseForCustomer(db: Db, userId: number): Promise<void> 
   await db.deleteFrom("stockReservations").where("userId", "=", userId).execute();
 }
 
-/** The payment order's hold, while it lasts: until when, or null (none, released or expired). */
-export async function liveHoldOf(db: Db, paymentOrderId: string, now = nowIso()): Promise<string | null> {
+/** The payment page: until when a payment order holds its units, or null (none: released, expired, or never held). */
+export async function heldUntil(paymentOrderId: string, db: Db = defaultDb): Promise<string | null> {
   const row = await db
     .selectFrom("stockReservations")
     .select((eb) => eb.fn.min("expiresAt").as("expiresAt"))
     .where("paymentOrderId", "=", paymentOrderId)
-    .where("expiresAt", ">", now)
+    .where("expiresAt", ">", nowIso())
     .executeTakeFirst();
   return row?.expiresAt ?? null;
 }
 
-/** The product page and GET /api/item/detailBySlug: what a visitor (`userId`; null, a guest) may have of a product now. */
+/** The product page: what a visitor (`userId`; null, a guest) may have of a product now. */
 export async function itemAvailability(item: { id: number; stock: number }, userId: number | null, db: Db = defaultDb): Promise<number> {
   return (await availabilityOf(db, item, userId)).available;
 }

@@ -17,9 +17,11 @@ import { parseWith } from "~/lib/http.server";
 import { paymentMode, publicKeyId } from "~/lib/payments.server";
 import type { PaymentAttempt } from "~/models/checkout.server";
 import { PAYMENT_FAILED, failedMessage, getPaymentOrder, payForOrder } from "~/models/checkout.server";
+import { heldUntil } from "~/models/reservations.server";
 import { requireUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { useIsPending } from "~/utils/hooks";
+import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { useNonce } from "~/utils/nonce";
 
@@ -60,6 +62,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
             : null,
     // Paid, but the order could not be placed then (the cart changed): the customer can finish.
     paid: paymentOrder.status === "paid",
+    // Until when the cart's units are held for this payment (ADR 0012), in India's time, or null.
+    heldUntil: status === "created" ? await heldUntil(paymentOrder.id).then((at) => (at ? formatDateTime(at) : null)) : null,
     mode: paymentMode(),
     key: publicKeyId(),
     prefill: { name: user.name, email: user.email, contact: user.mobile ?? "" },
@@ -105,6 +109,11 @@ export default function PaymentPage() {
     <section className="bg-sand-50">
       <div className="container-page max-w-xl py-10 sm:py-14">
         <FormBanner message={error} />
+        <p className="mb-4 text-sm text-stone-700" data-testid="held-until">
+          {page.heldUntil
+            ? `We are holding your pieces until ${page.heldUntil}. Please pay before then.`
+            : "Your pieces are no longer held for you: pay now and the order is placed if they are still in stock, or refunded."}
+        </p>
         {page.mode === "offline" ? (
           <div className="card overflow-hidden">
             {/* Razorpay's theme colour #3399cc as the accent; the bar itself darker, for legible white text. */}

@@ -22,6 +22,7 @@ import * as productPage from "~/routes/product.$slug";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as callback from "~/routes/rzp.payment-callback";
 import * as webhook from "~/routes/rzp.webhook";
+import { formatDateTime } from "~/utils/dates";
 import { stockNote } from "~/utils/stock";
 import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/requests";
 import type { Answer } from "./helpers";
@@ -291,7 +292,15 @@ describe("a hold ends", () => {
     const { id } = await holdAndProof(alice);
     expect(expectApiError(await addApi(bob, table, 1), 409).message).toMatch(/is held for customers/);
 
+    // The payment page says until when (India's time); once expired, that they are no longer held.
+    const aliceCookie = await browserOf(alice);
+    const payPageOf = async () =>
+      asRecord((await call(payPage.loader, getRequest(`/pay/${id}`, { Cookie: aliceCookie }), { paymentOrderId: id })).body).heldUntil;
+    const until = (await rowsOf(id))[0]!.expiresAt;
+    expect(await payPageOf()).toBe(formatDateTime(until));
+
     await expire(id);
+    expect(await payPageOf()).toBeNull();
     expect(await rowsOf(id)).toHaveLength(1);
     await addToCart(bob, table, 2);
     expect((await cartOf(bob)).items[0]).toMatchObject({ item: { available: 2 } });
