@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler } from "~/lib/api.server";
+import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
 import { getItemBySlug } from "~/models/catalogue.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  apiHandler(async () => {
+  publicApiHandler(request, async () => {
     const item = await getItemBySlug(slugParam(request));
     if (!item) throw notFound("Product not found");
     return item;

@@ -17,12 +17,28 @@ import { SlugSchema } from "~/utils/schemas";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/hooks";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
+import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
 
-export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
-  { title: d?.item ? `${d.item.title} | Sagwan Living` : "Product Not Found | Sagwan Living" },
-  { name: "description", content: d?.item?.description ?? "" },
-];
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
+  if (!d?.item) return privateMeta("Product Not Found | Sagwan Living");
+  const siteUrl = siteUrlFrom(matches);
+  const path = `/product/${d.item.slug}`;
+  const trail = [
+    { name: "Home", path: "/" },
+    { name: "Categories", path: "/categories" },
+    ...(d.category ? [{ name: d.category.title, path: `/category/${d.category.slug}` }] : []),
+    { name: d.item.title, path },
+  ];
+  return seoMeta(siteUrl, {
+    title: `${d.item.title} | Sagwan Living`,
+    description: d.item.description,
+    path,
+    image: d.item.imgPath,
+    type: "product",
+    jsonLd: [productJsonLd(siteUrl, d.item, d.category), breadcrumbJsonLd(siteUrl, trail)],
+  });
+};
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);

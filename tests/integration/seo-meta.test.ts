@@ -8,10 +8,12 @@ import { db } from "~/lib/db.server";
 import * as categoryItems from "~/routes/api.category.items";
 import * as categoryList from "~/routes/api.category.list";
 import * as featured from "~/routes/api.furniture-items.featured";
+import * as itemDetail from "~/routes/api.item.detailBySlug";
 import * as aboutPage from "~/routes/about";
 import * as categoriesPage from "~/routes/categories";
 import * as categoryPage from "~/routes/category.$slug";
 import * as homePage from "~/routes/_index";
+import * as productPage from "~/routes/product.$slug";
 import { getRequest } from "../support/requests";
 import { call, routeArgs } from "./helpers";
 
@@ -83,6 +85,7 @@ describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidat
     ["/api/category/list", categoryList.loader],
     ["/api/category/items?slug=bedroom", categoryItems.loader],
     ["/api/furniture-items/featured?pageSize=4", featured.loader],
+    ["/api/item/detailBySlug?slug=sheesham-wood-3-seater-sofa", itemDetail.loader],
   ] as const;
 
   it.each(routes)("%s: public caching with an ETag; If-None-Match answers 304 with no body", async (path, loader) => {
@@ -122,5 +125,32 @@ describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidat
     expect(missing.status).toBe(404);
     expect(missing.headers.get("Cache-Control")).toBe("no-store");
     expect(missing.headers.get("ETag")).toBeNull();
+  });
+});
+
+describe("product pages' JSON-LD", () => {
+  it("every product page carries a Product whose Offer names its price in INR and its availability, and a BreadcrumbList", async () => {
+    const items = await db.selectFrom("items").select(["slug", "price", "stock", "title"]).execute();
+    expect(items.length).toBeGreaterThanOrEqual(30);
+    for (const item of items) {
+      const page = await call(productPage.loader, getRequest(`/product/${item.slug}`), { slug: item.slug });
+      const tags = metaOf(productPage.meta as MetaFn, page.body);
+      expectPageTags(tags, `/product/${item.slug}`);
+      // What the page prints is JSON.stringify of these objects (escaped for HTML): it must come back the same.
+      const [product, crumbs] = jsonLd(tags).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+      expect(product).toMatchObject({
+        "@context": "https://schema.org",
+        "@type": "Product",
+        name: item.title,
+        url: `${SITE}/product/${item.slug}`,
+        offers: {
+          "@type": "Offer",
+          priceCurrency: "INR",
+          price: String(item.price),
+          availability: item.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+        },
+      });
+      expect((crumbs as { itemListElement: { item: string }[] }).itemListElement.at(-1)!.item).toBe(`${SITE}/product/${item.slug}`);
+    }
   });
 });
