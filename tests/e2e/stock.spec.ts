@@ -1,5 +1,8 @@
 // Out-of-stock products: the product page and the category card refuse to add them,
 // and so does the server when asked directly.
+import { request } from "@playwright/test";
+import { baseURL, categoryId, loginAsAdmin, postAdminForm, productId, uniqueTag } from "./admin-helpers";
+import { newAccount, postHeaders, registerThroughApi } from "./customers";
 import { expect, test } from "./fixtures";
 import { productCards } from "./helpers";
 
@@ -53,3 +56,50 @@ for (const product of OUT_OF_STOCK) {
     await expect(page.getByTestId("cart-count")).toHaveCount(0);
   });
 }
+
+// Stock held while a customer pays (ADR 0012): another customer's payment order holds 2 of a new
+// product's 3 units, so this visitor's product page and cart say 'Only 1 left', and the server
+// refuses a second unit.
+test("units held by a customer who is paying: 'Only 1 left' on the product page and in the cart", async ({ page }, testInfo) => {
+  const tag = uniqueTag(testInfo);
+  await loginAsAdmin(page, testInfo);
+  const title = `Held Stool ${tag}`;
+  const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  await postAdminForm(page, testInfo, "/admin/products", {
+    intent: "create",
+    title,
+    categoryId: String(await categoryId(page, "outdoor")),
+    price: "3500",
+    imgPath: "/images/products/wrought-iron-bistro-set.svg",
+    description: "A stool another customer is paying for.",
+    inStock: "on",
+    stock: "3",
+  });
+  const itemId = await productId(page, slug);
+
+  const api = await request.newContext({ baseURL: baseURL(testInfo) });
+  try {
+    const token = await registerThroughApi(api, newAccount(testInfo, { tag: "holder" }), testInfo);
+    const auth = { Authorization: `Bearer ${token}` };
+    expect((await api.post("/api/cart/add", { data: { itemId, quantity: 2 }, headers: auth })).status()).toBe(200);
+    const created = await api.post("/rzp/create-order", { data: {}, headers: auth });
+    expect(created.status()).toBe(200);
+    expect(Date.parse(((await created.json()) as { reservedUntil: string }).reservedUntil)).toBeGreaterThan(Date.now());
+  } finally {
+    await api.dispose();
+  }
+
+  await page.goto(`/product/${slug}`);
+  await expect(page.getByTestId("stock")).toHaveText("In Stock");
+  await expect(page.getByTestId("stock-left")).toHaveText("Only 1 left");
+  await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
+  await expect(page.getByTestId("cart-count")).toHaveText("1");
+
+  await page.goto("/cart");
+  const line = page.getByTestId("cart-line").filter({ hasText: title });
+  await expect(line.getByTestId("stock-left")).toHaveText("Only 1 left");
+  // The held units are nobody else's: a second one is refused (contract: 409).
+  const more = await page.request.post("/api/cart/add", { data: { itemId, quantity: 1 }, headers: postHeaders(testInfo) });
+  expect(more.status()).toBe(409);
+  expect(((await more.json()) as { message: string }).message).toBe(`Only 1 of ${title} left in stock`);
+});
