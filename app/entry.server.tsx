@@ -29,9 +29,14 @@ async function renewSessionCookie(request: Request, headers: Headers) {
   if (cookie) headers.append("Set-Cookie", cookie);
 }
 
-/** A page asked for with cookies may carry the visitor's data (the cart, the account): no shared cache keeps it. */
+/**
+ * A page asked for with cookies may carry the visitor's data (the cart, the account): no cache
+ * keeps it. Any other page is private too and asked for again each time: its HTML carries a CSP
+ * nonce of its own, which a shared cache would hand to everyone (ADR 0015).
+ */
 function keepPrivate(request: Request, headers: Headers) {
   if (request.headers.get("Cookie")) headers.set("Cache-Control", "private, no-store");
+  else if (!headers.has("Cache-Control")) headers.set("Cache-Control", "private, no-cache");
 }
 
 export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {

@@ -35,7 +35,7 @@ export async function apiHandler(fn: () => Promise<Response | unknown>): Promise
 
 /**
  * How long a shared cache (a CDN) and a browser may keep a catalogue answer: a minute fresh, then
- * ten more served stale while it asks again with If-None-Match (ADR 0014). Whatever staff change
+ * ten more served stale while it asks again with If-None-Match (ADR 0015). Whatever staff change
  * (an edit, a CSV import, stock sold) reaches every client within that, and the server is still
  * the authority: a cart add or an order checks stock and price itself.
  */

@@ -27,3 +27,24 @@ test("a category page's canonical link names the category, whatever sort and fil
   expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href"))!).pathname).toBe("/category/living-room");
   expect(new URL((await page.locator('link[rel="canonical"]').getAttribute("href"))!).search).toBe("");
 });
+
+test("pages are never kept by a shared cache (each carries its own CSP nonce); the catalogue API is, with an ETag", async ({
+  playwright,
+  baseURL,
+}) => {
+  const client = await playwright.request.newContext({ baseURL });
+  try {
+    const first = await client.get("/category/living-room");
+    expect(first.headers()["cache-control"]).toBe("private, no-cache");
+    const nonce = (r: string) => /nonce-([A-Za-z0-9+/=]+)/.exec(r)?.[1];
+    const again = await client.get("/category/living-room");
+    expect(nonce(first.headers()["content-security-policy"]!)).not.toBe(nonce(again.headers()["content-security-policy"]!));
+    const api = await client.get("/api/category/items?slug=living-room");
+    expect(api.headers()["cache-control"]).toMatch(/^public, .*stale-while-revalidate=\d+/);
+    const etag = api.headers()["etag"]!;
+    const notModified = await client.get("/api/category/items?slug=living-room", { headers: { "If-None-Match": etag } });
+    expect(notModified.status()).toBe(304);
+  } finally {
+    await client.dispose();
+  }
+});
