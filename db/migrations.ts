@@ -13,6 +13,7 @@ import * as m0008 from "../migrations/2026-11-23-0008-email-change";
 import * as m0009 from "../migrations/2026-11-23-0009-shipment-details";
 import * as m0010 from "../migrations/2026-11-23-0010-catalogue-paging-indexes";
 import * as m0011 from "../migrations/2026-11-25-0011-search-index";
+import * as m0012 from "../migrations/2026-11-25-0012-list-indexes";
 import * as m0013 from "../migrations/2026-11-25-0013-stock-reservations";
 
 export const migrations: Record<string, Migration> = {
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-0009-shipment-details": m0009,
   "2026-11-23-0010-catalogue-paging-indexes": m0010,
   "2026-11-25-0011-search-index": m0011,
+  "2026-11-25-0012-list-indexes": m0012,
   "2026-11-25-0013-stock-reservations": m0013,
 };

@@ -1,0 +1,302 @@
+// Queries that scale (issue 14, item 4; docs/decisions/0014): every catalogue and admin list query
+// the pages and the API make, as the model verbs compile them, is explained by the database itself,
+// over 5,000 products (the large seed) and 4,000 orders:
+//   - SQLite: EXPLAIN QUERY PLAN has no bare `SCAN items` / `SCAN orders` (a full table read), and
+//     a list that pages in an index's order sorts nothing (no `USE TEMP B-TREE FOR ORDER BY`);
+//   - PostgreSQL: with `enable_seqscan = off` (is there an index path at all?) no Seq Scan on items or
+//     orders, and the same lists have no Sort node.
+// The documented exceptions (the staff's substring search) are checked for what ADR 0014 says of them.
+import type { CompiledQuery } from "kysely";
+import { CamelCasePlugin, CompiledQuery as Compiled, Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { seedLarge } from "../../db/seed.server";
+import * as m0012 from "../../migrations/2026-11-25-0012-list-indexes";
+import type { Db } from "~/lib/db.server";
+import { db, isPostgresUrl, sqlitePath } from "~/lib/db.server";
+import type { DB } from "~/lib/db-schema";
+import { migrateToLatest } from "~/lib/migrate.server";
+import { listProductsPage } from "~/models/admin-catalogue.server";
+import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
+import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue.server";
+import { pageOfOrders } from "~/models/orders.server";
+import { searchItems } from "~/models/search.server";
+import type { AdminListQuery } from "~/utils/admin-schemas";
+import { CategoryQuerySchema } from "~/utils/catalogue";
+import { parseSearch } from "~/utils/search";
+
+const url = process.env.DATABASE_URL ?? "";
+const onPostgres = isPostgresUrl(url);
+const ORDERS = 4_000;
+
+// A second connection to the same database that records every query the models send through it.
+const recorded: CompiledQuery[] = [];
+const spy: Db = new Kysely<DB>({
+  dialect: onPostgres
+    ? new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 2 }) })
+    : new SqliteDialect({ database: new Database(sqlitePath(url)) }),
+  plugins: [new CamelCasePlugin()],
+  log: (event) => {
+    if (event.level === "query") recorded.push(event.query);
+  },
+});
+
+afterAll(async () => {
+  await spy.destroy();
+});
+
+let livingRoom = 0;
+let customer = 0;
+
+beforeAll(async () => {
+  await migrateToLatest(db);
+  await seedLarge(db, 5_000);
+  livingRoom = (await db.selectFrom("categories").select("id").where("slug", "=", "living-room").executeTakeFirstOrThrow()).id;
+  const now = Date.now();
+  const users = Array.from({ length: 200 }, (_, i) => ({
+    name: `Plan Customer ${i}`,
+    email: `plan-${i}@example.com`,
+    mobile: null,
+    passwordHash: null,
+    emailVerifiedAt: new Date(now).toISOString(),
+    createdAt: new Date(now).toISOString(),
+    updatedAt: new Date(now).toISOString(),
+  }));
+  const ids = (await db.insertInto("users").values(users).returning("id").execute()).map((u) => u.id);
+  customer = ids[0]!;
+  const statuses = ["processing", "shipped", "delivered", "cancelled"] as const;
+  const orders = Array.from({ length: ORDERS }, (_, i) => {
+    const at = new Date(now - (ORDERS - i) * 30 * 60 * 1000).toISOString();
+    return {
+      userId: ids[i % ids.length]!,
+      status: statuses[i % 4]!,
+      paymentMethod: i % 3 === 0 ? ("online" as const) : ("cod" as const),
+      paymentOrderId: null,
+      paymentId: null,
+      idempotencyKey: null,
+      subtotal: 10_000 + i,
+      shipping: 0,
+      gst: 1_800,
+      total: 11_800 + i,
+      shipName: `Plan Customer ${i % ids.length}`,
+      shipAddress: "1 MG Road",
+      shipCity: "Pune",
+      shipState: "Maharashtra",
+      shipPincode: "411001",
+      shipPhone: "9876543210",
+      shipEmail: `plan-${i % ids.length}@example.com`,
+      carrier: null,
+      trackingNumber: null,
+      createdAt: at,
+      updatedAt: at,
+    };
+  });
+  for (let i = 0; i < orders.length; i += 500)
+    await db
+      .insertInto("orders")
+      .values(orders.slice(i, i + 500))
+      .execute();
+  await sql`analyze`.execute(db);
+}, 120_000);
+
+/** The queries `run` sends to the database. */
+async function queriesOf(run: (db: Db) => Promise<unknown>): Promise<CompiledQuery[]> {
+  recorded.length = 0;
+  await run(spy);
+  const out = [...recorded];
+  expect(out.length).toBeGreaterThan(0);
+  return out;
+}
+
+interface Plan {
+  /** the plan as text, one step a line */
+  text: string;
+  /** a table read from end to end */
+  fullScans: string[];
+  /** the whole result sorted (not an index's order) */
+  sorts: boolean;
+}
+
+interface PgNode {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Sort Key"?: string[];
+  Plans?: PgNode[];
+}
+
+async function explain(query: CompiledQuery): Promise<Plan> {
+  if (onPostgres) {
+    return db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const result = await trx.executeQuery(Compiled.raw(`explain (format json) ${query.sql}`, [...query.parameters]));
+      const root = (Object.values(result.rows[0] as object)[0] as { Plan: PgNode }[])[0]!.Plan;
+      const nodes: PgNode[] = [];
+      const walk = (n: PgNode) => {
+        nodes.push(n);
+        n.Plans?.forEach(walk);
+      };
+      walk(root);
+      return {
+        text: nodes
+          .map((n) => `${n["Node Type"]} ${n["Relation Name"] ?? ""} ${n["Index Name"] ?? ""} ${n["Sort Key"]?.join(",") ?? ""}`)
+          .join("\n"),
+        fullScans: nodes.filter((n) => n["Node Type"] === "Seq Scan").map((n) => n["Relation Name"] ?? "?"),
+        sorts: nodes.some((n) => n["Node Type"] === "Sort"),
+      };
+    });
+  }
+  const result = await db.executeQuery(Compiled.raw(`explain query plan ${query.sql}`, [...query.parameters]));
+  const details = (result.rows as { detail: string }[]).map((r) => r.detail);
+  const sorts = details.some((d) => d === "USE TEMP B-TREE FOR ORDER BY");
+  return {
+    text: details.join("\n"),
+    fullScans: details.flatMap((d) => {
+      const m = /^SCAN (\w+)(?: AS \w+)?$/.exec(d);
+      if (!m) return [];
+      // SQLite's table is its rowid index: a bare SCAN in id order with a LIMIT, unsorted, walks that
+      // index from one end and stops at the page (PostgreSQL shows it as an Index Scan on the primary key).
+      const idWalk =
+        new RegExp(`order by "${m[1]}"\\."id"( desc)?( ,|,)?[^]*\\blimit\\b`, "i").test(query.sql) ||
+        new RegExp(`order by "id"( desc)?[^]*\\blimit\\b`, "i").test(query.sql);
+      return idWalk && !sorts ? [] : [m[1]!];
+    }),
+    sorts,
+  };
+}
+
+const BIG_TABLES = ["items", "orders"];
+
+/**
+ * Every query `run` makes reads items and orders through an index; with `ordered`, the list
+ * query (the one with a LIMIT) comes in an index's order, unsorted.
+ */
+async function expectIndexed(label: string, run: (db: Db) => Promise<unknown>, { ordered = false, coveredCount = false } = {}) {
+  for (const query of await queriesOf(run)) {
+    const plan = await explain(query);
+    const context = `${label}\n${query.sql}\n${plan.text}`;
+    if (process.env.PLAN_DEBUG && label.startsWith(process.env.PLAN_DEBUG)) console.info(context, plan.sorts);
+    expect(
+      plan.fullScans.filter((t) => BIG_TABLES.includes(t)),
+      context,
+    ).toEqual([]);
+    // PostgreSQL weighs the cost: deep in a 1,000-row category it may rather sort half of it than walk
+    // the index, so its order is checked on first pages (where a sort would read the whole list for 24 rows).
+    const deep = onPostgres && /\boffset\b/i.test(query.sql) && Number(query.parameters.at(-1)) > 0;
+    if (ordered && /\blimit\b/i.test(query.sql) && !deep) expect(plan.sorts, context).toBe(false);
+    // SQLite: the count reads an index alone, never the products' rows (PostgreSQL's choice between an
+    // index-only and a bitmap scan depends on its visibility map, so only the index path is checked there).
+    if (coveredCount && !onPostgres && /count\(\*\)/i.test(query.sql))
+      expect(plan.text, context).toMatch(/^SEARCH items USING COVERING INDEX/);
+  }
+}
+
+const q = (raw: Record<string, string | string[]>) => CategoryQuerySchema.parse(raw);
+const window = (page: number) => ({ offset: (page - 1) * 24, limit: 24 });
+const ADMIN: AdminListQuery = { q: "", page: 1, category: "all", status: "all", payment: "all", from: "", to: "" };
+
+describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
+  it("category pages: every sort and filter, their pages and counts, on indexes", async () => {
+    // [what, the query, in an index's order, counted from an index alone]
+    const cases: [string, Record<string, string | string[]>, boolean, boolean?][] = [
+      ["default order", {}, true, true],
+      ["price, low to high", { sort: "price-asc" }, true, true],
+      ["price, high to low", { sort: "price-desc" }, true, true],
+      ["in stock", { availability: "in-stock" }, true, true],
+      ["out of stock", { availability: "out-of-stock" }, true, true],
+      ["in stock by price", { availability: "in-stock", sort: "price-asc" }, true, true],
+      // Few rows: PostgreSQL may bitmap-read them from (category_id, featured, id) and sort that handful.
+      ["featured", { featured: "1" }, !onPostgres, true],
+      // A price range is a range of the price index: its rows (a share of the category) are put in id order.
+      ["a price range", { price: "15000-30000" }, false, true],
+      ["a price range by price", { price: "15000-30000", sort: "price-desc" }, true, true],
+      ["two price ranges, in stock", { price: ["under-15000", "above-50000"], availability: "in-stock" }, false],
+    ];
+    for (const [label, raw, ordered, coveredCount = false] of cases) {
+      const query = q(raw);
+      for (const page of [1, 20]) {
+        await expectIndexed(`category: ${label}, page ${page}`, (d) => listItemsInCategory(livingRoom, query, window(page), d), {
+          ordered,
+          coveredCount,
+        });
+      }
+    }
+  });
+
+  it("the home page's featured list, the featured API, related products, a product by slug", async () => {
+    await expectIndexed("featured (home)", (d) => listFeatured(4, d), { ordered: true });
+    await expectIndexed("featured (API), page 2", (d) => pageOfFeatured({ offset: 48, limit: 48 }, d), { ordered: true });
+    await expectIndexed("related", (d) => listRelated("no-such-slug", 4, d), { ordered: true });
+    await expectIndexed("product by slug", (d) => getItemBySlug("teak-king-size-bed-with-storage", d));
+  });
+
+  it("search: relevance, price sorts and filters read the full-text index, then products by id", async () => {
+    const words = parseSearch("teak bed").words;
+    await expectIndexed("search: relevance", (d) => searchItems(words, undefined, window(1), d));
+    await expectIndexed("search: relevance, page 3", (d) => searchItems(words, undefined, window(3), d));
+    await expectIndexed("search: in stock", (d) => searchItems(words, q({ availability: "in-stock" }), window(1), d));
+    await expectIndexed("search: by price", (d) => searchItems(words, q({ sort: "price-asc" }), window(1), d));
+    await expectIndexed("search: featured, by price", (d) => searchItems(words, q({ featured: "1", sort: "price-desc" }), window(1), d));
+    await expectIndexed("search: prefix", (d) => searchItems(parseSearch("shee").words, undefined, window(1), d));
+  });
+
+  it("admin products: all and one category, first and later pages, and their counts", async () => {
+    await expectIndexed("admin products", (d) => listProductsPage(ADMIN, d), { ordered: true });
+    await expectIndexed("admin products, page 40", (d) => listProductsPage({ ...ADMIN, page: 40 }, d), { ordered: true });
+    await expectIndexed("admin products, one category", (d) => listProductsPage({ ...ADMIN, category: livingRoom }, d), { ordered: true });
+  });
+
+  it("admin orders: newest first, by status, by payment, by date, and the status counts; a customer's orders", async () => {
+    await expectIndexed("admin orders", (d) => listOrdersPage(ADMIN, d), { ordered: true });
+    await expectIndexed("admin orders, page 30", (d) => listOrdersPage({ ...ADMIN, page: 30 }, d), { ordered: true });
+    await expectIndexed("admin orders, shipped", (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, d), { ordered: true });
+    await expectIndexed("admin orders, online", (d) => listOrdersPage({ ...ADMIN, payment: "online" }, d), { ordered: true });
+    const day = new Date(Date.now() - 20 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    await expectIndexed("admin orders, from a day", (d) => listOrdersPage({ ...ADMIN, from: day }, d), { ordered: true });
+    await expectIndexed("order status counts", (d) => orderStatusCounts(d));
+    await expectIndexed("a customer's orders", (d) => pageOfOrders({ userId: customer, isAdmin: false }, { offset: 0, limit: 50 }, d));
+  });
+
+  it("the documented exception: the staff's substring search filters the rows of the list's own order, unsorted", async () => {
+    // docs/decisions/0014: LIKE '%x%' has no index; the page walks the list's order and stops at a page of matches.
+    for (const query of await queriesOf((d) => listProductsPage({ ...ADMIN, q: "teak" }, d))) {
+      const plan = await explain(query);
+      if (/\blimit\b/i.test(query.sql)) expect(plan.sorts, `${query.sql}\n${plan.text}`).toBe(false);
+    }
+  });
+
+  it("migration 0012's down drops its indexes and restores the ones it replaced; up brings them back", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0012.up>[0];
+    const indexes = async () => {
+      const rows = onPostgres
+        ? await sql<{ name: string }>`select indexname as name from pg_indexes where tablename in ('items', 'orders')`.execute(db)
+        : await sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name in ('items', 'orders')`.execute(db);
+      return rows.rows.map((r) => r.name);
+    };
+    const added = [
+      "items_category_id_stock_id_idx",
+      "items_category_id_featured_id_idx",
+      "orders_created_at_id_idx",
+      "orders_status_created_at_id_idx",
+      "orders_payment_method_created_at_id_idx",
+    ];
+    const replaced = ["orders_created_at_idx", "orders_status_idx"];
+    expect(await indexes()).toEqual(expect.arrayContaining(added));
+    await m0012.down(raw);
+    try {
+      const after = await indexes();
+      expect(after.filter((n) => added.includes(n))).toEqual([]);
+      expect(after).toEqual(expect.arrayContaining(replaced));
+    } finally {
+      await m0012.up(raw);
+      await sql`analyze`.execute(db);
+    }
+    const again = await indexes();
+    expect(again).toEqual(expect.arrayContaining(added));
+    expect(again.filter((n) => replaced.includes(n))).toEqual([]);
+    await expectIndexed("admin orders, shipped, after down and up", (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, d), {
+      ordered: true,
+    });
+  });
+});
