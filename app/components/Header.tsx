@@ -1,7 +1,8 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import type { ReactNode } from "react";
+import type { ReactNode, SyntheticEvent } from "react";
 import { useEffect, useRef, useState } from "react";
-import { CartIcon, CloseIcon, HeartIcon, MenuIcon, UserIcon } from "./icons";
+import { CartIcon, CloseIcon, HeartIcon, MenuIcon, SearchIcon, UserIcon } from "./icons";
+import { SearchBox } from "./SearchBox";
 
 export const NAV_LINKS = [
   { to: "/", label: "Home" },
@@ -20,6 +21,8 @@ const ACCOUNT_MENU = [
 const MENU_BUTTON =
   "flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-sand-100 [&::-webkit-details-marker]:hidden";
 const MOBILE_PANEL = "fixed inset-x-0 top-16 bottom-0 z-40 overflow-y-auto border-t border-sand-200 bg-white px-4 pb-8 pt-4 shadow-xl";
+/** Below xl, the search form opens under the header from its icon (a details element: no JavaScript needed). */
+const SEARCH_PANEL = "fixed inset-x-0 top-16 z-40 border-t border-sand-200 bg-white px-4 py-3 shadow-lg";
 const mobileLink = ({ isActive }: { isActive: boolean }) =>
   `flex min-h-12 items-center border-b border-sand-100 px-2 text-base font-medium ${isActive ? "text-wood-700" : "text-ink"}`;
 
@@ -50,7 +53,9 @@ export function Logo({ onClick }: { onClick?: () => void }) {
         <rect width="32" height="32" rx="8" fill="#8b5a32" />
         <path d="M8 20h16v3H8zM10 12h12v6H10zM9 23v3M23 23v3" stroke="#fbf6f0" strokeWidth="2" fill="none" strokeLinecap="round" />
       </svg>
-      <span className="font-display text-xl font-semibold tracking-tight text-ink">Sagwan Living</span>
+      <span className="whitespace-nowrap font-display text-lg font-semibold tracking-tight text-ink min-[400px]:text-xl">
+        Sagwan Living
+      </span>
     </Link>
   );
 }
@@ -101,14 +106,25 @@ export function Header({
   const scrolled = useScrolledPast(50);
   const location = useLocation();
   const menuRef = useRef<HTMLDetailsElement>(null);
+  const searchRef = useRef<HTMLDetailsElement>(null);
 
-  // The mobile menu closes on every route change.
+  // The mobile menu and search close on every route change.
   useEffect(() => {
     if (menuRef.current) menuRef.current.open = false;
+    if (searchRef.current) searchRef.current.open = false;
   }, [location.pathname, location.search]);
 
+  // One panel at a time: opening the search closes the menu and the other way round; an opened search takes the focus.
+  const onPanelToggle = (event: SyntheticEvent<HTMLDetailsElement>) => {
+    const panel = event.currentTarget;
+    if (!panel.open) return;
+    const other = panel === searchRef.current ? menuRef.current : searchRef.current;
+    if (other) other.open = false;
+    if (panel === searchRef.current) panel.querySelector("input")?.focus();
+  };
+
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    `rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-wood-700" : "text-stone-700 hover:text-wood-700"}`;
+    `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-wood-700" : "text-stone-700 hover:text-wood-700"}`;
 
   return (
     <header
@@ -117,18 +133,27 @@ export function Header({
         scrolled ? "border-b border-sand-200 bg-white shadow-sm" : "border-b border-transparent bg-white/85 backdrop-blur"
       }`}
     >
-      <div className="container-page flex h-16 items-center justify-between gap-4">
+      <div className="container-page flex h-16 items-center justify-between gap-2 sm:gap-4">
         <Logo onClick={onLogoClick} />
-        <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden items-center gap-1 lg:flex">
           {NAV_LINKS.map((l) => (
             <NavLink key={l.to} to={l.to} end={l.to === "/"} className={navClass} prefetch="intent">
               {l.label}
             </NavLink>
           ))}
         </nav>
-        <div className="flex items-center gap-1">
+        <div className="flex items-center sm:gap-1">
+          <SearchBox className="mr-2 hidden w-64 xl:block" />
+          <details ref={searchRef} className="xl:hidden" onToggle={onPanelToggle}>
+            <summary className={MENU_BUTTON} aria-label="Open search">
+              <SearchIcon className="h-6 w-6" />
+            </summary>
+            <div className={SEARCH_PANEL}>
+              <SearchBox />
+            </div>
+          </details>
           {user ? (
-            <div className="group relative hidden md:block">
+            <div className="group relative hidden lg:block">
               <button type="button" className="btn-ghost" aria-haspopup="true">
                 <UserIcon className="h-5 w-5" />
                 <span>{firstName(user.name)}</span>
@@ -148,7 +173,7 @@ export function Header({
               </div>
             </div>
           ) : (
-            <Link to="/login" className="btn-ghost hidden md:inline-flex">
+            <Link to="/login" className="btn-ghost hidden lg:inline-flex">
               Login
             </Link>
           )}
@@ -170,7 +195,7 @@ export function Header({
           >
             <CartIcon className="h-6 w-6" />
           </CountLink>
-          <details ref={menuRef} className="group/menu md:hidden">
+          <details ref={menuRef} className="group/menu lg:hidden" onToggle={onPanelToggle}>
             <summary className={MENU_BUTTON} aria-label="Menu">
               <MenuIcon className="h-6 w-6 group-open/menu:hidden" />
               <CloseIcon className="hidden h-6 w-6 group-open/menu:block" />

@@ -7,6 +7,7 @@ import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCategories } from "../../db/seed-data";
 import { seedLarge } from "../../db/seed.server";
+import * as m0011 from "../../migrations/2026-11-25-0011-search-index";
 import { db, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
@@ -354,11 +355,11 @@ describe("search: pages, sort and filters", () => {
   });
 });
 
-describe("the index stays in step with the catalogue", () => {
-  async function found(q: string): Promise<number[]> {
-    return ids((await searchItems(parseSearch(q).words, undefined, { offset: 0, limit: 100 })).rows);
-  }
+async function found(q: string): Promise<number[]> {
+  return ids((await searchItems(parseSearch(q).words, undefined, { offset: 0, limit: 100 })).rows);
+}
 
+describe("the index stays in step with the catalogue", () => {
   it("after an admin edit of a product: its new words are found, its old ones are not", async () => {
     const product = await db
       .selectFrom("items")
@@ -468,5 +469,30 @@ describe("the index stays in step with the catalogue", () => {
     expect(await found("padauk")).toEqual([created.id]);
     expect(await found("narwhal writing")).toEqual([existing.id]);
     expect(await found(existing.title)).not.toContain(existing.id);
+  });
+});
+
+describe("migration 2026-11-25-0011-search-index", () => {
+  it("down drops the index and its triggers (the catalogue still takes writes); up rebuilds it from the products", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0011.up>[0];
+    const before = (await searchItems(parseSearch("teak").words)).total;
+    const product = await db
+      .selectFrom("items")
+      .select(["id", "title"])
+      .where("title", "like", "%Coffee Table")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    await m0011.down(raw);
+    try {
+      await expect(searchItems(parseSearch("teak").words)).rejects.toThrow();
+      // No trigger is left behind to fail a write.
+      await db.updateTable("items").set({ title: "Ocelot Coffee Table" }).where("id", "=", product.id).execute();
+    } finally {
+      await m0011.up(raw);
+    }
+    expect((await searchItems(parseSearch("teak").words)).total).toBe(before);
+    expect(await found("ocelot")).toEqual([product.id]);
+    await db.updateTable("items").set({ title: product.title }).where("id", "=", product.id).execute();
+    expect(await found("ocelot")).toEqual([]);
   });
 });
