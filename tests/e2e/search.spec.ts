@@ -42,12 +42,14 @@ test.beforeAll(async () => {
   });
   const port = await freePort();
   origin = `http://localhost:${port}`;
+  // The server's own output goes to a file in its folder, named in the error if it does not start.
+  const log = fs.openSync(path.join(dir, "server.log"), "a");
   server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
     cwd: root,
-    stdio: "ignore",
+    stdio: ["ignore", log, log],
     env: { ...env, NODE_ENV: "production", PORT: String(port), SEED: "none", PUBLIC_URL: origin, TRUST_PROXY: "1" },
   });
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 600; i++) {
     const up = await fetch(`${origin}/healthz`).then(
       (r) => r.ok,
       () => false,
@@ -55,7 +57,7 @@ test.beforeAll(async () => {
     if (up) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error("the search test's server did not start");
+  throw new Error(`the search test's server did not start: ${fs.readFileSync(path.join(dir, "server.log"), "utf8").slice(-2000)}`);
 });
 
 test.afterAll(() => {
