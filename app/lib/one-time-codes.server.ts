@@ -230,10 +230,29 @@ export async function endSignupAttempts(db: Db, email: string): Promise<void> {
   await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "signup").where("usedAt", "is", null).execute();
 }
 
+/**
+ * How many reset links an email may have out at once. A new one ends only the older ones past
+ * this, so a stranger asking for resets (3 an hour) cannot void the link the owner is about to
+ * open (fourth security review); any one used ends them all (a password change).
+ */
+export const LIVE_RESET_LINKS = 3;
+
 /** A password-reset token for the email: `<row id>.<random>`, valid once within RESET_TTL_MS. */
 export async function issueResetToken(db: Db, email: string, now = new Date()): Promise<string> {
   const secret = crypto.randomBytes(32).toString("base64url");
-  await db.deleteFrom("oneTimeCodes").where("email", "=", email).where("purpose", "=", "password_reset").execute();
+  const kept = db
+    .selectFrom("oneTimeCodes")
+    .select("id")
+    .where("email", "=", email)
+    .where("purpose", "=", "password_reset")
+    .orderBy("id", "desc")
+    .limit(LIVE_RESET_LINKS - 1);
+  await db
+    .deleteFrom("oneTimeCodes")
+    .where("email", "=", email)
+    .where("purpose", "=", "password_reset")
+    .where("id", "not in", kept)
+    .execute();
   const row = await db
     .insertInto("oneTimeCodes")
     .values({

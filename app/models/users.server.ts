@@ -404,6 +404,8 @@ export async function resetPassword(token: string, password: string, client: Cli
   const passwordHash = await hashPassword(password, client.ip);
   const user = await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);
+    // The other links still out end with it: a password set is the end of the reset.
+    await endResetTokens(trx, email);
     const user = await findByEmail(email, trx);
     if (!user) throw new AppError(400, RESET_INVALID);
     await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", user.id).execute();

@@ -11,11 +11,11 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { issueToken } from "~/lib/identity.server";
 import { publicOrigin, settleMail } from "~/lib/mail.server";
-import { findResetToken, issueResetToken, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
-import { clientOf, LIMITS } from "~/lib/rate-limit.server";
+import { findResetToken, issueResetToken, LIVE_RESET_LINKS, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
+import { clientOf, LIMITS, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";
-import { changePassword, registerAccount, requestPasswordReset, updateProfile, verifySignup } from "~/models/users.server";
+import { changePassword, registerAccount, requestPasswordReset, resetPassword, updateProfile, verifySignup } from "~/models/users.server";
 import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as login from "~/routes/login";
@@ -506,5 +506,18 @@ describe("the current password cannot be guessed from a stolen session over days
     } finally {
       LIMITS.currentPasswordDay.max = saved;
     }
+  });
+});
+
+describe("reset links a stranger cannot void (fourth security review, low)", () => {
+  it(`a new link ends only the ones past the newest ${LIVE_RESET_LINKS}; setting a password with any ends them all`, async () => {
+    const { email } = await newCustomer("reset-live");
+    const links: string[] = [];
+    for (let i = 0; i < LIVE_RESET_LINKS + 1; i++) links.push(await issueResetToken(db, email));
+    expect(await findResetToken(db, links[0]!)).toBeNull();
+    for (const link of links.slice(1)) expect(await findResetToken(db, link)).toMatchObject({ email });
+    await resetPassword(links[2]!, "brand-new-pass-1", UNKNOWN_CLIENT);
+    for (const link of links) expect(await findResetToken(db, link)).toBeNull();
+    await settleMail();
   });
 });
