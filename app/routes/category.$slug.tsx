@@ -1,16 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useLoaderData,
-  useNavigation,
-  useParams,
-  useRouteError,
-  useSearchParams,
-} from "@remix-run/react";
-import { FilterIcon } from "~/components/icons";
+import { isRouteErrorResponse, Link, useLoaderData, useNavigation, useParams, useRouteError } from "@remix-run/react";
+import { ListControls } from "~/components/ListControls";
 import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
@@ -18,16 +9,7 @@ import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.serve
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
 import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
-import type { Sort } from "~/utils/catalogue";
-import {
-  AVAILABILITY,
-  CategoryQuerySchema,
-  PRICE_RANGE_KEYS,
-  PRICE_RANGES,
-  searchParamsToObject,
-  SORT_LABELS,
-  SORTS,
-} from "~/utils/catalogue";
+import { CategoryQuerySchema, searchParamsToObject } from "~/utils/catalogue";
 
 /** The 404 of a page number that is not one, or past the last page (the category exists). */
 const PAGE_NOT_FOUND = "Page Not Found";
@@ -77,22 +59,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return data({ category, items: list.rows, info, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
 }
 
-const SORT_CHOSEN = "border-wood-600 bg-wood-600 text-white";
-const SORT_OTHER = "border-sand-200 bg-white text-ink hover:border-wood-400";
-const FILTERS_SUMMARY = "flex min-h-12 cursor-pointer list-none items-center gap-2 px-5 font-semibold [&::-webkit-details-marker]:hidden";
-
-function sortHref(params: URLSearchParams, sort: Sort) {
-  const next = new URLSearchParams(params);
-  next.delete("page");
-  if (sort === "default") next.delete("sort");
-  else next.set("sort", sort);
-  const qs = next.toString();
-  return qs ? `?${qs}` : ".";
-}
-
 export default function CategoryPage() {
   const { category, items, info, query, filtersActive, invalid } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category.slug}`;
 
@@ -108,88 +76,7 @@ export default function CategoryPage() {
         </div>
       </section>
       <section className="container-page py-8">
-        <div className="flex flex-wrap items-center justify-between gap-4">
-          <nav aria-label="Sort" className="flex flex-wrap gap-2">
-            {SORTS.map((s) => (
-              <Link
-                key={s}
-                to={sortHref(params, s)}
-                preventScrollReset
-                aria-current={query.sort === s ? "true" : undefined}
-                className={`btn min-h-10 border ${query.sort === s ? SORT_CHOSEN : SORT_OTHER}`}
-              >
-                {SORT_LABELS[s]}
-              </Link>
-            ))}
-          </nav>
-        </div>
-        <details className="group mt-4 rounded-2xl border border-sand-200 bg-white" open={filtersActive || invalid}>
-          <summary className={FILTERS_SUMMARY}>
-            <FilterIcon className="h-5 w-5" /> Filters
-            {filtersActive ? <span className="ml-2 rounded-full bg-wood-100 px-2 py-0.5 text-xs text-wood-800">On</span> : null}
-          </summary>
-          <Form method="get" preventScrollReset className="grid gap-6 border-t border-sand-200 p-5 sm:grid-cols-3">
-            {query.sort !== "default" ? <input type="hidden" name="sort" value={query.sort} /> : null}
-            <fieldset>
-              <legend className="mb-2 font-semibold">Availability</legend>
-              {Object.entries(AVAILABILITY).map(([value, label]) => (
-                <label key={value} className="flex min-h-11 items-center gap-3">
-                  <input
-                    type="checkbox"
-                    name="availability"
-                    value={value}
-                    defaultChecked={query.availability.includes(value as keyof typeof AVAILABILITY)}
-                    className="h-5 w-5 accent-wood-600"
-                  />
-                  {label}
-                </label>
-              ))}
-            </fieldset>
-            <fieldset>
-              <legend className="mb-2 font-semibold">Price Range</legend>
-              {PRICE_RANGE_KEYS.map((key) => (
-                <label key={key} className="flex min-h-11 items-center gap-3">
-                  <input
-                    type="checkbox"
-                    name="price"
-                    value={key}
-                    defaultChecked={query.price.includes(key)}
-                    className="h-5 w-5 accent-wood-600"
-                  />
-                  {PRICE_RANGES[key].label}
-                </label>
-              ))}
-            </fieldset>
-            <fieldset>
-              <legend className="mb-2 font-semibold">Featured</legend>
-              <label className="flex min-h-11 items-center gap-3">
-                <input
-                  type="checkbox"
-                  name="featured"
-                  value="1"
-                  defaultChecked={Boolean(query.featured)}
-                  className="h-5 w-5 accent-wood-600"
-                />
-                Featured Items
-              </label>
-              <div className="mt-4 flex flex-wrap gap-2">
-                <button type="submit" className="btn-primary">
-                  Apply Filters
-                </button>
-                {filtersActive ? (
-                  <Link to={query.sort === "default" ? "." : `?sort=${query.sort}`} preventScrollReset className="btn-ghost">
-                    Clear
-                  </Link>
-                ) : null}
-              </div>
-            </fieldset>
-          </Form>
-        </details>
-        {invalid ? (
-          <p role="alert" className="mt-4 text-sm text-red-700">
-            Some filters were not recognised and were ignored.
-          </p>
-        ) : null}
+        <ListControls query={query} filtersActive={filtersActive} invalid={invalid} />
         <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
           {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
         </p>

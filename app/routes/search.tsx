@@ -12,30 +12,29 @@ import type { Sort } from "~/utils/catalogue";
 import { CategoryQuerySchema, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
+import { privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 
 const PAGE_NOT_FOUND = "Page Not Found";
 const SEARCH_SORT_LABELS: Record<Sort, string> = { ...SORT_LABELS, default: "Relevance" };
 
 const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
 
-export const meta: MetaFunction<typeof loader> = ({ data: d, error }) => {
-  if (!d)
-    return [{ title: `${isPageNotFound(error) ? PAGE_NOT_FOUND : "Search"} | Sagwan Living` }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) => {
+  if (!d) return privateMeta(`${isPageNotFound(error) ? PAGE_NOT_FOUND : "Search"} | Sagwan Living`);
   const page = d.info.page > 1 ? ` (Page ${d.info.page})` : "";
-  const canonical = d.search.text
-    ? `/search?q=${encodeURIComponent(d.search.text)}${d.info.page > 1 ? `&page=${d.info.page}` : ""}`
-    : "/search";
+  const text = d.search.text;
   return [
-    { title: d.search.text ? `Search results for “${d.search.text}”${page} | Sagwan Living` : "Search | Sagwan Living" },
-    {
-      name: "description",
-      content: d.search.text
-        ? `Sofas, beds, dining sets and more matching “${d.search.text}” at Sagwan Living: handcrafted furniture delivered across India.`
+    ...seoMeta(siteUrlFrom(matches), {
+      title: text ? `Search results for “${text}”${page} | Sagwan Living` : "Search | Sagwan Living",
+      description: text
+        ? `Handcrafted furniture matching “${text}” at Sagwan Living: sofas, beds, dining sets and more, delivered across India.`
         : "Search Sagwan Living's handcrafted furniture by name, wood, colour, size or room.",
-    },
-    // Result pages are for shoppers, not for search engines' indexes; their links are followed.
+      // One canonical page per search and page number; sorts and filters are views of it.
+      path: text ? `/search?q=${encodeURIComponent(text)}${d.info.page > 1 ? `&page=${d.info.page}` : ""}` : "/search",
+    }),
+    // Result pages are for shoppers, not for search engines' indexes (the catalogue is reached through
+    // categories and the sitemaps); their links are followed.
     { name: "robots", content: "noindex, follow" },
-    { tagName: "link", rel: "canonical", href: canonical },
   ];
 };
 

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedCategories } from "../../db/seed-data";
 import { seedLarge } from "../../db/seed.server";
 import * as m0011 from "../../migrations/2026-11-25-0011-search-index";
+import { PUBLIC_API_CACHE } from "~/lib/api.server";
 import { db, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
@@ -20,7 +21,7 @@ import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue";
 import { parseSearch } from "~/utils/search";
 import { getRequest } from "../support/requests";
-import { asRecord, call, expectApiError } from "./helpers";
+import { asRecord, call, expectApiError, routeArgs } from "./helpers";
 
 const TOTAL = 5_000;
 const PAGE = 24;
@@ -316,7 +317,15 @@ describe("search: pages, sort and filters", () => {
 
   it("GET /api/search: 48 by default, pageSize up to 100, past the end empty, bad paging 400", async () => {
     const expected = reference(docs, "teak");
-    const body = asRecord((await api("q=teak")).body);
+    const answer = await api("q=teak");
+    const body = asRecord(answer.body);
+    // Public and the same for every caller: cacheable like the rest of the catalogue API (ADR 0015).
+    expect(answer.headers.get("Cache-Control")).toBe(PUBLIC_API_CACHE);
+    const etag = answer.headers.get("ETag")!;
+    expect(etag).toMatch(/^W\/"/);
+    const unchanged = await searchApi.loader(routeArgs(getRequest("/api/search?q=teak", { "If-None-Match": etag })));
+    expect(unchanged.status).toBe(304);
+    expect((await api("q=a")).headers.get("Cache-Control")).toBe("no-store");
     expect(Object.keys(body).sort()).toEqual(["items", "page", "pageSize", "total"]);
     expect(body).toMatchObject({ total: expected.length, page: 1, pageSize: 48 });
     expect(body.items as Item[]).toHaveLength(48);
