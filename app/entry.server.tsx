@@ -12,9 +12,12 @@ import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
 import { NonceProvider } from "~/utils/nonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
+import { scheduleRefundSweep } from "~/models/refund-queue.server";
 
 // Boot: the environment was checked on import; migrate and seed before serving anything.
 await ready;
+// Refunds nobody sent (a crash after the commit, no answer from the gateway) go out again (ADR 0012).
+scheduleRefundSweep();
 const adminProblem = adminPasswordProblem();
 if (adminProblem) console.warn(adminProblem);
 if (env.NODE_ENV === "production" && !env.TRUST_PROXY) {

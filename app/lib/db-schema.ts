@@ -192,6 +192,38 @@ export interface OrderEventsTable {
   createdAt: string;
 }
 
+export type RefundStatus = "pending" | "processed" | "failed";
+export type RefundReason = "unplaced" | "cancelled" | "returned";
+
+/** A refund of one payment (migration 0014, ADR 0012): queued, sent to the gateway, and its answer. */
+export interface RefundsTable {
+  id: Generated<number>;
+  paymentOrderId: string;
+  /** the payment refunded: the payment order's, or a second payment of it ("paid twice") */
+  paymentId: string;
+  /** null for a payment that never became an order */
+  orderId: number | null;
+  /** whole rupees */
+  amount: number;
+  reason: RefundReason;
+  /** the shop's key: one refund per cancellation, return or unplaced payment */
+  idempotencyKey: string;
+  /** Razorpay's X-Refund-Idempotency header: the same on every resend, a new one only for a retry of a failed refund */
+  gatewayKey: string;
+  status: RefundStatus;
+  gatewayRefundId: string | null;
+  failureReason: string | null;
+  /** calls made to the gateway */
+  attempts: Generated<number>;
+  /** while a sender is waiting for the gateway's answer, until when no other sends it */
+  sendingUntil: string | null;
+  actor: "customer" | "admin" | "system";
+  actorUserId: number | null;
+  createdAt: string;
+  updatedAt: string;
+  processedAt: string | null;
+}
+
 export interface NewsletterSubscribersTable {
   id: Generated<number>;
   email: string;
@@ -243,6 +275,7 @@ export interface DB {
   orderEvents: OrderEventsTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   contactMessages: ContactMessagesTable;
+  refunds: RefundsTable;
   auditLog: AuditLogTable;
   settings: SettingsTable;
 }

@@ -58,7 +58,7 @@ export function isValidWebhookSignature(rawBody: string, signature: string, secr
  * An id in Razorpay's style: a prefix and 14 characters from [A-Za-z0-9], the first of them
  * `marker` (the offline gateway's ids start "TEST", so staff can tell test payments apart).
  */
-export function gatewayId(prefix: "order" | "pay", marker = ""): string {
+export function gatewayId(prefix: "order" | "pay" | "rfnd", marker = ""): string {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   let out = marker;
   while (out.length < 14) out += alphabet[crypto.randomInt(alphabet.length)];
@@ -92,4 +92,76 @@ export function offlinePayment(orderId: string, outcome: "paid" | "failed" = "pa
   if (paymentMode() !== "offline") throw new Error("The offline test gateway is off while Razorpay keys are set");
   const paymentId = gatewayId("pay", TEST_MARKER);
   return { paymentId, signature: outcome === "paid" ? signPayment(orderId, paymentId) : "0".repeat(64) };
+}
+
+// ---- Refunds (ADR 0012) ---------------------------------------------------------------------
+
+/** What the shop sends to refund (part of) a payment. */
+export interface GatewayRefundRequest {
+  paymentId: string;
+  amountPaise: number;
+  /** Razorpay's X-Refund-Idempotency: 10 to 64 of [A-Za-z0-9_-], the same on every resend of this refund */
+  idempotencyKey: string;
+  receipt: string;
+  notes: Record<string, string>;
+}
+
+/**
+ * The gateway's answer: the refund it made (or had made already under this key) and its state; a
+ * refusal that sending again will not change (a 4xx other than 409/429: more than was paid, a
+ * payment refunded already); or no answer worth keeping (no network, a timeout, a 5xx, Razorpay's
+ * 409 for a request with this key still in progress), after which the same request is sent again.
+ */
+export type GatewayRefundAnswer =
+  | { outcome: "answered"; id: string; status: "pending" | "processed" | "failed" }
+  | { outcome: "refused"; reason: string }
+  | { outcome: "unavailable"; reason: string };
+
+const REFUND_STATES = new Set(["pending", "processed", "failed"]);
+
+/** The SDK rejects an API error as `{ statusCode, error: { description } }`, and a network failure as a TypeError. */
+function refundError(error: unknown): GatewayRefundAnswer {
+  const answer = typeof error === "object" && error !== null ? (error as { statusCode?: unknown; error?: { description?: unknown } }) : {};
+  const status = typeof answer.statusCode === "number" ? answer.statusCode : null;
+  const description = typeof answer.error?.description === "string" ? answer.error.description.slice(0, 300) : null;
+  if (status === null) return { outcome: "unavailable", reason: "The payment gateway could not be reached" };
+  if (status === 409 || status === 429 || status >= 500) {
+    return { outcome: "unavailable", reason: `The payment gateway answered ${status}${description ? `: ${description}` : ""}` };
+  }
+  return { outcome: "refused", reason: description ?? `The payment gateway refused the refund (${status})` };
+}
+
+/**
+ * Refund (part of) a payment. A payment of the offline test gateway (`pay_TEST…`, in either mode)
+ * is refunded by the test gateway, which moved no money and records the refund as processed at
+ * once (`rfnd_TEST…`). Any other payment goes to Razorpay's Refunds API, `payments.refund` with
+ * the amount in paise and the idempotency key in the X-Refund-Idempotency header (the SDK's call
+ * takes no headers: each refund uses its own client with the header among its defaults), so a
+ * resend after a lost answer returns the refund made the first time instead of refunding again.
+ */
+export async function createGatewayRefund(request: GatewayRefundRequest): Promise<GatewayRefundAnswer> {
+  if (isTestPaymentId(request.paymentId)) return { outcome: "answered", id: gatewayId("rfnd", TEST_MARKER), status: "processed" };
+  if (paymentMode() === "offline") {
+    return { outcome: "refused", reason: "Razorpay keys are not set: a Razorpay payment cannot be refunded from here" };
+  }
+  const { default: Razorpay } = await import("razorpay");
+  const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
+  // The SDK's axios instance (not in its types): this client's requests carry the key.
+  const http = (client.api as unknown as { rq: { defaults: { headers: { common: Record<string, string> }; timeout?: number } } }).rq;
+  http.defaults.headers.common["X-Refund-Idempotency"] = request.idempotencyKey;
+  http.defaults.timeout = 20_000;
+  try {
+    const refund = (await client.payments.refund(request.paymentId, {
+      amount: request.amountPaise,
+      speed: "normal",
+      notes: request.notes,
+      receipt: request.receipt,
+    })) as { id?: unknown; status?: unknown };
+    if (typeof refund.id !== "string" || typeof refund.status !== "string" || !REFUND_STATES.has(refund.status)) {
+      return { outcome: "unavailable", reason: "The payment gateway's answer named no refund" };
+    }
+    return { outcome: "answered", id: refund.id, status: refund.status as "pending" | "processed" | "failed" };
+  } catch (error) {
+    return refundError(error);
+  }
 }

@@ -25,6 +25,7 @@ import { computeTotals } from "~/utils/pricing";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
+import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } from "./refunds.server";
 import { holdUnits, releaseForPayment, reservationExpiry } from "./reservations.server";
 import { getUserById } from "./users.server";
 
@@ -242,6 +243,9 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, 
       .where("id", "=", paymentOrderId)
       .executeTakeFirst();
     if (row?.status === "paid" && row.paymentId === paymentId) return;
+    // A second verified payment of a payment order paid by another: it is refunded (in the caller's
+    // transaction that would roll back with the refusal: placePaidOrder refunds it after).
+    if (!db.isTransaction) await refundPaidTwice(paymentOrderId, paymentId, db);
     if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
     throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
   } catch (error) {
@@ -327,12 +331,14 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
   } catch (error) {
     // The order was refused after the payment could be recorded (rolled back with it): record it alone.
     if (recordable && isAppError(error, "STOCK_SHORTAGE")) {
-      await db.transaction().execute(async (trx) => {
+      const refundId = await db.transaction().execute(async (trx) => {
         await recordPayment(payment.paymentOrderId, payment.paymentId, trx, { refused: error.message });
-        await markFailed(payment.paymentOrderId, error.message, trx);
+        return markFailed(payment.paymentOrderId, error.message, trx);
       });
+      await sendRefundQuietly(refundId, db);
       throw new AppError(409, failedMessage(error.message), undefined, undefined, "STOCK_SHORTAGE");
     }
+    if (!recordable && isAppError(error)) await refundPaidTwice(payment.paymentOrderId, payment.paymentId, db);
     if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {
       await recordPayment(payment.paymentOrderId, payment.paymentId, db, { refused: error.message });
     }
@@ -384,6 +390,14 @@ export async function payForOrder(
 
 /** The order a post pays for: from the payment already recorded, or from the gateway's proof. */
 async function pay(userId: number, paymentOrder: PaymentOrder, attempt: PaymentAttempt, db: Db): Promise<number> {
+  if (attempt.intent === "complete" && paymentOrder.status !== "created") {
+    // A second payment (another tab, another try) of a payment order already paid: refund it.
+    const { proof } = attempt;
+    const verified = isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature);
+    if (verified && proof.razorpay_order_id === paymentOrder.id && proof.razorpay_payment_id !== paymentOrder.paymentId) {
+      await refundPaidTwice(paymentOrder.id, proof.razorpay_payment_id, db);
+    }
+  }
   if (paymentOrder.status === "failed") throw new AppError(409, failedMessage(paymentOrder.failure));
   // Already paid (a second click, or the cart had changed): place the order from that payment.
   if (paymentOrder.status === "paid") return (await placeRecordedPayment(paymentOrder.id, userId, db)).id;
@@ -531,7 +545,7 @@ export async function handleWebhook(
   db: Db = defaultDb,
 ): Promise<{ received: true; orderId?: number }> {
   if (!signature || !isValidWebhookSignature(rawBody, signature)) throw new AppError(400, "Invalid webhook signature");
-  let event: { event?: unknown; payload?: { payment?: { entity?: WebhookPayment } } };
+  let event: { event?: unknown; payload?: { payment?: { entity?: WebhookPayment }; refund?: { entity?: Record<string, unknown> } } };
   try {
     event = JSON.parse(rawBody) as typeof event;
   } catch {
@@ -539,6 +553,7 @@ export async function handleWebhook(
   }
   // JSON, but not an event (null, a number, an array): nothing to act on, and `null.event` would be a 500.
   if (typeof event !== "object" || event === null || Array.isArray(event)) throw new AppError(400, "The webhook body is not a JSON object");
+  if (typeof event.event === "string" && event.event.startsWith("refund.")) return handleRefundWebhook(event, db);
   if (event.event === "payment.failed") {
     // A failed try: what the payment order held is free again (a later payment is a late one).
     const failed = event.payload?.payment?.entity;
@@ -557,11 +572,14 @@ export async function handleWebhook(
     .executeTakeFirst();
   if (!row || row.userId === null) return { received: true };
   if (payment.amount !== row.amountPaise) {
-    await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db);
+    await sendRefundQuietly(await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db), db);
     return { received: true };
   }
   const paymentOrder = (await getPaymentOrder(row.id, row.userId, db))!;
-  if (paymentOrder.orderId) return { received: true, orderId: paymentOrder.orderId };
+  if (paymentOrder.orderId) {
+    if (paymentOrder.paymentId !== payment.id) await refundPaidTwice(row.id, payment.id, db);
+    return { received: true, orderId: paymentOrder.orderId };
+  }
   try {
     await recordPayment(row.id, payment.id, db);
   } catch (error) {
@@ -585,7 +603,7 @@ export async function handleWebhook(
   } catch (error) {
     if (error instanceof OrderExistsError) return { received: true, orderId: error.orderId };
     if (!isAppError(error)) throw error;
-    await markFailed(row.id, error.message, db);
+    await sendRefundQuietly(await markFailed(row.id, error.message, db), db);
     return { received: true };
   }
 }
@@ -598,18 +616,110 @@ async function releaseUnpaid(paymentOrderId: string, db: Db): Promise<void> {
 
 /**
  * A paid payment that could not become an order, for the shop to refund; never one that did become
- * an order. What it held is free again.
+ * an order. What it held is free again, and its refund (of the whole payment, key
+ * `unplaced:{id}`) is queued in the same transaction: answers its id, for the caller to send once
+ * committed (null when nothing was marked, or no payment is recorded to refund: the staff's queue
+ * shows it). `refused`: only a paid payment order whose order was refused (the staff's 'Refund now'
+ * and the sweep after REFUSED_PAYMENT_HOURS): one whose order was placed meanwhile is left alone.
  */
-async function markFailed(id: string, reason: string, db: Db) {
-  const marked = await db
-    .updateTable("paymentOrders")
-    .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
-    .where("id", "=", id)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
-    )
-    .executeTakeFirst();
-  if (Number(marked.numUpdatedRows) === 1) await releaseForPayment(db, id);
+async function markFailed(
+  id: string,
+  reason: string,
+  db: Db,
+  options: { refused?: boolean; actor?: "admin" | "system" } = {},
+): Promise<number | null> {
+  return inTransaction(db, async (trx) => {
+    let update = trx
+      .updateTable("paymentOrders")
+      .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
+      .where("id", "=", id)
+      .where((eb) =>
+        eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
+      );
+    // Placing the order clears `failure` on the same row, so this waits for it and then matches nothing.
+    if (options.refused) update = update.where("status", "=", "paid").where("failure", "is not", null);
+    const marked = await update.executeTakeFirst();
+    if (Number(marked.numUpdatedRows) !== 1) return null;
+    await releaseForPayment(trx, id);
+    const row = await trx.selectFrom("paymentOrders").select(["paymentId", "amountPaise"]).where("id", "=", id).executeTakeFirstOrThrow();
+    if (!row.paymentId || row.amountPaise < 100) return null;
+    const refund = await queueRefund(trx, {
+      paymentOrderId: id,
+      orderId: null,
+      amount: Math.floor(row.amountPaise / 100),
+      reason: "unplaced",
+      key: `unplaced:${id}`,
+      actor: options.actor ?? "system",
+    });
+    return refund.id;
+  });
+}
+
+/** How long a paid payment whose order was refused waits for its customer to place it before it is refunded. */
+export const REFUSED_PAYMENT_HOURS = 24;
+
+/**
+ * Refund a paid payment whose order was refused (the cart changed) and never placed: the staff's
+ * 'Refund now' in the queue, and the sweep once it is REFUSED_PAYMENT_HOURS old. It becomes
+ * `failed` (the customer can no longer place it) and its refund is queued, in one transaction,
+ * then sent. A failed payment order without a refund (one from before refunds existed) gets its
+ * refund queued the same way. 409 when it has become an order or has nothing to refund.
+ */
+export async function refundUnplacedPayment(paymentOrderId: string, actor: "admin" | "system", db: Db = defaultDb): Promise<number> {
+  const refundId = await inTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("paymentOrders")
+      .select(["status", "paymentId", "amountPaise"])
+      .where("id", "=", paymentOrderId)
+      .executeTakeFirst();
+    if (!row) throw new AppError(404, "That payment order was not found");
+    if (row.status === "paid") {
+      const id = await markFailed(paymentOrderId, "Not placed by the customer: refunded", trx, { refused: true, actor });
+      if (id === null) throw new AppError(409, "This payment has become an order, or has nothing to refund");
+      return id;
+    }
+    if (row.status !== "failed" || !row.paymentId) throw new AppError(409, "This payment has nothing to refund");
+    const refund = await queueRefund(trx, {
+      paymentOrderId,
+      orderId: null,
+      amount: Math.floor(row.amountPaise / 100),
+      reason: "unplaced",
+      key: `unplaced:${paymentOrderId}`,
+      actor,
+    });
+    if (!refund.created) throw new AppError(409, `This payment has a refund already (#${refund.id})`);
+    return refund.id;
+  });
+  await sendRefundQuietly(refundId, db);
+  return refundId;
+}
+
+/**
+ * "Paid twice": a verified payment of a payment order that another payment paid (or that failed
+ * with another payment) can become nothing, so it is refunded whole, key `twice:{paymentId}`, on
+ * the payment order's order when it has one. Decided on the locked row; once per payment.
+ */
+async function refundPaidTwice(paymentOrderId: string, paymentId: string, db: Db): Promise<void> {
+  const refundId = await inTransaction(db, async (trx) => {
+    const row = await trx
+      .selectFrom("paymentOrders")
+      .leftJoin("orders", "orders.paymentOrderId", "paymentOrders.id")
+      .select(["paymentOrders.status", "paymentOrders.paymentId", "paymentOrders.amountPaise", "orders.id as orderId"])
+      .where("paymentOrders.id", "=", paymentOrderId)
+      .executeTakeFirst();
+    if (!row?.paymentId || row.paymentId === paymentId || row.status === "created" || row.amountPaise < 100) return null;
+    const refund = await queueRefund(trx, {
+      paymentOrderId,
+      paymentId,
+      orderId: row.orderId,
+      amount: Math.floor(row.amountPaise / 100),
+      reason: "unplaced",
+      key: `twice:${paymentId}`,
+      actor: "system",
+    });
+    return refund.id;
+  });
+  await sendRefundQuietly(refundId, db);
 }
 
 export function failedMessage(reason: string | null): string {

@@ -20,6 +20,8 @@ import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
 import { sendShippedMail } from "./order-mail.server";
+import type { OrderRefund } from "./refunds.server";
+import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
 import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
 import { getUserById } from "./users.server";
 
@@ -69,6 +71,8 @@ export interface Order {
   carrier: string | null;
   trackingNumber: string | null;
   events: OrderEvent[];
+  /** money given back for it (ADR 0012): a cancellation's, a return's, a second payment's */
+  refunds: OrderRefund[];
 }
 
 /** Who is asking: a customer sees only their orders; the shop sees all. */
@@ -106,7 +110,7 @@ export function estimatedDelivery(createdAt: string): string {
   return new Date(Date.parse(createdAt) + DELIVERY_DAYS * DAY_MS).toISOString();
 }
 
-function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order {
+function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[], refunds: OrderRefund[] = []): Order {
   const shippingAddress: ShippingAddress = {
     name: row.shipName,
     address: row.shipAddress,
@@ -141,6 +145,7 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order
     carrier: row.carrier,
     trackingNumber: row.trackingNumber,
     events,
+    refunds,
   };
 }
 
@@ -148,7 +153,7 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[]): Order
 async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
-  const [lines, events] = await Promise.all([
+  const [lines, events, refunds] = await Promise.all([
     db
       .selectFrom("orderItems")
       .select(["orderId", "itemId", "title", "slug", "imgPath", "quantity", "unitPrice"])
@@ -161,6 +166,7 @@ async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
       .where("orderId", "in", ids)
       .orderBy("id")
       .execute(),
+    orderRefunds(ids, db),
   ]);
   return rows.map((row) =>
     toOrder(
@@ -169,6 +175,7 @@ async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
         .filter((l) => l.orderId === row.id)
         .map((l) => ({ itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, price: l.unitPrice })),
       events.filter((e) => e.orderId === row.id).map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, at: e.createdAt })),
+      refunds.get(row.id),
     ),
   );
 }
@@ -483,6 +490,7 @@ export const SHIP_UNPAID_FIELD = "Tick this box to ship it without payment.";
  */
 export async function changeOrderStatus(orderId: number, to: OrderStatus, by: StatusChanger, db: Db = defaultDb): Promise<Order> {
   if (by.actor === "customer") await rateLimitUser(LIMITS.orderStatus, by.userId);
+  let refundId: number | null = null;
   await db.transaction().execute(async (trx) => {
     const order = await trx
       .selectFrom("orders")
@@ -530,6 +538,8 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
           .execute();
       }
     }
+    // An online order's payment is refunded in full (ADR 0012), sent once this commits.
+    if (to === "cancelled") refundId = await queueCancellationRefund(trx, orderId, by);
     await trx
       .insertInto("orderEvents")
       .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })
@@ -540,6 +550,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
       await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary });
     }
   });
+  await sendRefundQuietly(refundId, db);
   const changed = (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
   if (to === "shipped") {
     const customer = await getUserById(changed.userId, db);

@@ -16,11 +16,11 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/utils/hooks";
-import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { MAX_CARRIER_LENGTH, MAX_TRACKING_LENGTH, ShipmentSchema } from "~/utils/shipment";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
+import { RefundList } from "~/components/RefundList";
 
 export const handle = { section: "Orders" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
@@ -172,14 +172,7 @@ export default function AdminOrder() {
           <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p>
         ) : null}
         <ShipmentDetails order={order} className="mt-3" />
-        {order.status === "cancelled" && order.paymentMethod === "online" ? (
-          <p className="mt-3 rounded-lg bg-amber-50 p-3 text-sm text-amber-900" data-testid="refund-note">
-            {order.testPayment
-              ? "This order was paid on the test gateway: no money was taken, so there is nothing to refund."
-              : `This order was paid online: refund ${formatPrice(order.total)} for payment ${order.paymentId ?? ""} ` +
-                "in the Razorpay Dashboard."}
-          </p>
-        ) : null}
+        <RefundList refunds={order.refunds} className="mt-3" />
       </section>
 
       <div className="mt-5 grid gap-5 md:grid-cols-[1fr_320px]">

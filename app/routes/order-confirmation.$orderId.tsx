@@ -5,6 +5,7 @@ import { notFoundBoundary } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
+import { RefundList } from "~/components/RefundList";
 import { StatusBadge } from "~/components/StatusBadge";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
@@ -59,6 +60,7 @@ export default function OrderConfirmation() {
             <OrderItemList items={order.items} />
             <OrderTotals totals={order} className="mt-4 border-t border-sand-200 pt-4" />
             <p className="mt-4 text-sm text-stone-600">Payment: {paymentLabel(order)}</p>
+            <RefundList refunds={order.refunds} className="mt-3" />
           </section>
 
           <div className="space-y-6">

@@ -20,6 +20,7 @@ import { formatPrice } from "~/utils/money";
 import { checkTransition } from "~/utils/order-status";
 import { IdSchema } from "~/utils/schemas";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
+import { RefundList } from "~/components/RefundList";
 
 export const meta: MetaFunction = () => [{ title: "Your Orders | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -110,6 +111,7 @@ export default function OrdersPage() {
                 ))}
               </ul>
               <ShipmentDetails order={order} className="mt-3" />
+              <RefundList refunds={order.refunds} className="mt-3" />
               <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
                 <p className="font-semibold">
                   Total: <span data-testid="order-total">{formatPrice(order.total)}</span>

@@ -1,0 +1,261 @@
+// Admin: the refund queue (ADR 0012). Payments needing action (a payment marked failed without a
+// refund, a paid payment whose order was refused and not placed: 'Refund now'), and refunds by
+// state, pages of 10, with 'Retry refund' for a failed one and 'Send again' for one still pending.
+// Every action is audited by the model verbs it calls.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
+import { FormBanner } from "~/components/AuthLayout";
+import { Pagination } from "~/components/Pagination";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { refundUnplacedPayment } from "~/models/checkout.server";
+import { listRefundsPage, NEEDING_ACTION_LIMIT, paymentsNeedingAction } from "~/models/refund-queue.server";
+import { resendPendingRefund, retryFailedRefund } from "~/models/refunds.server";
+import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
+import { formatDateTime } from "~/utils/dates";
+import { useIsPending } from "~/utils/hooks";
+import { formatPrice } from "~/utils/money";
+import { IdSchema } from "~/utils/schemas";
+import { REFUND_FILTER_LABEL, REFUND_FILTERS, REFUND_REASON_LABEL, REFUND_STATE_LABEL, RefundQueueQuerySchema } from "~/utils/refunds";
+
+export const handle = { section: "Refunds" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const p = new URL(request.url).searchParams;
+  const query = RefundQueueQuerySchema.parse({ status: p.get("status") ?? undefined, page: p.get("page") ?? undefined });
+  const result = await loadList(async () => {
+    const [refunds, needing] = await Promise.all([listRefundsPage(query), paymentsNeedingAction()]);
+    return { ...refunds, needing };
+  });
+  return { ...result, status: query.status };
+}
+
+const PaymentOrderIdSchema = z.string({ error: "Choose a payment" }).regex(/^order_[A-Za-z0-9]{6,40}$/, "Choose a payment");
+const QueueAction = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("retry"), refundId: IdSchema }),
+    z.object({ intent: z.literal("send"), refundId: IdSchema }),
+    z.object({ intent: z.literal("refund-payment"), paymentOrderId: PaymentOrderIdSchema }),
+  ],
+  { error: "Unknown action" },
+);
+
+/** Back to the list as it was (its filter and page), from the form's hidden fields. */
+function backTo(form: FormData): string {
+  const status = RefundQueueQuerySchema.shape.status.parse(form.get("status") ?? undefined);
+  const page = RefundQueueQuerySchema.shape.page.parse(form.get("page") ?? undefined);
+  const params = new URLSearchParams();
+  if (status !== "open") params.set("status", status);
+  if (page > 1) params.set("page", String(page));
+  const search = params.toString();
+  return `/admin/refunds${search ? `?${search}` : ""}`;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(
+    request,
+    async (form) => {
+      await requireAdmin(request);
+      const input = parseWith(QueueAction, {
+        intent: form.get("intent"),
+        refundId: form.get("refundId") ?? undefined,
+        paymentOrderId: form.get("paymentOrderId") ?? undefined,
+      });
+      let title: string;
+      if (input.intent === "retry") {
+        await retryFailedRefund(input.refundId);
+        title = `Refund #${input.refundId} sent again`;
+      } else if (input.intent === "send") {
+        await resendPendingRefund(input.refundId);
+        title = `Refund #${input.refundId} sent again`;
+      } else {
+        const id = await refundUnplacedPayment(input.paymentOrderId, "admin");
+        title = `Refund #${id} queued for ${input.paymentOrderId}`;
+      }
+      return redirectWithToast(request, backTo(form), { type: "success", title });
+    },
+    { read: readAdminForm },
+  );
+}
+
+const STATE_TONE: Record<string, string> = {
+  processed: "bg-green-100 text-green-800 ring-green-200",
+  failed: "bg-red-100 text-red-800 ring-red-200",
+  pending: "bg-yellow-100 text-yellow-800 ring-yellow-200",
+};
+
+function StateBadge({ status }: { status: string }) {
+  return (
+    <span
+      className={`inline-flex rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset ${STATE_TONE[status] ?? STATE_TONE.pending}`}
+    >
+      {REFUND_STATE_LABEL[status as keyof typeof REFUND_STATE_LABEL] ?? status}
+    </span>
+  );
+}
+
+/** A one-button form of the queue: its intent, what it acts on, and the list's place to come back to. */
+function QueueButton({
+  intent,
+  name,
+  value,
+  label,
+  status,
+  page,
+}: {
+  intent: string;
+  name: string;
+  value: string;
+  label: string;
+  status: string;
+  page: number;
+}) {
+  const busy = useIsPending({ state: "submitting", intent });
+  return (
+    <Form method="post" className="inline">
+      <input type="hidden" name={name} value={value} />
+      <input type="hidden" name="status" value={status} />
+      <input type="hidden" name="page" value={page} />
+      <button
+        type="submit"
+        name="intent"
+        value={intent}
+        className="btn-secondary px-3 py-1.5 text-sm"
+        disabled={busy}
+        aria-label={`${label}: ${value}`}
+      >
+        {busy ? "Sending..." : label}
+      </button>
+    </Form>
+  );
+}
+
+export default function AdminRefunds() {
+  const { list, error, status } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (error !== null) return <ListError message={error} />;
+  const page = list.info.page;
+  return (
+    <div className="space-y-6">
+      <FormBanner message={result && "formError" in result ? result.formError : undefined} />
+      <section aria-labelledby="needing-heading">
+        <h2 id="needing-heading" className="text-lg font-semibold">
+          Payments needing action ({list.needing.total})
+        </h2>
+        <p className="mt-1 text-sm text-stone-600">
+          Paid, but no order: a payment marked failed without a refund, or one whose order was refused (the customer may still place it; it
+          is refunded by itself after a day).
+          {list.needing.total > NEEDING_ACTION_LIMIT ? ` The ${NEEDING_ACTION_LIMIT} oldest are shown.` : ""}
+        </p>
+        <div className="mt-3">
+          <AdminTable label="Payments needing action" head={["Payment", "Customer", "Amount", "State", "Why", "Since", "Actions"]}>
+            {list.needing.rows.length === 0 ? (
+              <EmptyRow colSpan={7}>No payments need action.</EmptyRow>
+            ) : (
+              list.needing.rows.map((p) => (
+                <tr key={p.paymentOrderId} data-testid="payment-needing-action">
+                  <td className="px-4 py-3 font-mono text-xs">
+                    {p.paymentOrderId}
+                    {p.paymentId ? <span className="block text-stone-600">{p.paymentId}</span> : null}
+                  </td>
+                  <td className="px-4 py-3">{p.customer ?? "—"}</td>
+                  <td className="px-4 py-3">{formatPrice(p.amount)}</td>
+                  <td className="px-4 py-3">{p.status === "failed" ? "Refund owed" : "Paid, order refused"}</td>
+                  <td className="px-4 py-3 text-sm">{p.failure ?? "—"}</td>
+                  <td className="px-4 py-3">{formatDateTime(p.updatedAt)}</td>
+                  <td className="px-4 py-3">
+                    {p.paymentId ? (
+                      <QueueButton
+                        intent="refund-payment"
+                        name="paymentOrderId"
+                        value={p.paymentOrderId}
+                        label="Refund now"
+                        status={status}
+                        page={page}
+                      />
+                    ) : (
+                      <span className="text-sm text-stone-600">No payment recorded: check the Razorpay Dashboard</span>
+                    )}
+                  </td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+        </div>
+      </section>
+
+      <section aria-labelledby="refunds-heading">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="refunds-heading" className="text-lg font-semibold">
+            Refunds
+          </h2>
+          <Form method="get" className="flex items-end gap-2">
+            <label>
+              <span className="sr-only">State</span>
+              <select name="status" defaultValue={status} className="field-input">
+                {REFUND_FILTERS.map((f) => (
+                  <option key={f} value={f}>
+                    {REFUND_FILTER_LABEL[f]}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" className="btn-secondary">
+              Show
+            </button>
+          </Form>
+        </div>
+        <div className="mt-3">
+          <AdminTable label="Refunds" head={["Refund", "For", "Customer", "Amount", "State", "Gateway", "Updated", "Actions"]}>
+            {list.rows.length === 0 ? (
+              <EmptyRow colSpan={8}>{status === "open" ? "No refunds pending or failed." : "No refunds in this state."}</EmptyRow>
+            ) : (
+              list.rows.map((r) => (
+                <tr key={r.id} data-testid="refund-row">
+                  <td className="px-4 py-3 font-medium">#{r.id}</td>
+                  <td className="px-4 py-3 text-sm">
+                    {r.orderId !== null ? (
+                      <Link to={`/admin/orders/${r.orderId}`} className="text-wood-700 underline">
+                        Order #{r.orderId}
+                      </Link>
+                    ) : (
+                      <span className="font-mono text-xs">{r.paymentOrderId}</span>
+                    )}
+                    <span className="block text-stone-600">{REFUND_REASON_LABEL[r.reason] ?? r.reason}</span>
+                  </td>
+                  <td className="px-4 py-3">{r.customer ?? "—"}</td>
+                  <td className="px-4 py-3">{formatPrice(r.amount)}</td>
+                  <td className="px-4 py-3">
+                    <StateBadge status={r.status} />
+                    {r.failureReason ? <span className="mt-1 block text-xs text-stone-700">{r.failureReason}</span> : null}
+                  </td>
+                  <td className="px-4 py-3 font-mono text-xs">
+                    {r.paymentId}
+                    <span className="block">{r.gatewayRefundId ?? "—"}</span>
+                    <span className="block font-sans text-stone-600">
+                      {r.attempts} {r.attempts === 1 ? "try" : "tries"}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3">{formatDateTime(r.updatedAt)}</td>
+                  <td className="px-4 py-3">
+                    {r.status === "failed" ? (
+                      <QueueButton intent="retry" name="refundId" value={String(r.id)} label="Retry refund" status={status} page={page} />
+                    ) : r.status === "pending" ? (
+                      <QueueButton intent="send" name="refundId" value={String(r.id)} label="Send again" status={status} page={page} />
+                    ) : null}
+                  </td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+          <Pagination info={list.info} noun="refunds" label="Refunds" />
+        </div>
+      </section>
+    </div>
+  );
+}
