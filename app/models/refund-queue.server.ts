@@ -7,6 +7,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import { errorMessage } from "~/lib/log.server";
 import type { RefundFilter } from "~/utils/refunds";
+import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import type { Paged } from "./admin-catalogue.server";
 import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "./checkout.server";
@@ -24,9 +25,6 @@ export interface PaymentNeedingAction {
   failure: string | null;
   updatedAt: string;
 }
-
-/** At most this many payments needing action are listed at once (oldest first); the count says how many there are. */
-export const NEEDING_ACTION_LIMIT = 20;
 
 /**
  * Payments the staff should look at: failed (refund owed) without a refund of their payment, and

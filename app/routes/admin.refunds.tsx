@@ -12,14 +12,21 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { refundUnplacedPayment } from "~/models/checkout.server";
-import { listRefundsPage, NEEDING_ACTION_LIMIT, paymentsNeedingAction } from "~/models/refund-queue.server";
+import { listRefundsPage, paymentsNeedingAction } from "~/models/refund-queue.server";
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 import { IdSchema } from "~/utils/schemas";
-import { REFUND_FILTER_LABEL, REFUND_FILTERS, REFUND_REASON_LABEL, REFUND_STATE_LABEL, RefundQueueQuerySchema } from "~/utils/refunds";
+import {
+  NEEDING_ACTION_LIMIT,
+  REFUND_FILTER_LABEL,
+  REFUND_FILTERS,
+  REFUND_REASON_LABEL,
+  REFUND_STATE_LABEL,
+  RefundQueueQuerySchema,
+} from "~/utils/refunds";
 
 export const handle = { section: "Refunds" };
 

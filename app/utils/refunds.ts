@@ -19,6 +19,9 @@ export const REFUND_FILTER_LABEL: Record<RefundFilter, string> = {
   all: "All refunds",
 };
 
+/** At most this many payments needing action are listed at once (oldest first); the count says how many there are. */
+export const NEEDING_ACTION_LIMIT = 20;
+
 export const RefundQueueQuerySchema = z.object({
   status: z.enum(REFUND_FILTERS).catch("open"),
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
