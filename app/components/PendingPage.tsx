@@ -6,10 +6,10 @@ import { ProductGridSkeleton } from "./ProductCard";
 export function useSlowNavigationTarget(delayMs = 300): string | null {
   const navigation = useNavigation();
   const location = useLocation();
+  // A link, or a GET form that goes to another page (the header's search): not a posted form.
+  const plain = !navigation.formData || navigation.formMethod?.toUpperCase() === "GET";
   const target =
-    navigation.state === "loading" && !navigation.formData && navigation.location.pathname !== location.pathname
-      ? navigation.location.pathname
-      : null;
+    navigation.state === "loading" && plain && navigation.location.pathname !== location.pathname ? navigation.location.pathname : null;
   const [slow, setSlow] = useState<string | null>(null);
   useEffect(() => {
     setSlow(null);
@@ -64,6 +64,16 @@ export function PendingPage({ path }: { path: string }) {
       </div>
     );
   }
+  if (path === "/search") {
+    return (
+      <div className="container-page py-12" aria-busy="true">
+        <Loading text="Searching..." />
+        <div className="mt-8">
+          <ProductGridSkeleton />
+        </div>
+      </div>
+    );
+  }
   if (path.startsWith("/category/")) {
     return (
       <div className="container-page py-12" aria-busy="true">
@@ -78,5 +88,5 @@ export function PendingPage({ path }: { path: string }) {
 }
 
 export function hasPendingPage(path: string) {
-  return path === "/" || path === "/categories" || path.startsWith("/category/");
+  return path === "/" || path === "/categories" || path === "/search" || path.startsWith("/category/");
 }

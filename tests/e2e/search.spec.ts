@@ -204,3 +204,22 @@ test("a results page passes axe (WCAG 2 A/AA)", async ({ page, javaScriptEnabled
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 });
+
+test("a slow search shows 'Searching...' and a skeleton, then the results", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "pending UI exists only with JavaScript");
+  await page.goto(`${origin}/about`);
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/search\.data/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  const field = await headerSearch(page);
+  await field.fill("sheesham");
+  await field.press("Enter");
+  await expect(page.getByRole("status").filter({ hasText: "Searching..." })).toBeVisible();
+  await expect(page.getByTestId("product-skeleton")).toBeVisible();
+  release();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Results for “sheesham”");
+  await expect(page.getByText("Searching...")).toHaveCount(0);
+});
