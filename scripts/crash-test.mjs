@@ -12,6 +12,9 @@
 //   reason is recorded with it, and the payment page offers 'Place my order', ADR 0007), or it
 //   carries the refund flag (status `failed`, with the reason); no online order without its
 //   recorded payment; no failed payment that became an order;
+// - refunds (ADR 0012): a cancelled online order has its refund (queued in the cancellation's
+//   transaction), a failed payment order with a recorded payment has one of that payment, and no
+//   payment has refunds (pending or processed) above what it took;
 // - no cart or session row in a half state: cart lines of a missing cart or item, quantities out
 //   of range, sessions whose data is not a JSON object or names another user than its row;
 // - every mail in the outbox (MAIL_DIR) is whole JSON.
@@ -586,6 +589,30 @@ async function checkInvariants(database, initialStock, run) {
       "select o.id from orders o where o.payment_method = 'online' and (o.payment_order_id is null or o.payment_id is null)",
     )) {
       violations.push(`payments: online order #${r.id} has no payment`);
+    }
+
+    // Refunds: queued with the decision that owes them, never above what a payment took.
+    for (const r of await all(
+      `select o.id from orders o where o.status = 'cancelled' and o.payment_method = 'online'
+       and not exists (select 1 from refunds f where f.order_id = o.id and f.reason = 'cancelled')`,
+    )) {
+      violations.push(`refunds: online order #${r.id} was cancelled without its refund`);
+    }
+    for (const r of await all(
+      `select p.id from payment_orders p where p.status = 'failed' and p.payment_id is not null
+       and not exists (select 1 from refunds f where f.payment_order_id = p.id and f.payment_id = p.payment_id)`,
+    )) {
+      violations.push(`refunds: ${r.id} is marked failed (refund due) but has no refund`);
+    }
+    for (const r of await all(
+      `select f.payment_order_id, f.payment_id, sum(f.amount) as refunded, max(p.amount_paise) as paid_paise
+       from refunds f join payment_orders p on p.id = f.payment_order_id
+       where f.status <> 'failed' group by f.payment_order_id, f.payment_id`,
+    )) {
+      if (Number(r.refunded) * 100 > Number(r.paid_paise)) {
+        const paid = Number(r.paid_paise) / 100;
+        violations.push(`refunds: payment ${r.payment_id} (${r.payment_order_id}) has ₹${r.refunded} refunded of ₹${paid}`);
+      }
     }
 
     // Carts and sessions: nothing half made.
