@@ -16,6 +16,7 @@ import * as m0011 from "../migrations/2026-11-25-0011-search-index";
 import * as m0012 from "../migrations/2026-11-25-0012-list-indexes";
 import * as m0013 from "../migrations/2026-11-25-0013-stock-reservations";
 import * as m0014 from "../migrations/2026-11-25-0014-refunds";
+import * as m0015 from "../migrations/2026-11-25-0015-returns";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0012-list-indexes": m0012,
   "2026-11-25-0013-stock-reservations": m0013,
   "2026-11-25-0014-refunds": m0014,
+  "2026-11-25-0015-returns": m0015,
 };

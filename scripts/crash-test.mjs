@@ -2,7 +2,8 @@
 // with SIGKILL at a random moment; it is started again, and once /healthz answers the database
 // is read directly (read-only) for what must hold whatever the moment of the kill:
 //
-// - per product, stock on hand plus the units in live (not cancelled) orders is the stock the
+// - per product, stock on hand plus the units out of the shop (in live orders, or shipped before
+//   their order was cancelled, less those returned) is the stock the
 //   demo seed gave it;
 // - no order without items, no order item without its order, an order's subtotal is its items',
 //   its last event is its status;
@@ -489,11 +490,19 @@ async function readInitialStock(database) {
 async function checkInvariants(database, initialStock, run) {
   const violations = [];
   const figures = await database.read(async (all) => {
-    // Stock on hand plus units in live orders is what each product started with.
+    // Stock on hand plus units out of the shop is what each product started with: units in live
+    // orders, and in orders cancelled after they shipped (with the carrier until they come back,
+    // ADR 0012), less units returned (received back into stock).
     const items = await all("select id, slug, stock from items");
     const live = await all(
-      `select oi.item_id as item_id, sum(oi.quantity) as units from order_items oi join orders o on o.id = oi.order_id
-       where o.status <> 'cancelled' and oi.item_id is not null group by oi.item_id`,
+      `select oi.item_id as item_id, sum(oi.quantity) - coalesce(sum(rl.returned), 0) as units
+       from order_items oi join orders o on o.id = oi.order_id
+       left join (select l.order_item_id, sum(l.quantity) as returned from return_lines l
+                  join return_requests r on r.id = l.return_id and r.status = 'returned' group by l.order_item_id) rl
+         on rl.order_item_id = oi.id
+       where oi.item_id is not null and (o.status <> 'cancelled'
+         or exists (select 1 from order_events e where e.order_id = o.id and e.to_status = 'shipped'))
+       group by oi.item_id`,
     );
     const units = new Map(live.map((r) => [Number(r.item_id), Number(r.units)]));
     const seen = new Set();

@@ -192,6 +192,41 @@ export interface OrderEventsTable {
   createdAt: string;
 }
 
+export type ReturnStatus = "requested" | "approved" | "rejected" | "returned";
+
+export interface ReturnRequestsTable {
+  id: Generated<number>;
+  orderId: number;
+  userId: number;
+  status: ReturnStatus;
+  /** one of RETURN_REASONS (utils/returns) */
+  reason: string;
+  details: string;
+  /** why the staff rejected it (shown to the customer) */
+  staffNote: string | null;
+  /** rupees the return refunds, computed when it is asked for (utils/pricing returnRefund) */
+  refundAmount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ReturnLinesTable {
+  returnId: number;
+  orderItemId: number;
+  quantity: number;
+}
+
+export interface ReturnEventsTable {
+  id: Generated<number>;
+  returnId: number;
+  fromStatus: ReturnStatus | null;
+  toStatus: ReturnStatus;
+  actor: "customer" | "admin" | "system";
+  actorUserId: number | null;
+  note: string | null;
+  createdAt: string;
+}
+
 export type RefundStatus = "pending" | "processed" | "failed";
 export type RefundReason = "unplaced" | "cancelled" | "returned";
 
@@ -273,6 +308,9 @@ export interface DB {
   orders: OrdersTable;
   orderItems: OrderItemsTable;
   orderEvents: OrderEventsTable;
+  returnRequests: ReturnRequestsTable;
+  returnLines: ReturnLinesTable;
+  returnEvents: ReturnEventsTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   contactMessages: ContactMessagesTable;
   refunds: RefundsTable;

@@ -485,7 +485,9 @@ export const SHIP_UNPAID_FIELD = "Tick this box to ship it without payment.";
 /**
  * Move an order to a new status, by the rules of utils/order-status (page and API). A customer's
  * change counts against their order-status limit (the shop's are not limited) and may touch only
- * their own orders (another's: 403). A cancellation returns the units to stock. The change and
+ * their own orders (another's: 403). Cancelling an order that has not shipped returns its units to
+ * stock; a shipped order's units are with the carrier, and come back as a return when they arrive
+ * (ADR 0012: the staff record them then, by a stock adjustment). The change and
  * who made it are recorded, in one transaction; a change racing another is refused (409).
  */
 export async function changeOrderStatus(orderId: number, to: OrderStatus, by: StatusChanger, db: Db = defaultDb): Promise<Order> {
@@ -522,7 +524,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (Number(moved.numUpdatedRows) !== 1) {
       throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
     }
-    if (to === "cancelled") {
+    if (to === "cancelled" && order.status === "processing") {
       const lines = await trx
         .selectFrom("orderItems")
         .select(["itemId", "quantity"])

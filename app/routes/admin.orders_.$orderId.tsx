@@ -16,11 +16,15 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/utils/hooks";
+import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { MAX_CARRIER_LENGTH, MAX_TRACKING_LENGTH, ShipmentSchema } from "~/utils/shipment";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { RefundList } from "~/components/RefundList";
+import { ReturnsSection } from "~/components/Returns";
+import { decideReturn, returnsForOrder } from "~/models/returns.server";
+import { ReturnDecisionSchema } from "~/utils/return-schemas";
 
 export const handle = { section: "Orders" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
@@ -32,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getOrderByParam(params.orderId, ADMIN);
   // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
   if (!order) throw data({ message: "Order Not Found" }, { status: 404 });
-  return { order, next: nextStatuses(order.status, "admin") };
+  return { order, next: nextStatuses(order.status, "admin"), returns: await returnsForOrder(order.id) };
 }
 
 const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
@@ -47,6 +51,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
     async (form) => {
       const order = await getOrderByParam(params.orderId, ADMIN);
       if (!order) throw notFound("Order Not Found");
+      const intent = form.get("intent");
+      if (intent === "approve-return" || intent === "reject-return" || intent === "receive-return") {
+        const decision = parseWith(ReturnDecisionSchema, { intent, returnId: form.get("returnId"), note: form.get("note") ?? undefined });
+        // A return of another order is not this page's to decide.
+        if (!(await returnsForOrder(order.id)).some((r) => r.id === decision.returnId)) throw notFound("That return was not found");
+        const to = decision.intent === "approve-return" ? "approved" : decision.intent === "reject-return" ? "rejected" : "returned";
+        const changed = await decideReturn(decision.returnId, to, decision.intent === "reject-return" ? decision.note : null);
+        return redirectWithToast(request, `/admin/orders/${order.id}`, {
+          type: "success",
+          title: `Return #${changed.id}: ${changed.statusLabel}`,
+          description: to === "returned" ? `Stock restored; ${formatPrice(changed.refundAmount)} to refund.` : undefined,
+        });
+      }
       const input = parseWith(StatusForm, {
         intent: form.get("intent"),
         status: form.get("status"),
@@ -62,7 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         description: `Order #${order.id} is now ${statusLabel(input.status)}.`,
       });
     },
-    { read: readAdminForm },
+    { read: readAdminForm, echo: ["returnId"] },
   );
 }
 
@@ -93,7 +110,7 @@ function ShipmentField({ name, label, maxLength, error }: { name: string; label:
 }
 
 export default function AdminOrder() {
-  const { order, next } = useLoaderData<typeof loader>();
+  const { order, next, returns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   return (
@@ -116,7 +133,7 @@ export default function AdminOrder() {
         <h3 id="status-heading" className="text-lg font-semibold">
           Change status
         </h3>
-        <FormBanner message={result?.formError} />
+        <FormBanner message={result?.values?.returnId ? undefined : result?.formError} />
         {next.length === 0 ? (
           <p className="mt-2 text-sm text-stone-600">
             This order is {statusLabel(order.status).toLowerCase()}: its status can no longer change.
@@ -169,7 +186,9 @@ export default function AdminOrder() {
           </Form>
         )}
         {order.status === "shipped" ? (
-          <p className="mt-2 text-xs text-stone-600">Cancelling a shipped order returns its units to stock.</p>
+          <p className="mt-2 text-xs text-stone-600">
+            Cancelling a shipped order leaves its units out of stock: add them back with a stock adjustment when they come back.
+          </p>
         ) : null}
         <ShipmentDetails order={order} className="mt-3" />
         <RefundList refunds={order.refunds} className="mt-3" />
@@ -186,6 +205,7 @@ export default function AdminOrder() {
         <div className="space-y-5">
           <ShippingAddressCard address={order.shippingAddress} showEmail />
           <OrderTimeline events={order.events} viewer="admin" />
+          <ReturnsSection returns={returns} viewer="admin" result={result} />
         </div>
       </div>
     </div>

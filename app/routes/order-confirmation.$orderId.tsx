@@ -1,12 +1,18 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { RefundList } from "~/components/RefundList";
+import { ReturnsSection } from "~/components/Returns";
 import { StatusBadge } from "~/components/StatusBadge";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";
@@ -21,11 +27,42 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
   if (!order) throw new Response("Order Not Found", { status: 404 });
-  return { order, email: user.email };
+  const [returns, returnable] = await Promise.all([
+    returnsForOrder(order.id),
+    // Only the order's own customer asks for a return (staff see the page too).
+    order.userId === user.id ? returnableFor(order) : undefined,
+  ]);
+  return { order, email: user.email, returns, returnable };
 }
 
+/** 'Request a return': the order's customer, within the window (returns.server checks it all). */
+export const action = ({ request, params }: ActionFunctionArgs) =>
+  pageAction(
+    request,
+    async (form) => {
+      const { user, viewer } = await requireOrderPageViewer(request);
+      const order = await getOrderByParam(params.orderId, { ...viewer, isAdmin: false });
+      if (!order) throw new Response("Order Not Found", { status: 404 });
+      if (form.get("intent") !== "request-return") throw new Response("Unknown action", { status: 400 });
+      const input = parseWith(ReturnRequestSchema, returnRequestFromForm(form));
+      const created = await requestReturn(user.id, order.id, input);
+      return redirectWithToast(request, `/order-confirmation/${order.id}`, {
+        type: "success",
+        title: "Return requested",
+        description: `We will look at return #${created.id} within one business day.`,
+      });
+    },
+    {
+      echoExtra: (form) =>
+        Object.fromEntries(
+          [...form].filter(([k, v]) => /^(qty-\d+|reason|details)$/.test(k) && typeof v === "string") as [string, string][],
+        ),
+    },
+  );
+
 export default function OrderConfirmation() {
-  const { order, email } = useLoaderData<typeof loader>();
+  const { order, email, returns, returnable } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
   const a = order.shippingAddress;
   return (
     <section className="bg-sand-50">
@@ -76,6 +113,7 @@ export default function OrderConfirmation() {
               <ShipmentDetails order={order} className="mt-3" />
             </section>
             <OrderTimeline events={order.events} viewer="customer" />
+            <ReturnsSection returns={returns} returnable={returnable} viewer="customer" result={result} />
           </div>
         </div>
 

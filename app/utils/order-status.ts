@@ -47,6 +47,46 @@ export function nextStatuses(from: OrderStatus, actor: Actor): OrderStatus[] {
   return ORDER_STATUSES.filter((to) => checkTransition(from, to, actor).ok);
 }
 
+// ---- returns (issue 13, item 4) ---------------------------------------------------------
+
+export const RETURN_STATUSES = ["requested", "approved", "rejected", "returned"] as const;
+export type ReturnStatus = (typeof RETURN_STATUSES)[number];
+
+/** A return's states, and who moves it: the customer asks; the shop approves or rejects, then receives the goods. */
+export const RETURN_TRANSITIONS: Record<ReturnStatus, Partial<Record<ReturnStatus, readonly Actor[]>>> = {
+  requested: { approved: ["admin"], rejected: ["admin"] },
+  approved: { returned: ["admin"] },
+  rejected: {},
+  returned: {},
+};
+
+export const RETURN_LABEL: Record<ReturnStatus, string> = {
+  requested: "Return requested",
+  approved: "Return approved",
+  rejected: "Return rejected",
+  returned: "Returned",
+};
+
+/** Damaged or defective pieces are taken back when reported within this many hours of delivery (the policies). */
+export const RETURN_WINDOW_HOURS = 48;
+
+/** When a return may no longer be asked for: RETURN_WINDOW_HOURS after the delivery. */
+export function returnWindowEnd(deliveredAt: string): string {
+  return new Date(Date.parse(deliveredAt) + RETURN_WINDOW_HOURS * 60 * 60 * 1000).toISOString();
+}
+
+/** May `actor` move a return from `from` to `to`? 409 when no one may, 403 when only the shop may. */
+export function checkReturnTransition(from: ReturnStatus, to: ReturnStatus, actor: Actor): TransitionCheck {
+  const allowed = RETURN_TRANSITIONS[from][to];
+  if (!allowed) {
+    if (from === to) return { ok: false, status: 409, message: `This return is already ${RETURN_LABEL[to].toLowerCase()}` };
+    const [was, next] = [RETURN_LABEL[from].toLowerCase(), RETURN_LABEL[to].toLowerCase()];
+    return { ok: false, status: 409, message: `A return that is ${was} cannot become ${next}` };
+  }
+  if (allowed.includes(actor)) return { ok: true };
+  return { ok: false, status: 403, message: "Only the shop can decide on a return" };
+}
+
 /** Badge colours (docs/product.md): processing yellow, shipped blue, delivered green, cancelled red; anything else yellow. */
 export function statusBadgeClass(status: string): string {
   switch (status) {
@@ -55,7 +95,11 @@ export function statusBadgeClass(status: string): string {
     case "delivered":
       return "bg-green-100 text-green-800 ring-green-200";
     case "cancelled":
+    case "rejected":
       return "bg-red-100 text-red-800 ring-red-200";
+    case "returned":
+    case "approved":
+      return "bg-stone-100 text-stone-800 ring-stone-300";
     default:
       return "bg-yellow-100 text-yellow-800 ring-yellow-200";
   }

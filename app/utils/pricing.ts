@@ -31,6 +31,17 @@ export function shippingFor(subtotal: number): number {
   return subtotal === 0 || subtotal > FREE_SHIPPING_ABOVE ? 0 : FLAT_SHIPPING;
 }
 
+/**
+ * What a return refunds, in whole rupees: the returned units' value and the GST charged on it;
+ * when the return brings the order's last units back, whatever of the order's total the earlier
+ * returns did not refund (its shipping too). Never more than the total less `refundedBefore`.
+ */
+export function returnRefund(input: { orderTotal: number; refundedBefore: number; value: number; completesOrder: boolean }): number {
+  const left = Math.max(0, input.orderTotal - input.refundedBefore);
+  if (input.completesOrder) return left;
+  return Math.min(left, input.value + gstOn(input.value));
+}
+
 export function computeTotals(lines: readonly PricedLine[]): CartTotals {
   let count = 0;
   let subtotal = 0;

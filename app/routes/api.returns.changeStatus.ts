@@ -1,0 +1,39 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { z } from "zod";
+import { apiHandler } from "~/lib/api.server";
+import { otherMethods, requireMutation } from "~/lib/api-params.server";
+import { AppError } from "~/lib/errors.server";
+import { parseWith, readBody } from "~/lib/http.server";
+import { decideReturn } from "~/models/returns.server";
+import { isAdminRequest, requireApiUser } from "~/web/auth.server";
+import { RETURN_FIELDS, RETURN_MESSAGES } from "~/utils/returns";
+import { IdSchema } from "~/utils/schemas";
+
+const DecisionSchema = z
+  .object({
+    returnId: IdSchema,
+    status: z.enum(["approved", "rejected", "returned"], { error: "Status must be one of approved, rejected, returned" }),
+    note: z
+      .string({ error: RETURN_MESSAGES.rejectNote })
+      .trim()
+      .max(RETURN_FIELDS.staffNote.maxLength, RETURN_MESSAGES.rejectNote)
+      .optional(),
+  })
+  .refine((v) => v.status !== "rejected" || Boolean(v.note), { path: ["note"], message: RETURN_MESSAGES.rejectNote });
+
+/**
+ * PUT `{ returnId, status, note? }`, the shop only (403 for a customer): approve or reject (with a
+ * note) a requested return, or mark an approved one returned (stock back, refund queued).
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["PUT"]);
+    const body = await readBody(request);
+    if (!(await isAdminRequest(request))) {
+      await requireApiUser(request);
+      throw new AppError(403, "Only the shop can decide on a return");
+    }
+    const input = parseWith(DecisionSchema, body);
+    return { success: true, return: await decideReturn(input.returnId, input.status, input.status === "rejected" ? input.note! : null) };
+  });
+export const loader = otherMethods(["PUT"]);
