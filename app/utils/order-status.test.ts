@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { OrderStatus } from "~/lib/db-schema";
-import { type Actor, checkTransition, nextStatuses, ORDER_STATUSES, STATUS_LABEL, statusBadgeClass, statusLabel } from "./order-status";
+import {
+  type Actor,
+  checkReturnTransition,
+  checkTransition,
+  nextStatuses,
+  ORDER_STATUSES,
+  RETURN_WINDOW_HOURS,
+  returnWindowEnd,
+  STATUS_LABEL,
+  statusBadgeClass,
+  statusLabel,
+} from "./order-status";
 
 const ACTORS: readonly Actor[] = ["customer", "admin"];
 
@@ -172,5 +183,27 @@ describe("statusLabel", () => {
   it("shows anything else as it is", () => {
     expect(statusLabel("on-hold")).toBe("on-hold");
     expect(statusLabel("")).toBe("");
+  });
+});
+
+describe("return states (issue 13, item 4)", () => {
+  it("the customer asks; only the shop approves, rejects and receives; rejected and returned are final", () => {
+    expect(checkReturnTransition("requested", "approved", "admin")).toEqual({ ok: true });
+    expect(checkReturnTransition("requested", "rejected", "admin")).toEqual({ ok: true });
+    expect(checkReturnTransition("approved", "returned", "admin")).toEqual({ ok: true });
+    expect(checkReturnTransition("requested", "approved", "customer")).toMatchObject({ ok: false, status: 403 });
+    for (const [from, to] of [
+      ["requested", "returned"],
+      ["rejected", "approved"],
+      ["returned", "approved"],
+      ["approved", "rejected"],
+      ["approved", "approved"],
+    ] as const) {
+      expect(checkReturnTransition(from, to, "admin")).toMatchObject({ ok: false, status: 409 });
+    }
+    expect(Date.parse(returnWindowEnd("2026-11-20T10:00:00.000Z")) - Date.parse("2026-11-20T10:00:00.000Z")).toBe(
+      RETURN_WINDOW_HOURS * 3600_000,
+    );
+    expect(RETURN_WINDOW_HOURS).toBe(48);
   });
 });

@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { computeTotals, FLAT_SHIPPING, FREE_SHIPPING_ABOVE, GST_PERCENT, gstOn, MAX_QUANTITY, MIN_QUANTITY, shippingFor } from "./pricing";
+import {
+  computeTotals,
+  FLAT_SHIPPING,
+  FREE_SHIPPING_ABOVE,
+  GST_PERCENT,
+  gstOn,
+  MAX_QUANTITY,
+  MIN_QUANTITY,
+  returnRefund,
+  shippingFor,
+} from "./pricing";
 
 /** Nearest rupee of 18% of s, halves up, with integer maths only (reference for docs/product.md). */
 function referenceGst(s: number): number {
@@ -134,5 +144,25 @@ describe("gstOn (property: equals 18% rounded half up, by exact integer maths)",
       const expected = Math.round((s * 18) / 100);
       if (gstOn(s) !== expected) expect(gstOn(s), `subtotal ${s}`).toBe(expected);
     }
+  });
+});
+
+describe("returnRefund (issue 13, item 4)", () => {
+  it("refunds the units' value and its GST, the rest of the total for the last units, never more than was paid", () => {
+    expect(returnRefund({ orderTotal: 35401, refundedBefore: 0, value: 15000, completesOrder: false })).toBe(15000 + gstOn(15000));
+    // 2 × ₹9,000: ₹18,000, ₹1 shipping (not above ₹25,000), ₹3,240 GST.
+    const total = 18000 + 1 + gstOn(18000);
+    const first = returnRefund({ orderTotal: total, refundedBefore: 0, value: 9000, completesOrder: false });
+    const last = returnRefund({ orderTotal: total, refundedBefore: first, value: 9000, completesOrder: true });
+    expect(first + last).toBe(total);
+    expect(last).toBe(9000 + gstOn(9000) + 1);
+    // Halves: GST on ₹2,475 is ₹445.5 → ₹446 each; three returns of one unit of 3 cannot pass the total.
+    const odd = computeTotals([{ price: 2475, quantity: 3 }]).total;
+    let refunded = 0;
+    for (let i = 0; i < 3; i++)
+      refunded += returnRefund({ orderTotal: odd, refundedBefore: refunded, value: 2475, completesOrder: i === 2 });
+    expect(refunded).toBe(odd);
+    expect(returnRefund({ orderTotal: 100, refundedBefore: 100, value: 50, completesOrder: false })).toBe(0);
+    expect(returnRefund({ orderTotal: 1000, refundedBefore: 900, value: 500, completesOrder: false })).toBe(100);
   });
 });
