@@ -309,8 +309,11 @@ export async function sendRefund(id: number, db: Db = defaultDb): Promise<void> 
     }))
     .where("id", "=", id)
     .where("status", "=", "pending")
+    // One the gateway answered already is at the bank: its state comes from the webhooks, and a
+    // resend after Razorpay forgot the key could refund twice.
+    .where("gatewayRefundId", "is", null)
     .where((eb) => eb.or([eb("sendingUntil", "is", null), eb("sendingUntil", "<", nowIso(now))]))
-    .returning(["paymentId", "amount", "gatewayKey", "gatewayRefundId"])
+    .returning(["paymentId", "amount", "gatewayKey"])
     .executeTakeFirst();
   if (!claimed) return;
   const answer = await createGatewayRefund({
@@ -480,6 +483,7 @@ export async function resendPendingRefund(id: number, db: Db = defaultDb): Promi
   const row = await getRefund(id, db);
   if (!row) throw new AppError(404, "That refund was not found");
   if (row.status !== "pending") throw new AppError(409, "Only a pending refund can be sent again");
+  if (row.gatewayRefundId) throw new AppError(409, "The gateway has this refund already: its state comes from Razorpay");
   await recordAudit(db, {
     action: "update",
     entity: "refund",
@@ -489,9 +493,14 @@ export async function resendPendingRefund(id: number, db: Db = defaultDb): Promi
   await sendRefund(id, db);
 }
 
+/** How long the sweep keeps resending a refund without an answer (Razorpay keeps an idempotency key for a limited time). */
+export const RESEND_HOURS = 24;
+
 /**
- * Pending refunds nobody is sending, last touched over a minute ago (a crash after the commit, no
- * answer from the gateway): sent again, oldest first. Answers how many were tried.
+ * Pending refunds nobody is sending, without the gateway's answer, last touched over a minute ago
+ * (a crash after the commit, no answer from the gateway) and queued less than RESEND_HOURS ago:
+ * sent again with their key, oldest first. Older ones wait for the staff (who check the Razorpay
+ * Dashboard before 'Send again'). Answers how many were tried.
  */
 export async function sendDueRefunds(db: Db = defaultDb, now = new Date(), limit = 50): Promise<number> {
   const before = nowIso(new Date(now.getTime() - 60_000));
@@ -499,6 +508,8 @@ export async function sendDueRefunds(db: Db = defaultDb, now = new Date(), limit
     .selectFrom("refunds")
     .select("id")
     .where("status", "=", "pending")
+    .where("gatewayRefundId", "is", null)
+    .where("createdAt", ">", nowIso(new Date(now.getTime() - RESEND_HOURS * 60 * 60 * 1000)))
     .where("updatedAt", "<", before)
     .where((eb) => eb.or([eb("sendingUntil", "is", null), eb("sendingUntil", "<", nowIso(now))]))
     .orderBy("id")

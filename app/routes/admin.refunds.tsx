@@ -252,7 +252,7 @@ export default function AdminRefunds() {
                   <td className="px-4 py-3">
                     {r.status === "failed" ? (
                       <QueueButton intent="retry" name="refundId" value={String(r.id)} label="Retry refund" status={status} page={page} />
-                    ) : r.status === "pending" ? (
+                    ) : r.status === "pending" && !r.gatewayRefundId ? (
                       <QueueButton intent="send" name="refundId" value={String(r.id)} label="Send again" status={status} page={page} />
                     ) : null}
                   </td>

@@ -454,6 +454,10 @@ describe("Razorpay's Refunds API (a local stand-in server)", () => {
     expect(await sweepRefunds(db, new Date(Date.now() + 2 * 60_000))).toMatchObject({ sent: 1 });
     [row] = await refundRows({ paymentOrderId: payment.id });
     expect(row).toMatchObject({ status: "pending", attempts: 2, gatewayRefundId: "rfnd_Stub00000001", failureReason: null });
+    // At the bank now: its state comes from the webhooks; neither the sweep nor a send calls Razorpay again.
+    expect(await sweepRefunds(db, new Date(Date.now() + 10 * 60_000))).toMatchObject({ sent: 0 });
+    await sendRefund(refundId);
+    expect(await refundRows({ paymentOrderId: payment.id })).toEqual([row]);
 
     expect(seen).toHaveLength(2);
     const key = `sagwan-unplaced_${payment.id}`;
