@@ -5,10 +5,11 @@
 // its state (pending → processed | failed) follows the gateway's answer and its refund.* webhooks.
 // Never more than a payment took: checked under a lock on its payment order, counting every refund
 // of that payment not failed. Amounts are whole rupees here, paise at the gateway.
+import type { Updateable } from "kysely";
 import { PostgresAdapter } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
-import type { RefundReason as Reason, RefundStatus } from "~/lib/db-schema";
+import type { RefundReason as Reason, RefundsTable, RefundStatus } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { errorMessage } from "~/lib/log.server";
 import { createGatewayRefund } from "~/lib/payments.server";
@@ -248,7 +249,7 @@ type StateChange = { status: RefundStatus; gatewayRefundId?: string; failureReas
 async function applyState(db: Db, id: number, change: StateChange, source: string): Promise<RefundStatus | null> {
   return inTransaction(db, async (trx) => {
     const now = nowIso();
-    const set: Record<string, unknown> = { updatedAt: now, sendingUntil: null };
+    const set: Updateable<RefundsTable> = { updatedAt: now, sendingUntil: null };
     if (change.gatewayRefundId) set.gatewayRefundId = change.gatewayRefundId;
     if (change.status !== "pending") {
       set.status = change.status;

@@ -5,8 +5,9 @@ import { readRawBody } from "~/lib/http.server";
 import { handleWebhook } from "~/models/checkout.server";
 
 /**
- * Razorpay's webhook (set it up for payment.captured and order.paid). The X-Razorpay-Signature
- * header is checked over the raw body before anything is read from it.
+ * Razorpay's webhook (set it up for payment.captured, order.paid, payment.failed, refund.created,
+ * refund.processed and refund.failed). The X-Razorpay-Signature header is checked over the raw body
+ * before anything is read from it.
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
