@@ -5,7 +5,7 @@
 // online payment is queued in the same transaction and sent after it. The states and who may
 // move them are utils/order-status's; the money rule is utils/pricing's returnRefund.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import type { ReturnStatus } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
@@ -15,7 +15,10 @@ import { checkReturnTransition, RETURN_LABEL, returnWindowEnd } from "~/utils/or
 import { returnRefund } from "~/utils/pricing";
 import type { ReturnRequestInput } from "~/utils/return-schemas";
 import type { ReturnReason } from "~/utils/returns";
+import type { ReturnFilter } from "~/utils/returns";
 import { RETURN_MESSAGES, RETURN_REASONS } from "~/utils/returns";
+import type { PageInfo } from "~/utils/pagination";
+import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
 import { sendReturnMail } from "./order-mail.server";
 import { queueRefund, sendRefundQuietly } from "./refunds.server";
@@ -308,4 +311,59 @@ export async function decideReturn(
   const user = await getUserById(customer.userId, db);
   if (user) sendReturnMail(changed, user);
   return changed;
+}
+
+export interface AdminReturnRow {
+  id: number;
+  orderId: number;
+  status: ReturnStatus;
+  reason: string;
+  refundAmount: number;
+  createdAt: string;
+  customer: string;
+  units: number;
+}
+
+function returnsOf(db: Db, filter: ReturnFilter) {
+  const query = db.selectFrom("returnRequests");
+  if (filter === "all") return query;
+  if (filter === "open") return query.where("returnRequests.status", "in", ["requested", "approved"]);
+  return query.where("returnRequests.status", "=", filter);
+}
+
+/**
+ * The staff's returns list, ADMIN_PAGE_SIZE a page: waiting ones oldest first (the queue's
+ * order), the others newest first; with the customer and the units. Reads one page and a count.
+ */
+export async function listReturnsPage(
+  query: { status: ReturnFilter; page: number },
+  db: Db = defaultDb,
+): Promise<{ rows: AdminReturnRow[]; info: PageInfo }> {
+  const { n } = await returnsOf(db, query.status)
+    .select((eb) => eb.fn.countAll().as("n"))
+    .executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(n as number), query.page);
+  const waiting = query.status === "open" || query.status === "requested" || query.status === "approved";
+  const rows = await returnsOf(db, query.status)
+    .innerJoin("users", "users.id", "returnRequests.userId")
+    .select([
+      "returnRequests.id",
+      "returnRequests.orderId",
+      "returnRequests.status",
+      "returnRequests.reason",
+      "returnRequests.refundAmount",
+      "returnRequests.createdAt",
+      "users.email as customer",
+      (eb) =>
+        eb
+          .selectFrom("returnLines")
+          .select((l) => l.fn.sum<number | string>("returnLines.quantity").as("u"))
+          .whereRef("returnLines.returnId", "=", "returnRequests.id")
+          .as("units"),
+    ])
+    .orderBy("returnRequests.id", waiting ? "asc" : "desc")
+    .limit(ADMIN_PAGE_SIZE)
+    .offset(info.offset)
+    .execute();
+  return { rows: rows.map((r) => ({ ...r, units: Number(r.units ?? 0) })), info };
 }

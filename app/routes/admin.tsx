@@ -5,7 +5,7 @@ import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavig
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
-import { GridIcon, LogoutIcon, ReceiptIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
+import { GridIcon, LogoutIcon, ReceiptIcon, ReturnIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
 import { requireAdmin } from "~/web/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -24,6 +24,7 @@ const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVG
   { to: "/admin/products", label: "Products", icon: SofaIcon },
   { to: "/admin/users", label: "Users", icon: UsersIcon },
   { to: "/admin/orders", label: "Orders", icon: ReceiptIcon },
+  { to: "/admin/returns", label: "Returns", icon: ReturnIcon },
   { to: "/admin/refunds", label: "Refunds", icon: RupeeIcon },
 ];
 
@@ -35,7 +36,7 @@ function useSection(): string {
   return named.at(-1) ?? "Dashboard";
 }
 
-const LISTS = ["/admin/categories", "/admin/products", "/admin/users", "/admin/orders", "/admin/refunds"];
+const LISTS = ["/admin/categories", "/admin/products", "/admin/users", "/admin/orders", "/admin/returns", "/admin/refunds"];
 
 const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";
 const SIDEBAR = [

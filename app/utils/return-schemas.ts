@@ -1,6 +1,6 @@
 // The return forms' schemas (issue 13, item 4): the customer's request and the staff's decision.
 import { z } from "zod";
-import { RETURN_FIELDS, RETURN_MESSAGES, RETURN_REASON_KEYS } from "./returns";
+import { RETURN_FIELDS, RETURN_FILTERS, RETURN_MESSAGES, RETURN_REASON_KEYS } from "./returns";
 import { IdSchema, QuantitySchema } from "./schemas";
 
 export const ReturnRequestSchema = z.object({
@@ -48,3 +48,9 @@ export function returnRequestFromForm(form: FormData): Record<string, unknown> {
   }
   return { reason: form.get("reason") ?? undefined, details: form.get("details") ?? undefined, lines };
 }
+
+/** The staff's returns list's GET form: anything unknown falls back (a list never fails on its URL). */
+export const ReturnQueueQuerySchema = z.object({
+  status: z.enum(RETURN_FILTERS).catch("open"),
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+});

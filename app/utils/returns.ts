@@ -27,3 +27,15 @@ export const RETURN_MESSAGES = {
   unknownLine: "That piece is not part of this order.",
   rejectNote: "Tell the customer why (at most 500 characters).",
 };
+
+/** The staff's returns list: which ones (open: waiting for a decision or for the goods). */
+export const RETURN_FILTERS = ["open", "requested", "approved", "rejected", "returned", "all"] as const;
+export type ReturnFilter = (typeof RETURN_FILTERS)[number];
+export const RETURN_FILTER_LABEL: Record<ReturnFilter, string> = {
+  open: "Waiting for the shop",
+  requested: "Requested",
+  approved: "Approved (goods on the way)",
+  rejected: "Rejected",
+  returned: "Returned",
+  all: "All returns",
+};

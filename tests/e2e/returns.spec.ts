@@ -35,8 +35,12 @@ test("request a return of a delivered piece; the staff approve it and mark it re
   // Nothing left to return: the form is gone.
   await expect(returns.getByRole("button", { name: "Request a return" })).toHaveCount(0);
 
-  // The staff: approve, then the goods arrive.
-  await page.goto(adminPage);
+  // The staff find it in their returns queue, then approve it and receive the goods.
+  await page.goto("/admin/returns");
+  const row = page.getByTestId("return-row").filter({ hasText: `#${orderId}` });
+  await expect(row.getByText("Return requested")).toBeVisible();
+  await row.getByRole("link", { name: /^Open order/ }).click();
+  await expect(page).toHaveURL(new RegExp(`${adminPage}$`));
   const adminReturns = page.getByRole("region", { name: "Returns" });
   await adminReturns.getByRole("button", { name: "Approve return" }).click();
   await expect(adminReturns.getByTestId("return-status")).toHaveText("Return approved");

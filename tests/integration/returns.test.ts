@@ -6,7 +6,8 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
 import { changeOrderStatus } from "~/models/orders.server";
-import { decideReturn, requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import { decideReturn, listReturnsPage, requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import * as adminReturnsPage from "~/routes/admin.returns";
 import * as adminOrderPage from "~/routes/admin.orders_.$orderId";
 import * as orderPage from "~/routes/order-confirmation.$orderId";
 import * as returnsApi from "~/routes/api.orders_.$id.returns";
@@ -324,5 +325,43 @@ describe("the returns API", () => {
     expect((await decide({ returnId: ret.id, status: "returned" }, { Cookie: adminCookie })).status).toBe(409);
     expect(await stockOf(stool)).toBe(9);
     await settleMail();
+  });
+});
+
+describe("the staff's returns queue", () => {
+  it("lists waiting returns oldest first, pages of 10, by state; the page is the shop's only", async () => {
+    const customer = await newCustomer("ret-queue");
+    const vase = await item("vase", 2000, 50);
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const orderId = await deliveredOrder(customer, [[vase, 1]]);
+      const [line] = await linesOf(orderId);
+      ids.push(
+        (
+          await requestReturn(customer.user.id, orderId, {
+            reason: "damaged",
+            details: `Chipped ${i}`,
+            lines: [{ orderItemId: line!.id, quantity: 1 }],
+          })
+        ).id,
+      );
+    }
+    await decideReturn(ids[1]!, "rejected", "No damage in the photos.");
+    const open = await listReturnsPage({ status: "open", page: 1 });
+    const mine = open.rows.filter((r) => ids.includes(r.id)).map((r) => r.id);
+    expect(mine).toEqual([ids[0], ids[2]]);
+    expect(open.rows.find((r) => r.id === ids[0])).toMatchObject({
+      customer: customer.email,
+      units: 1,
+      refundAmount: 2000 + 1 + gstOn(2000),
+    }); // the whole order: its ₹1 shipping too
+    expect((await listReturnsPage({ status: "rejected", page: 1 })).rows.map((r) => r.id)).toContain(ids[1]);
+
+    const adminCookie = mergeCookies([await grantAdmin(getRequest("/"))]);
+    const page = await call(adminReturnsPage.loader, getRequest("/admin/returns?status=nonsense&page=-3", { Cookie: adminCookie }));
+    expect(asRecord(page.body)).toMatchObject({ status: "open", error: null });
+    const guest = await call(adminReturnsPage.loader, getRequest("/admin/returns", { Cookie: await browserOf(customer) }));
+    expect(guest.status).toBe(302);
+    expect(guest.headers.get("Location")).toBe("/");
   });
 });

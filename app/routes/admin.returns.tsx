@@ -1,0 +1,93 @@
+// Admin: returns (issue 13, item 4). The staff's queue: returns waiting for a decision or for
+// their goods, oldest first (or any state, newest first), pages of 10; each links to its order's
+// page, where the staff approve, reject or receive it.
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
+import { Pagination } from "~/components/Pagination";
+import { listReturnsPage } from "~/models/returns.server";
+import { loadList, requireAdmin } from "~/web/admin.server";
+import { formatDateTime } from "~/utils/dates";
+import { formatPrice } from "~/utils/money";
+import { RETURN_LABEL, statusBadgeClass } from "~/utils/order-status";
+import { ReturnQueueQuerySchema } from "~/utils/return-schemas";
+import type { ReturnReason } from "~/utils/returns";
+import { RETURN_FILTER_LABEL, RETURN_FILTERS, RETURN_REASONS } from "~/utils/returns";
+
+export const handle = { section: "Returns" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  const p = new URL(request.url).searchParams;
+  const query = ReturnQueueQuerySchema.parse({ status: p.get("status") ?? undefined, page: p.get("page") ?? undefined });
+  return { ...(await loadList(() => listReturnsPage(query))), status: query.status };
+}
+
+export default function AdminReturns() {
+  const { list, error, status } = useLoaderData<typeof loader>();
+  return (
+    <div>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <p className="max-w-2xl text-sm text-stone-600">
+          Damaged or defective pieces reported within 48 hours of delivery. Open a return's order to approve or reject it, and to mark it
+          returned when the pieces arrive (stock goes back and the refund is sent then).
+        </p>
+        <Form method="get" className="flex items-end gap-2">
+          <label>
+            <span className="sr-only">State</span>
+            <select name="status" defaultValue={status} className="field-input">
+              {RETURN_FILTERS.map((f) => (
+                <option key={f} value={f}>
+                  {RETURN_FILTER_LABEL[f]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="btn-secondary">
+            Show
+          </button>
+        </Form>
+      </div>
+      {error !== null ? (
+        <ListError message={error} />
+      ) : (
+        <>
+          <AdminTable label="Returns" head={["Return", "Order", "Customer", "Units", "Reason", "Refund", "State", "Asked", "Actions"]}>
+            {list.rows.length === 0 ? (
+              <EmptyRow colSpan={9}>{status === "open" ? "No returns are waiting." : "No returns in this state."}</EmptyRow>
+            ) : (
+              list.rows.map((r) => (
+                <tr key={r.id} data-testid="return-row">
+                  <td className="px-4 py-3 font-medium">#{r.id}</td>
+                  <td className="px-4 py-3">#{r.orderId}</td>
+                  <td className="px-4 py-3">{r.customer}</td>
+                  <td className="px-4 py-3">{r.units}</td>
+                  <td className="px-4 py-3">{RETURN_REASONS[r.reason as ReturnReason] ?? r.reason}</td>
+                  <td className="px-4 py-3">{formatPrice(r.refundAmount)}</td>
+                  <td className="px-4 py-3">
+                    <span
+                      className={`inline-flex rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset ${statusBadgeClass(r.status)}`}
+                    >
+                      {RETURN_LABEL[r.status]}
+                    </span>
+                  </td>
+                  <td className="px-4 py-3">{formatDateTime(r.createdAt)}</td>
+                  <td className="px-4 py-3">
+                    <Link
+                      to={`/admin/orders/${r.orderId}`}
+                      className="btn-ghost px-3 py-1.5 text-sm"
+                      aria-label={`Open order #${r.orderId} of return #${r.id}`}
+                    >
+                      Open order
+                    </Link>
+                  </td>
+                </tr>
+              ))
+            )}
+          </AdminTable>
+          <Pagination info={list.info} noun="returns" label="Returns" />
+        </>
+      )}
+    </div>
+  );
+}
