@@ -416,13 +416,23 @@ export async function refundsForPaymentOrder(paymentOrderId: string, db: Db = de
   return readRefunds(db, { paymentOrderId });
 }
 
+/** What the customer is shown of a refund. */
+export const customerView = (r: Refund): OrderRefund => ({
+  id: r.id,
+  amount: r.amount,
+  reason: r.reason,
+  status: r.status,
+  createdAt: r.createdAt,
+  processedAt: r.processedAt,
+});
+
 /** The refunds of several orders (one page of them) as their orders show them, by order id. */
 export async function orderRefunds(orderIds: number[], db: Db = defaultDb): Promise<Map<number, OrderRefund[]>> {
   const byOrder = new Map<number, OrderRefund[]>();
   if (orderIds.length === 0) return byOrder;
   for (const r of await readRefunds(db, { orderIds })) {
     const list = byOrder.get(r.orderId!) ?? [];
-    list.push({ id: r.id, amount: r.amount, reason: r.reason, status: r.status, createdAt: r.createdAt, processedAt: r.processedAt });
+    list.push(customerView(r));
     byOrder.set(r.orderId!, list);
   }
   return byOrder;

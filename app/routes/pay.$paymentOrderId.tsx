@@ -16,8 +16,11 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { paymentMode, publicKeyId } from "~/lib/payments.server";
 import type { PaymentAttempt } from "~/models/checkout.server";
+import type { OrderRefund } from "~/models/refunds.server";
 import { PAYMENT_FAILED, failedMessage, getPaymentOrder, payForOrder } from "~/models/checkout.server";
 import { heldUntil } from "~/models/reservations.server";
+import { customerView, refundsForPaymentOrder } from "~/models/refunds.server";
+import { RefundList } from "~/components/RefundList";
 import { requireUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { useIsPending } from "~/utils/hooks";
@@ -50,6 +53,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     amount: paymentOrder.amountPaise / 100,
     amountPaise: paymentOrder.amountPaise,
     failure: status === "failed" ? failedMessage(paymentOrder.failure) : null,
+    // A payment that could not become an order: its refund and where it stands (ADR 0012).
+    refunds: status === "failed" ? (await refundsForPaymentOrder(paymentOrder.id)).map(customerView) : [],
     // The gateway's callback could not make the order: why (nothing paid, the reason kept with a payment, too many tries).
     callbackError: !callback.success
       ? null
@@ -164,7 +169,15 @@ export default function PaymentPage() {
 }
 
 /** A payment already received: place its order (once the cart matches it again), or read why it will be refunded. */
-function PaidPayment({ page, error, busy }: { page: { amount: number; failure: string | null }; error?: string; busy: boolean }) {
+function PaidPayment({
+  page,
+  error,
+  busy,
+}: {
+  page: { amount: number; failure: string | null; refunds: OrderRefund[] };
+  error?: string;
+  busy: boolean;
+}) {
   return (
     <section className="bg-sand-50">
       <div className="container-page max-w-xl py-10 sm:py-14">
@@ -173,9 +186,13 @@ function PaidPayment({ page, error, busy }: { page: { amount: number; failure: s
           <h1 className="text-2xl font-semibold">Payment received</h1>
           <p className="text-stone-700">We have received your payment of {formatPrice(page.amount)}.</p>
           {page.failure ? (
-            <p className="text-sm text-stone-700">
-              Our team will refund it to the account you paid from within 5-7 business days. Write to us if you have any question.
-            </p>
+            <>
+              <p className="text-sm text-stone-700">
+                It is refunded to the account you paid from; banks usually show a refund within 5-7 business days. Write to us if you have
+                any question.
+              </p>
+              <RefundList refunds={page.refunds} />
+            </>
           ) : (
             <>
               <p className="text-sm text-stone-700">

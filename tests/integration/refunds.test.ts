@@ -20,6 +20,8 @@ import { paymentsNeedingAction, sweepRefunds } from "~/models/refund-queue.serve
 import type { RefundRequest } from "~/models/refunds.server";
 import { queueRefund, refundsForOrder, refundsForPaymentOrder, sendRefund } from "~/models/refunds.server";
 import * as adminRefunds from "~/routes/admin.refunds";
+import * as login from "~/routes/login";
+import * as payPage from "~/routes/pay.$paymentOrderId";
 import * as changeStatus from "~/routes/api.orders_.changeStatus";
 import * as orderGet from "~/routes/api.orders_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
@@ -29,9 +31,9 @@ import { grantAdmin } from "~/web/admin.server";
 import * as m0014 from "../../migrations/2026-11-25-0014-refunds";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/requests";
-import { asRecord, call, expectApiError } from "./helpers";
+import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomer, placeViaApi, setStock } from "./order-helpers";
+import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, setStock } from "./order-helpers";
 
 // The real Razorpay SDK, pointed at the stand-in server below (it has no base-URL option).
 const stand = vi.hoisted(() => ({ url: "http://127.0.0.1:9" }));
@@ -320,6 +322,10 @@ describe("a payment that never became an order is refunded once", () => {
     expect((await sendWebhook(captured)).status).toBe(200);
     expect(await refundRows({ paymentOrderId })).toEqual(rows);
     expect(await refundsForPaymentOrder(paymentOrderId)).toHaveLength(1);
+    // The payment page says so, with the refund's state.
+    const signedIn = await call(login.action, formRequest("/login", { email: customer.email, password: PASSWORD }));
+    const pay = await call(payPage.loader, getRequest(`/pay/${paymentOrderId}`, { Cookie: cookieJar(signedIn) }), { paymentOrderId });
+    expect(asRecord(pay.body).refunds).toEqual([expect.objectContaining({ id: rows[0]!.id, status: "processed", reason: "unplaced" })]);
     // Nothing is left for the staff: it is not a payment needing action.
     expect((await paymentsNeedingAction()).rows.map((p) => p.paymentOrderId)).not.toContain(paymentOrderId);
     expect(await refundMails(customer)).toHaveLength(1);
