@@ -56,6 +56,12 @@ export const LIMITS = {
   /** per account: placing orders and starting online payments */
   placeOrder: { name: "place-order", max: 20, windowMs: HOUR },
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
+  /**
+   * per account, over a day: payment orders that hold stock (ADR 0012). Past it a payment order
+   * holds nothing (the customer can still pay; stock is checked when the order is placed), so one
+   * account cannot keep pieces held all day by starting a payment every quarter hour.
+   */
+  stockHoldDay: { name: "stock-hold-day", max: 8, windowMs: DAY },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
   /** per address: guest carts and wishlists made (a browser makes one of each; a script without cookies, one a request) */

@@ -26,7 +26,7 @@ import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
 import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } from "./refunds.server";
-import { holdUnits, releaseForPayment, reservationExpiry } from "./reservations.server";
+import { holdUnits, releaseForCustomer, releaseForPayment, reservationExpiry } from "./reservations.server";
 import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
@@ -109,8 +109,8 @@ export interface NewPaymentOrder {
   currency: "INR";
   key: string | null;
   mode: "razorpay" | "offline";
-  /** until when the cart's units are held for this payment (ADR 0012) */
-  reservedUntil: string;
+  /** until when the cart's units are held for this payment (ADR 0012); null when it holds none (the account's day of holds is spent) */
+  reservedUntil: string | null;
 }
 
 /**
@@ -136,6 +136,14 @@ export async function createPaymentOrder(
     throw new AppError(409, `Online payments are limited to ${cap} per order. Please choose Cash on Delivery or split the order.`);
   }
   const amountPaise = total * 100;
+  // Past the day's holds the payment order holds nothing (ADR 0012): paying still works.
+  const holds = await rateLimitUser(LIMITS.stockHoldDay, userId).then(
+    () => true,
+    (error: unknown) => {
+      if (isAppError(error, "RATE_LIMITED")) return false;
+      throw error;
+    },
+  );
   const id = await createGatewayOrder(amountPaise, `u${userId}-${Date.now()}`);
   const reservedUntil = await db.transaction().execute(async (trx) => {
     const at = new Date();
@@ -161,6 +169,11 @@ export async function createPaymentOrder(
         updatedAt: now,
       })
       .execute();
+    if (!holds) {
+      // Holding nothing now: the customer's older holds end too, as a newer hold would end them.
+      await releaseForCustomer(trx, userId);
+      return null;
+    }
     const expiresAt = reservationExpiry(at);
     await holdUnits(trx, { paymentOrderId: id, userId, lines, expiresAt, now });
     return expiresAt;

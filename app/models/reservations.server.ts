@@ -9,6 +9,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { PostgresAdapter } from "kysely";
+import { COD_LIMITS } from "~/utils/checkout";
 
 /** When a hold made now ends. */
 export function reservationExpiry(now = new Date()): string {
@@ -90,9 +91,17 @@ export async function lockCartItems(trx: Db, cartId: string): Promise<void> {
 }
 
 /**
- * Hold a payment order's units, inside its transaction, once the caller locked the products and
- * checked them against availableUnits. The customer's older holds end first: a new payment order
- * for the same cart (a retry, a second tab) never holds the units twice.
+ * The most units of one product one payment order holds: cash on delivery's figure. A larger
+ * order is still placed if the stock allows when it is paid; one account cannot take a
+ * product's whole stock out of sale without paying for it (fifth security review).
+ */
+export const MAX_HELD_PER_PIECE = COD_LIMITS.unitsPerPiece;
+
+/**
+ * Hold a payment order's units (at most MAX_HELD_PER_PIECE of each product), inside its
+ * transaction, once the caller locked the products and checked them against availableUnits. The
+ * customer's older holds end first: a new payment order for the same cart (a retry, a second tab)
+ * never holds the units twice.
  */
 export async function holdUnits(
   trx: Db,
@@ -106,7 +115,7 @@ export async function holdUnits(
         paymentOrderId: hold.paymentOrderId,
         itemId: line.itemId,
         userId: hold.userId,
-        quantity: line.quantity,
+        quantity: Math.min(line.quantity, MAX_HELD_PER_PIECE),
         expiresAt: hold.expiresAt,
         createdAt: hold.now,
       })),

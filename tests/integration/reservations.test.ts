@@ -14,6 +14,8 @@ import { settleMail } from "~/lib/mail.server";
 import { offlinePayment, signWebhook } from "~/lib/payments.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
 import { createPaymentOrder, gatewayFailureFields, placeCodOrder } from "~/models/checkout.server";
+import { holdUnits, MAX_HELD_PER_PIECE } from "~/models/reservations.server";
+import { LIMITS } from "~/lib/rate-limit.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as cartPage from "~/routes/cart";
 import * as login from "~/routes/login";
@@ -447,5 +449,61 @@ describe("migration 2026-11-25-0013-stock-reservations", () => {
     expect(await rowsOf(id)).toEqual([]);
     const again = await holdAndProof(alice);
     expect(await heldUnits({ paymentOrderId: again.id })).toBe(1);
+  });
+});
+
+describe("what one account can hold (fifth security review, medium: one free account kept products held for ever)", () => {
+  it(`a payment order holds at most ${MAX_HELD_PER_PIECE} units of a product`, async () => {
+    const customer = await newCustomer("hold-cap-units");
+    const piece = await item("cap-units", 4000, 40);
+    const id = `order_TESTcap${Date.now().toString(36)}`;
+    const now = new Date().toISOString();
+    await db
+      .insertInto("paymentOrders")
+      .values({
+        id,
+        userId: customer.user.id,
+        amountPaise: 100,
+        currency: "INR",
+        status: "created",
+        paymentId: null,
+        checkout: null,
+        failure: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    await db
+      .transaction()
+      .execute((trx) =>
+        holdUnits(trx, {
+          paymentOrderId: id,
+          userId: customer.user.id,
+          lines: [{ itemId: piece, quantity: 25 }],
+          expiresAt: new Date(Date.now() + 15 * MINUTE).toISOString(),
+          now,
+        }),
+      );
+    expect(await heldUnits({ paymentOrderId: id })).toBe(MAX_HELD_PER_PIECE);
+  });
+
+  it(`past ${LIMITS.stockHoldDay.max} holds a day a payment order holds nothing, and can still be paid`, async () => {
+    const customer = await newCustomer("hold-cap-day");
+    const piece = await item("cap-day", 3000, 10);
+    await addToCart(customer, piece, 2);
+    for (let i = 0; i < LIMITS.stockHoldDay.max; i++) {
+      const { id, reservedUntil } = await holdAndProof(customer);
+      expect(reservedUntil).not.toBeNull();
+      expect(await heldUnits({ paymentOrderId: id })).toBe(2);
+    }
+    const created = await createPaymentApi(customer);
+    expect(created.status).toBe(200);
+    const body = asRecord(created.body) as { id: string; reservedUntil: string | null };
+    expect(body.reservedUntil).toBeNull();
+    expect(await heldUnits({ itemId: piece })).toBe(0);
+    const placed = await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proofFor(body.id) }));
+    expect(placed.status).toBe(201);
+    expect(await stockOf(piece)).toBe(8);
+    await settleMail();
   });
 });
