@@ -15,12 +15,11 @@ import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import pg from "pg";
+import { createPgDatabase, freePort } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_BUILD = path.join(root, "build", "server", "index.js");
@@ -47,17 +46,6 @@ if (!Number.isInteger(total) || total < 30 || !Number.isInteger(requests) || req
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
@@ -86,23 +74,7 @@ function request(base, method, pathname, headers = {}, body) {
 
 async function createDatabase(dataDir) {
   if (!pgAdminUrl) return { kind: "SQLite", url: `file:${path.join(dataDir, "shop.db")}`, async drop() {} };
-  const name = `shop_bench_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    kind: "PostgreSQL",
-    url: url.toString(),
-    async drop() {
-      const cleanup = new pg.Client({ connectionString: pgAdminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  return { kind: "PostgreSQL", ...(await createPgDatabase(pgAdminUrl, "shop_bench")) };
 }
 
 /** Rows of plain objects as a text table, columns as wide as their widest cell. */

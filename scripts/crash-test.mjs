@@ -37,13 +37,13 @@ import { spawn } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { createPgDatabase, freePort } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SERVER_BUILD = path.join(root, "build", "server", "index.js");
@@ -117,17 +117,6 @@ function randomSource(seed) {
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = /** @type {net.AddressInfo} */ (probe.address());
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 // ---- the server ------------------------------------------------------------------------
 
@@ -440,18 +429,12 @@ async function createDatabase(dataDir, pgAdminUrl) {
       async close() {},
     };
   }
-  const name = `shop_crash_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
+  const database = await createPgDatabase(pgAdminUrl, "shop_crash");
   return {
     kind: "postgresql",
-    url: url.toString(),
+    url: database.url,
     async read(work) {
-      const client = new pg.Client({ connectionString: url.toString() });
+      const client = new pg.Client({ connectionString: database.url });
       await client.connect();
       try {
         await client.query("begin isolation level repeatable read read only");
@@ -463,11 +446,7 @@ async function createDatabase(dataDir, pgAdminUrl) {
       }
     },
     async close(keep) {
-      if (keep) return;
-      const cleanup = new pg.Client({ connectionString: pgAdminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      if (!keep) await database.drop();
     },
   };
 }
