@@ -17,6 +17,7 @@ import * as m0012 from "../migrations/2026-11-25-0012-list-indexes";
 import * as m0013 from "../migrations/2026-11-25-0013-stock-reservations";
 import * as m0014 from "../migrations/2026-11-25-0014-refunds";
 import * as m0015 from "../migrations/2026-11-25-0015-returns";
+import * as m0016 from "../migrations/2026-11-25-0016-category-price-stock-index";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0013-stock-reservations": m0013,
   "2026-11-25-0014-refunds": m0014,
   "2026-11-25-0015-returns": m0015,
+  "2026-11-25-0016-category-price-stock-index": m0016,
 };

@@ -8,7 +8,7 @@ import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { CategoryRow, DB, ItemRow } from "~/lib/db-schema";
 import { errorMessage } from "~/lib/log.server";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
-import { PRICE_RANGES } from "~/utils/catalogue";
+import { mergedPriceRanges } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 
 const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
@@ -76,9 +76,10 @@ export function itemFilters(eb: ExpressionBuilder<DB, "items">, query: CategoryQ
   const parts: Expression<SqlBool>[] = [];
   const availability = new Set(query.availability);
   if (availability.size === 1) parts.push(availability.has("in-stock") ? eb("stock", ">", 0) : eb("stock", "=", 0));
-  if (query.price.length) {
-    const ranges = query.price.map((key) => {
-      const { min, max } = PRICE_RANGES[key];
+  const priceRanges = mergedPriceRanges(query.price);
+  // Every range together is every price: no condition.
+  if (priceRanges.length && !(priceRanges.length === 1 && priceRanges[0]!.min === null && priceRanges[0]!.max === null)) {
+    const ranges = priceRanges.map(({ min, max }) => {
       const bounds: Expression<SqlBool>[] = [];
       if (min !== null) bounds.push(eb("price", ">=", min));
       if (max !== null) bounds.push(eb("price", "<=", max));

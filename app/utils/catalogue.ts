@@ -40,6 +40,29 @@ export const PRICE_RANGES = {
 export type PriceRange = keyof typeof PRICE_RANGES;
 export const PRICE_RANGE_KEYS = Object.keys(PRICE_RANGES) as PriceRange[];
 
+export interface PriceBounds {
+  min: number | null;
+  max: number | null;
+}
+
+/**
+ * The chosen price ranges as the fewest disjoint ranges, lowest first: ranges that overlap or touch
+ * (prices are whole rupees, so 14,999 touches 15,000) become one. One range is one stretch of
+ * (category_id, price, id, stock), read in the page's order; two separate ones would be read and sorted.
+ */
+export function mergedPriceRanges(keys: readonly PriceRange[]): PriceBounds[] {
+  const ranges = [...new Set(keys)].map((key) => ({ min: PRICE_RANGES[key].min, max: PRICE_RANGES[key].max }) as PriceBounds);
+  ranges.sort((a, b) => (a.min ?? -Infinity) - (b.min ?? -Infinity));
+  const merged: PriceBounds[] = [];
+  for (const range of ranges) {
+    const last = merged.at(-1);
+    if (last && (last.max === null || (range.min ?? -Infinity) <= last.max + 1)) {
+      last.max = last.max === null || range.max === null ? null : Math.max(last.max, range.max);
+    } else merged.push({ ...range });
+  }
+  return merged;
+}
+
 export const AVAILABILITY = { "in-stock": "In Stock", "out-of-stock": "Out of Stock" } as const;
 export type Availability = keyof typeof AVAILABILITY;
 
