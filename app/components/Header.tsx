@@ -124,7 +124,10 @@ export function Header({
   };
 
   const navClass = ({ isActive }: { isActive: boolean }) =>
-    `whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors ${isActive ? "text-wood-700" : "text-stone-700 hover:text-wood-700"}`;
+    [
+      "whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium transition-colors",
+      isActive ? "text-wood-700" : "text-stone-700 hover:text-wood-700",
+    ].join(" ");
 
   return (
     <header

@@ -473,17 +473,15 @@ describe("what one account can hold (fifth security review, medium: one free acc
         updatedAt: now,
       })
       .execute();
-    await db
-      .transaction()
-      .execute((trx) =>
-        holdUnits(trx, {
-          paymentOrderId: id,
-          userId: customer.user.id,
-          lines: [{ itemId: piece, quantity: 25 }],
-          expiresAt: new Date(Date.now() + 15 * MINUTE).toISOString(),
-          now,
-        }),
-      );
+    await db.transaction().execute((trx) =>
+      holdUnits(trx, {
+        paymentOrderId: id,
+        userId: customer.user.id,
+        lines: [{ itemId: piece, quantity: 25 }],
+        expiresAt: new Date(Date.now() + 15 * MINUTE).toISOString(),
+        now,
+      }),
+    );
     expect(await heldUnits({ paymentOrderId: id })).toBe(MAX_HELD_PER_PIECE);
   });
 
