@@ -2,9 +2,10 @@
 // API and the header's suggestions. Each database's own full-text index (migration 0011) finds
 // the products whose title, description, category title or specification values hold every word
 // (the words come from app/utils/search.ts, so nothing the shopper types is ever an operator);
-// the category page's filters and sorts apply on top, in SQL. Relevance: bm25 on SQLite (FTS5),
-// ts_rank on PostgreSQL, then the product id, so pages never overlap.
-import type { ExpressionBuilder, Kysely, RawBuilder, SelectQueryBuilder, SqlBool } from "kysely";
+// the category page's filters and sorts apply on top, in SQL. Relevance, the same on both (ADR 0014):
+// every word in the title first, then in the title or category, then in those or the specifications,
+// then anywhere; by product id within each tier, so pages never overlap.
+import type { ExpressionBuilder, Kysely, SelectQueryBuilder, SqlBool } from "kysely";
 import { PostgresAdapter, sql } from "kysely";
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
@@ -12,7 +13,7 @@ import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import type { SearchWord } from "~/utils/search";
-import { fts5Match, tsQuery } from "~/utils/search";
+import { fts5Match, fts5TierMatch, RELEVANCE_TIERS, tsQuery } from "~/utils/search";
 import { itemFilters, toItem } from "./catalogue.server";
 
 /** The index tables of migration 0011, which the application schema does not list (only this module reads them). */
@@ -45,84 +46,131 @@ type Matching = SelectQueryBuilder<DB & SearchTables, "items", object>;
 
 interface Matches {
   rows: () => Matching;
-  /** the relevance of a matching row, and which way is most relevant first */
-  relevance: RawBuilder<number>;
-  relevanceOrder: "asc" | "desc";
   /** how many products match, read from the index alone */
   count: () => Promise<{ n: number | string }>;
-  /** one window of the matching products' ids, most relevant first, read from the index alone */
-  rankedIds: (window: RowWindow) => Promise<number[]>;
+  /** one window of the matching products' ids (with the filters), most relevant first: by tier, then id */
+  relevantIds: (query: SearchQuery, window: RowWindow) => Promise<number[]>;
+}
+
+/**
+ * A window of ids across relevance tiers taken one after another, each in id order: a tier is
+ * asked only for the rows the window still needs, and counted only when the window starts past it.
+ * A common word's first page reads its first 24 title matches from the index and stops there,
+ * instead of scoring every match.
+ */
+async function acrossTiers(
+  idsOf: (tier: number, limit: number, offset: number) => Promise<number[]>,
+  countOf: (tier: number) => Promise<number>,
+  window: RowWindow,
+): Promise<number[]> {
+  const ids: number[] = [];
+  let skip = window.offset;
+  for (let tier = 0; tier < RELEVANCE_TIERS.length && ids.length < window.limit; tier++) {
+    const found = await idsOf(tier, window.limit - ids.length, skip);
+    if (found.length) {
+      ids.push(...found);
+      skip = 0;
+    } else if (skip > 0) skip = Math.max(0, skip - (await countOf(tier)));
+  }
+  return ids;
 }
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
 function matches(db: SearchDb, words: SearchWord[]): Matches {
   if (isPostgres(db)) {
     const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
+    // The tier of a matching row: the first tier whose weights hold every word (ADR 0014).
+    const inTier = (tier: number) =>
+      sql<SqlBool>`items_search.document @@ to_tsquery('simple', ${tsQuery(words, RELEVANCE_TIERS[tier]!.weights)})`;
+    const tierOf = sql<number>`case when ${inTier(0)} then 0 when ${inTier(1)} then 1 when ${inTier(2)} then 2 else 3 end`;
+    const rows = () =>
+      db
+        .selectFrom("itemsSearch")
+        .innerJoin("items", "items.id", "itemsSearch.itemId")
+        .where(sql<SqlBool>`items_search.document @@ ${query}`) as unknown as Matching;
     return {
-      rows: () =>
-        db
-          .selectFrom("itemsSearch")
-          .innerJoin("items", "items.id", "itemsSearch.itemId")
-          .where(sql<SqlBool>`items_search.document @@ ${query}`) as unknown as Matching,
-      relevance: sql<number>`ts_rank(items_search.document, ${query})`,
-      relevanceOrder: "desc",
+      rows,
       count: () =>
         db
           .selectFrom("itemsSearch")
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
           .where(sql<SqlBool>`document @@ ${query}`)
           .executeTakeFirstOrThrow(),
-      rankedIds: async (window) => {
-        const rows = await db
-          .selectFrom("itemsSearch")
-          .select("itemId as id")
-          .where(sql<SqlBool>`document @@ ${query}`)
-          .orderBy(sql`ts_rank(document, ${query})`, "desc")
-          .orderBy("itemId")
-          .limit(window.limit)
-          .offset(window.offset)
-          .execute();
-        return rows.map((r) => r.id);
+      relevantIds: async (filters, window) => {
+        // One pass over the matches: the tier costs what ts_rank cost (a weighted match per row).
+        const found = hasFilters(filters)
+          ? await rows()
+              .select("items.id")
+              .where(filtersOf(filters))
+              .orderBy(tierOf)
+              .orderBy("items.id")
+              .limit(window.limit)
+              .offset(window.offset)
+              .execute()
+          : await db
+              .selectFrom("itemsSearch")
+              .select("itemId as id")
+              .where(sql<SqlBool>`document @@ ${query}`)
+              .orderBy(tierOf)
+              .orderBy("itemId")
+              .limit(window.limit)
+              .offset(window.offset)
+              .execute();
+        return found.map((r) => r.id);
       },
     };
   }
   const match = fts5Match(words);
+  const rows = () =>
+    db
+      .selectFrom("itemsFts")
+      .innerJoin("items", "items.id", "itemsFts.rowid")
+      .where(sql<SqlBool>`items_fts match ${match}`) as unknown as Matching;
+  // One tier alone (FTS5 column filters), with the filters when there are any; the index gives rowids in order.
+  const tier = (n: number, filters: SearchQuery) => {
+    const condition = sql<SqlBool>`items_fts match ${fts5TierMatch(words, n)}`;
+    return hasFilters(filters)
+      ? (db.selectFrom("itemsFts").innerJoin("items", "items.id", "itemsFts.rowid").where(condition) as unknown as Matching).where(
+          filtersOf(filters),
+        )
+      : (db.selectFrom("itemsFts").where(condition) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>);
+  };
   return {
-    rows: () =>
-      db
-        .selectFrom("itemsFts")
-        .innerJoin("items", "items.id", "itemsFts.rowid")
-        .where(sql<SqlBool>`items_fts match ${match}`) as unknown as Matching,
-    relevance: sql<number>`items_fts.rank`,
-    relevanceOrder: "asc",
+    rows,
     count: () =>
       db
         .selectFrom("itemsFts")
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .where(sql<SqlBool>`items_fts match ${match}`)
         .executeTakeFirstOrThrow(),
-    rankedIds: async (window) => {
-      const rows = await db
-        .selectFrom("itemsFts")
-        .select("rowid as id")
-        .where(sql<SqlBool>`items_fts match ${match}`)
-        .orderBy(sql`rank`)
-        .orderBy("rowid")
-        .limit(window.limit)
-        .offset(window.offset)
-        .execute();
-      return rows.map((r) => r.id);
-    },
+    relevantIds: (filters, window) =>
+      acrossTiers(
+        async (n, limit, offset) => {
+          const found = await (tier(n, filters) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>)
+            .select(sql<number>`items_fts.rowid`.as("id"))
+            .orderBy(sql`items_fts.rowid`)
+            .limit(limit)
+            .offset(offset)
+            .execute();
+          return found.map((r) => r.id);
+        },
+        async (n) => {
+          const counted = await (tier(n, filters) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>)
+            .select((eb) => eb.fn.countAll<number | string>().as("n"))
+            .executeTakeFirstOrThrow();
+          return toCount(counted.n);
+        },
+        window,
+      ),
   };
 }
 
 /**
- * The most relevant page without filters: ranked in the index alone (no product row is read for
- * the thousands of matches a common word has), then that page's products by id. A product deleted
- * in between is left out of the page.
+ * A window of products in relevance order: the ids from the index (and the filters), then those
+ * products by id. A product deleted in between is left out of the page.
  */
-async function rankedPage(db: Db, search: Matches, window: RowWindow): Promise<Item[]> {
-  const ids = await search.rankedIds(window);
+async function relevantPage(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<Item[]> {
+  const ids = await search.relevantIds(query, window);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom("items").selectAll().where("id", "in", ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -146,14 +194,6 @@ export async function searchItems(
   if (words.length === 0) return { rows: [], total: 0 };
   const search = matches(db as unknown as SearchDb, words);
   // Without filters every index row is a product (the triggers keep them one to one): count the index alone.
-  if (!hasFilters(query) && query.sort === "default") {
-    const [rows, total] = await Promise.all([rankedPage(db, search, window), search.count()]);
-    return { rows, total: toCount(total.n) };
-  }
-  let rows = search.rows().selectAll("items").where(filtersOf(query));
-  if (query.sort === "price-asc") rows = rows.orderBy("items.price", "asc").orderBy("items.id", "asc");
-  else if (query.sort === "price-desc") rows = rows.orderBy("items.price", "desc").orderBy("items.id", "desc");
-  else rows = rows.orderBy(search.relevance, search.relevanceOrder).orderBy("items.id", "asc");
   const count = hasFilters(query)
     ? search
         .rows()
@@ -161,6 +201,13 @@ export async function searchItems(
         .where(filtersOf(query))
         .executeTakeFirstOrThrow()
     : search.count();
+  if (query.sort === "default") {
+    const [rows, total] = await Promise.all([relevantPage(db, search, query, window), count]);
+    return { rows, total: toCount(total.n) };
+  }
+  let rows = search.rows().selectAll("items").where(filtersOf(query));
+  if (query.sort === "price-asc") rows = rows.orderBy("items.price", "asc").orderBy("items.id", "asc");
+  else rows = rows.orderBy("items.price", "desc").orderBy("items.id", "desc");
   const [found, total] = await Promise.all([rows.limit(window.limit).offset(window.offset).execute(), count]);
   return { rows: found.map(toItem), total: toCount(total.n) };
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fts5Match, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, tsQuery } from "./search";
+import { fts5Match, fts5TierMatch, parseSearch, RELEVANCE_TIERS, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, tsQuery } from "./search";
 
 const texts = (q: string) => parseSearch(q).words.map((w) => w.text);
 
@@ -84,6 +84,20 @@ describe("parseSearch", () => {
             .replace(/&/g, "")
             .trim(),
         ).toBe("");
+        for (const tier of RELEVANCE_TIERS.keys()) {
+          expect(
+            tsQuery(parsed.words, RELEVANCE_TIERS[tier]!.weights)
+              .replace(/'[^']*'(:\*?[A-D]*)?/g, "")
+              .replace(/&/g, "")
+              .trim(),
+          ).toBe("");
+          // Outside the quoted words only the tiers' own column filters, parentheses and NOT.
+          expect(
+            fts5TierMatch(parsed.words, tier)
+              .replace(/"[^"]*"\*?/g, "")
+              .replace(/\{(title|category|specs| )+\}:|NOT|[() ]/g, ""),
+          ).toBe("");
+        }
       }),
       { numRuns: 500 },
     );
@@ -97,5 +111,22 @@ describe("the engines' query text", () => {
 
   it("PostgreSQL: quoted words, :* after a prefix, & for AND", () => {
     expect(tsQuery(parseSearch("Shee 3 bed").words)).toBe("'shee':* & '3' & 'bed':*");
+  });
+
+  it("relevance tiers: title, then title or category, then those or the specifications, then anywhere", () => {
+    const words = parseSearch("Shee 3").words;
+    expect(RELEVANCE_TIERS.map((_, tier) => fts5TierMatch(words, tier))).toEqual([
+      '{title}: ("shee"* "3")',
+      '{title category}: ("shee"* "3") NOT {title}: ("shee"* "3")',
+      '{title category specs}: ("shee"* "3") NOT {title category}: ("shee"* "3")',
+      '("shee"* "3") NOT {title category specs}: ("shee"* "3")',
+    ]);
+    // PostgreSQL: every word restricted to the tier's weights (title A, category B, specifications C).
+    expect(RELEVANCE_TIERS.map((t) => tsQuery(words, t.weights))).toEqual([
+      "'shee':*A & '3':A",
+      "'shee':*AB & '3':AB",
+      "'shee':*ABC & '3':ABC",
+      "'shee':* & '3'",
+    ]);
   });
 });

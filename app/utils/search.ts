@@ -68,9 +68,35 @@ export function fts5Match(words: SearchWord[]): string {
 }
 
 /**
- * PostgreSQL to_tsquery: every word quoted (inert), `:*` after a prefix, joined with `&`.
- * `'shee':* & 'bed':*`
+ * PostgreSQL to_tsquery: every word quoted (inert), `:*` after a prefix, joined with `&`; with
+ * `weights`, each word must match in the fields of those weights (title A, category B,
+ * specifications C, description D). `'shee':* & 'bed':*`, `'shee':*AB & 'bed':*AB`
  */
-export function tsQuery(words: SearchWord[]): string {
-  return words.map((w) => `'${w.text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${w.prefix ? ":*" : ""}`).join(" & ");
+export function tsQuery(words: SearchWord[], weights = ""): string {
+  const label = (w: SearchWord) => (w.prefix || weights ? `:${w.prefix ? "*" : ""}${weights}` : "");
+  return words.map((w) => `'${w.text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${label(w)}`).join(" & ");
+}
+
+/**
+ * Relevance (docs/product.md, Search): the products whose title holds every word come first, then
+ * those with every word in the title or the category, then in those or the specifications, then the
+ * rest (a word in the description); by id within each tier. The fields of each tier, as FTS5 columns
+ * and as PostgreSQL weights; the last tier is every field.
+ */
+export const RELEVANCE_TIERS = [
+  { columns: ["title"], weights: "A" },
+  { columns: ["title", "category"], weights: "AB" },
+  { columns: ["title", "category", "specs"], weights: "ABC" },
+  { columns: null, weights: "" },
+] as const;
+
+/**
+ * SQLite FTS5: the products of relevance tier `tier` (0 to 3) alone: every word in the tier's
+ * columns and not every word in the previous tier's. `{title category}: ("shee"*) NOT {title}: ("shee"*)`
+ */
+export function fts5TierMatch(words: SearchWord[], tier: number): string {
+  const match = fts5Match(words);
+  const within = (columns: readonly string[] | null) => (columns ? `{${columns.join(" ")}}: (${match})` : `(${match})`);
+  const current = within(RELEVANCE_TIERS[tier]!.columns);
+  return tier === 0 ? current : `${current} NOT ${within(RELEVANCE_TIERS[tier - 1]!.columns)}`;
 }

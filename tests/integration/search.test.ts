@@ -44,6 +44,8 @@ interface Doc {
   item: Item;
   words: Set<string>;
   titleWords: Set<string>;
+  /** the words of the title, of the title and category, and of those and the specification values: the relevance tiers */
+  tierWords: Set<string>[];
 }
 
 async function documents(): Promise<Doc[]> {
@@ -51,17 +53,32 @@ async function documents(): Promise<Doc[]> {
   const rows = await db.selectFrom("items").selectAll().orderBy("id").execute();
   return rows.map((row) => {
     const item = toItem(row);
-    const text = [item.title, item.description, categories.get(item.categoryId) ?? "", ...Object.values(item.specifications)].join(" ");
-    return { item, words: new Set(wordsOf(text)), titleWords: new Set(wordsOf(item.title)) };
+    const category = categories.get(item.categoryId) ?? "";
+    const specs = Object.values(item.specifications).join(" ");
+    const text = [item.title, item.description, category, specs].join(" ");
+    const tierWords = [item.title, `${item.title} ${category}`, `${item.title} ${category} ${specs}`].map((t) => new Set(wordsOf(t)));
+    return { item, words: new Set(wordsOf(text)), titleWords: new Set(wordsOf(item.title)), tierWords };
   });
 }
 
-/** The products a search must find: every word is a word of the product, or (two characters or more) begins one. */
+type Words = ReturnType<typeof parseSearch>["words"];
+const holdsAll = (set: Set<string>, words: Words) =>
+  words.every((w) => (w.prefix ? [...set].some((x) => x.startsWith(w.text)) : set.has(w.text)));
+
+/** A matching product's relevance tier (product.md): 0 every word in the title, 1 in title or category, 2 or specifications, 3 anywhere. */
+const tierOf = (d: Doc, words: Words) => {
+  const tier = d.tierWords.findIndex((set) => holdsAll(set, words));
+  return tier === -1 ? 3 : tier;
+};
+
+/** The products a search must find: every word is a word of the product, or (two characters or more) begins one; most relevant first. */
 function reference(docs: Doc[], q: string, query?: CategoryQuery): Item[] {
   const words = parseSearch(q).words;
   let out = docs
-    .filter((d) => words.every((w) => (w.prefix ? [...d.words].some((x) => x.startsWith(w.text)) : d.words.has(w.text))))
-    .map((d) => d.item);
+    .filter((d) => holdsAll(d.words, words))
+    .map((d) => ({ d, tier: tierOf(d, words) }))
+    .sort((a, b) => a.tier - b.tier || a.d.item.id - b.d.item.id)
+    .map(({ d }) => d.item);
   if (query?.availability.length === 1) out = out.filter((i) => (query.availability[0] === "in-stock" ? i.stock > 0 : i.stock === 0));
   if (query?.featured) out = out.filter((i) => i.featured);
   if (query?.price.includes("under-15000")) out = out.filter((i) => i.price < 15000);
@@ -186,6 +203,50 @@ describe("search matching rules", () => {
     expect(found.all.slice(0, 24).every(inTitle)).toBe(true);
     // Paging in relevance order neither repeats nor loses a product.
     expect(new Set(ids(found.all)).size).toBe(found.total);
+  });
+
+  it("relevance is exact: title, then title or category, then specifications, then anywhere, by id in each, on every page", async () => {
+    for (const q of [
+      "teak",
+      "sofa",
+      "bed",
+      "teak bed",
+      "dining",
+      "sheesham king",
+      "3 seater",
+      "bedroom",
+      "tools",
+      "poolside",
+      "teak naps",
+    ]) {
+      const expected = reference(docs, q);
+      expect(expected.length, q).toBeGreaterThan(0);
+      expect(ids((await everyResult(`q=${encodeURIComponent(q)}`)).all), q).toEqual(ids(expected));
+    }
+    // Every tier is reached: 'bed' in titles, 'bedroom' only a category, 'tools' only a specification, 'poolside' only a description.
+    const words = (q: string) => parseSearch(q).words;
+    const tiers = (q: string) => new Set(docs.filter((d) => holdsAll(d.words, words(q))).map((d) => tierOf(d, words(q))));
+    expect(tiers("bed")).toContain(0);
+    expect([...tiers("bedroom")]).toEqual([1]);
+    expect([...tiers("tools")]).toEqual([2]);
+    expect([...tiers("poolside")]).toEqual([3]);
+    expect([...tiers("teak")].sort()).toEqual([0, 2]);
+    // Every word counts: with 'naps' (descriptions only) even a teak-titled product is in the last tier.
+    expect([...tiers("teak naps")]).toEqual([3]);
+    // Small windows start inside and past each tier: pages of 7 of 'teak' put together are the whole list.
+    const teak = reference(docs, "teak");
+    const seen: Item[] = [];
+    for (let page = 1; (page - 1) * 7 < teak.length; page += 1) {
+      const answer = await api(`q=teak&page=${page}&pageSize=7`);
+      seen.push(...(answer.body as ApiBody).items);
+    }
+    expect(ids(seen)).toEqual(ids(teak));
+    // With filters the order is the same, of the filtered products; and on the results page.
+    const inStock = CategoryQuerySchema.parse({ availability: "in-stock" });
+    expect(ids((await everyResult("q=teak&availability=in-stock")).all)).toEqual(ids(reference(docs, "teak", inStock)));
+    const page3 = await pageData("q=teak&availability=in-stock&page=3");
+    expect(ids(page3.items)).toEqual(ids(reference(docs, "teak", inStock).slice(48, 72)));
+    expect(ids((await pageData("q=bed&page=2")).items)).toEqual(ids(reference(docs, "bed").slice(24, 48)));
   });
 
   it("no hits: a word no product has is an empty list, on the API and the page", async () => {
