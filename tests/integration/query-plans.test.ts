@@ -254,6 +254,9 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
       for (const statement of await queriesOf((d) => listItemsInCategory(livingRoom, query, window(page), d))) {
         const plan = await explain(statement);
         const context = `${statement.sql}\n${plan.text}`;
+        // A later page reads its ids from the index alone (the offset skips index entries), then those products by id.
+        if (/where "id" in/i.test(statement.sql)) continue;
+        if (!onPostgres && page > 1 && /\boffset\b/i.test(statement.sql)) expect(plan.text, context).toMatch(/USING COVERING INDEX/);
         // PostgreSQL's count may take another index path, by its visibility map (see expectIndexed): its page is checked.
         if (!onPostgres || /\blimit\b/i.test(statement.sql)) expect(plan.text, context).toMatch(/items_category_id_price_id_stock_idx/);
         // One range (the two touch), no OR of ranges: the page is read in the index's order.
