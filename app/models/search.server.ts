@@ -75,13 +75,21 @@ async function acrossTiers(
   return ids;
 }
 
+/**
+ * PostgreSQL's first pages: a window ending within PROBE_WINDOW is looked for among the first
+ * PROBE_ROWS products in id order (a primary-key walk, about 2 ms), and taken when they hold it
+ * whole; else (a rare word, or one seldom in titles) the one pass over every match decides.
+ */
+const PROBE_WINDOW = 100;
+const PROBE_ROWS = 4_000;
+
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
 function matches(db: SearchDb, words: SearchWord[]): Matches {
   if (isPostgres(db)) {
     const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
     // The tier of a matching row: the first tier whose weights hold every word (ADR 0014).
-    const inTier = (tier: number) =>
-      sql<SqlBool>`items_search.document @@ to_tsquery('simple', ${tsQuery(words, RELEVANCE_TIERS[tier]!.weights)})`;
+    const inTier = (tier: number, table = "items_search") =>
+      sql<SqlBool>`${sql.ref(`${table}.document`)} @@ to_tsquery('simple', ${tsQuery(words, RELEVANCE_TIERS[tier]!.weights)})`;
     const tierOf = sql<number>`case when ${inTier(0)} then 0 when ${inTier(1)} then 1 when ${inTier(2)} then 2 else 3 end`;
     const rows = () =>
       db
@@ -97,6 +105,20 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
           .where(sql<SqlBool>`document @@ ${query}`)
           .executeTakeFirstOrThrow(),
       relevantIds: async (filters, window) => {
+        // A first page of a common word: its title matches are dense, so the first few thousand ids
+        // hold the window (exactly the window a full pass would give: tier 0 comes first, in id order).
+        if (!hasFilters(filters) && window.offset + window.limit <= PROBE_WINDOW) {
+          const head = db.selectFrom("itemsSearch").select(["itemId", "document"]).orderBy("itemId").limit(PROBE_ROWS).as("head");
+          const probed = await db
+            .selectFrom(head)
+            .select("head.itemId as id")
+            .where(inTier(0, "head"))
+            .orderBy("head.itemId")
+            .limit(window.limit)
+            .offset(window.offset)
+            .execute();
+          if (probed.length === window.limit) return probed.map((r) => r.id);
+        }
         // One pass over the matches: the tier costs what ts_rank cost (a weighted match per row).
         const found = hasFilters(filters)
           ? await rows()

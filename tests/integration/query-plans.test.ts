@@ -291,6 +291,18 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     await expectIndexed("search: prefix", (d) => searchItems(parseSearch("shee").words, undefined, window(1), d));
   });
 
+  it("search on PostgreSQL: a common word's first page from the first ids, a rare tier's from one pass", async () => {
+    if (!onPostgres) return;
+    const statements = async (text: string) =>
+      (await queriesOf((d) => searchItems(parseSearch(text).words, undefined, window(1), d))).map((c) => c.sql);
+    // 'sofa' is in many titles: the first 4,000 ids hold its first 24 title matches, no pass over every match.
+    const sofa = await statements("sofa");
+    expect(sofa.some((s) => /order by "item_id" limit \$\d+\) as "head"/.test(s))).toBe(true);
+    expect(sofa.some((s) => /case when/.test(s))).toBe(false);
+    // 'bedroom' is in no title (only a category's): the probe finds nothing, the one pass orders by tier.
+    expect((await statements("bedroom")).some((s) => /case when/.test(s))).toBe(true);
+  });
+
   it("admin products: all and one category, first and later pages, and their counts", async () => {
     await expectIndexed("admin products", (d) => listProductsPage(ADMIN, d), { ordered: true });
     await expectIndexed("admin products, page 40", (d) => listProductsPage({ ...ADMIN, page: 40 }, d), { ordered: true });
