@@ -43,6 +43,8 @@ const isPostgres = (db: SearchDb) => db.getExecutor().adapter instanceof Postgre
 
 /** The products matching the words (FROM and WHERE only), as rows of `items`. */
 type Matching = SelectQueryBuilder<DB & SearchTables, "items", object>;
+/** Rows of SQLite's index (FROM and WHERE only), joined to `items` when filtered. */
+type FtsRows = SelectQueryBuilder<DB & SearchTables, "itemsFts", object>;
 
 interface Matches {
   rows: () => Matching;
@@ -149,13 +151,11 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
       .innerJoin("items", "items.id", "itemsFts.rowid")
       .where(sql<SqlBool>`items_fts match ${match}`) as unknown as Matching;
   // One tier alone (FTS5 column filters), with the filters when there are any; the index gives rowids in order.
-  const tier = (n: number, filters: SearchQuery) => {
+  const tier = (n: number, filters: SearchQuery): FtsRows => {
     const condition = sql<SqlBool>`items_fts match ${fts5TierMatch(words, n)}`;
-    return hasFilters(filters)
-      ? (db.selectFrom("itemsFts").innerJoin("items", "items.id", "itemsFts.rowid").where(condition) as unknown as Matching).where(
-          filtersOf(filters),
-        )
-      : (db.selectFrom("itemsFts").where(condition) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>);
+    if (!hasFilters(filters)) return db.selectFrom("itemsFts").where(condition);
+    const joined = db.selectFrom("itemsFts").innerJoin("items", "items.id", "itemsFts.rowid").where(condition) as unknown as Matching;
+    return joined.where(filtersOf(filters)) as unknown as FtsRows;
   };
   return {
     rows,
@@ -168,7 +168,7 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
     relevantIds: (filters, window) =>
       acrossTiers(
         async (n, limit, offset) => {
-          const found = await (tier(n, filters) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>)
+          const found = await tier(n, filters)
             .select(sql<number>`items_fts.rowid`.as("id"))
             .orderBy(sql`items_fts.rowid`)
             .limit(limit)
@@ -177,7 +177,7 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
           return found.map((r) => r.id);
         },
         async (n) => {
-          const counted = await (tier(n, filters) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsFts", object>)
+          const counted = await tier(n, filters)
             .select((eb) => eb.fn.countAll<number | string>().as("n"))
             .executeTakeFirstOrThrow();
           return toCount(counted.n);
