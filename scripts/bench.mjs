@@ -179,6 +179,12 @@ async function main() {
       { name: "search, a prefix", path: "/search?q=shee", budget: BUDGET.search },
       { name: "search, no hits", path: "/search?q=zyxwvut", budget: BUDGET.search },
       { name: "API search", path: "/api/search?q=wooden+chair", budget: BUDGET.search },
+      // The fifth security review's request: a two-letter prefix (80,000 matches), filtered, by price, a deep page.
+      {
+        name: "search, common prefix filtered by price",
+        path: "/api/search?q=wo&availability=in-stock&sort=price-desc&page=20&pageSize=100",
+        budget: BUDGET.search,
+      },
       { name: "admin product search", path: "/admin/products?q=teak", budget: null, headers: { Cookie: adminCookie } },
     ];
 

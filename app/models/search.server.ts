@@ -13,7 +13,7 @@ import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import type { SearchWord } from "~/utils/search";
-import { fts5Match, fts5TierMatch, RELEVANCE_TIERS, tsQuery } from "~/utils/search";
+import { fts5Match, fts5TierMatch, RELEVANCE_TIERS, SEARCH_MAX_RESULTS, tsQuery } from "~/utils/search";
 import { itemFilters, toItem } from "./catalogue.server";
 
 /** The index tables of migration 0011, which the application schema does not list (only this module reads them). */
@@ -202,34 +202,97 @@ async function relevantPage(db: Db, search: Matches, query: SearchQuery, window:
   });
 }
 
+// SEARCH_MAX_RESULTS (utils/search): the fifth security review found a common word's filtered or
+// price-sorted search joining, sorting and counting its 80,000 matches, blocking SQLite's event
+// loop for up to 1.5 s a request.
+export { SEARCH_MAX_RESULTS };
+
+export interface SearchPage extends ListPage<Item> {
+  /** more than SEARCH_MAX_RESULTS products matched: only the most relevant of them were considered */
+  capped: boolean;
+}
+
+/** How many products match, counting no further than `limit` (the index stops there). */
+async function countUpTo(db: SearchDb, search: Matches, limit: number): Promise<number> {
+  const { n } = await db
+    .selectFrom(search.rows().select("items.id").limit(limit).as("m"))
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .executeTakeFirstOrThrow();
+  return toCount(n);
+}
+
 /**
  * One page of the products that match every word, filtered and sorted like a category page
- * (sort `default` is relevance), and how many match in all. Reads `window.limit` rows at most,
- * plus a count; no words answer nothing without asking the database.
+ * (sort `default` is relevance), and how many match: exactly, up to SEARCH_MAX_RESULTS; past it
+ * the page and the count come from the SEARCH_MAX_RESULTS most relevant matches (`capped`). Reads
+ * `window.limit` rows, plus a count bounded by the same figure; no words answer nothing without
+ * asking the database.
  */
 export async function searchItems(
   words: SearchWord[],
   query: SearchQuery = NO_FILTER,
   window: RowWindow = { offset: 0, limit: 24 },
   db: Db = defaultDb,
-): Promise<ListPage<Item>> {
-  if (words.length === 0) return { rows: [], total: 0 };
-  const search = matches(db as unknown as SearchDb, words);
-  // Without filters every index row is a product (the triggers keep them one to one): count the index alone.
-  const count = hasFilters(query)
-    ? search
-        .rows()
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where(filtersOf(query))
-        .executeTakeFirstOrThrow()
-    : search.count();
+): Promise<SearchPage> {
+  if (words.length === 0) return { rows: [], total: 0, capped: false };
+  const searchDb = db as unknown as SearchDb;
+  const search = matches(searchDb, words);
+  const bounded = () => countUpTo(searchDb, search, SEARCH_MAX_RESULTS + 1);
+  if (!hasFilters(query) && query.sort === "default") {
+    // The page and the bounded count side by side: the page needs no count (it stops within the figure).
+    const within = { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+    const [rows, n] = await Promise.all([within.limit > 0 ? relevantPage(db, search, query, within) : [], bounded()]);
+    return { rows, total: Math.min(n, SEARCH_MAX_RESULTS), capped: n > SEARCH_MAX_RESULTS };
+  }
+  if ((await bounded()) > SEARCH_MAX_RESULTS) return { ...(await amongMostRelevant(db, search, query, window)), capped: true };
+  // At most SEARCH_MAX_RESULTS matches: every query below reads no more than that.
+  const count = search
+    .rows()
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where(filtersOf(query))
+    .executeTakeFirstOrThrow();
   if (query.sort === "default") {
     const [rows, total] = await Promise.all([relevantPage(db, search, query, window), count]);
-    return { rows, total: toCount(total.n) };
+    return { rows, total: toCount(total.n), capped: false };
   }
-  let rows = search.rows().selectAll("items").where(filtersOf(query));
-  if (query.sort === "price-asc") rows = rows.orderBy("items.price", "asc").orderBy("items.id", "asc");
-  else rows = rows.orderBy("items.price", "desc").orderBy("items.id", "desc");
-  const [found, total] = await Promise.all([rows.limit(window.limit).offset(window.offset).execute(), count]);
-  return { rows: found.map(toItem), total: toCount(total.n) };
+  const [found, total] = await Promise.all([
+    sortedByPrice(search.rows(), query).limit(window.limit).offset(window.offset).execute(),
+    count,
+  ]);
+  return { rows: found.map(toItem), total: toCount(total.n), capped: false };
+}
+
+function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", object>>(rows: Q, query: SearchQuery) {
+  const filtered = rows.selectAll("items").where(filtersOf(query));
+  return query.sort === "price-asc"
+    ? filtered.orderBy("items.price", "asc").orderBy("items.id", "asc")
+    : filtered.orderBy("items.price", "desc").orderBy("items.id", "desc");
+}
+
+/**
+ * A filtered or price-sorted search of more than SEARCH_MAX_RESULTS matches: the
+ * SEARCH_MAX_RESULTS most relevant ids first, then the filters, sort, count and page among those
+ * products only (a window past them is empty).
+ */
+async function amongMostRelevant(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
+  const within = { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+  const ids = await search.relevantIds(NO_FILTER, { offset: 0, limit: SEARCH_MAX_RESULTS });
+  const among = () => (db as unknown as SearchDb).selectFrom("items").where("items.id", "in", ids) as unknown as Matching;
+  const { n } = await among()
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where(filtersOf(query))
+    .executeTakeFirstOrThrow();
+  const total = toCount(n);
+  if (within.limit === 0) return { rows: [], total };
+  if (query.sort !== "default") {
+    const found = await sortedByPrice(among(), query).limit(within.limit).offset(within.offset).execute();
+    return { rows: found.map(toItem), total };
+  }
+  // Relevance with filters: the ids that pass, in the relevance order they came in.
+  const passing = new Set((await among().select("items.id").where(filtersOf(query)).execute()).map((r) => r.id));
+  const page = ids.filter((id) => passing.has(id)).slice(within.offset, within.offset + within.limit);
+  if (page.length === 0) return { rows: [], total };
+  const rows = await db.selectFrom("items").selectAll().where("id", "in", page).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return { rows: page.flatMap((id) => (byId.has(id) ? [toItem(byId.get(id)!)] : [])), total };
 }

@@ -11,7 +11,7 @@ import { searchItems } from "~/models/search.server";
 import type { Sort } from "~/utils/catalogue";
 import { CategoryQuerySchema, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
-import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
+import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_RESULTS, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 import { privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 
 const PAGE_NOT_FOUND = "Page Not Found";
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
   const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
-  const list = search.searchable ? await searchItems(search.words, query, window) : { rows: [], total: 0 };
+  const list = search.searchable ? await searchItems(search.words, query, window) : { rows: [], total: 0, capped: false };
   const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
   if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
@@ -62,6 +62,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       search: { text: search.text, searchable: search.searchable, shortened: search.tooLong || search.dropped > 0 },
       items: list.rows,
       info,
+      capped: list.capped,
       query,
       filtersActive,
       invalid: !parsed.success,
@@ -95,7 +96,7 @@ function SearchBox({ text }: { text: string }) {
 }
 
 export default function SearchPage() {
-  const { search, items, info, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const { search, items, info, capped, query, filtersActive, invalid } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/search";
@@ -136,6 +137,7 @@ export default function SearchPage() {
             />
             <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
               {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
+              {capped ? ` among the ${SEARCH_MAX_RESULTS.toLocaleString("en-IN")} most relevant: add a word to narrow the search` : ""}
             </p>
             <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
               {items.length === 0 ? (

@@ -13,6 +13,11 @@ export const SEARCH_MAX_WORDS = 8;
 export const SEARCH_WORD_MAX_LENGTH = 40;
 /** A word this long or longer matches as a prefix; shorter ones only as whole words. A search needs one such word. */
 export const SEARCH_MIN_PREFIX = 2;
+/**
+ * The most matches one search considers (ADR 0014): past it, the filters, sort, count and pages
+ * of a search cover its most relevant SEARCH_MAX_RESULTS matches.
+ */
+export const SEARCH_MAX_RESULTS = 2_000;
 
 export interface SearchWord {
   /** lower case, letters and digits only */

@@ -54,6 +54,8 @@ export interface ApiSearchAnswer {
   total: number;
   page: number;
   pageSize: number;
+  /** more than SEARCH_MAX_RESULTS matched: `total` and the pages cover the most relevant of them */
+  capped: boolean;
 }
 
 /** GET /api/search: the page of results a valid request asks for. */
@@ -63,5 +65,5 @@ export async function searchForApi(request: Request): Promise<ApiSearchAnswer> {
   const paging: PageParams = pageParams(request, PRODUCT_PAGE_SIZES);
   const query = apiFilters(params);
   const list = await searchItems(parsed.words, query, paging);
-  return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize };
+  return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize, capped: list.capped };
 }

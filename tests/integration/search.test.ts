@@ -19,7 +19,7 @@ import * as searchApi from "~/routes/api.search";
 import * as searchPage from "~/routes/search";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue";
-import { parseSearch } from "~/utils/search";
+import { parseSearch, SEARCH_MAX_RESULTS } from "~/utils/search";
 import { getRequest } from "../support/requests";
 import { asRecord, call, expectApiError, routeArgs } from "./helpers";
 
@@ -252,7 +252,7 @@ describe("search matching rules", () => {
   it("no hits: a word no product has is an empty list, on the API and the page", async () => {
     const answer = await api("q=xylophone");
     expect(answer.status).toBe(200);
-    expect(answer.body).toEqual({ items: [], total: 0, page: 1, pageSize: 48 });
+    expect(answer.body).toEqual({ items: [], total: 0, page: 1, pageSize: 48, capped: false });
     const page = await pageData("q=xylophone");
     expect(page.items).toEqual([]);
     expect(page.info).toMatchObject({ total: 0, page: 1, pages: 1 });
@@ -387,7 +387,7 @@ describe("search: pages, sort and filters", () => {
     const unchanged = await searchApi.loader(routeArgs(getRequest("/api/search?q=teak", { "If-None-Match": etag })));
     expect(unchanged.status).toBe(304);
     expect((await api("q=a")).headers.get("Cache-Control")).toBe("no-store");
-    expect(Object.keys(body).sort()).toEqual(["items", "page", "pageSize", "total"]);
+    expect(Object.keys(body).sort()).toEqual(["capped", "items", "page", "pageSize", "total"]);
     expect(body).toMatchObject({ total: expected.length, page: 1, pageSize: 48 });
     expect(body.items as Item[]).toHaveLength(48);
     const all = await everyResult("q=teak");
@@ -564,5 +564,40 @@ describe("migration 2026-11-25-0011-search-index", () => {
     expect(await found("ocelot")).toEqual([product.id]);
     await db.updateTable("items").set({ title: product.title }).where("id", "=", product.id).execute();
     expect(await found("ocelot")).toEqual([]);
+  });
+});
+
+// Fifth security review, high: one filtered, price-sorted search of a common word blocked SQLite for a second.
+describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
+  let docs: Doc[];
+  beforeAll(async () => {
+    docs = await documents();
+  });
+
+  it("its filters, sort, count and pages cover its most relevant matches only, on the API and the page", async () => {
+    const word = ["wo", "st", "co", "so", "ch", "ta", "be", "wi", "fi", "re"].find((w) => reference(docs, w).length > SEARCH_MAX_RESULTS);
+    expect(word, "a common prefix of the seeded catalogue").toBeDefined();
+    const best = reference(docs, word!).slice(0, SEARCH_MAX_RESULTS);
+
+    const plain = (await api(`q=${word}`)).body as ApiBody & { capped: boolean };
+    expect(plain).toMatchObject({ total: SEARCH_MAX_RESULTS, capped: true });
+    expect(ids(plain.items)).toEqual(ids(best.slice(0, 48)));
+
+    const cheapest = (await api(`q=${word}&sort=price-asc&pageSize=100&page=2`)).body as ApiBody & { capped: boolean };
+    const byPrice = [...best].sort((a, b) => a.price - b.price || a.id - b.id);
+    expect(cheapest).toMatchObject({ total: SEARCH_MAX_RESULTS, capped: true });
+    expect(ids(cheapest.items)).toEqual(ids(byPrice.slice(100, 200)));
+
+    const inStock = (await api(`q=${word}&availability=in-stock&pageSize=100`)).body as ApiBody & { capped: boolean };
+    const bestInStock = best.filter((i) => i.stock > 0);
+    expect(inStock.total).toBe(bestInStock.length);
+    expect(ids(inStock.items)).toEqual(ids(bestInStock.slice(0, 100)));
+
+    // Past the most relevant: nothing, on the API; the page's last page is the last of them, then a 404.
+    const past = (await api(`q=${word}&pageSize=100&page=${SEARCH_MAX_RESULTS / 100 + 1}`)).body as ApiBody;
+    expect(past.items).toEqual([]);
+    const page = await pageData(`q=${word}`);
+    expect(page.info).toMatchObject({ total: SEARCH_MAX_RESULTS, pages: Math.ceil(SEARCH_MAX_RESULTS / 24) });
+    expect((await openPage(`q=${word}&page=${Math.ceil(SEARCH_MAX_RESULTS / 24) + 1}`)).status).toBe(404);
   });
 });
