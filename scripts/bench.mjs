@@ -25,7 +25,15 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_BUILD = path.join(root, "build", "server", "index.js");
 
 /** Budgets on this 2-core machine with 100,000 products (issue 14): p95 in milliseconds. */
-const BUDGET = { catalogue: 20, search: 30 };
+const BUDGET = {
+  catalogue: 20,
+  search: 30,
+  /**
+   * the most one search request may cost (not a shopper's path: issue 14 names none for it): the
+   * fifth security review's request took 0.3-1.5 s before searches were bounded (ADR 0014)
+   */
+  worstSearch: 100,
+};
 
 const { values } = parseArgs({
   options: {
@@ -183,7 +191,7 @@ async function main() {
       {
         name: "search, common prefix filtered by price",
         path: "/api/search?q=wo&availability=in-stock&sort=price-desc&page=20&pageSize=100",
-        budget: BUDGET.search,
+        budget: BUDGET.worstSearch,
       },
       { name: "admin product search", path: "/admin/products?q=teak", budget: null, headers: { Cookie: adminCookie } },
     ];
