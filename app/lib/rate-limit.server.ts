@@ -22,6 +22,7 @@ export interface Limit {
 const HOUR = 60 * 60 * 1000;
 const QUARTER = 15 * 60 * 1000;
 const DAY = 24 * HOUR;
+const MINUTE = 60 * 1000;
 
 export const LIMITS = {
   newsletter: { name: "newsletter", max: 5, perAddress: 30, windowMs: HOUR },
@@ -64,6 +65,12 @@ export const LIMITS = {
   stockHoldDay: { name: "stock-hold-day", max: 8, windowMs: DAY },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
+  /**
+   * per address: searches that cost the server more than SLOW_SEARCH.ms (sixth security check:
+   * crafted many-word searches of common words still took 0.1-0.4 s of SQLite each). Ordinary
+   * searches never count, so customers sharing one address (carrier-grade NAT) are not held by it.
+   */
+  slowSearch: { name: "slow-search", max: 10, windowMs: MINUTE },
   /** per address: guest carts and wishlists made (a browser makes one of each; a script without cookies, one a request) */
   guestRows: { name: "guest-rows", max: 300, windowMs: HOUR },
   /**
@@ -248,6 +255,14 @@ export async function rateLimitAddress(limit: Limit, client: Client): Promise<vo
   const keys = clientKeys(limit, client, "");
   if (keys.address) await countTry(limit, keys.address);
   if (keys.network) await countTry({ ...limit, max: limit.max * NETWORK_FACTOR }, keys.network);
+}
+
+/** Has the client's address spent `limit` already (nothing counted)? A client with no known address never has. */
+export async function addressOverLimit(limit: Limit, client: Client): Promise<boolean> {
+  const key = clientKeys(limit, client, "").address;
+  if (!key) return false;
+  const row = await db.selectFrom("rateLimits").select(["count", "resetAt"]).where("key", "=", key).executeTakeFirst();
+  return Boolean(row && row.count >= limit.max && row.resetAt >= nowIso());
 }
 
 /** Limits one try of a signed-in customer's: the one key shape for every per-account limit. */

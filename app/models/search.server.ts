@@ -55,26 +55,17 @@ interface Matches {
 }
 
 /**
- * A window of ids across relevance tiers taken one after another, each in id order: a tier is
- * asked only for the rows the window still needs, and counted only when the window starts past it.
- * A common word's first page reads its first 24 title matches from the index and stops there,
- * instead of scoring every match.
+ * A window of ids across relevance tiers taken one after another, each in id order: each tier is
+ * asked only for as many rows as the window still needs from its start (offset + limit, which
+ * searchItems keeps within SEARCH_MAX_RESULTS + a page), and no tier is ever counted (a count of a
+ * tier walks every match of its words: the sixth security check's costliest queries). A common
+ * word's first page reads its first 24 title matches from the index and stops there.
  */
-async function acrossTiers(
-  idsOf: (tier: number, limit: number, offset: number) => Promise<number[]>,
-  countOf: (tier: number) => Promise<number>,
-  window: RowWindow,
-): Promise<number[]> {
+async function acrossTiers(idsOf: (tier: number, limit: number) => Promise<number[]>, window: RowWindow): Promise<number[]> {
+  const wanted = window.offset + window.limit;
   const ids: number[] = [];
-  let skip = window.offset;
-  for (let tier = 0; tier < RELEVANCE_TIERS.length && ids.length < window.limit; tier++) {
-    const found = await idsOf(tier, window.limit - ids.length, skip);
-    if (found.length) {
-      ids.push(...found);
-      skip = 0;
-    } else if (skip > 0) skip = Math.max(0, skip - (await countOf(tier)));
-  }
-  return ids;
+  for (let tier = 0; tier < RELEVANCE_TIERS.length && ids.length < wanted; tier++) ids.push(...(await idsOf(tier, wanted - ids.length)));
+  return ids.slice(window.offset, wanted);
 }
 
 /**
@@ -166,24 +157,14 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
         .where(sql<SqlBool>`items_fts match ${match}`)
         .executeTakeFirstOrThrow(),
     relevantIds: (filters, window) =>
-      acrossTiers(
-        async (n, limit, offset) => {
-          const found = await tier(n, filters)
-            .select(sql<number>`items_fts.rowid`.as("id"))
-            .orderBy(sql`items_fts.rowid`)
-            .limit(limit)
-            .offset(offset)
-            .execute();
-          return found.map((r) => r.id);
-        },
-        async (n) => {
-          const counted = await tier(n, filters)
-            .select((eb) => eb.fn.countAll<number | string>().as("n"))
-            .executeTakeFirstOrThrow();
-          return toCount(counted.n);
-        },
-        window,
-      ),
+      acrossTiers(async (n, limit) => {
+        const found = await tier(n, filters)
+          .select(sql<number>`items_fts.rowid`.as("id"))
+          .orderBy(sql`items_fts.rowid`)
+          .limit(limit)
+          .execute();
+        return found.map((r) => r.id);
+      }, window),
   };
 }
 

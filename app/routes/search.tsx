@@ -7,7 +7,9 @@ import { NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
 import { ErrorPage } from "~/components/ErrorPage";
-import { searchItems } from "~/models/search.server";
+import { isAppError } from "~/lib/errors.server";
+import { clientOf } from "~/lib/rate-limit.server";
+import { searchFor } from "~/web/search.server";
 import type { Sort } from "~/utils/catalogue";
 import { CategoryQuerySchema, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
@@ -53,7 +55,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
   const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
-  const list = search.searchable ? await searchItems(search.words, query, window) : { rows: [], total: 0, capped: false };
+  const list = search.searchable
+    ? await searchFor(clientOf(request), search.words, query, window).catch((error: unknown) => {
+        // Too many slow searches from this address: the error page says so, with a 429.
+        if (isAppError(error, "RATE_LIMITED")) throw new Response(error.message, { status: 429, headers: error.headers });
+        throw error;
+      })
+    : { rows: [], total: 0, capped: false };
   const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
   if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);

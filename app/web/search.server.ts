@@ -6,6 +6,9 @@ import { pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import type { SearchQuery } from "~/models/search.server";
 import { searchItems } from "~/models/search.server";
+import type { Client } from "~/lib/rate-limit.server";
+import { addressOverLimit, clientOf, LIMITS, rateLimitAddress } from "~/lib/rate-limit.server";
+import type { SearchWord } from "~/utils/search";
 import type { Item } from "~/utils/catalogue";
 import { CategoryQuerySchema, searchParamsToObject, SORTS } from "~/utils/catalogue";
 import type { ParsedSearch } from "~/utils/search";
@@ -49,6 +52,28 @@ function apiFilters(params: URLSearchParams): SearchQuery {
   return parsed.data;
 }
 
+/** A search that took longer than this counts against the client's address (LIMITS.slowSearch). */
+export const SLOW_SEARCH = { ms: 40 };
+
+export const TOO_MANY_SLOW_SEARCHES = "Too many searches. Please wait a minute and try again.";
+
+/**
+ * searchItems for one client: refused (429) while its address has spent its slow searches of the
+ * minute; a search that costs more than SLOW_SEARCH.ms counts against it. The results page and the
+ * API both go through here.
+ */
+export async function searchFor(client: Client, words: SearchWord[], query: SearchQuery, window: { offset: number; limit: number }) {
+  if (await addressOverLimit(LIMITS.slowSearch, client))
+    throw new AppError(429, TOO_MANY_SLOW_SEARCHES, undefined, { "Retry-After": "60" });
+  const started = performance.now();
+  const list = await searchItems(words, query, window);
+  if (performance.now() - started > SLOW_SEARCH.ms) {
+    // Served already: a count past the limit only holds the next ones.
+    await rateLimitAddress(LIMITS.slowSearch, client).catch(() => undefined);
+  }
+  return list;
+}
+
 export interface ApiSearchAnswer {
   items: Item[];
   total: number;
@@ -64,6 +89,6 @@ export async function searchForApi(request: Request): Promise<ApiSearchAnswer> {
   const parsed = apiSearchText(params);
   const paging: PageParams = pageParams(request, PRODUCT_PAGE_SIZES);
   const query = apiFilters(params);
-  const list = await searchItems(parsed.words, query, paging);
+  const list = await searchFor(clientOf(request), parsed.words, query, paging);
   return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize, capped: list.capped };
 }

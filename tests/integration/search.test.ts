@@ -20,6 +20,9 @@ import * as searchPage from "~/routes/search";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue";
 import { parseSearch, SEARCH_MAX_RESULTS } from "~/utils/search";
+import { clientOf, LIMITS } from "~/lib/rate-limit.server";
+import { env } from "~/lib/env.server";
+import { searchFor, SLOW_SEARCH, TOO_MANY_SLOW_SEARCHES } from "~/web/search.server";
 import { getRequest } from "../support/requests";
 import { asRecord, call, expectApiError, routeArgs } from "./helpers";
 
@@ -599,5 +602,39 @@ describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
     const page = await pageData(`q=${word}`);
     expect(page.info).toMatchObject({ total: SEARCH_MAX_RESULTS, pages: Math.ceil(SEARCH_MAX_RESULTS / 24) });
     expect((await openPage(`q=${word}&page=${Math.ceil(SEARCH_MAX_RESULTS / 24) + 1}`)).status).toBe(404);
+  });
+});
+
+// Sixth security check: crafted many-word searches of common words still cost 0.1-0.4 s of SQLite each.
+describe("slow searches count against the address", () => {
+  it(`past ${LIMITS.slowSearch.max} slow searches in a minute an address is refused (429); fast ones never count`, async () => {
+    const words = parseSearch("teak bed").words;
+    const NO_QUERY = CategoryQuerySchema.parse({});
+    const saved = SLOW_SEARCH.ms;
+    try {
+      SLOW_SEARCH.ms = 60_000; // nothing is slow: any number of searches passes
+      const patient = { ip: "203.0.113.210" };
+      for (let i = 0; i < LIMITS.slowSearch.max + 5; i++) await searchFor(patient, words, NO_QUERY, { offset: 0, limit: 6 });
+      SLOW_SEARCH.ms = -1; // every search is slow
+      const heavy = { ip: "203.0.113.211" };
+      for (let i = 0; i < LIMITS.slowSearch.max; i++) await searchFor(heavy, words, NO_QUERY, { offset: 0, limit: 6 });
+      await expect(searchFor(heavy, words, NO_QUERY, { offset: 0, limit: 6 })).rejects.toMatchObject({
+        status: 429,
+        message: TOO_MANY_SLOW_SEARCHES,
+      });
+      // The page answers 429 too, not an error (the address as a trusted proxy names it); another address is not held.
+      const trusted = env.TRUST_PROXY;
+      env.TRUST_PROXY = true;
+      try {
+        expect(clientOf(getRequest("/", { "X-Forwarded-For": heavy.ip })).ip).toBe(heavy.ip);
+        expect((await call(searchPage.loader, getRequest("/search?q=teak", { "X-Forwarded-For": heavy.ip }))).status).toBe(429);
+      } finally {
+        env.TRUST_PROXY = trusted;
+      }
+      await expect(searchFor({ ip: "203.0.113.212" }, words, NO_QUERY, { offset: 0, limit: 6 })).resolves.toBeTruthy();
+    } finally {
+      SLOW_SEARCH.ms = saved;
+      await db.deleteFrom("rateLimits").where("key", "like", "slow-search:%").execute();
+    }
   });
 });
