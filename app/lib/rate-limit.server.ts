@@ -66,7 +66,7 @@ export const LIMITS = {
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
   /**
-   * per address: searches that cost the server more than SLOW_SEARCH.ms (sixth security check:
+   * per address: searches that cost the server more than SLOW_SEARCH.ms, 100 (sixth security check:
    * crafted many-word searches of common words still took 0.1-0.4 s of SQLite each). Ordinary
    * searches never count, so customers sharing one address (carrier-grade NAT) are not held by it.
    */

@@ -53,7 +53,7 @@ function apiFilters(params: URLSearchParams): SearchQuery {
 }
 
 /** A search that took longer than this counts against the client's address (LIMITS.slowSearch). */
-export const SLOW_SEARCH = { ms: 40 };
+export const SLOW_SEARCH = { ms: 100 };
 
 export const TOO_MANY_SLOW_SEARCHES = "Too many searches. Please wait a minute and try again.";
 
