@@ -234,3 +234,24 @@ export function RowActions({ id, name }: { id: number; name: string }) {
     </div>
   );
 }
+
+/** A queue's state filter: a GET form of one select and 'Show' (works without JavaScript). */
+export function StateFilter<T extends string>({ options, labels, value }: { options: readonly T[]; labels: Record<T, string>; value: T }) {
+  return (
+    <Form method="get" className="flex items-end gap-2">
+      <label>
+        <span className="sr-only">State</span>
+        <select name="status" defaultValue={value} className="field-input">
+          {options.map((f) => (
+            <option key={f} value={f}>
+              {labels[f]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn-secondary">
+        Show
+      </button>
+    </Form>
+  );
+}

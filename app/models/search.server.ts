@@ -48,8 +48,6 @@ type FtsRows = SelectQueryBuilder<DB & SearchTables, "itemsFts", object>;
 
 interface Matches {
   rows: () => Matching;
-  /** how many products match, read from the index alone */
-  count: () => Promise<{ n: number | string }>;
   /** one window of the matching products' ids (with the filters), most relevant first: by tier, then id */
   relevantIds: (query: SearchQuery, window: RowWindow) => Promise<number[]>;
 }
@@ -91,12 +89,6 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
         .where(sql<SqlBool>`items_search.document @@ ${query}`) as unknown as Matching;
     return {
       rows,
-      count: () =>
-        db
-          .selectFrom("itemsSearch")
-          .select((eb) => eb.fn.countAll<number | string>().as("n"))
-          .where(sql<SqlBool>`document @@ ${query}`)
-          .executeTakeFirstOrThrow(),
       relevantIds: async (filters, window) => {
         // A first page of a common word: its title matches are dense, so the first few thousand ids
         // hold the window (exactly the window a full pass would give: tier 0 comes first, in id order).
@@ -150,12 +142,6 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
   };
   return {
     rows,
-    count: () =>
-      db
-        .selectFrom("itemsFts")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where(sql<SqlBool>`items_fts match ${match}`)
-        .executeTakeFirstOrThrow(),
     relevantIds: (filters, window) =>
       acrossTiers(async (n, limit) => {
         const found = await tier(n, filters)
@@ -183,10 +169,10 @@ async function relevantPage(db: Db, search: Matches, query: SearchQuery, window:
   });
 }
 
-// SEARCH_MAX_RESULTS (utils/search): the fifth security review found a common word's filtered or
-// price-sorted search joining, sorting and counting its 80,000 matches, blocking SQLite's event
-// loop for up to 1.5 s a request.
-export { SEARCH_MAX_RESULTS };
+/** The part of a window that lies within the SEARCH_MAX_RESULTS most relevant results (limit 0 past them). */
+function withinMostRelevant(window: RowWindow): RowWindow {
+  return { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+}
 
 export interface SearchPage extends ListPage<Item> {
   /** more than SEARCH_MAX_RESULTS products matched: only the most relevant of them were considered */
@@ -221,7 +207,7 @@ export async function searchItems(
   const bounded = () => countUpTo(searchDb, search, SEARCH_MAX_RESULTS + 1);
   if (!hasFilters(query) && query.sort === "default") {
     // The page and the bounded count side by side: the page needs no count (it stops within the figure).
-    const within = { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+    const within = withinMostRelevant(window);
     const [rows, n] = await Promise.all([within.limit > 0 ? relevantPage(db, search, query, within) : [], bounded()]);
     return { rows, total: Math.min(n, SEARCH_MAX_RESULTS), capped: n > SEARCH_MAX_RESULTS };
   }
@@ -256,7 +242,7 @@ function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", 
  * products only (a window past them is empty).
  */
 async function amongMostRelevant(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
-  const within = { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+  const within = withinMostRelevant(window);
   const ids = await search.relevantIds(NO_FILTER, { offset: 0, limit: SEARCH_MAX_RESULTS });
   const among = () => (db as unknown as SearchDb).selectFrom("items").where("items.id", "in", ids) as unknown as Matching;
   const { n } = await among()

@@ -5,7 +5,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
+import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { FormBanner } from "~/components/AuthLayout";
 import { Pagination } from "~/components/Pagination";
 import { pageAction } from "~/lib/form.server";
@@ -201,21 +201,7 @@ export default function AdminRefunds() {
           <h2 id="refunds-heading" className="text-lg font-semibold">
             Refunds
           </h2>
-          <Form method="get" className="flex items-end gap-2">
-            <label>
-              <span className="sr-only">State</span>
-              <select name="status" defaultValue={status} className="field-input">
-                {REFUND_FILTERS.map((f) => (
-                  <option key={f} value={f}>
-                    {REFUND_FILTER_LABEL[f]}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <button type="submit" className="btn-secondary">
-              Show
-            </button>
-          </Form>
+          <StateFilter options={REFUND_FILTERS} labels={REFUND_FILTER_LABEL} value={status} />
         </div>
         <div className="mt-3">
           <AdminTable label="Refunds" head={["Refund", "For", "Customer", "Amount", "State", "Gateway", "Updated", "Actions"]}>

@@ -2,8 +2,8 @@
 // their goods, oldest first (or any state, newest first), pages of 10; each links to its order's
 // page, where the staff approve, reject or receive it.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
+import { Link, useLoaderData } from "@remix-run/react";
+import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { listReturnsPage } from "~/models/returns.server";
 import { loadList, requireAdmin } from "~/web/admin.server";
@@ -32,21 +32,7 @@ export default function AdminReturns() {
           Damaged or defective pieces reported within 48 hours of delivery. Open a return's order to approve or reject it, and to mark it
           returned when the pieces arrive (stock goes back and the refund is sent then).
         </p>
-        <Form method="get" className="flex items-end gap-2">
-          <label>
-            <span className="sr-only">State</span>
-            <select name="status" defaultValue={status} className="field-input">
-              {RETURN_FILTERS.map((f) => (
-                <option key={f} value={f}>
-                  {RETURN_FILTER_LABEL[f]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" className="btn-secondary">
-            Show
-          </button>
-        </Form>
+        <StateFilter options={RETURN_FILTERS} labels={RETURN_FILTER_LABEL} value={status} />
       </div>
       {error !== null ? (
         <ListError message={error} />

@@ -2,65 +2,27 @@
 // server holds the demo's six products a category, one page each; this file starts its own
 // production server (the same build) over a database filled by `npm run db:seed -- --large
 // --total 2000`: 400 products a category, 17 pages of 24.
-import { execFileSync, spawn } from "node:child_process";
-import type { ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { startLargeShop } from "./large-shop";
 import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "./helpers";
 
 const TOTAL = 2_000;
 const PER_CATEGORY = TOTAL / 5;
 const PAGES = Math.ceil(PER_CATEGORY / 24);
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 
-let server: ChildProcess | undefined;
+let shop: { origin: string; stop: () => void } | undefined;
 let origin = "";
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-paging-"));
-  const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "shop.db")}`, DATA_DIR: dir, MAIL_DIR: path.join(dir, "mail") };
-  execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "seed", "--large", "--total", String(TOTAL)], {
-    cwd: root,
-    env,
-    stdio: "ignore",
-  });
-  const port = await freePort();
-  origin = `http://localhost:${port}`;
-  server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
-    cwd: root,
-    stdio: "ignore",
-    env: { ...env, NODE_ENV: "production", PORT: String(port), SEED: "none", PUBLIC_URL: origin, TRUST_PROXY: "1" },
-  });
-  for (let i = 0; i < 300; i++) {
-    const up = await fetch(`${origin}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error("the paging test's server did not start");
+  shop = await startLargeShop("paging", TOTAL);
+  origin = shop.origin;
 });
 
 test.afterAll(() => {
-  server?.kill();
+  shop?.stop();
 });
 
 const pager = (page: Page) => page.getByRole("navigation", { name: "Products pages" });

@@ -1,0 +1,38 @@
+// A production server of its own (the same build) over `npm run db:seed -- --large --total N`,
+// for the browser tests that need many products (category pages, search). Its output goes to a
+// log in its folder, named in the error when it does not start.
+import { execFileSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort } from "../../scripts/throwaway.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+
+export async function startLargeShop(tag: string, total: number): Promise<{ origin: string; stop: () => void }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `shop-e2e-${tag}-`));
+  const env = { ...process.env, DATABASE_URL: `file:${path.join(dir, "shop.db")}`, DATA_DIR: dir, MAIL_DIR: path.join(dir, "mail") };
+  execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["scripts/db.ts", "seed", "--large", "--total", String(total)], {
+    cwd: root,
+    env,
+    stdio: "ignore",
+  });
+  const port: number = await freePort();
+  const origin = `http://localhost:${port}`;
+  const log = fs.openSync(path.join(dir, "server.log"), "a");
+  const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
+    cwd: root,
+    stdio: ["ignore", log, log],
+    env: { ...env, NODE_ENV: "production", PORT: String(port), SEED: "none", PUBLIC_URL: origin, TRUST_PROXY: "1" },
+  });
+  for (let i = 0; i < 600; i++) {
+    const up = await fetch(`${origin}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return { origin, stop: () => server.kill() };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  server.kill();
+  throw new Error(`the ${tag} test's server did not start: ${fs.readFileSync(path.join(dir, "server.log"), "utf8").slice(-2000)}`);
+}
