@@ -1,13 +1,18 @@
-// The GST tax invoice's arithmetic. GST is 18% of the subtotal (pricing.ts), in whole rupees;
-// here it is shared out over the lines in proportion to their taxable value (largest remainder,
-// so the lines add up to the order's GST exactly), then split into CGST 9% + SGST 9% when the
-// buyer is in the seller's state, or IGST 18% when not.
-import { GST_PERCENT } from "./pricing";
+// The GST tax invoice's arithmetic. GST is 18% of the subtotal less any coupon discount
+// (pricing.ts), in whole rupees; here it is shared out over the lines in proportion to their
+// taxable value (price × quantity less the line's discount; largest remainder, so the lines add up
+// to the order's GST exactly), then split into CGST 9% + SGST 9% when the buyer is in the seller's
+// state, or IGST 18% when not.
+import { GST_PERCENT, shareOut } from "./pricing";
+
+export { shareOut };
 
 export interface InvoiceInputLine {
   title: string;
   quantity: number;
   price: number;
+  /** the line's share of a coupon's discount (rupees), shown on the invoice and off its taxable value */
+  discount?: number;
 }
 
 export interface InvoiceLine extends InvoiceInputLine {
@@ -28,24 +33,8 @@ export interface InvoiceTaxes {
   gst: number;
 }
 
-/** Share `amount` over `weights` in proportion, in whole units, summing exactly to `amount`. */
-export function shareOut(amount: number, weights: readonly number[]): number[] {
-  const sum = weights.reduce((a, b) => a + b, 0);
-  if (sum === 0) return weights.map(() => 0);
-  const exact = weights.map((w) => (amount * w) / sum);
-  const out = exact.map(Math.floor);
-  let left = amount - out.reduce((a, b) => a + b, 0);
-  const order = exact.map((v, i) => ({ i, rest: v - Math.floor(v) })).sort((a, b) => b.rest - a.rest || a.i - b.i);
-  for (const { i } of order) {
-    if (left <= 0) break;
-    out[i]! += 1;
-    left -= 1;
-  }
-  return out;
-}
-
 export function invoiceTaxes(lines: readonly InvoiceInputLine[], gst: number, intraState: boolean): InvoiceTaxes {
-  const taxables = lines.map((l) => l.price * l.quantity);
+  const taxables = lines.map((l) => l.price * l.quantity - (l.discount ?? 0));
   const shares = shareOut(gst, taxables);
   const out = lines.map((line, i) => {
     const lineGst = shares[i]!;
