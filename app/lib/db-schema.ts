@@ -88,6 +88,9 @@ export interface ItemsTable {
   updatedAt: string;
   /** bumped by every write to the row (edits, imports, orders, cancellations); an edit made from another version is refused */
   version: Generated<number>;
+  /** the product's visible reviews: how many, and the sum of their ratings (migration 0020; reviews.server keeps them) */
+  reviewCount: Generated<number>;
+  ratingTotal: Generated<number>;
 }
 
 export interface CartsTable {
@@ -291,6 +294,27 @@ export interface SettingsTable {
   updatedAt: string;
 }
 
+export interface ReviewsTable {
+  id: Generated<number>;
+  itemId: number;
+  userId: number;
+  rating: number;
+  title: string;
+  body: string;
+  /** 1 while shown; 0 once the staff hid it */
+  visible: Generated<number>;
+  hiddenReason: string | null;
+  helpfulCount: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ReviewVotesTable {
+  reviewId: number;
+  userId: number;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -311,6 +335,8 @@ export interface DB {
   returnRequests: ReturnRequestsTable;
   returnLines: ReturnLinesTable;
   returnEvents: ReturnEventsTable;
+  reviews: ReviewsTable;
+  reviewVotes: ReviewVotesTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   contactMessages: ContactMessagesTable;
   refunds: RefundsTable;

@@ -65,6 +65,9 @@ export const LIMITS = {
   stockHoldDay: { name: "stock-hold-day", max: 8, windowMs: DAY },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
+  /** per account: reviews written or edited, and helpful votes (issue 17, part 3) */
+  review: { name: "review", max: 20, windowMs: HOUR },
+  reviewVote: { name: "review-vote", max: 60, windowMs: HOUR },
   /**
    * per address: searches that cost the server more than SLOW_SEARCH.ms, 100 (sixth security check:
    * crafted many-word searches of common words still took 0.1-0.4 s of SQLite each). Ordinary

@@ -10,6 +10,7 @@ import { errorMessage } from "~/lib/log.server";
 import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
 import { mergedPriceRanges } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
+import { averageRating } from "~/utils/reviews";
 
 const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
 
@@ -37,6 +38,8 @@ export function toItem(row: ItemRow): Item {
     inStock: row.stock > 0,
     stock: row.stock,
     specifications,
+    averageRating: averageRating(row.ratingTotal, row.reviewCount),
+    reviewCount: row.reviewCount,
   };
 }
 

@@ -23,6 +23,7 @@ import { sendShippedMail } from "./order-mail.server";
 import type { OrderRefund } from "./refunds.server";
 import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
 import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
+import { inviteReviews } from "./reviews.server";
 import { getUserById } from "./users.server";
 
 export const DELIVERY_DAYS = 7;
@@ -558,5 +559,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     const customer = await getUserById(changed.userId, db);
     if (customer) sendShippedMail(changed, customer);
   }
+  // Delivered: the customer is invited to review its pieces (issue 17, part 3).
+  if (to === "delivered") await inviteReviews(changed, db);
   return changed;
 }

@@ -21,6 +21,9 @@ export interface Item {
   inStock: boolean;
   stock: number;
   specifications: Record<string, string>;
+  /** the average of the product's visible reviews, to one decimal; null without any (issue 17, part 3) */
+  averageRating: number | null;
+  reviewCount: number;
 }
 
 export const SORTS = ["default", "price-asc", "price-desc"] as const;

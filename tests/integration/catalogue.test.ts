@@ -308,6 +308,8 @@ describe("toItem", () => {
     stock: 3,
     specifications: JSON.stringify({ Material: "Teak" }),
     version: 1,
+    reviewCount: 0,
+    ratingTotal: 0,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
   };
@@ -323,9 +325,18 @@ describe("toItem", () => {
     const item = toItem({ ...row, specifications: "not json" });
     expect(item.specifications).toEqual({});
     expect(Object.keys(item).sort()).toEqual(
-      ["id", "categoryId", "title", "slug", "description", "price", "imgPath", "featured", "inStock", "stock", "specifications"].sort(),
+      [
+        ...["id", "categoryId", "title", "slug", "description", "price", "imgPath", "featured", "inStock", "stock", "specifications"],
+        ...["averageRating", "reviewCount"],
+      ].sort(),
     );
     expect(toItem({ ...row, specifications: "[1,2]" }).specifications).toEqual({});
+  });
+
+  it("carries the rating of the product's visible reviews: the average to one decimal, null without any", () => {
+    expect(toItem(row)).toMatchObject({ averageRating: null, reviewCount: 0 });
+    expect(toItem({ ...row, reviewCount: 3, ratingTotal: 13 })).toMatchObject({ averageRating: 4.3, reviewCount: 3 });
+    expect(toItem({ ...row, reviewCount: 2, ratingTotal: 9 })).toMatchObject({ averageRating: 4.5, reviewCount: 2 });
   });
 });
 

@@ -1,0 +1,75 @@
+// The review mails (issue 17, part 3), through the same path as the order status mails (sent in
+// the background once the change is committed; a failed send is logged and never undoes it):
+// the invitation to review the pieces of an order that was just delivered, and the notice to a
+// review's author that the staff hid it (with the reason) or showed it again. Every value is
+// escaped in the HTML part.
+import { escapeHtml, publicOrigin, sendInBackground, sendMail } from "~/lib/mail.server";
+
+const SHOP = "Sagwan Living";
+
+const firstName = (name: string) => name.trim().split(/\s+/)[0] || name;
+
+export interface InvitePiece {
+  title: string;
+  slug: string;
+}
+
+/** 'How is your new …?': one link per piece of the delivered order that the customer has not reviewed yet. */
+export function reviewInviteMail(orderId: number, pieces: InvitePiece[], customer: { name: string; email: string }) {
+  const origin = publicOrigin();
+  const link = (p: InvitePiece) => `${origin}/product/${encodeURIComponent(p.slug)}/review`;
+  const first = firstName(customer.name);
+  const intro = `Your order #${orderId} was delivered. How do you like it? A few words and a rating help other buyers choose.`;
+  const text = [
+    `Hello ${first},`,
+    intro,
+    pieces.map((p) => `${p.title}: ${link(p)}`).join("\n"),
+    "Only customers who received a piece can review it, so every review on our shop is marked 'Verified purchase'.",
+  ].join("\n\n");
+  const html = [
+    `<p>Hello ${escapeHtml(first)},</p>`,
+    `<p>${escapeHtml(intro)}</p>`,
+    `<ul>${pieces.map((p) => `<li><a href="${escapeHtml(link(p))}">Review ${escapeHtml(p.title)}</a></li>`).join("")}</ul>`,
+    "<p>Only customers who received a piece can review it, so every review on our shop is marked 'Verified purchase'.</p>",
+  ].join("\n");
+  return { to: customer.email, subject: `${SHOP}: how do you like your order #${orderId}?`, text, html };
+}
+
+/** Sent once the order's move to delivered is committed (a delivered order never moves again: one invitation per order). */
+export function sendReviewInvite(orderId: number, pieces: InvitePiece[], customer: { name: string; email: string }) {
+  if (pieces.length === 0) return;
+  sendInBackground(() => sendMail(reviewInviteMail(orderId, pieces, customer)));
+}
+
+export interface ModeratedReview {
+  id: number;
+  title: string;
+  product: string;
+  slug: string;
+  hidden: boolean;
+  reason: string | null;
+}
+
+/** What a review's author reads when the staff hide it (and why) or show it again. */
+export function reviewModeratedMail(review: ModeratedReview, customer: { name: string; email: string }) {
+  const link = `${publicOrigin()}/product/${encodeURIComponent(review.slug)}/review`;
+  const first = firstName(customer.name);
+  const sentence = review.hidden
+    ? `Your review “${review.title}” of ${review.product} is no longer shown on our shop.`
+    : `Your review “${review.title}” of ${review.product} is shown on our shop again.`;
+  const reason = review.hidden && review.reason ? `Our reason: ${review.reason}` : null;
+  const after = review.hidden ? "You can edit your review here; it stays hidden until our team shows it again:" : "See or edit it here:";
+  const text = [`Hello ${first},`, sentence, ...(reason ? [reason] : []), `${after} ${link}`].join("\n\n");
+  const html = [
+    `<p>Hello ${escapeHtml(first)},</p>`,
+    `<p>${escapeHtml(sentence)}</p>`,
+    ...(reason ? [`<p>${escapeHtml(reason)}</p>`] : []),
+    `<p>${escapeHtml(after)} <a href="${escapeHtml(link)}">your review</a></p>`,
+  ].join("\n");
+  const subject = `${SHOP}: your review of ${review.product} ${review.hidden ? "is hidden" : "is shown again"}`;
+  return { to: customer.email, subject, text, html };
+}
+
+export function sendReviewModeratedMail(review: ModeratedReview, customer: { name: string; email: string }) {
+  sendInBackground(() => sendMail(reviewModeratedMail(review, customer)));
+}
