@@ -5,8 +5,15 @@ import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { isSecureRequest } from "./http.server";
 import { sessionSecrets } from "./secrets.server";
-import { ToastSchema } from "~/utils/toast";
+import { TOAST_TYPES } from "~/utils/toast";
 import type { Toast, ToastInput } from "~/utils/toast";
+
+const ToastSchema = z.object({
+  id: z.string(),
+  type: z.enum(TOAST_TYPES),
+  title: z.string(),
+  description: z.string().optional(),
+}) satisfies z.ZodType<Toast>;
 
 const toastStorage = createCookieSessionStorage({
   cookie: {

@@ -9,7 +9,8 @@ import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.serve
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
 import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
-import { CategoryQuerySchema, searchParamsToObject } from "~/utils/catalogue";
+import { searchParamsToObject } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 
 /** The 404 of a page number that is not one, or past the last page (the category exists). */
 const PAGE_NOT_FOUND = "Page Not Found";

@@ -1,5 +1,6 @@
-// Shared (client + server) catalogue shapes and the category page's query parameters.
-import { z } from "zod";
+// Shared (client + server) catalogue shapes and the category page's query parameters. Free of zod, so
+// the pages' browser code may import it; the query's schema is catalogue-schemas.ts (server use only).
+export type { CategoryQuery } from "./catalogue-schemas";
 
 export interface Category {
   id: number;
@@ -68,18 +69,6 @@ export function mergedPriceRanges(keys: readonly PriceRange[]): PriceBounds[] {
 
 export const AVAILABILITY = { "in-stock": "In Stock", "out-of-stock": "Out of Stock" } as const;
 export type Availability = keyof typeof AVAILABILITY;
-
-const listOf = <T extends string>(values: readonly [T, ...T[]]) =>
-  z.preprocess((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]), z.array(z.enum(values)).max(values.length));
-
-/** The category page's GET form. Unknown values are refused with 400, not silently ignored. */
-export const CategoryQuerySchema = z.object({
-  sort: z.enum(SORTS).catch("default"),
-  availability: listOf(["in-stock", "out-of-stock"]),
-  price: listOf(PRICE_RANGE_KEYS as [PriceRange, ...PriceRange[]]),
-  featured: z.preprocess((v) => (Array.isArray(v) ? v[0] : v), z.enum(["1"]).optional()),
-});
-export type CategoryQuery = z.infer<typeof CategoryQuerySchema>;
 
 /**
  * A query string as an object for a schema: a repeated key's values as an array, in one pass

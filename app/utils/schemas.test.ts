@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { safeRedirectPath } from "~/lib/http.server";
-import { CategoryQuerySchema, searchParamsToObject } from "~/utils/catalogue";
+import { searchParamsToObject } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { EMAIL_PATTERN } from "~/utils/field-lengths";
 import {
   CartAddSchema,

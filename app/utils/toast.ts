@@ -1,15 +1,13 @@
-import { z } from "zod";
-
+// Free of zod, so the browser may import it; the server checks a toast cookie with ToastSchema (lib/toast.server.ts).
 export const TOAST_TYPES = ["default", "success", "warning", "error", "info"] as const;
 export type ToastType = (typeof TOAST_TYPES)[number];
 
-export const ToastSchema = z.object({
-  id: z.string(),
-  type: z.enum(TOAST_TYPES),
-  title: z.string(),
-  description: z.string().optional(),
-});
-export type Toast = z.infer<typeof ToastSchema>;
+export interface Toast {
+  id: string;
+  type: ToastType;
+  title: string;
+  description?: string;
+}
 export type ToastInput = { type?: ToastType; title: string; description?: string };
 
 export const TOAST_LIMIT = 3;

@@ -10,7 +10,8 @@ import type { Client } from "~/lib/rate-limit.server";
 import { addressOverLimit, clientOf, LIMITS, rateLimitAddress } from "~/lib/rate-limit.server";
 import type { SearchWord } from "~/utils/search";
 import type { Item } from "~/utils/catalogue";
-import { CategoryQuerySchema, searchParamsToObject, SORTS } from "~/utils/catalogue";
+import { searchParamsToObject, SORTS } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import type { ParsedSearch } from "~/utils/search";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 

@@ -16,7 +16,7 @@ import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
-import { CategoryQuerySchema } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { getRequest } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call, expectApiError } from "./helpers";

@@ -24,7 +24,7 @@ import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFe
 import { pageOfOrders } from "~/models/orders.server";
 import { searchItems } from "~/models/search.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
-import { CategoryQuerySchema } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { parseSearch } from "~/utils/search";
 
 const url = process.env.DATABASE_URL ?? "";

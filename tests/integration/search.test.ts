@@ -18,7 +18,7 @@ import { searchItems } from "~/models/search.server";
 import * as searchApi from "~/routes/api.search";
 import * as searchPage from "~/routes/search";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
-import { CategoryQuerySchema } from "~/utils/catalogue";
+import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { parseSearch, SEARCH_MAX_RESULTS } from "~/utils/search";
 import { clientOf, LIMITS } from "~/lib/rate-limit.server";
 import { env } from "~/lib/env.server";
