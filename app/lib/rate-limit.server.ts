@@ -44,6 +44,17 @@ export const LIMITS = {
   profile: { name: "profile", max: 10, windowMs: QUARTER },
   /** per account: codes mailed to a new email address (asking for the change, and resends) */
   emailCode: { name: "email-code", max: 5, windowMs: HOUR },
+  /**
+   * per new address, from every account together (the seventh security review: counted per account
+   * only, throwaway accounts mailed one address without end): codes mailed to it for an email change
+   */
+  emailCodeTo: { name: "email-code-to", max: 5, perAddress: 20, windowMs: HOUR },
+  /**
+   * per new address over a day, from every account together: tries of the codes mailed to it, so
+   * throwaway accounts each asking to move to one address cannot pool their own daily tries into a
+   * guess of its code (the same figure as otpVerifyDay for a sign-up's)
+   */
+  emailConfirmToDay: { name: "email-confirm-to-day", max: 30, perAddress: 300, windowMs: DAY },
   /** per account: tries of an email change's code (a code also dies after 5 wrong tries) */
   emailConfirm: { name: "email-confirm", max: 10, windowMs: QUARTER },
   /**
@@ -64,6 +75,11 @@ export const LIMITS = {
    */
   stockHoldDay: { name: "stock-hold-day", max: 8, windowMs: DAY },
   verifyPayment: { name: "verify-payment", max: 60, windowMs: QUARTER },
+  /**
+   * applying a coupon code (cart, checkout, API), per account and per address: every try counts,
+   * so codes cannot be guessed at speed (20 a quarter hour is far more than a shopper types)
+   */
+  coupon: { name: "coupon", max: 20, perAddress: 60, windowMs: QUARTER },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
   /** per account: reviews written or edited, and helpful votes (issue 17, part 3) */
   review: { name: "review", max: 20, windowMs: HOUR },
@@ -101,6 +117,7 @@ export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   "otp-verify": { name: "otp-verify-all", max: 1000, windowMs: QUARTER },
   "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR, always: true },
   "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR, always: true },
+  "email-code-to": { name: "email-code-to-all", max: 200, windowMs: HOUR, always: true },
   "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
   "admin-login": { name: "admin-login-all", max: 200, windowMs: QUARTER, always: true },
 };

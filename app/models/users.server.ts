@@ -27,7 +27,7 @@ import {
 } from "~/lib/one-time-codes.server";
 import { hashPassword, needsRehash, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { forgiveTry, forgiveUserTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, forgiveUserTry, LIMITS, rateLimitClient, rateLimitUser, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
@@ -204,6 +204,7 @@ export async function updateProfile(
   userId: number,
   input: ProfileInput,
   currentPassword: string,
+  client: Client = UNKNOWN_CLIENT,
   db: Db = defaultDb,
 ): Promise<ProfileUpdate> {
   await rateLimitUser(LIMITS.profile, userId);
@@ -221,6 +222,7 @@ export async function updateProfile(
   await checkCurrentPassword(userId, currentPassword, before.passwordHash);
   if (await findByEmail(input.email, db)) throw emailInUse();
   await rateLimitUser(LIMITS.emailCode, userId);
+  await rateLimitClient(LIMITS.emailCodeTo, client, input.email);
   const code = await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("users")
@@ -248,9 +250,12 @@ export async function pendingEmailChange(userId: number, db: Db = defaultDb): Pr
  * stay: the change was proven with the password and the new address, and signing every device
  * out is what a password change is for (ADR 0006).
  */
-export async function confirmEmailChange(userId: number, code: string, db: Db = defaultDb): Promise<User> {
+export async function confirmEmailChange(userId: number, code: string, client: Client = UNKNOWN_CLIENT, db: Db = defaultDb): Promise<User> {
   await rateLimitUser(LIMITS.emailConfirm, userId);
   await rateLimitUser(LIMITS.emailConfirmDay, userId);
+  const waiting = await findEmailChange(db, userId);
+  // The tries on one new address count across every account asking for it (emailConfirmToDay).
+  if (waiting) await rateLimitClient(LIMITS.emailConfirmToDay, client, waiting.email);
   const before = await db.selectFrom("users").select(userColumns).where("id", "=", userId).executeTakeFirst();
   if (!before) throw signedOut();
   // Checked outside the transaction, so a wrong try stays counted.
@@ -279,11 +284,17 @@ export async function confirmEmailChange(userId: number, code: string, db: Db = 
 }
 
 /** Mail a new code for the account's waiting email change (the old code stops working); 400 when none waits. */
-export async function resendEmailChangeCode(userId: number, db: Db = defaultDb): Promise<{ pendingEmail: string }> {
+export async function resendEmailChangeCode(
+  userId: number,
+  client: Client = UNKNOWN_CLIENT,
+  db: Db = defaultDb,
+): Promise<{ pendingEmail: string }> {
   const user = await getUserById(userId, db);
   if (!user) throw signedOut();
-  if (!(await findEmailChange(db, userId))) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
+  const waiting = await findEmailChange(db, userId);
+  if (!waiting) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
   await rateLimitUser(LIMITS.emailCode, userId);
+  await rateLimitClient(LIMITS.emailCodeTo, client, waiting.email);
   const renewed = await renewEmailChangeCode(db, userId);
   if (!renewed) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
   await sendEmailChangeCode(renewed.email, renewed.code);

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { confirmEmailChange } from "~/models/users.server";
 import { ConfirmEmailSchema } from "~/utils/account-schemas";
 import { requireApiUser } from "~/web/auth.server";
@@ -12,6 +13,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
     requireMutation(request, ["POST"]);
     const user = await requireApiUser(request);
     const { code } = parseWith(ConfirmEmailSchema, await readBody(request));
-    return { user: await confirmEmailChange(user.id, code) };
+    return { user: await confirmEmailChange(user.id, code, clientOf(request)) };
   });
 export const loader = otherMethods(["POST"]);

@@ -3,6 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { requireApiUser } from "~/web/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { updateProfile } from "~/models/users.server";
 import { CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 
@@ -26,6 +27,6 @@ export const action = ({ request }: ActionFunctionArgs) =>
       mobile: "mobile" in body ? body.mobile : (user.mobile ?? ""),
     });
     const { currentPassword } = parseWith(CurrentPasswordSchema, { currentPassword: body.currentPassword });
-    const saved = await updateProfile(user.id, input, currentPassword);
+    const saved = await updateProfile(user.id, input, currentPassword, clientOf(request));
     return saved.emailChange ? saved : { user: saved.user };
   });

@@ -10,6 +10,7 @@ import { useFormErrors } from "~/components/useFormErrors";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { User } from "~/models/users.server";
@@ -103,7 +104,7 @@ async function saveProfile(request: Request, userId: number, form: FormData) {
   parseWith(IntentSchema, form.get("intent")); // a post of neither form: 'Unknown action'
   const input = parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") });
   const { currentPassword } = parseWith(CurrentPasswordSchema, { currentPassword: form.get("currentPassword") });
-  const { emailChange } = await updateProfile(userId, input, currentPassword);
+  const { emailChange } = await updateProfile(userId, input, currentPassword, clientOf(request));
   // A new email waits for its code: the page shows the 'Confirm your new email' card.
   const description = emailChange ? `Your email changes once you enter the code we sent to ${emailChange.pendingEmail}.` : undefined;
   return redirectWithToast(request, "/profile", { type: "success", title: "Profile updated successfully!", description });
@@ -111,7 +112,7 @@ async function saveProfile(request: Request, userId: number, form: FormData) {
 
 async function confirmEmail(request: Request, userId: number, form: FormData) {
   const { code } = parseWith(ConfirmEmailSchema, { code: form.getAll("code").map(String) });
-  const user = await confirmEmailChange(userId, code);
+  const user = await confirmEmailChange(userId, code, clientOf(request));
   return redirectWithToast(request, "/profile", {
     type: "success",
     title: "Email address changed successfully!",
@@ -120,7 +121,7 @@ async function confirmEmail(request: Request, userId: number, form: FormData) {
 }
 
 async function resendEmailCode(request: Request, userId: number) {
-  const { pendingEmail } = await resendEmailChangeCode(userId);
+  const { pendingEmail } = await resendEmailChangeCode(userId, clientOf(request));
   return redirectWithToast(request, "/profile", { type: "success", title: `A new code has been sent to ${pendingEmail}` });
 }
 

@@ -15,7 +15,15 @@ import { findResetToken, issueResetToken, LIVE_RESET_LINKS, MAX_CODE_ATTEMPTS } 
 import { clientOf, LIMITS, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { updateUserByAdmin } from "~/models/admin-users.server";
 import type { User } from "~/models/users.server";
-import { changePassword, registerAccount, requestPasswordReset, resetPassword, updateProfile, verifySignup } from "~/models/users.server";
+import {
+  changePassword,
+  confirmEmailChange,
+  registerAccount,
+  requestPasswordReset,
+  resetPassword,
+  updateProfile,
+  verifySignup,
+} from "~/models/users.server";
 import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as login from "~/routes/login";
@@ -23,7 +31,7 @@ import * as profile from "~/routes/profile";
 import { MESSAGES } from "~/utils/account-schemas";
 import { latestCode, latestEmailChangeCode, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
-import { newCustomer } from "./order-helpers";
+import { newCustomer, newCustomers } from "./order-helpers";
 import type { Answer } from "./helpers";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 
@@ -399,6 +407,8 @@ describe("conflicts, expiry and limits", () => {
           .deleteFrom("rateLimits")
           .where("key", "in", [`email-confirm:user:${user.id}`, `email-code:user:${user.id}`])
           .execute();
+        // and the new address's hour of mailed codes too (email-code-to, counted per address)
+        await db.deleteFrom("rateLimits").where("key", "like", "email-code-to%").execute();
         expectRedirect(await postProfile(await signedIn(user.email), { intent: "resend-email-code" }), "/profile");
         code = await latestEmailChangeCode(target);
       }
@@ -519,5 +529,45 @@ describe("reset links a stranger cannot void (fourth security review, low)", () 
     await resetPassword(links[2]!, "brand-new-pass-1", UNKNOWN_CLIENT);
     for (const link of links) expect(await findResetToken(db, link)).toBeNull();
     await settleMail();
+  });
+});
+
+describe("throwaway accounts cannot pool their limits on one new address (seventh security review, medium)", () => {
+  // Before, every limit on an email change counted per account: each throwaway account had its own
+  // codes mailed to the address and its own day of tries on them, so a few hundred accounts a day
+  // made a good chance of claiming an address nobody had proven, and mailed it without end.
+  const client = { ip: "198.51.100.77" };
+  const profileOf = (user: User, email: string) => ({ name: user.name, email, mobile: null });
+
+  it("codes mailed to one address count across the accounts asking for it", async () => {
+    const target = freshEmail("pooled-mail");
+    const [first, second] = await newCustomers("pooled-mail", 2);
+    for (let i = 0; i < LIMITS.emailCodeTo.max; i++) await updateProfile(first!.user.id, profileOf(first!.user, target), PASSWORD, client);
+    await expect(updateProfile(second!.user.id, profileOf(second!.user, target), PASSWORD, client)).rejects.toMatchObject({ status: 429 });
+    await settleMail();
+    expect(await mailsTo(target)).toHaveLength(LIMITS.emailCodeTo.max);
+  });
+
+  it("tries of the codes mailed to one address count across the accounts asking for it", async () => {
+    const target = freshEmail("pooled-tries");
+    const [first, second] = await newCustomers("pooled-tries", 2);
+    await updateProfile(first!.user.id, profileOf(first!.user, target), PASSWORD, client);
+    await updateProfile(second!.user.id, profileOf(second!.user, target), PASSWORD, client);
+    await settleMail();
+    const code = await latestEmailChangeCode(target);
+    const wrong = code === "0000" ? "0001" : "0000";
+    const saved = LIMITS.emailConfirmToDay.max;
+    LIMITS.emailConfirmToDay.max = 4;
+    try {
+      for (let i = 0; i < 3; i++) await expect(confirmEmailChange(first!.user.id, wrong, client)).rejects.toMatchObject({ status: 400 });
+      await expect(confirmEmailChange(second!.user.id, wrong, client)).rejects.toMatchObject({ status: 400 });
+      // The address's tries are spent for the day, whichever account asks next.
+      await expect(confirmEmailChange(second!.user.id, code, client)).rejects.toMatchObject({ status: 429 });
+      expect((await db.selectFrom("users").select("email").where("id", "=", second!.user.id).executeTakeFirstOrThrow()).email).toBe(
+        second!.email,
+      );
+    } finally {
+      LIMITS.emailConfirmToDay.max = saved;
+    }
   });
 });
