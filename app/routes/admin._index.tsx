@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/icons";
 import { StatusBadge } from "~/components/StatusBadge";
-import { requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 import type { StatCard } from "~/models/admin-orders.server";
 import { dashboardStats } from "~/models/admin-orders.server";
 import { latestAudit } from "~/models/audit.server";
@@ -20,6 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [stats, audit] = await Promise.all([dashboardStats(), latestAudit(10)]);
   return { stats, audit };
 }
+
+/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"]);
 
 const CARD_ICONS: Record<StatCard["key"], ComponentType<SVGProps<SVGSVGElement>>> = {
   revenue: RupeeIcon,

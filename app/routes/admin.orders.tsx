@@ -5,7 +5,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";
-import { loadList, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods, loadList, requireAdmin } from "~/web/admin.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
@@ -23,6 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
   return { ...result, q: query.q, status: query.status, payment: query.payment, from: query.from, to: query.to };
 }
+
+/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"]);
 
 const CARDS = [
   { key: "total", label: "Total Orders", tone: "text-ink" },

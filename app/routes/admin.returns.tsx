@@ -6,7 +6,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { listReturnsPage } from "~/models/returns.server";
-import { loadList, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods, loadList, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { RETURN_LABEL, statusBadgeClass } from "~/utils/order-status";
@@ -22,6 +22,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = ReturnQueueQuerySchema.parse({ status: p.get("status") ?? undefined, page: p.get("page") ?? undefined });
   return { ...(await loadList(() => listReturnsPage(query))), status: query.status };
 }
+
+/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"]);
 
 export default function AdminReturns() {
   const { list, error, status } = useLoaderData<typeof loader>();

@@ -6,7 +6,7 @@ import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
 import { GridIcon, LogoutIcon, ReceiptIcon, ReturnIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
-import { requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -17,6 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
   return { ok: true };
 }
+
+/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"]);
 
 const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
   { to: "/admin", label: "Dashboard", icon: GridIcon },
