@@ -205,3 +205,10 @@ export const RupeeIcon = (p: IconProps) => (
     <path d="M7 4.5h10M7 8.5h10M9 4.5c5 0 5 8 0 8H7l7 7" />
   </svg>
 );
+export const PercentIcon = (p: IconProps) => (
+  <svg {...base} {...p}>
+    <path d="M18.5 5.5l-13 13" />
+    <circle cx="7" cy="7" r="2.2" />
+    <circle cx="17" cy="17" r="2.2" />
+  </svg>
+);

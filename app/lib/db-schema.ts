@@ -98,6 +98,8 @@ export interface CartsTable {
   userId: number | null;
   createdAt: string;
   updatedAt: string;
+  /** the coupon code its customer applied, upper-case (migration 0019); checked again on every read and at order time */
+  couponCode: Generated<string | null>;
 }
 
 export interface CartLinesTable {
@@ -132,6 +134,8 @@ export interface PaymentOrdersTable {
   checkout: string | null;
   /** why a paid payment order could not become an order */
   failure: string | null;
+  /** JSON of the coupon rule its amount was priced with (migration 0019): the order is placed at that price */
+  coupon: Generated<string | null>;
   createdAt: string;
   updatedAt: string;
 }
@@ -145,6 +149,44 @@ export interface StockReservationsTable {
   quantity: number;
   /** ISO time after which the units no longer count as held */
   expiresAt: string;
+  createdAt: string;
+}
+
+export type CouponKind = "percent" | "fixed";
+
+/** A coupon code the staff made (migration 0019; app/models/coupons.server, the money rule in utils/pricing). */
+export interface CouponsTable {
+  id: Generated<number>;
+  /** upper-case: codes are matched without case */
+  code: string;
+  kind: CouponKind;
+  /** a percentage (1-100) or whole rupees */
+  value: number;
+  minSubtotal: Generated<number>;
+  maxDiscount: number | null;
+  validFrom: string | null;
+  validUntil: string | null;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  /** orders using it now (cancelled ones give theirs back) */
+  uses: Generated<number>;
+  paused: Generated<number>;
+  /** 1: only lines of its coupon_categories are discounted */
+  limited: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CouponCategoriesTable {
+  couponId: number;
+  categoryId: number;
+}
+
+export interface CouponUsesTable {
+  id: Generated<number>;
+  couponId: number;
+  orderId: number;
+  userId: number;
   createdAt: string;
 }
 
@@ -172,6 +214,9 @@ export interface OrdersTable {
   trackingNumber: string | null;
   createdAt: string;
   updatedAt: string;
+  /** rupees taken off the subtotal by its coupon (migration 0019); GST and shipping are on what is left */
+  discount: Generated<number>;
+  couponCode: Generated<string | null>;
 }
 
 export interface OrderItemsTable {
@@ -183,6 +228,8 @@ export interface OrderItemsTable {
   imgPath: string;
   quantity: number;
   unitPrice: number;
+  /** this line's share of the order's discount, in rupees (migration 0019) */
+  discount: Generated<number>;
 }
 
 export interface OrderEventsTable {
@@ -340,6 +387,9 @@ export interface DB {
   newsletterSubscribers: NewsletterSubscribersTable;
   contactMessages: ContactMessagesTable;
   refunds: RefundsTable;
+  coupons: CouponsTable;
+  couponCategories: CouponCategoriesTable;
+  couponUses: CouponUsesTable;
   auditLog: AuditLogTable;
   settings: SettingsTable;
 }

@@ -5,9 +5,11 @@ import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
+import type { CartCoupon } from "./coupons.server";
+import { cartCoupon } from "./coupons.server";
 import { availabilityOf, withAvailability } from "./reservations.server";
-import type { CartTotals } from "~/utils/pricing";
-import { computeTotals, MAX_CART_LINES, MAX_QUANTITY } from "~/utils/pricing";
+import type { DiscountedTotals } from "~/utils/pricing";
+import { MAX_CART_LINES, MAX_QUANTITY, totalsWithCoupon } from "~/utils/pricing";
 
 export interface CartLine {
   id: number;
@@ -19,6 +21,8 @@ export interface CartLine {
     slug: string;
     imgPath: string;
     price: number;
+    /** the coupon rule's categories are matched against it */
+    categoryId: number;
     inStock: boolean;
     stock: number;
     /** units the cart's owner may have now: stock less what other customers hold while paying (reservations.server) */
@@ -26,8 +30,10 @@ export interface CartLine {
   };
 }
 
-export interface CartDetail extends CartTotals {
+/** The cart: its lines, totals after its coupon's discount (0 without one), and the coupon as applied. */
+export interface CartDetail extends DiscountedTotals {
   items: CartLine[];
+  coupon: CartCoupon | null;
 }
 
 /** An upsert's new quantity: the line's plus the added units, capped at 99. */
@@ -53,19 +59,30 @@ function lineQuery(db: Db) {
       "items.slug as slug",
       "items.imgPath as imgPath",
       "items.price as price",
+      "items.categoryId as categoryId",
       "items.stock as stock",
     ]);
 }
 
-type LineRow = { id: number; itemId: number; quantity: number; title: string; slug: string; imgPath: string; price: number; stock: number };
+type LineRow = {
+  id: number;
+  itemId: number;
+  quantity: number;
+  title: string;
+  slug: string;
+  imgPath: string;
+  price: number;
+  categoryId: number;
+  stock: number;
+};
 
 function toLine(r: LineRow & { available: number }): CartLine {
-  const { title, slug, imgPath, price, stock, available } = r;
+  const { title, slug, imgPath, price, categoryId, stock, available } = r;
   return {
     id: r.id,
     itemId: r.itemId,
     quantity: r.quantity,
-    item: { id: r.itemId, title, slug, imgPath, price, inStock: stock > 0, stock, available },
+    item: { id: r.itemId, title, slug, imgPath, price, categoryId, inStock: stock > 0, stock, available },
   };
 }
 
@@ -83,7 +100,14 @@ async function toLines(db: Db, cartId: string, rows: LineRow[]): Promise<CartLin
 export async function getCart(cartId: string | null, db: Db = defaultDb): Promise<CartDetail> {
   const rows = cartId ? await lineQuery(db).where("cartLines.cartId", "=", cartId).orderBy("cartLines.id").execute() : [];
   const items = cartId ? await toLines(db, cartId, rows) : [];
-  return { items, ...computeTotals(items.map((l) => ({ quantity: l.quantity, price: l.item.price }))) };
+  const lines = items.map((l) => ({ quantity: l.quantity, price: l.item.price, categoryId: l.item.categoryId }));
+  // The applied code is checked again on every read: one that expired or ran out since gives nothing, and says why.
+  const cart =
+    cartId && items.length > 0
+      ? await db.selectFrom("carts").select(["couponCode", "userId"]).where("id", "=", cartId).executeTakeFirst()
+      : null;
+  const coupon = cart ? await cartCoupon(db, cart.couponCode, lines, cart.userId) : null;
+  return { items, ...totalsWithCoupon(lines, coupon?.rule ?? null), coupon };
 }
 
 /** Units in the cart: the header badge. */

@@ -15,13 +15,15 @@ import {
   publicKeyId,
 } from "~/lib/payments.server";
 import { parseWith } from "~/lib/http.server";
+import type { Client } from "~/lib/rate-limit.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Selectable } from "kysely";
 import type { PaymentMethod, PaymentOrdersTable } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
-import { computeTotals } from "~/utils/pricing";
+import { discountedTotals } from "~/utils/pricing";
+import { applyCoupon, discountForOrder, snapshotJson } from "./coupons.server";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
@@ -31,10 +33,12 @@ import { getUserById } from "./users.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
 export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";
+export const COUPON_BEFORE_PAYING =
+  "An online order is paid at its payment order's price: apply the coupon to the cart (POST /api/cart/coupon) before /rzp/create-order.";
 /** What one online payment may be: Razorpay's usual ceiling per payment, well inside the paise column. */
 export const MAX_ONLINE_PAYMENT = 500000;
 
-export interface PaymentOrder extends Omit<Selectable<PaymentOrdersTable>, "checkout" | "createdAt" | "updatedAt"> {
+export interface PaymentOrder extends Omit<Selectable<PaymentOrdersTable>, "checkout" | "coupon" | "createdAt" | "updatedAt"> {
   shipping: ShippingAddress | null;
   orderId: number | null;
 }
@@ -58,6 +62,8 @@ export interface CheckoutInput {
   expectedTotal?: number;
   /** online, paid already (the API): Razorpay's proof comes with the order */
   proof?: PaymentProofInput;
+  /** a coupon code sent with the order (the API): applied to the cart first, as the cart's box does */
+  coupon?: { code: unknown; client: Client };
 }
 
 /** What Place Order leads to: the new order's confirmation, or the payment step (/pay/{id}). */
@@ -76,6 +82,11 @@ export function checkout(
 export function checkout(userId: number, input: CheckoutInput, db?: Db): Promise<CheckoutResult>;
 export async function checkout(userId: number, input: CheckoutInput, db: Db = defaultDb): Promise<CheckoutResult> {
   await rateLimitUser(LIMITS.placeOrder, userId);
+  if (input.coupon) {
+    // An online order is paid at the price of its payment order: its coupon was applied before paying.
+    if (input.paymentMethod === "online") throw new AppError(400, COUPON_BEFORE_PAYING, { couponCode: COUPON_BEFORE_PAYING });
+    await applyCoupon(userId, input.coupon.code, input.coupon.client, db);
+  }
   if (input.paymentMethod === "cod") {
     const order = await placeCodOrder(userId, input.shipping, input.idempotencyKey ?? null, input.expectedTotal, db);
     return { next: "confirmation", order };
@@ -97,10 +108,16 @@ export async function placeCodOrder(
   return notify(id, db);
 }
 
-/** The total of the customer's cart, refused (as placeOrder would) when empty or short of stock. */
-async function payableTotal(userId: number, db: Db): Promise<number> {
-  const cart = await db.selectFrom("carts").select("id").where("userId", "=", userId).executeTakeFirst();
-  return computeTotals(await orderableLines(db, cart?.id ?? null, { userId })).total;
+/**
+ * The customer's cart priced as placeOrder prices it (its coupon checked again), refused as
+ * placeOrder would refuse it: empty, short of stock, or a code that no longer applies. `cart` is the
+ * locked row inside a transaction; else it is read.
+ */
+async function pricedCart(db: Db, userId: number, locked?: { id: string | null; couponCode: string | null }) {
+  const cart = locked ?? (await db.selectFrom("carts").select(["id", "couponCode"]).where("userId", "=", userId).executeTakeFirst());
+  const lines = await orderableLines(db, cart?.id ?? null, { userId, lock: locked !== undefined });
+  const discount = await discountForOrder(db, { code: cart?.couponCode ?? null, snapshot: null, lines, userId });
+  return { lines, discount, total: discountedTotals(lines, discount?.amount ?? 0).total };
 }
 
 export interface NewPaymentOrder {
@@ -129,7 +146,7 @@ export async function createPaymentOrder(
   expectedTotal?: number,
   db: Db = defaultDb,
 ): Promise<NewPaymentOrder> {
-  const total = await payableTotal(userId, db);
+  const { total } = await pricedCart(db, userId);
   if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
   if (total > MAX_ONLINE_PAYMENT) {
     const cap = formatPrice(MAX_ONLINE_PAYMENT);
@@ -149,9 +166,16 @@ export async function createPaymentOrder(
     const at = new Date();
     const now = nowIso(at);
     // The cart row first, as placeOrder and every cart change take it, then its products.
-    const cart = await trx.updateTable("carts").set({ updatedAt: now }).where("userId", "=", userId).returning("id").executeTakeFirst();
-    const lines = await orderableLines(trx, cart?.id ?? null, { userId, lock: true });
-    if (computeTotals(lines).total !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+    const cart = await trx
+      .updateTable("carts")
+      .set({ updatedAt: now })
+      .where("userId", "=", userId)
+      .returning(["id", "couponCode"])
+      .executeTakeFirst();
+    // The amount includes the coupon's discount; the payment order keeps the rule it was priced with.
+    const priced = await pricedCart(trx, userId, cart ?? { id: null, couponCode: null });
+    const { lines } = priced;
+    if (priced.total !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
     // A test payment takes no money: it may hold (and then order) only what cash on delivery may.
     if (paymentMode() === "offline") await assertUnpaidAllowed(trx, userId, lines, total, "test");
     await trx
@@ -165,6 +189,7 @@ export async function createPaymentOrder(
         paymentId: null,
         checkout: shipping ? JSON.stringify({ shipping }) : null,
         failure: null,
+        coupon: snapshotJson(priced.discount),
         createdAt: now,
         updatedAt: now,
       })

@@ -14,11 +14,12 @@ import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { PageInfo } from "~/utils/pagination";
 import { pageInfo } from "~/utils/pagination";
-import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
+import { discountedTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { IdSchema } from "~/utils/schemas";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
+import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
 import { sendShippedMail } from "./order-mail.server";
 import type { OrderRefund } from "./refunds.server";
 import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
@@ -39,6 +40,8 @@ export interface OrderLine {
   quantity: number;
   /** unit price in rupees at the time of the order */
   price: number;
+  /** this line's share of the order's coupon discount, in rupees (0 without one) */
+  discount: number;
 }
 
 export interface OrderEvent {
@@ -63,8 +66,13 @@ export interface Order {
   /** paid on the offline test gateway: no money moved */
   testPayment: boolean;
   subtotal: number;
+  /** rupees its coupon took off the subtotal (0 without one); GST and shipping are on what is left */
+  discount: number;
+  /** the coupon code it used, or null */
+  couponCode: string | null;
   shipping: number;
   gst: number;
+  /** subtotal − discount + shipping + gst */
   total: number;
   /** a JSON string of the items, total (the subtotal, as docs/api.md says) and the address */
   orderDetails: string;
@@ -89,6 +97,8 @@ const ORDER_COLUMNS = [
   "paymentMethod",
   "paymentId",
   "subtotal",
+  "discount",
+  "couponCode",
   "shipping",
   "gst",
   "total",
@@ -135,6 +145,8 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[], refund
     paymentId: row.paymentId,
     testPayment: isTestPaymentId(row.paymentId),
     subtotal: row.subtotal,
+    discount: row.discount,
+    couponCode: row.couponCode,
     shipping: row.shipping,
     gst: row.gst,
     total: row.total,
@@ -157,7 +169,7 @@ async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
   const [lines, events, refunds] = await Promise.all([
     db
       .selectFrom("orderItems")
-      .select(["orderId", "itemId", "title", "slug", "imgPath", "quantity", "unitPrice"])
+      .select(["orderId", "itemId", "title", "slug", "imgPath", "quantity", "unitPrice", "discount"])
       .where("orderId", "in", ids)
       .orderBy("id")
       .execute(),
@@ -174,7 +186,15 @@ async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
       row,
       lines
         .filter((l) => l.orderId === row.id)
-        .map((l) => ({ itemId: l.itemId, title: l.title, slug: l.slug, imgPath: l.imgPath, quantity: l.quantity, price: l.unitPrice })),
+        .map((l) => ({
+          itemId: l.itemId,
+          title: l.title,
+          slug: l.slug,
+          imgPath: l.imgPath,
+          quantity: l.quantity,
+          price: l.unitPrice,
+          discount: l.discount,
+        })),
       events.filter((e) => e.orderId === row.id).map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, at: e.createdAt })),
       refunds.get(row.id),
     ),
@@ -294,7 +314,16 @@ export async function orderableLines(
     ? await db
         .selectFrom("cartLines")
         .innerJoin("items", "items.id", "cartLines.itemId")
-        .select(["items.id as itemId", "items.title", "items.slug", "items.imgPath", "items.price", "items.stock", "cartLines.quantity"])
+        .select([
+          "items.id as itemId",
+          "items.title",
+          "items.slug",
+          "items.imgPath",
+          "items.price",
+          "items.categoryId",
+          "items.stock",
+          "cartLines.quantity",
+        ])
         .where("cartLines.cartId", "=", cartId)
         .orderBy("items.id")
         .execute()
@@ -371,13 +400,24 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         .updateTable("carts")
         .set({ updatedAt: now })
         .where("userId", "=", input.userId)
-        .returning("id")
+        .returning(["id", "couponCode"])
         .executeTakeFirst();
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
       if (input.withOrder) await input.withOrder(trx);
       const lines = await orderableLines(trx, cart?.id ?? null, { userId: input.userId, lock: true });
-      const totals = computeTotals(lines);
+      // A paid payment is priced by the coupon it was paid with; else the cart's code, checked again now.
+      const paidWith = input.payment
+        ? await trx.selectFrom("paymentOrders").select("coupon").where("id", "=", input.payment.paymentOrderId).executeTakeFirst()
+        : undefined;
+      const snapshot = input.payment ? parseSnapshot(paidWith?.coupon ?? null) : null;
+      const discount = await discountForOrder(trx, {
+        code: input.payment ? null : (cart?.couponCode ?? null),
+        snapshot,
+        lines,
+        userId: input.userId,
+      });
+      const totals = discountedTotals(lines, discount?.amount ?? 0);
       if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) {
         throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
       }
@@ -397,6 +437,8 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           paymentId: input.payment?.paymentId ?? null,
           idempotencyKey: key,
           subtotal: totals.subtotal,
+          discount: totals.discount,
+          couponCode: discount?.code ?? null,
           shipping: totals.shipping,
           gst: totals.gst,
           total: totals.total,
@@ -416,7 +458,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       await trx
         .insertInto("orderItems")
         .values(
-          lines.map((l) => ({
+          lines.map((l, i) => ({
             orderId: order.id,
             itemId: l.itemId,
             title: l.title,
@@ -424,9 +466,12 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
             imgPath: l.imgPath,
             quantity: l.quantity,
             unitPrice: l.price,
+            discount: discount?.lines[i] ?? 0,
           })),
         )
         .execute();
+      // The coupon's use, counted here so racing orders never pass its limit (coupons.server).
+      if (discount) await countCouponUse(trx, discount, order.id, input.userId, now);
       // In item id order, so two carts never wait on each other's rows in opposite orders.
       for (const line of lines) {
         const taken = await trx
@@ -451,6 +496,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         })
         .execute();
       await trx.deleteFrom("cartLines").where("cartId", "=", cart!.id).execute();
+      if (cart!.couponCode) await trx.updateTable("carts").set({ couponCode: null }).where("id", "=", cart!.id).execute();
       // The cart is an order now: whatever its customer held while paying is theirs, or free again.
       await releaseForCustomer(trx, input.userId);
       return order.id;
@@ -541,8 +587,11 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
           .execute();
       }
     }
-    // An online order's payment is refunded in full (ADR 0012), sent once this commits.
-    if (to === "cancelled") refundId = await queueCancellationRefund(trx, orderId, by);
+    // An online order's payment is refunded in full (ADR 0012), sent once this commits; its coupon use is given back.
+    if (to === "cancelled") {
+      refundId = await queueCancellationRefund(trx, orderId, by);
+      await releaseCouponUse(trx, orderId);
+    }
     await trx
       .insertInto("orderEvents")
       .values({ orderId, fromStatus: order.status, toStatus: to, actor: by.actor, actorUserId: by.userId, createdAt: now })

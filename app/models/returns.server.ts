@@ -12,7 +12,7 @@ import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import { formatLongDate } from "~/utils/dates";
 import type { Actor } from "~/utils/order-status";
 import { checkReturnTransition, RETURN_LABEL, returnWindowEnd } from "~/utils/order-status";
-import { returnRefund } from "~/utils/pricing";
+import { paidValue, returnRefund } from "~/utils/pricing";
 import type { ReturnRequestInput } from "~/utils/return-schemas";
 import type { ReturnReason } from "~/utils/returns";
 import type { ReturnFilter } from "~/utils/returns";
@@ -115,7 +115,12 @@ async function deliveredAt(orderId: number, db: Db): Promise<string | null> {
 /** Per order line: units ordered, and units already in a live (not rejected) return. */
 async function lineBalance(orderId: number, db: Db) {
   const [items, taken] = await Promise.all([
-    db.selectFrom("orderItems").select(["id", "title", "quantity", "unitPrice"]).where("orderId", "=", orderId).orderBy("id").execute(),
+    db
+      .selectFrom("orderItems")
+      .select(["id", "title", "quantity", "unitPrice", "discount"])
+      .where("orderId", "=", orderId)
+      .orderBy("id")
+      .execute(),
     db
       .selectFrom("returnLines")
       .innerJoin("returnRequests", "returnRequests.id", "returnLines.returnId")
@@ -131,6 +136,8 @@ async function lineBalance(orderId: number, db: Db) {
     title: i.title,
     ordered: i.quantity,
     price: i.unitPrice,
+    /** the line's share of a coupon discount: returned units refund what was paid for them (paidValue) */
+    discount: i.discount,
     left: i.quantity - (inReturns.get(i.id) ?? 0),
   }));
 }
@@ -184,7 +191,7 @@ export async function requestReturn(
         const message = RETURN_MESSAGES.tooMany(line.title, Math.max(0, line.left));
         throw new AppError(409, message, { [`qty-${orderItemId}`]: message });
       }
-      value += quantity * line.price;
+      value += paidValue({ price: line.price, quantity: line.ordered, discount: line.discount }, quantity);
     }
     const completesOrder = balance.every((l) => l.left - (wanted.get(l.orderItemId) ?? 0) === 0);
     const before = await trx

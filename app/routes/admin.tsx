@@ -5,7 +5,7 @@ import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavig
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
-import { GridIcon, LogoutIcon, ReceiptIcon, ReturnIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
+import { GridIcon, LogoutIcon, PercentIcon, ReceiptIcon, ReturnIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -29,6 +29,7 @@ const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVG
   { to: "/admin/orders", label: "Orders", icon: ReceiptIcon },
   { to: "/admin/returns", label: "Returns", icon: ReturnIcon },
   { to: "/admin/refunds", label: "Refunds", icon: RupeeIcon },
+  { to: "/admin/coupons", label: "Coupons", icon: PercentIcon },
 ];
 
 /** The section a child route names in its `handle` (Dashboard when none does). */
@@ -39,7 +40,15 @@ function useSection(): string {
   return named.at(-1) ?? "Dashboard";
 }
 
-const LISTS = ["/admin/categories", "/admin/products", "/admin/users", "/admin/orders", "/admin/returns", "/admin/refunds"];
+const LISTS = [
+  "/admin/categories",
+  "/admin/products",
+  "/admin/users",
+  "/admin/orders",
+  "/admin/returns",
+  "/admin/refunds",
+  "/admin/coupons",
+];
 
 const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";
 const SIDEBAR = [

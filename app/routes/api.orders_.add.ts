@@ -3,6 +3,7 @@ import { z } from "zod";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
 import { checkout } from "~/models/checkout.server";
 import { requireApiUser } from "~/web/auth.server";
 import { CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema } from "~/utils/checkout";
@@ -18,11 +19,16 @@ export const action = ({ request }: ActionFunctionArgs) =>
     const body = await readBody(request);
     const user = await requireApiUser(request);
     const { shipping, paymentMethod } = parseWith(CheckoutSchema, body);
+    // An optional `couponCode` is applied to the cart first (checked and rate-limited like the pages' box).
+    const coupon =
+      body.couponCode === undefined || body.couponCode === null || body.couponCode === ""
+        ? undefined
+        : { code: body.couponCode, client: clientOf(request) };
     const placed = await checkout(
       user.id,
       paymentMethod === "online"
-        ? { shipping, paymentMethod, proof: parseWith(PaymentProofSchema, body) }
-        : { shipping, paymentMethod, idempotencyKey: keyOf(body) },
+        ? { shipping, paymentMethod, proof: parseWith(PaymentProofSchema, body), coupon }
+        : { shipping, paymentMethod, idempotencyKey: keyOf(body), coupon },
     );
     return jsonResponse(placed.order, { status: 201 });
   });

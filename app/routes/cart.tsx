@@ -3,6 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { z } from "zod";
+import { CouponForm } from "~/components/CouponForm";
 import { TrashIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { QuantityInput } from "~/components/QuantityInput";
@@ -11,18 +12,21 @@ import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import type { CartLine } from "~/models/cart.server";
 import { addItem, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
+import { getUser } from "~/web/auth.server";
+import { couponPost, isCouponPost } from "~/web/coupon.server";
 import { asOwner, currentCartId } from "~/web/owner.server";
 import type { CartActionData } from "~/utils/cart";
 import { CART_ACTION, CART_INTENTS, pendingLines } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
-import { computeTotals, MAX_QUANTITY, MIN_QUANTITY } from "~/utils/pricing";
+import { MAX_QUANTITY, MIN_QUANTITY, totalsWithCoupon } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
 import { stockNote } from "~/utils/stock";
 
 export const meta: MetaFunction = () => [{ title: "Your Shopping Cart | Sagwan Living" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return getCart(await currentCartId(request));
+  const [cart, user] = await Promise.all([getCart(await currentCartId(request)), getUser(request)]);
+  return { ...cart, signedIn: user !== null };
 }
 
 const IntentSchema = z.enum(CART_INTENTS, { error: "Unknown cart action" });
@@ -33,6 +37,7 @@ const IntentSchema = z.enum(CART_INTENTS, { error: "Unknown cart action" });
  */
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(request, async (form) => {
+    if (isCouponPost(form)) return couponPost(request, form, "/cart");
     const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), CART_ACTION) : null;
     const { message, headers } = await changeCart(request, form);
     const toast = { type: "success" as const, title: message };
@@ -153,7 +158,11 @@ export default function CartPage() {
   const actionData = useActionData<typeof action>();
   const clearFetcher = useFetcher<CartActionData>({ key: "cart-clear" });
   const lines = pendingLines(cart.items, useFetchers());
-  const totals = computeTotals(lines.map((l) => ({ quantity: l.quantity, price: l.item.price })));
+  // The coupon's rule prices a pending change at once; the server's answer follows (utils/pricing).
+  const totals = totalsWithCoupon(
+    lines.map((l) => ({ quantity: l.quantity, price: l.item.price, categoryId: l.item.categoryId })),
+    cart.coupon?.rule ?? null,
+  );
   const formError = actionData && !actionData.ok && "formError" in actionData ? actionData.formError : null;
   const onClear = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -207,7 +216,7 @@ export default function CartPage() {
           <h2 id="summary-heading" className="text-xl font-semibold">
             Order Summary
           </h2>
-          <OrderTotals totals={totals} gstLabel="Tax (GST 18%)" className="mt-5" />
+          <OrderTotals totals={{ ...totals, couponCode: cart.coupon?.code }} gstLabel="Tax (GST 18%)" className="mt-5" />
           <Link to="/checkout" className="btn-primary mt-6 w-full">
             Proceed to Checkout
           </Link>
@@ -215,7 +224,7 @@ export default function CartPage() {
             Continue Shopping
           </Link>
           <p className="mt-5 text-sm text-stone-600">Free shipping on orders over ₹25,000</p>
-          <p className="mt-1 text-sm text-stone-600">Have a coupon? You'll be able to apply it at checkout.</p>
+          <CouponForm coupon={cart.coupon} action="/cart" signedIn={cart.signedIn} />
         </aside>
       </div>
     </section>

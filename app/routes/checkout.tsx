@@ -4,6 +4,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
+import { CouponForm, CouponFormOwner } from "~/components/CouponForm";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
@@ -17,6 +18,7 @@ import { getCart, shortage } from "~/models/cart.server";
 import { checkout } from "~/models/checkout.server";
 import { lastShippingAddress, listOrders } from "~/models/orders.server";
 import { requireUser } from "~/web/auth.server";
+import { couponPost, isCouponPost } from "~/web/coupon.server";
 import { currentCartId } from "~/web/owner.server";
 import { CheckoutSchema, IdempotencyKeySchema } from "~/utils/checkout";
 import type { ShippingField } from "~/utils/checkout-fields";
@@ -62,6 +64,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(
     request,
     async (form) => {
+      if (isCouponPost(form)) return couponPost(request, form, "/checkout");
       const user = await requireUser(request);
       const { shipping, paymentMethod } = parseWith(CheckoutSchema, formValues(form, ECHOED));
       const idempotencyKey = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
@@ -231,7 +234,8 @@ export default function CheckoutPage() {
                 </Link>
               </div>
             ) : null}
-            <OrderTotals totals={cart} className="mt-4 border-t border-sand-200 pt-4" />
+            <CouponForm coupon={cart.coupon} action="/checkout" formId="coupon-form" />
+            <OrderTotals totals={{ ...cart, couponCode: cart.coupon?.code }} className="mt-4 border-t border-sand-200 pt-4" />
             <button type="submit" className="btn-primary mt-6 w-full" disabled={busy}>
               <LockIcon className="h-5 w-5" /> {busy ? "Placing Order..." : "Place Order"}
             </button>
@@ -251,6 +255,7 @@ export default function CheckoutPage() {
             </p>
           </aside>
         </Form>
+        <CouponFormOwner id="coupon-form" action="/checkout" />
       </div>
     </section>
   );

@@ -115,6 +115,12 @@ export default function InvoicePage() {
                   <dd className="text-right tabular-nums">
                     {line.quantity} × {formatPrice(line.price)}
                   </dd>
+                  {line.discount ? (
+                    <>
+                      <dt>Discount</dt>
+                      <dd className="text-right tabular-nums">−{formatPrice(line.discount)}</dd>
+                    </>
+                  ) : null}
                   <dt>Taxable Value</dt>
                   <dd className="text-right tabular-nums">{formatPrice(line.taxable)}</dd>
                   {taxes.intraState ? (
@@ -152,6 +158,11 @@ export default function InvoicePage() {
                   <th scope="col" className={cell}>
                     Rate
                   </th>
+                  {order.discount > 0 ? (
+                    <th scope="col" className={cell}>
+                      Discount
+                    </th>
+                  ) : null}
                   <th scope="col" className={cell}>
                     Taxable Value
                   </th>
@@ -181,6 +192,7 @@ export default function InvoicePage() {
                     <td className="px-2 py-2">{line.title}</td>
                     <td className={cell}>{line.quantity}</td>
                     <td className={cell}>{formatPrice(line.price)}</td>
+                    {order.discount > 0 ? <td className={cell}>{line.discount ? `−${formatPrice(line.discount)}` : "—"}</td> : null}
                     <td className={cell}>{formatPrice(line.taxable)}</td>
                     {taxes.intraState ? (
                       <>
@@ -198,6 +210,16 @@ export default function InvoicePage() {
           </div>
 
           <dl className="ml-auto max-w-xs space-y-2 text-sm">
+            {order.discount > 0 ? (
+              <>
+                <Row label="Value of goods" value={formatPrice(order.subtotal)} />
+                <Row
+                  label={`Discount${order.couponCode ? ` (${order.couponCode})` : ""}`}
+                  value={`−${formatPrice(order.discount)}`}
+                  testId="invoice-discount"
+                />
+              </>
+            ) : null}
             <Row label="Taxable value" value={formatPrice(taxes.taxable)} />
             {taxes.intraState ? (
               <>
@@ -214,8 +236,8 @@ export default function InvoicePage() {
             </div>
           </dl>
           <p className="mt-8 border-t border-sand-200 pt-4 text-xs text-stone-600">
-            Amounts in Indian rupees, rounded to the rupee. GST is charged at {GST_PERCENT}% on the value of the goods. This is a
-            computer-generated invoice and needs no signature.
+            Amounts in Indian rupees, rounded to the rupee. GST is charged at {GST_PERCENT}% on the value of the goods
+            {order.discount > 0 ? " after the discount shown" : ""}. This is a computer-generated invoice and needs no signature.
           </p>
         </article>
       </div>

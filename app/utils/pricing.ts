@@ -122,6 +122,15 @@ export function discountedTotals(lines: readonly PricedLine[], discount: number)
 }
 
 /**
+ * A cart's totals with its coupon's rule (none, or one that gives nothing: no discount): the server's, and the cart page's
+ * optimistic view.
+ */
+export function totalsWithCoupon(lines: readonly DiscountLine[], rule: DiscountRule | null): DiscountedTotals {
+  const result = rule ? couponDiscount(lines, rule) : null;
+  return discountedTotals(lines, result?.ok ? result.amount : 0);
+}
+
+/**
  * What `units` of an order line were paid for, before GST: their price less their part of the
  * line's discount, that part rounded **up** (a refund never gives back more than was paid; the
  * return that completes the order refunds whatever is left: returnRefund).

@@ -45,6 +45,8 @@ export interface CrudSpec<I, U = I> {
   addedNote?: string;
   /** more to echo back than the text fields */
   extraValues?: (form: FormData) => Record<string, string>;
+  /** other actions on one row (the form's `intent`, with its `id`): each answers the toast's title */
+  rowIntents?: Record<string, (id: number) => Promise<string>>;
 }
 
 /**
@@ -62,6 +64,12 @@ export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>
       if (intent === "delete") {
         await spec.remove(parseWith(IdSchema, form.get("id")));
         return done("deleted");
+      }
+      const other =
+        typeof intent === "string" && spec.rowIntents && Object.hasOwn(spec.rowIntents, intent) ? spec.rowIntents[intent] : null;
+      if (other) {
+        const title = await other(parseWith(IdSchema, form.get("id")));
+        return redirectWithToast(request, backToList(request), { type: "success", title });
       }
       // The form's own fields refused: their messages stand beside them, the banner says to
       // look there. (Refusals by the model, such as a taken email, keep their own banner.)

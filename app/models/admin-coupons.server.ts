@@ -1,0 +1,225 @@
+// The staff's coupons (/admin/coupons): a paged, searchable list with how often each was used,
+// creating and editing one, pausing and resuming it, and deleting one nobody used. Each change
+// writes its audit row in the same transaction. The customer's side is coupons.server.
+import type { Db } from "~/lib/db.server";
+import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import type { CouponKind } from "~/lib/db-schema";
+import { AppError } from "~/lib/errors.server";
+import { describeDeal } from "~/utils/coupon-fields";
+import type { CouponInput } from "~/utils/coupon-schemas";
+import type { PageInfo } from "~/utils/pagination";
+import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
+import { recordAudit } from "./audit.server";
+import type { CouponRow } from "./coupons.server";
+
+export interface AdminCoupon {
+  id: number;
+  code: string;
+  kind: CouponKind;
+  value: number;
+  deal: string;
+  minSubtotal: number;
+  maxDiscount: number | null;
+  validFrom: string | null;
+  validUntil: string | null;
+  usageLimit: number | null;
+  perCustomerLimit: number | null;
+  /** orders using it now (cancelled ones gave theirs back) */
+  uses: number;
+  paused: boolean;
+  /** null: every category */
+  categoryIds: number[] | null;
+  categoryTitles: string[];
+}
+
+export interface CouponList {
+  rows: AdminCoupon[];
+  info: PageInfo;
+  /** the categories the form offers */
+  categories: { id: number; title: string }[];
+}
+
+async function withCategories(db: Db, rows: CouponRow[]): Promise<AdminCoupon[]> {
+  const ids = rows.map((r) => r.id);
+  const links = ids.length
+    ? await db
+        .selectFrom("couponCategories")
+        .innerJoin("categories", "categories.id", "couponCategories.categoryId")
+        .select(["couponCategories.couponId", "categories.id", "categories.title"])
+        .where("couponCategories.couponId", "in", ids)
+        .orderBy("categories.title")
+        .execute()
+    : [];
+  return rows.map((r) => {
+    const mine = links.filter((l) => l.couponId === r.id);
+    return {
+      id: r.id,
+      code: r.code,
+      kind: r.kind,
+      value: r.value,
+      deal: describeDeal(r),
+      minSubtotal: r.minSubtotal,
+      maxDiscount: r.maxDiscount,
+      validFrom: r.validFrom,
+      validUntil: r.validUntil,
+      usageLimit: r.usageLimit,
+      perCustomerLimit: r.perCustomerLimit,
+      uses: r.uses,
+      paused: r.paused === 1,
+      categoryIds: r.limited ? mine.map((l) => l.id) : null,
+      categoryTitles: mine.map((l) => l.title),
+    };
+  });
+}
+
+/** The list: newest first, 10 a page, searched by a substring of the code. */
+export async function listCouponsPage(query: { q: string; page: number }, db: Db = defaultDb): Promise<CouponList> {
+  let base = db.selectFrom("coupons");
+  if (query.q) base = base.where(containsText("coupons.code", query.q));
+  const { n } = await base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const info = pageInfo(toCount(n), query.page);
+  const rows = await base.selectAll("coupons").orderBy("id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
+  const categories = await db.selectFrom("categories").select(["id", "title"]).orderBy("position").orderBy("id").execute();
+  return { rows: await withCategories(db, rows), info, categories };
+}
+
+export async function getCouponForAdmin(id: number, db: Db = defaultDb): Promise<AdminCoupon | null> {
+  const row = await db.selectFrom("coupons").selectAll().where("id", "=", id).executeTakeFirst();
+  return row ? (await withCategories(db, [row]))[0]! : null;
+}
+
+const CODE_TAKEN = "A coupon with this code exists already. Choose another code.";
+
+/** The columns an input sets (the code only at creation). */
+function columns(input: CouponInput) {
+  return {
+    kind: input.kind,
+    value: input.value,
+    minSubtotal: input.minSubtotal,
+    maxDiscount: input.maxDiscount,
+    validFrom: input.validFrom,
+    validUntil: input.validUntil,
+    usageLimit: input.usageLimit,
+    perCustomerLimit: input.perCustomerLimit,
+    limited: input.categoryIds.length > 0 ? 1 : 0,
+  };
+}
+
+async function setCategories(trx: Db, couponId: number, categoryIds: number[]): Promise<void> {
+  await trx.deleteFrom("couponCategories").where("couponId", "=", couponId).execute();
+  if (categoryIds.length === 0) return;
+  const known = await trx.selectFrom("categories").select("id").where("id", "in", categoryIds).execute();
+  if (known.length !== categoryIds.length) {
+    throw new AppError(400, "A chosen category no longer exists", { categoryIds: "A chosen category no longer exists. Reload the form." });
+  }
+  await trx
+    .insertInto("couponCategories")
+    .values(categoryIds.map((categoryId) => ({ couponId, categoryId })))
+    .execute();
+}
+
+/** Is this coupon already exactly what the input asks for? (A repeated create is then no change.) */
+function sameAs(existing: AdminCoupon, input: CouponInput): boolean {
+  const want = columns(input);
+  const ids = [...input.categoryIds].sort((a, b) => a - b).join(",");
+  const have = [...(existing.categoryIds ?? [])].sort((a, b) => a - b).join(",");
+  return (
+    existing.kind === want.kind &&
+    existing.value === want.value &&
+    existing.minSubtotal === want.minSubtotal &&
+    existing.maxDiscount === want.maxDiscount &&
+    existing.validFrom === want.validFrom &&
+    existing.validUntil === want.validUntil &&
+    existing.usageLimit === want.usageLimit &&
+    existing.perCustomerLimit === want.perCustomerLimit &&
+    (existing.categoryIds === null) === (want.limited === 0) &&
+    ids === have
+  );
+}
+
+/**
+ * A new coupon, its categories and its audit row in one transaction. Idempotent: the same form
+ * posted twice (a double click, a retry) makes one coupon; another coupon's code is a 409 beside
+ * the field.
+ */
+export async function createCoupon(input: CouponInput, db: Db = defaultDb): Promise<AdminCoupon> {
+  try {
+    const id = await db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const row = await trx
+        .insertInto("coupons")
+        .values({ code: input.code, ...columns(input), createdAt: now, updatedAt: now })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await setCategories(trx, row.id, input.categoryIds);
+      await recordAudit(trx, {
+        action: "create",
+        entity: "coupon",
+        entityId: row.id,
+        summary: `Created coupon ${input.code}: ${describeDeal(input)}`,
+      });
+      return row.id;
+    });
+    return (await getCouponForAdmin(id, db))!;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    const existing = await db.selectFrom("coupons").select("id").where("code", "=", input.code).executeTakeFirst();
+    const coupon = existing ? await getCouponForAdmin(existing.id, db) : null;
+    if (coupon && sameAs(coupon, input)) return coupon;
+    throw new AppError(409, CODE_TAKEN, { code: CODE_TAKEN });
+  }
+}
+
+/** An edit: everything but the code (customers and past orders know it by its code). Uses are kept. */
+export async function updateCoupon(id: number, input: CouponInput, db: Db = defaultDb): Promise<AdminCoupon> {
+  await db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom("coupons").select(["code"]).where("id", "=", id).executeTakeFirst();
+    if (!before) throw new AppError(404, "Coupon Not Found");
+    await trx
+      .updateTable("coupons")
+      .set({ ...columns(input), updatedAt: nowIso() })
+      .where("id", "=", id)
+      .execute();
+    await setCategories(trx, id, input.categoryIds);
+    await recordAudit(trx, {
+      action: "update",
+      entity: "coupon",
+      entityId: id,
+      summary: `Edited coupon ${before.code}: ${describeDeal(input)}`,
+    });
+  });
+  return (await getCouponForAdmin(id, db))!;
+}
+
+/** Pause or resume: a paused code is refused to customers (orders placed already keep it). Setting the same state again changes nothing. */
+export async function setCouponPaused(id: number, paused: boolean, db: Db = defaultDb): Promise<string> {
+  return db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("coupons").select(["code", "paused"]).where("id", "=", id).executeTakeFirst();
+    if (!row) throw new AppError(404, "Coupon Not Found");
+    if (row.paused === (paused ? 1 : 0)) return row.code;
+    await trx
+      .updateTable("coupons")
+      .set({ paused: paused ? 1 : 0, updatedAt: nowIso() })
+      .where("id", "=", id)
+      .execute();
+    await recordAudit(trx, {
+      action: "status",
+      entity: "coupon",
+      entityId: id,
+      summary: `${paused ? "Paused" : "Resumed"} coupon ${row.code}`,
+    });
+    return row.code;
+  });
+}
+
+/** Delete a coupon no order has used; a used one stays (its orders name it): pause it instead. */
+export async function deleteCoupon(id: number, db: Db = defaultDb): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const row = await trx.selectFrom("coupons").select(["code"]).where("id", "=", id).executeTakeFirst();
+    if (!row) throw new AppError(404, "Coupon Not Found");
+    const used = await trx.selectFrom("orders").select("id").where("couponCode", "=", row.code).executeTakeFirst();
+    if (used) throw new AppError(409, `Orders have used ${row.code}, so it stays on record. Pause it instead.`);
+    await trx.deleteFrom("coupons").where("id", "=", id).execute();
+    await recordAudit(trx, { action: "delete", entity: "coupon", entityId: id, summary: `Deleted coupon ${row.code}` });
+  });
+}
