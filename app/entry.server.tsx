@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
@@ -51,6 +51,9 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A client's mistake that Remix answers itself (a post to a page without a form: 405) is no
+  // server error: no stack in the log, which anyone could otherwise fill (seventh security review).
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   logError("request failed", error);
 }
 

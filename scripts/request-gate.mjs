@@ -54,3 +54,20 @@ export function requestGate({ trustProxy, warn = console.warn }) {
     next();
   };
 }
+
+/**
+ * Express error middleware, last in the chain: a request Express itself cannot read (a path whose
+ * percent-encoding is broken, `GET /%`) answers its 4xx in the door's short shape without a stack in
+ * the log (anyone could fill it); anything else is logged once and answers 500 without details.
+ */
+export function requestErrors({ log = console.error } = {}) {
+  // Express tells error middleware by its four parameters.
+  return (error, req, res, next) => {
+    if (res.headersSent) return next(error);
+    const status = Number(error?.status ?? error?.statusCode);
+    const pathname = (req.originalUrl ?? req.url ?? "/").split("?")[0];
+    if (status >= 400 && status < 500) return refuse(res, pathname, status, "The request could not be read");
+    log("[shop] request failed:", error);
+    return refuse(res, pathname, 500, "Something went wrong");
+  };
+}

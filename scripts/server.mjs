@@ -13,7 +13,7 @@ import compression from "compression";
 import express from "express";
 import { proxyTrustSetting } from "../app/lib/proxy-trust.mjs";
 import { accessLog } from "./access-log.mjs";
-import { requestGate } from "./request-gate.mjs";
+import { requestErrors, requestGate } from "./request-gate.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const buildPath = path.join(root, "build", "server", "index.js");
@@ -46,6 +46,8 @@ app.use((req, _res, next) => {
   next();
 });
 app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+// A request Express cannot read (`GET /%`): its 4xx, without a stack in the log.
+app.use(requestErrors());
 
 // As app/lib/env.server.ts reads it: unset or blank is 3000.
 const port = process.env.PORT?.trim() ? Number(process.env.PORT) : 3000;

@@ -208,4 +208,28 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(log).toMatch(/^GET \/reset-password\?token=\[redacted\] 200 (\d+|-) - [\d.]+ ms$/m);
     expect(log).toMatch(/^POST \/reset-password\?token=\[redacted\] 302 /m);
   });
+
+  it("holds no stack for requests anyone can send: a broken percent-encoding, a post to a page without a form", async (ctx) => {
+    // Seventh security review (low): each of these wrote a 9-12 line stack to the log.
+    running = await startServer();
+    if (!running && mustRun) throw new Error("the production build is missing: run `npx remix vite:build` first");
+    if (!running) return ctx.skip();
+    const { base } = running;
+    for (const url of ["/%", "/product/%FF", "/api/orders/%E0%A4%A"]) {
+      const answer = await fetch(`${base}${url}`);
+      expect(answer.status, url).toBe(400);
+      expect(await answer.text(), url).not.toMatch(/URIError|at /);
+    }
+    const posted = await fetch(`${base}/about`, {
+      method: "POST",
+      headers: { Origin: base, "Content-Type": "application/x-www-form-urlencoded" },
+      body: "a=1",
+    });
+    expect(posted.status).toBe(405);
+    await posted.text();
+    await running.stop();
+    const log = running.output();
+    expect(log).toMatch(/^GET \/product\/%FF 400 /m);
+    expect(log).not.toMatch(/URIError|Failed to decode|did not provide an action|\n\s+at /);
+  });
 });
