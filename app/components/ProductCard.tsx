@@ -5,6 +5,7 @@ import { truncate } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { CartIcon } from "./icons";
+import { RatingBadge } from "./ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
 
 const CARD =
@@ -45,6 +46,7 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
         <div className="flex flex-1 flex-col p-4 pr-16">
           <h3 className="font-sans text-base font-semibold leading-snug text-ink">{item.title}</h3>
           <p className="mt-1 text-sm text-stone-600">{truncate(item.description, 80)}</p>
+          <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
           <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">{formatPrice(item.price)}</p>
         </div>
       </Link>

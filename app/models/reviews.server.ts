@@ -115,7 +115,17 @@ export async function productReviews(
   size = REVIEWS_PAGE_SIZE,
 ): Promise<ProductReviews> {
   const summary = await ratingSummary(itemId, db);
-  const info = pageInfo(summary.reviewCount, query.page, size);
+  // Not held to the last page: a page past the end reads no rows (docs/api.md, Lists).
+  const offset = Math.min((query.page - 1) * size, 2_147_483_647);
+  const total = summary.reviewCount;
+  const info: PageInfo = {
+    page: query.page,
+    pages: Math.max(1, Math.ceil(total / size)),
+    total,
+    offset,
+    from: offset < total ? offset + 1 : 0,
+    to: Math.min(offset + size, total),
+  };
   let list = db
     .selectFrom("reviews")
     .innerJoin("users", "users.id", "reviews.userId")
@@ -165,6 +175,20 @@ export async function ownReview(userId: number, itemId: number, db: Db = default
   return row ? { ...row, visible: row.visible === 1 } : null;
 }
 
+/**
+ * Take the product's row first in every transaction that moves its sums: reviews of one product
+ * are written one after another (PostgreSQL's row lock; SQLite has one writer anyway), so an edit
+ * reads the rating it replaces after any other write to it committed, never a stale one.
+ */
+async function lockProduct(trx: Db, itemId: number): Promise<boolean> {
+  const locked = await trx
+    .updateTable("items")
+    .set((eb) => ({ reviewCount: eb.ref("reviewCount") }))
+    .where("id", "=", itemId)
+    .executeTakeFirst();
+  return Number(locked.numUpdatedRows) === 1;
+}
+
 /** Move a product's summed rating by a review's change (only visible reviews count). */
 async function moveTotals(trx: Db, itemId: number, count: number, rating: number): Promise<void> {
   if (count === 0 && rating === 0) return;
@@ -185,8 +209,7 @@ export async function saveReview(userId: number, input: ReviewInput, db: Db = de
   await rateLimitUser(LIMITS.review, userId);
   const write = () =>
     db.transaction().execute(async (trx) => {
-      const item = await trx.selectFrom("items").select("id").where("id", "=", input.itemId).executeTakeFirst();
-      if (!item) throw new AppError(404, "Product not found");
+      if (!(await lockProduct(trx, input.itemId))) throw new AppError(404, "Product not found");
       if (!(await hasReceived(userId, input.itemId, trx))) throw new AppError(403, REVIEW_MESSAGES.notBuyer);
       const now = nowIso();
       const existing = await trx
@@ -261,6 +284,9 @@ export async function moderateReview(
   db: Db = defaultDb,
 ): Promise<void> {
   const review = await db.transaction().execute(async (trx) => {
+    const target = await trx.selectFrom("reviews").select("itemId").where("id", "=", reviewId).executeTakeFirst();
+    if (!target) throw new AppError(404, REVIEW_MESSAGES.notFound);
+    await lockProduct(trx, target.itemId);
     const row = await trx
       .selectFrom("reviews")
       .innerJoin("items", "items.id", "reviews.itemId")

@@ -5,7 +5,18 @@ import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavig
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
-import { GridIcon, LogoutIcon, PercentIcon, ReceiptIcon, ReturnIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/icons";
+import {
+  GridIcon,
+  LogoutIcon,
+  PercentIcon,
+  ReceiptIcon,
+  ReturnIcon,
+  RupeeIcon,
+  SofaIcon,
+  StarIcon,
+  TagIcon,
+  UsersIcon,
+} from "~/components/icons";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -29,6 +40,7 @@ const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVG
   { to: "/admin/orders", label: "Orders", icon: ReceiptIcon },
   { to: "/admin/returns", label: "Returns", icon: ReturnIcon },
   { to: "/admin/refunds", label: "Refunds", icon: RupeeIcon },
+  { to: "/admin/reviews", label: "Reviews", icon: StarIcon },
   { to: "/admin/coupons", label: "Coupons", icon: PercentIcon },
 ];
 
@@ -47,6 +59,7 @@ const LISTS = [
   "/admin/orders",
   "/admin/returns",
   "/admin/refunds",
+  "/admin/reviews",
   "/admin/coupons",
 ];
 

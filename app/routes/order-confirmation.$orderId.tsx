@@ -7,11 +7,13 @@ import { OrderTotals } from "~/components/OrderTotals";
 import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { RefundList } from "~/components/RefundList";
 import { ReturnsSection } from "~/components/Returns";
+import { ReviewsOrderLinks } from "~/components/ReviewsOrderLinks";
 import { StatusBadge } from "~/components/StatusBadge";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import { reviewablePieces } from "~/models/reviews.server";
 import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";
@@ -27,12 +29,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
   if (!order) throw new Response("Order Not Found", { status: 404 });
-  const [returns, returnable] = await Promise.all([
+  const [returns, returnable, reviewable] = await Promise.all([
     returnsForOrder(order.id),
     // Only the order's own customer asks for a return (staff see the page too).
     order.userId === user.id ? returnableFor(order) : undefined,
+    order.userId === user.id ? reviewablePieces(order) : [],
   ]);
-  return { order, email: user.email, returns, returnable };
+  return { order, email: user.email, returns, returnable, reviewable };
 }
 
 /** 'Request a return': the order's customer, within the window (returns.server checks it all). */
@@ -61,7 +64,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
   );
 
 export default function OrderConfirmation() {
-  const { order, email, returns, returnable } = useLoaderData<typeof loader>();
+  const { order, email, returns, returnable, reviewable } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const a = order.shippingAddress;
   return (
@@ -114,6 +117,7 @@ export default function OrderConfirmation() {
             </section>
             <OrderTimeline events={order.events} viewer="customer" />
             <ReturnsSection returns={returns} returnable={returnable} viewer="customer" result={result} />
+            <ReviewsOrderLinks pieces={reviewable} />
           </div>
         </div>
 

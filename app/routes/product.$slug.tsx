@@ -6,12 +6,15 @@ import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
+import { ReviewsSection } from "~/components/Reviews";
+import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/components/useCartFetcher";
 import { getUserId } from "~/lib/identity.server";
 import { getCategoryById, getItemBySlug, listRelated } from "~/models/catalogue.server";
 import { itemAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { currentWishlistId } from "~/web/owner.server";
+import { reviewsForPage } from "~/web/reviews.server";
 import { CART_ACTION } from "~/utils/cart";
 import { SlugSchema } from "~/utils/schemas";
 import { formatPrice } from "~/utils/money";
@@ -44,14 +47,15 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
   if (!item) throw new Response("Product Not Found", { status: 404 });
-  const [category, related, saved, available] = await Promise.all([
+  const [category, related, saved, available, reviews] = await Promise.all([
     getCategoryById(item.categoryId),
     listRelated(item.slug),
     currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
     // Stock less what other customers hold while they pay (ADR 0012).
     getUserId(request).then((userId) => itemAvailability(item, userId)),
+    reviewsForPage(request, item.id),
   ]);
-  return { item, category, related, saved, available };
+  return { item, category, related, saved, available, reviews };
 }
 
 /** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
@@ -91,7 +95,7 @@ const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semib
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, category, related, saved, available } = useLoaderData<typeof loader>();
+  const { item, category, related, saved, available, reviews } = useLoaderData<typeof loader>();
   const inStock = available > 0;
   const note = stockNote(available, item.stock);
   const location = useLocation();
@@ -177,6 +181,7 @@ export default function ProductPage() {
         </div>
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
+          <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
           <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
           <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
@@ -268,6 +273,8 @@ export default function ProductPage() {
           )}
         </div>
       </section>
+
+      <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
 
       {related.length ? (
         <section className="container-page py-10">

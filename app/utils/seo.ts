@@ -81,5 +81,17 @@ export function productJsonLd(siteUrl: string, item: Item, category: { title: st
       availability: item.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
       itemCondition: "https://schema.org/NewCondition",
     },
+    // Only with at least one visible review (a rating of nobody is no rating).
+    ...(item.reviewCount > 0 && item.averageRating !== null
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: item.averageRating.toFixed(1),
+            reviewCount: item.reviewCount,
+            bestRating: "5",
+            worstRating: "1",
+          },
+        }
+      : {}),
   };
 }
