@@ -5,6 +5,7 @@
 // (`uses < usage_limit`), so racing customers never pass the limit; a cancellation gives it back in
 // its own transaction. A paid payment is honoured at the price it was paid (ADR on discounts).
 import type { Selectable } from "kysely";
+import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import type { CouponsTable } from "~/lib/db-schema";
@@ -143,7 +144,7 @@ async function customerCart(db: Db, userId: number): Promise<{ id: string; lines
 export async function applyCoupon(userId: number, raw: unknown, client: Client, db: Db = defaultDb): Promise<string> {
   await rateLimitAddress({ ...LIMITS.coupon, max: LIMITS.coupon.perAddress }, client);
   await rateLimitUser(LIMITS.coupon, userId);
-  const code = parseWith(CouponCodeSchema.transform(String), raw);
+  const { couponCode: code } = parseWith(z.object({ couponCode: CouponCodeSchema.transform(String) }), { couponCode: raw });
   const cart = await customerCart(db, userId);
   if (!cart || cart.lines.length === 0) throw refusal(400, "Your cart is empty. Add something first, then apply the code.");
   const check = await checkCoupon(db, code, cart.lines, userId);

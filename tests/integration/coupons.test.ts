@@ -1,0 +1,449 @@
+// Coupons (issue 17, part 2; docs/product.md, Coupons) on SQLite and on PostgreSQL (scripts/test-pg.sh):
+// every refusal in its own words with nothing written, codes without case, guessing rate-limited,
+// the money of a discounted order, 20 racing orders placing exactly the limit, the per-customer
+// limit, a cancellation giving the use back, the code checked again at order time, a paid payment
+// honoured at its price, the staff's form (its messages, idempotent create, pause, audit), the API,
+// and the migration's down and up.
+import { beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db, toCount } from "~/lib/db.server";
+import { offlinePayment } from "~/lib/payments.server";
+import { UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
+import { createCoupon } from "~/models/admin-coupons.server";
+import { applyCoupon } from "~/models/coupons.server";
+import * as adminCoupons from "~/routes/admin.coupons";
+import * as cartCouponApi from "~/routes/api.cart.coupon";
+import * as changeStatus from "~/routes/api.orders_.changeStatus";
+import * as cartPage from "~/routes/cart";
+import * as createPayment from "~/routes/rzp.create-order";
+import { grantAdmin } from "~/web/admin.server";
+import { COUPON_MESSAGES } from "~/utils/coupon-fields";
+import type { CouponInput } from "~/utils/coupon-schemas";
+import { couponDiscount, discountedTotals, gstOn } from "~/utils/pricing";
+import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
+import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
+import { asRecord, call, expectApiError } from "./helpers";
+import type { Customer } from "./order-helpers";
+import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi } from "./order-helpers";
+
+const item = itemMaker("cpn");
+let categories: { id: number; title: string }[] = [];
+
+beforeAll(async () => {
+  await ready;
+  categories = await db.selectFrom("categories").select(["id", "title"]).orderBy("id").execute();
+});
+
+let serial = 0;
+/** A coupon of this test's own (a unique code), straight through the staff's model. */
+async function coupon(over: Partial<CouponInput> = {}) {
+  serial += 1;
+  return createCoupon({
+    code: `T${serial}X${Date.now().toString(36).toUpperCase()}`,
+    kind: "percent",
+    value: 10,
+    minSubtotal: 0,
+    maxDiscount: null,
+    validFrom: null,
+    validUntil: null,
+    usageLimit: null,
+    perCustomerLimit: null,
+    categoryIds: [],
+    ...over,
+  });
+}
+
+function applyApi(customer: Customer, couponCode: unknown) {
+  return call(cartCouponApi.action, jsonRequest("POST", "/api/cart/coupon", { couponCode }, customer.auth));
+}
+
+const cartCode = async (customer: Customer) =>
+  (await db.selectFrom("carts").select("couponCode").where("userId", "=", customer.user.id).executeTakeFirst())?.couponCode ?? null;
+
+async function couponRow(id: number) {
+  const row = await db.selectFrom("coupons").select(["uses"]).where("id", "=", id).executeTakeFirstOrThrow();
+  const used = await db
+    .selectFrom("couponUses")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("couponId", "=", id)
+    .executeTakeFirstOrThrow();
+  return { uses: row.uses, useRows: toCount(used.n) };
+}
+
+function cancel(customer: Customer, orderId: number) {
+  return call(changeStatus.action, jsonRequest("PUT", "/api/orders/changeStatus", { orderId, status: "cancelled" }, customer.auth));
+}
+
+/** A customer with one piece (₹price, in the first category) in the cart. */
+async function shopper(tag: string, price = 10000, categoryIndex = 0): Promise<Customer> {
+  const customer = await newCustomer(tag);
+  const itemId = await item(tag, price, 1000);
+  if (categoryIndex > 0)
+    await db.updateTable("items").set({ categoryId: categories[categoryIndex]!.id }).where("id", "=", itemId).execute();
+  await addToCart(customer, itemId, 1);
+  return customer;
+}
+
+describe("applying a code", () => {
+  it("every refusal says why, beside the field, and writes nothing", async () => {
+    const customer = await shopper("cpn-refuse", 4000);
+    const day = 24 * 60 * 60 * 1000;
+    const iso = (ms: number) => new Date(Date.now() + ms).toISOString();
+    const future = await coupon({ validFrom: iso(2 * day) });
+    const past = await coupon({ validUntil: iso(-day) });
+    const paused = await coupon();
+    await db.updateTable("coupons").set({ paused: 1 }).where("id", "=", paused.id).execute();
+    const usedUp = await coupon({ usageLimit: 1 });
+    await db.updateTable("coupons").set({ uses: 1 }).where("id", "=", usedUp.id).execute();
+    const minimum = await coupon({ minSubtotal: 5000 });
+    const bedroomOnly = await coupon({ categoryIds: [categories[1]!.id, categories[2]!.id] });
+    const cases: [unknown, number, string][] = [
+      ["", 400, COUPON_MESSAGES.empty],
+      ["no", 400, COUPON_MESSAGES.malformed],
+      ["bad code!", 400, COUPON_MESSAGES.malformed],
+      ["NOSUCHCODE", 404, COUPON_MESSAGES.unknown("NOSUCHCODE")],
+      [future.code, 409, COUPON_MESSAGES.notYet(future.code, iso(2 * day))],
+      [past.code, 409, COUPON_MESSAGES.expired(past.code, iso(-day))],
+      [paused.code, 409, COUPON_MESSAGES.paused(paused.code)],
+      [usedUp.code, 409, COUPON_MESSAGES.usedUp(usedUp.code)],
+      [minimum.code, 409, COUPON_MESSAGES.belowMinimum(minimum.code, 5000, 1000)],
+      [bedroomOnly.code, 409, COUPON_MESSAGES.notApplicable(bedroomOnly.code, [categories[1]!.title, categories[2]!.title].sort())],
+    ];
+    for (const [code, status, message] of cases) {
+      const answer = expectApiError(await applyApi(customer, code), status);
+      expect(answer.errors?.couponCode, String(code)).toBe(message);
+      expect(await cartCode(customer)).toBeNull();
+    }
+    expect(COUPON_MESSAGES.expired("X", iso(-day))).toMatch(/^The code X expired on \d{1,2} \w+ \d{4}\.$/);
+    expect(COUPON_MESSAGES.belowMinimum("X", 5000, 1000)).toBe(
+      "The code X needs a subtotal of at least ₹5,000. Add ₹1,000 more to use it.",
+    );
+    // Not signed in: 401, and the cart page's box sends a guest to log in.
+    expect((await call(cartCouponApi.action, jsonRequest("POST", "/api/cart/coupon", { couponCode: minimum.code }))).status).toBe(401);
+  });
+
+  it("codes are matched without case; the cart shows the discount and totals after it; removing it is idempotent", async () => {
+    const customer = await shopper("cpn-case", 30000);
+    const c = await coupon({ value: 20, maxDiscount: 5000 });
+    const answer = await applyApi(customer, `  ${c.code.toLowerCase()} `);
+    expect(answer.status).toBe(200);
+    expect(await cartCode(customer)).toBe(c.code);
+    const cart = asRecord(answer.body);
+    // 20% of ₹30,000 is ₹6,000, capped at ₹5,000: ₹25,000 left is not above ₹25,000, so shipping ₹1; GST on ₹25,000.
+    expect(cart).toMatchObject({ subtotal: 30000, discount: 5000, shipping: 1, gst: 4500, total: 25000 + 1 + 4500 });
+    expect(cart.coupon).toMatchObject({ code: c.code, deal: "20% off (at most ₹5,000)", problem: null });
+    expect(await applyApi(customer, c.code)).toMatchObject({ status: 200 });
+    for (let i = 0; i < 2; i++) {
+      const removed = await call(cartCouponApi.action, jsonRequest("DELETE", "/api/cart/coupon", undefined, customer.auth));
+      expect(asRecord(removed.body)).toMatchObject({ discount: 0, coupon: null, total: 30000 + 0 + gstOn(30000) });
+    }
+  });
+
+  it("guessing is rate-limited per account (LIMITS.coupon: 20 a quarter hour)", async () => {
+    const customer = await shopper("cpn-guess", 1000);
+    for (let i = 0; i < 20; i++) expect((await applyApi(customer, `GUESS${i}`)).status).toBe(404);
+    const limited = expectApiError(await applyApi(customer, "GUESS21"), 429);
+    expect(limited.message).toMatch(/Too many attempts/);
+  });
+
+  it("the cart page's form works without JavaScript: applied, refused beside the field, removed", async () => {
+    const customer = await shopper("cpn-page", 8000);
+    const c = await coupon({ kind: "fixed", value: 500 });
+    const cookie = await browserCookie(customer);
+    const applied = await call(
+      cartPage.action,
+      formRequest("/cart", { intent: "apply-coupon", couponCode: c.code.toLowerCase() }, { Cookie: cookie }),
+    );
+    expect(applied.status).toBe(302);
+    expect(applied.headers.get("Location")).toBe("/cart");
+    const page = asRecord((await call(cartPage.loader, getRequest("/cart", { Cookie: cookie }))).body);
+    expect(page).toMatchObject({
+      subtotal: 8000,
+      discount: 500,
+      shipping: 1,
+      gst: gstOn(7500),
+      total: 7500 + 1 + gstOn(7500),
+      signedIn: true,
+    });
+    const refused = await call(
+      cartPage.action,
+      formRequest("/cart", { intent: "apply-coupon", couponCode: "NOPE123" }, { Cookie: cookie }),
+    );
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({
+      ok: false,
+      fieldErrors: { couponCode: COUPON_MESSAGES.unknown("NOPE123") },
+      values: { couponCode: "NOPE123" },
+    });
+    expect(await cartCode(customer)).toBe(c.code);
+    const removed = await call(cartPage.action, formRequest("/cart", { intent: "remove-coupon" }, { Cookie: cookie }));
+    expect(removed.status).toBe(302);
+    expect(await cartCode(customer)).toBeNull();
+  });
+});
+
+/** A browser session of the customer's (the pages read the session cookie). */
+async function browserCookie(customer: Customer): Promise<string> {
+  const login = await import("~/routes/login");
+  const answer = await call(login.action, formRequest("/login", { email: customer.email, password: "secret12" }));
+  return mergeCookies(answer.headers.getSetCookie());
+}
+
+describe("ordering with a code", () => {
+  it("the order keeps the discount, its lines' shares, and GST and shipping on the discounted subtotal", async () => {
+    const customer = await newCustomer("cpn-order");
+    const sofa = await item("cpn-sofa", 20000, 50);
+    const lamp = await item("cpn-lamp", 1999, 50);
+    await db.updateTable("items").set({ categoryId: categories[1]!.id }).where("id", "=", lamp).execute();
+    await addToCart(customer, sofa, 1);
+    await addToCart(customer, lamp, 3);
+    const c = await coupon({ value: 15, categoryIds: [categories[1]!.id] });
+    const placed = await placeViaApi(customer, checkoutFields({ couponCode: c.code.toLowerCase() }));
+    expect(placed.status).toBe(201);
+    const order = asRecord(placed.body) as {
+      id: number;
+      subtotal: number;
+      discount: number;
+      couponCode: string;
+      shipping: number;
+      gst: number;
+      total: number;
+      items: { price: number; discount: number }[];
+    };
+    const lines = [
+      { price: 20000, quantity: 1, categoryId: categories[0]!.id },
+      { price: 1999, quantity: 3, categoryId: categories[1]!.id },
+    ];
+    const expected = couponDiscount(lines, {
+      kind: "percent",
+      value: 15,
+      minSubtotal: 0,
+      maxDiscount: null,
+      categoryIds: [categories[1]!.id],
+    });
+    expect(expected).toEqual({ ok: true, amount: 899, lines: [0, 899] });
+    expect(discountedTotals(lines, 899)).toMatchObject({ shipping: 0, total: 25098 + gstOn(25098) });
+    // ₹25,997 less ₹899 = ₹25,098: above ₹25,000 after the discount, so shipping is free.
+    expect(order).toMatchObject({
+      subtotal: 25997,
+      discount: 899,
+      couponCode: c.code,
+      shipping: 0,
+      gst: gstOn(25098),
+      total: 25098 + gstOn(25098),
+    });
+    expect(order.items.map((l) => [l.price, l.discount])).toEqual([
+      [20000, 0],
+      [1999, 899],
+    ]);
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    // The code left the cart with its lines.
+    expect(await cartCode(customer)).toBeNull();
+  });
+
+  it("20 racing orders place exactly the coupon's limit; the others are refused and write nothing", async () => {
+    const limit = 5;
+    const c = await coupon({ usageLimit: limit });
+    const piece = await item("cpn-race", 3000, 1000);
+    const customers = await newCustomers("cpn-race", 20);
+    for (const customer of customers) {
+      await addToCart(customer, piece, 1);
+      await applyCoupon(customer.user.id, c.code, UNKNOWN_CLIENT);
+    }
+    const before = toCount(
+      (
+        await db
+          .selectFrom("orders")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    const answers = await Promise.all(customers.map((customer) => placeViaApi(customer, checkoutFields())));
+    const placed = answers.filter((a) => a.status === 201);
+    expect(placed).toHaveLength(limit);
+    for (const refused of answers.filter((a) => a.status !== 201)) {
+      expect(expectApiError(refused, 409).errors?.couponCode).toBe(
+        `${COUPON_MESSAGES.usedUp(c.code)} Please remove the code to order without it.`,
+      );
+    }
+    expect(await couponRow(c.id)).toEqual({ uses: limit, useRows: limit });
+    const after = toCount(
+      (
+        await db
+          .selectFrom("orders")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    expect(after - before).toBe(limit);
+    for (const a of placed) expect(asRecord(a.body)).toMatchObject({ discount: 300, couponCode: c.code });
+  });
+
+  it("the per-customer limit holds, and a cancelled order gives its use back (and the customer may use it again)", async () => {
+    const c = await coupon({ perCustomerLimit: 1, usageLimit: 10 });
+    const customer = await shopper("cpn-once", 5000);
+    const first = await placeViaApi(customer, checkoutFields({ couponCode: c.code }));
+    expect(first.status).toBe(201);
+    const orderId = (asRecord(first.body) as { id: number }).id;
+    await addToCart(customer, await item("cpn-once-2", 5000, 10), 1);
+    const again = expectApiError(await applyApi(customer, c.code), 409);
+    expect(again.errors?.couponCode).toBe(COUPON_MESSAGES.perCustomer(c.code, 1));
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    expect((await cancel(customer, orderId)).status).toBe(200);
+    expect(await couponRow(c.id)).toEqual({ uses: 0, useRows: 0 });
+    const second = await placeViaApi(customer, checkoutFields({ couponCode: c.code }));
+    expect(second.status).toBe(201);
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+  });
+
+  it("a code paused or used up after it was applied is refused at order time, and nothing is written", async () => {
+    const c = await coupon({ usageLimit: 3 });
+    const customer = await shopper("cpn-stale", 6000);
+    await applyCoupon(customer.user.id, c.code, UNKNOWN_CLIENT);
+    await db.updateTable("coupons").set({ paused: 1 }).where("id", "=", c.id).execute();
+    const cart = await cartOf(customer);
+    expect(cart).toMatchObject({ total: 6000 + 1 + gstOn(6000) });
+    const refused = expectApiError(await placeViaApi(customer, checkoutFields()), 409);
+    expect(refused.errors?.couponCode).toBe(`${COUPON_MESSAGES.paused(c.code)} Please remove the code to order without it.`);
+    expect(await couponRow(c.id)).toEqual({ uses: 0, useRows: 0 });
+    expect((await cartOf(customer)).items).toHaveLength(1);
+  });
+
+  it("an online payment's amount includes the discount; paid, it is honoured though the code was paused since, and counted", async () => {
+    const c = await coupon({ kind: "fixed", value: 1000, usageLimit: 1 });
+    const customer = await shopper("cpn-paid", 9000);
+    expect((await applyApi(customer, c.code)).status).toBe(200);
+    const created = await call(createPayment.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+    const payment = asRecord(created.body) as { id: string; amount: number };
+    expect(payment.amount).toBe((8000 + 1 + gstOn(8000)) * 100);
+    // A code sent with an online order is refused: the payment order's price decides.
+    const paid = offlinePayment(payment.id);
+    const proof = { razorpay_order_id: payment.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+    expect(
+      expectApiError(await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof, couponCode: c.code })), 400).errors
+        ?.couponCode,
+    ).toBeTruthy();
+    await db.updateTable("coupons").set({ paused: 1, uses: 1 }).where("id", "=", c.id).execute();
+    const placed = await placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...proof }));
+    expect(placed.status).toBe(201);
+    expect(asRecord(placed.body)).toMatchObject({ discount: 1000, couponCode: c.code, total: 8000 + 1 + gstOn(8000) });
+    expect(await couponRow(c.id)).toEqual({ uses: 2, useRows: 1 });
+  });
+});
+
+describe("the staff's coupons", () => {
+  let cookie = "";
+  beforeAll(async () => {
+    cookie = mergeCookies([await grantAdmin(getRequest("/"))]);
+  });
+  const post = (fields: Record<string, string>) => call(adminCoupons.action, formRequest("/admin/coupons", fields, { Cookie: cookie }));
+  const form = (over: Record<string, string> = {}) => ({
+    intent: "create",
+    code: `adm${Date.now().toString(36)}`,
+    kind: "percent",
+    value: "10",
+    minSubtotal: "",
+    maxDiscount: "",
+    validFrom: "",
+    validUntil: "",
+    usageLimit: "",
+    perCustomerLimit: "",
+    ...over,
+  });
+
+  it("refuses bad fields beside them and writes nothing", async () => {
+    const count = async () =>
+      toCount(
+        (
+          await db
+            .selectFrom("coupons")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const cases: [Record<string, string>, string, string][] = [
+      [{ value: "101" }, "value", "A percentage must be a whole number from 1 to 100"],
+      [{ value: "0" }, "value", "Value must be a whole number from 1 to 1,00,00,000"],
+      [{ value: "" }, "value", "Value is required"],
+      [{ kind: "fixed", value: "12.5" }, "value", "Value must be a whole number from 1 to 1,00,00,000"],
+      [{ kind: "fixed", value: "500", maxDiscount: "100" }, "maxDiscount", "A fixed amount is its own maximum: leave this empty"],
+      [{ validFrom: "2026-12-10", validUntil: "2026-12-09" }, "validUntil", "Valid until must be on or after valid from"],
+      [{ validFrom: "2026-02-30" }, "validFrom", "Valid from must be a date"],
+      [{ code: "a b" }, "code", COUPON_MESSAGES.malformed],
+      [{ usageLimit: "2", perCustomerLimit: "3" }, "perCustomerLimit", "Uses per customer cannot be more than the total uses"],
+    ];
+    for (const [over, field, message] of cases) {
+      const answer = await post(form(over));
+      expect(answer.status, JSON.stringify(over)).toBe(400);
+      expect(asRecord(asRecord(answer.body).fieldErrors)[field]).toBe(message);
+    }
+    expect(await count()).toBe(before);
+  });
+
+  it("creates once for a repeated post, pauses and resumes, and audits each change", async () => {
+    const fields = form({
+      code: "welcome-5",
+      kind: "fixed",
+      value: "500",
+      minSubtotal: "2,000",
+      validFrom: "2026-11-01",
+      validUntil: "2026-12-31",
+      categoryIds: String(categories[0]!.id),
+    });
+    expect((await post(fields)).status).toBe(302);
+    expect((await post(fields)).status).toBe(302);
+    const rows = await db.selectFrom("coupons").selectAll().where("code", "=", "WELCOME-5").execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      kind: "fixed",
+      value: 500,
+      minSubtotal: 2000,
+      limited: 1,
+      validFrom: "2026-10-31T18:30:00.000Z",
+      validUntil: "2026-12-31T18:30:00.000Z",
+    });
+    const taken = await post({ ...fields, value: "600" });
+    expect(taken.status).toBe(409);
+    expect(asRecord(asRecord(taken.body).fieldErrors).code).toMatch(/exists already/);
+    const id = String(rows[0]!.id);
+    expect((await post({ intent: "pause", id })).status).toBe(302);
+    expect((await post({ intent: "pause", id })).status).toBe(302);
+    expect((await db.selectFrom("coupons").select("paused").where("id", "=", rows[0]!.id).executeTakeFirstOrThrow()).paused).toBe(1);
+    expect((await post({ intent: "resume", id })).status).toBe(302);
+    const audit = await db
+      .selectFrom("auditLog")
+      .select(["action", "summary"])
+      .where("entity", "=", "coupon")
+      .where("entityId", "=", id)
+      .orderBy("id")
+      .execute();
+    expect(audit).toEqual([
+      { action: "create", summary: "Created coupon WELCOME-5: ₹500 off" },
+      { action: "status", summary: "Paused coupon WELCOME-5" },
+      { action: "status", summary: "Resumed coupon WELCOME-5" },
+    ]);
+    const list = asRecord((await call(adminCoupons.loader, getRequest("/admin/coupons?q=welcome", { Cookie: cookie }))).body);
+    expect(asRecord(list.list).rows).toMatchObject([{ code: "WELCOME-5", uses: 0, paused: false, categoryIds: [categories[0]!.id] }]);
+    // Without the admin flag: 403, nothing changes.
+    const stranger = await call(adminCoupons.action, formRequest("/admin/coupons", { intent: "pause", id })).catch((e: unknown) => e);
+    expect(stranger instanceof Response ? stranger.status : (stranger as { status: number }).status).toBe(403);
+  });
+});
+
+describe("migration 2026-11-26-0019-coupons", () => {
+  it("down drops the tables and columns; up makes them again, empty and working", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0019.up>[0];
+    await m0019.down(raw);
+    await expect(db.selectFrom("coupons").select("id").execute()).rejects.toThrow();
+    await expect(db.selectFrom("orders").select("discount").execute()).rejects.toThrow();
+    await m0019.up(raw);
+    expect(await db.selectFrom("coupons").select("id").execute()).toEqual([]);
+    const c = await coupon({ kind: "fixed", value: 100 });
+    const customer = await shopper("cpn-migration", 2000);
+    const placed = await placeViaApi(customer, checkoutFields({ couponCode: c.code }));
+    expect(placed.status).toBe(201);
+    expect(asRecord(placed.body)).toMatchObject({ discount: 100 });
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+  });
+});
