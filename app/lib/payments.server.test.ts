@@ -8,11 +8,13 @@ import {
   gatewayId,
   isValidPaymentSignature,
   isValidWebhookSignature,
+  offlineGatewayPayment,
   offlinePayment,
   paymentMode,
   publicKeyId,
   signPayment,
   signWebhook,
+  TEST_MARKER,
 } from "./payments.server";
 
 const SECRET = "rzp_test_secret_0123456789abcdef";
@@ -180,6 +182,16 @@ describe("offline mode (no RAZORPAY_* keys in tests)", () => {
     const [a, b] = await Promise.all([createGatewayOrder(1_180_000, "receipt-1"), createGatewayOrder(1_180_000, "receipt-2")]);
     expect(a).toMatch(/^order_[A-Za-z0-9]{14}$/);
     expect(b).not.toBe(a);
+  });
+
+  it("offlineGatewayPayment: one payment per payment order, signed, and another order's is another", () => {
+    const order = gatewayId("order", TEST_MARKER);
+    const first = offlineGatewayPayment(order);
+    expect(first.paymentId).toMatch(/^pay_TEST[A-Za-z0-9]{10}$/);
+    expect(offlineGatewayPayment(order)).toEqual(first);
+    expect(isValidPaymentSignature(order, first.paymentId, first.signature)).toBe(true);
+    expect(offlineGatewayPayment(gatewayId("order", TEST_MARKER)).paymentId).not.toBe(first.paymentId);
+    expect(offlineGatewayPayment(order, "failed")).toEqual({ paymentId: first.paymentId, signature: "0".repeat(64) });
   });
 
   it("offlinePayment gives a new payment id and a signature valid with the default secret", () => {

@@ -88,10 +88,26 @@ export async function createGatewayOrder(amountPaise: number, receipt: string): 
  * The offline gateway's "payment": a new payment id and its signature. `failed` (to try the failure
  * path from outside) signs nothing: its signature is all zeros, which never verifies.
  */
-export function offlinePayment(orderId: string, outcome: "paid" | "failed" = "paid"): { paymentId: string; signature: string } {
+export function offlinePayment(
+  orderId: string,
+  outcome: "paid" | "failed" = "paid",
+  paymentId = gatewayId("pay", TEST_MARKER),
+): { paymentId: string; signature: string } {
   if (paymentMode() !== "offline") throw new Error("The offline test gateway is off while Razorpay keys are set");
-  const paymentId = gatewayId("pay", TEST_MARKER);
   return { paymentId, signature: outcome === "paid" ? signPayment(orderId, paymentId) : "0".repeat(64) };
+}
+
+/**
+ * The one payment the offline test gateway's page and API make of a payment order: its id is
+ * derived from the order's id with the key secret, so paying again (a reload, a second click)
+ * hands over the same payment, never a second one that the shop would refund as paid twice (the
+ * seventh security review: each extra proof became a full refund on the order and a mail).
+ */
+export function offlineGatewayPayment(orderId: string, outcome: "paid" | "failed" = "paid"): { paymentId: string; signature: string } {
+  const digest = crypto.createHmac("sha256", keySecret()).update(`test-gateway-payment|${orderId}`).digest();
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const tail = Array.from(digest.subarray(0, 14 - TEST_MARKER.length), (byte) => alphabet[byte % alphabet.length]).join("");
+  return offlinePayment(orderId, outcome, `pay_${TEST_MARKER}${tail}`);
 }
 
 // ---- Refunds (ADR 0012) ---------------------------------------------------------------------

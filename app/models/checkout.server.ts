@@ -10,7 +10,7 @@ import {
   createGatewayOrder,
   isValidPaymentSignature,
   isValidWebhookSignature,
-  offlinePayment,
+  offlineGatewayPayment,
   paymentMode,
   publicKeyId,
 } from "~/lib/payments.server";
@@ -462,7 +462,7 @@ export type GatewayOutcome = "paid" | "failed";
  * Nothing is written: a payment exists for the shop only once its proof is verified.
  */
 function gatewayProof(paymentOrder: PaymentOrder, outcome: GatewayOutcome): PaymentProofInput {
-  const paid = offlinePayment(paymentOrder.id, outcome);
+  const paid = offlineGatewayPayment(paymentOrder.id, outcome);
   return { razorpay_order_id: paymentOrder.id, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
 }
 
@@ -511,7 +511,7 @@ export async function testGatewayPage(paymentOrderId: string, userId: number, db
     id: paymentOrder.id,
     amountPaise: paymentOrder.amountPaise,
     paid: proof,
-    failed: gatewayFailureFields(paymentOrder.id, offlinePayment(paymentOrder.id, "failed").paymentId),
+    failed: gatewayFailureFields(paymentOrder.id, offlineGatewayPayment(paymentOrder.id, "failed").paymentId),
   };
 }
 

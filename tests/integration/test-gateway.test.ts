@@ -132,6 +132,26 @@ describe("POST /rzp/test-gateway/{id}/pay (the gateway for API clients)", () => 
     await settleMail();
   });
 
+  it("paying again before the order is placed hands over the same payment: no refund as paid twice (seventh review, low)", async () => {
+    // Before, every call minted a new payment: placing with the first and verifying the others
+    // refunded the whole order once per extra proof (no money moved, but the order, the refunds
+    // queue and the customer's mails said so).
+    const customer = await newCustomer("gw-again");
+    await addToCart(customer, await item("again-chair", 2900, 5), 1);
+    const id = await paymentOrderFor(customer);
+    const proofs = [];
+    for (let i = 0; i < 3; i++) proofs.push(asRecord((await gatewayApi(id, {}, customer.auth)).body) as unknown as Proof);
+    expect(new Set(proofs.map((p) => p.razorpay_payment_id)).size).toBe(1);
+    const placed = await call(
+      ordersAdd.action,
+      jsonRequest("POST", "/api/orders/add", checkoutFields({ paymentMethod: "online", ...proofs[0]! }), customer.auth),
+    );
+    expect(placed.status).toBe(201);
+    for (const proof of proofs.slice(1)) await call(verifyRoute.action, jsonRequest("POST", "/rzp/verify-payment", proof, customer.auth));
+    expect(await db.selectFrom("refunds").select("id").where("paymentOrderId", "=", id).execute()).toEqual([]);
+    await settleMail();
+  });
+
   it('{ "outcome": "failed" }: a signature that never verifies; verify-payment is 400 and orders/add writes nothing', async () => {
     const customer = await newCustomer("gw-fail");
     const sofa = await item("fail-sofa", 5200, 5);
