@@ -7,10 +7,10 @@
 // trusts whatever connects; a list of addresses or ranges trusts only those (app/lib/proxy-trust.mjs).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { createRequestHandler } from "@remix-run/express";
-import { installGlobals } from "@remix-run/node";
+import { createReadableStreamFromReadable, createRequestHandler, installGlobals, writeReadableStreamToWritable } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
+import { createPageCache } from "../app/lib/page-cache.mjs";
 import { proxyTrustSetting } from "../app/lib/proxy-trust.mjs";
 import { accessLog } from "./access-log.mjs";
 import { requestErrors, requestGate } from "./request-gate.mjs";
@@ -45,7 +45,49 @@ app.use((req, _res, next) => {
   req.headers[globalThis.__shopClientAddressHeader] = req.ip ?? req.socket.remoteAddress ?? "";
   next();
 });
-app.all("*", createRequestHandler({ build, mode: process.env.NODE_ENV }));
+// Express's request as the Fetch API's, and back: what @remix-run/express does (its helpers are
+// not exported), so that the page cache below can stand between the two.
+function remixRequest(req, res) {
+  // req.hostname respects "trust proxy"; the port comes from X-Forwarded-Host or Host, as the adapter has it.
+  const portOf = (value) => Number.parseInt(value?.split(":")[1] ?? "", 10);
+  const port = [portOf(req.get("X-Forwarded-Host")), portOf(req.get("host"))].find((p) => Number.isSafeInteger(p));
+  const url = new URL(`${req.protocol}://${req.hostname}${port ? `:${port}` : ""}${req.originalUrl}`);
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value) headers.set(name, value);
+  }
+  let controller = new AbortController();
+  // Loaders are aborted when the answer can no longer be written (close without finish).
+  res.on("finish", () => (controller = null));
+  res.on("close", () => controller?.abort());
+  const init = { method: req.method, headers, signal: controller.signal };
+  if (req.method !== "GET" && req.method !== "HEAD") Object.assign(init, { body: createReadableStreamFromReadable(req), duplex: "half" });
+  return new Request(url.href, init);
+}
+
+async function sendResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [name, value] of response.headers.entries()) res.append(name, value);
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+// Remix, behind the anonymous page cache (app/lib/page-cache.mjs, ADR 0016): a page asked for
+// without any cookie is rendered once per data generation and served again with a fresh nonce.
+// PAGE_CACHE=0 turns it off (to measure what a render costs).
+const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+const pageCache = process.env.PAGE_CACHE?.trim() === "0" ? null : createPageCache();
+app.all("*", async (req, res, next) => {
+  try {
+    const request = remixRequest(req, res);
+    const response = pageCache ? await pageCache.handle(request, handleRequest) : await handleRequest(request);
+    await sendResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
 // A request Express cannot read (`GET /%`): its 4xx, without a stack in the log.
 app.use(requestErrors());
 

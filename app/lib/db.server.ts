@@ -8,6 +8,7 @@ import { CamelCasePlugin, Kysely, PostgresDialect, sql, SqliteDialect } from "ky
 import pg from "pg";
 import { env } from "./env.server";
 import type { DB } from "./db-schema";
+import { watchingCommits, WriteWatchPlugin } from "./write-watch.server";
 
 export type Db = Kysely<DB>;
 
@@ -20,10 +21,11 @@ export function sqlitePath(url: string) {
 }
 
 export function createDb(url: string): Db {
-  const plugins = [new CamelCasePlugin()];
+  // WriteWatchPlugin and watchingCommits move the data generation the page cache reads (ADR 0016).
+  const plugins = [new CamelCasePlugin(), new WriteWatchPlugin()];
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins });
+    return new Kysely<DB>({ dialect: watchingCommits(new PostgresDialect({ pool })), plugins });
   }
   const file = sqlitePath(url);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -32,7 +34,7 @@ export function createDb(url: string): Db {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }), plugins });
+  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: sqlite })), plugins });
 }
 
 const globalForDb = globalThis as unknown as { __shopDb?: Db };

@@ -1,0 +1,131 @@
+// The anonymous page cache (ADR 0016): a storefront page asked for without any cookie or
+// credential is the same for everyone but for its CSP nonce, so the rendered HTML is kept and
+// served again with a fresh nonce put into the page and its header.
+//
+// - Who: GET of a page (not the API, the back-office, payments, Remix's data and manifest
+//   requests, images or uploads) carrying no Cookie and no Authorization header. A visitor with a
+//   session (a cart, a sign-in, a toast) always gets a page rendered for them.
+// - What: only a 200 HTML answer that sets no cookie and carries a nonce in its CSP; the key is
+//   the whole URL (origin, path and query), since pages name their own origin.
+// - How long: while the data generation it was rendered under is current (any write a page could
+//   show moves it: app/lib/write-watch.server.ts) and at most `ttlMs` (10 s: bounds what time alone
+//   changes, such as dates, and writes made by another process on the same database).
+// - Nonce: each answer gets 16 fresh random bytes, put wherever the rendered nonce stood, so a
+//   nonce is never handed out twice.
+// Plain JavaScript: scripts/server.mjs imports it beside the server build.
+import crypto from "node:crypto";
+
+/** Paths that are never cached, whoever asks. */
+const NEVER = /^\/(api|admin|rzp|images|uploads|healthz|__manifest|logout)(\/|$)|\.data$/;
+
+/** The current data generation, or null when nothing reports one (then nothing is cached). */
+function sharedGeneration() {
+  const generation = globalThis.__shopWrites?.generation;
+  return typeof generation === "number" ? generation : null;
+}
+
+/** Whether a request may be answered from (and fill) the cache. */
+export function isCacheableRequest(request) {
+  if (request.method !== "GET") return false;
+  if (request.headers.has("cookie") || request.headers.has("authorization")) return false;
+  return !NEVER.test(new URL(request.url).pathname);
+}
+
+function nonceOf(csp) {
+  return /'nonce-([A-Za-z0-9+/=_-]{16,})'/.exec(csp ?? "")?.[1] ?? null;
+}
+
+/**
+ * createPageCache({ generation?, ttlMs?, maxEntries?, maxBytes?, now? }) →
+ * { handle(request, render): Promise<Response>, clear(), size }
+ */
+export function createPageCache({
+  generation = sharedGeneration,
+  ttlMs = 10_000,
+  maxEntries = 500,
+  maxBytes = 32 * 1024 * 1024,
+  now = Date.now,
+} = {}) {
+  /**
+   * url → { generation, storedAt, status, headers: [name, value][], parts: string[], nonce, bytes }, in Map order:
+   * least recently used first
+   */
+  const entries = new Map();
+  let bytes = 0;
+
+  function drop(key) {
+    const entry = entries.get(key);
+    if (!entry) return;
+    bytes -= entry.bytes;
+    entries.delete(key);
+  }
+
+  function respond(entry, state) {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    const headers = new Headers();
+    for (const [name, value] of entry.headers)
+      headers.append(name, name === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value);
+    headers.set("X-Page-Cache", state);
+    return new Response(entry.parts.join(nonce), { status: entry.status, headers });
+  }
+
+  async function handle(request, render) {
+    if (!isCacheableRequest(request)) return render(request);
+    const key = request.url;
+    const started = generation();
+    if (started === null) return render(request);
+    const hit = entries.get(key);
+    if (hit) {
+      if (hit.generation === started && now() - hit.storedAt < ttlMs) {
+        entries.delete(key);
+        entries.set(key, hit);
+        return respond(hit, "hit");
+      }
+      drop(key);
+    }
+    const response = await render(request);
+    const nonce = nonceOf(response.headers.get("content-security-policy"));
+    if (
+      response.status !== 200 ||
+      !nonce ||
+      response.headers.has("set-cookie") ||
+      !/^text\/html/i.test(response.headers.get("content-type") ?? "")
+    ) {
+      return response;
+    }
+    const body = await response.text();
+    const entry = {
+      generation: started,
+      storedAt: now(),
+      status: response.status,
+      headers: [...response.headers],
+      parts: body.split(nonce),
+      nonce,
+      bytes: body.length * 2,
+    };
+    // Kept only when no write began or ended while it was rendered.
+    if (generation() === started && entry.bytes <= maxBytes / 8) {
+      drop(key);
+      entries.set(key, entry);
+      bytes += entry.bytes;
+      for (const oldest of entries.keys()) {
+        if (entries.size <= maxEntries && bytes <= maxBytes) break;
+        drop(oldest);
+      }
+    }
+    const headers = new Headers(response.headers);
+    headers.set("X-Page-Cache", "miss");
+    return new Response(body, { status: response.status, headers });
+  }
+
+  return {
+    handle,
+    clear() {
+      entries.clear();
+      bytes = 0;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
