@@ -55,14 +55,14 @@ export function ReviewForm({
         <legend className="field-label label-required">Your rating</legend>
         <div className="flex flex-wrap gap-2">
           {[...RATINGS].reverse().map((n) => (
-            <label key={n}>
+            <label key={n} className="relative inline-flex">
               <input
                 type="radio"
                 name="rating"
                 value={n}
                 required
                 defaultChecked={value("rating") === String(n)}
-                className="peer sr-only"
+                className="peer absolute inset-0 h-full w-full cursor-pointer appearance-none opacity-0"
               />
               <span className={CHIP}>
                 {n} <StarIcon className="h-4 w-4" />

@@ -1,0 +1,71 @@
+// Reviews from real buyers (issue 17, part 3), with JavaScript on and off: a customer whose order
+// was delivered follows the order page's link, rates the piece and writes a review; the product
+// page shows it marked 'Verified purchase' with the rating; the customer edits it; the staff hide
+// it from /admin/reviews with a reason and it leaves the product page.
+import { toast } from "./accounts-helpers";
+import { loginAsAdmin, uniqueTag } from "./admin-helpers";
+import { expect, test } from "./fixtures";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS } from "./orders-helpers";
+
+test("review a delivered piece, see it on the product page, edit it; the staff hide it", async ({ page }, testInfo) => {
+  test.slow(); // an order, two admin posts, a review, an edit, a moderation
+  const product = PRODUCTS.loveseat;
+  const account = await newCustomer(page, testInfo, "reviews");
+  await addToCart(page, product, 1);
+  const orderId = await placeCodOrder(page, gujaratAddress(account));
+
+  await loginAsAdmin(page, testInfo);
+  await page.goto(`/admin/orders/${orderId}`);
+  const main = page.getByRole("main");
+  for (const label of ["Shipped", "Delivered"]) {
+    await main.getByRole("combobox", { name: "New status" }).selectOption({ label });
+    await main.getByRole("button", { name: "Update Status" }).click();
+    await expect(main.getByTestId("status-badge").first()).toHaveText(label);
+  }
+
+  // The delivered order's page links the piece to its review form.
+  await page.goto(`/order-confirmation/${orderId}`);
+  const pieces = page.getByRole("region", { name: "Review your pieces" });
+  await pieces.getByRole("link", { name: `Review ${product.title}` }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Review ${product.title}`);
+
+  // The rating, a title and the text.
+  const title = `Comfortable and sturdy ${uniqueTag(testInfo)}`;
+  await page.getByRole("radio", { name: /^4 stars/ }).check();
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Your review").fill("The fabric is soft and the frame does not creak.\nDelivery was on time.");
+  await page.getByRole("button", { name: "Submit review" }).click();
+  await expect(toast(page, "Thank you for your review")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/product/${product.slug}#reviews$`));
+
+  const reviews = page.getByRole("region", { name: "Customer Reviews" });
+  const mine = reviews.getByTestId("review").filter({ hasText: title });
+  await expect(mine).toBeVisible();
+  await expect(mine.getByText("Verified purchase")).toBeVisible();
+  await expect(mine.getByText("4 out of 5 stars")).toBeAttached();
+  await expect(mine.getByText("Delivery was on time.")).toBeVisible();
+  await expect(reviews.getByTestId("review-histogram")).toBeVisible();
+  await expect(page.getByTestId("rating").first()).toContainText(/\d\.\d \(\d+\)/);
+
+  // The product page's own form edits the same review.
+  const form = reviews.getByTestId("review-form");
+  await expect(form.getByLabel("Title")).toHaveValue(title);
+  await form.getByRole("radio", { name: /^5 stars/ }).check();
+  await form.getByRole("button", { name: "Update review" }).click();
+  await expect(toast(page, "Your review is updated")).toBeVisible();
+  await expect(mine.getByText("5 out of 5 stars")).toBeAttached();
+  await expect(reviews.getByTestId("review").filter({ hasText: title })).toHaveCount(1);
+
+  // The staff hide it with a reason; it leaves the product page, and its author sees why.
+  await page.goto(`/admin/reviews?q=${encodeURIComponent(account.email)}`);
+  const row = page.getByTestId("review-row").filter({ hasText: title });
+  await row.getByText("Hide…").click();
+  await row.getByLabel("Reason (the author reads it)").fill("Shows a phone number.");
+  await row.getByRole("button", { name: /^Hide review/ }).click();
+  await expect(toast(page, /Review #\d+ hidden/)).toBeVisible();
+  await expect(page.getByTestId("review-row").filter({ hasText: title }).getByText("Hidden", { exact: true })).toBeVisible();
+
+  await page.goto(`/product/${product.slug}`);
+  await expect(reviews.getByTestId("review").filter({ hasText: title })).toHaveCount(0);
+  await expect(reviews.getByTestId("review-hidden-note")).toContainText("Shows a phone number.");
+});
