@@ -91,6 +91,8 @@ export interface ItemsTable {
   /** the product's visible reviews: how many, and the sum of their ratings (migration 0020; reviews.server keeps them) */
   reviewCount: Generated<number>;
   ratingTotal: Generated<number>;
+  /** 1: made after it is ordered, delivered in at least 14-21 business days (migration 0018; ADR 0017) */
+  madeToOrder: Generated<number>;
 }
 
 export interface CartsTable {
@@ -214,6 +216,10 @@ export interface OrdersTable {
   trackingNumber: string | null;
   createdAt: string;
   updatedAt: string;
+  /** the business days and the date promised when it was placed, from its pincode's zone (migration 0018); null before */
+  deliveryMinDays: Generated<number | null>;
+  deliveryMaxDays: Generated<number | null>;
+  estimatedDelivery: Generated<string | null>;
   /** rupees taken off the subtotal by its coupon (migration 0019); GST and shipping are on what is left */
   discount: Generated<number>;
   couponCode: Generated<string | null>;
@@ -334,6 +340,37 @@ export interface AuditLogTable {
   createdAt: string;
 }
 
+/** The pincode directory (migration 0018, db/pincode-directory.ts): read only */
+export interface PincodesTable {
+  pincode: number;
+  city: string;
+  district: string;
+  state: string;
+  /** a border pincode's second state, else null */
+  otherState: string | null;
+}
+
+export type DeliveryZoneKind = "default" | "state" | "district" | "range";
+
+/** Where the shop delivers, how fast, and with cash on delivery or not (migration 0018; ADR 0017) */
+export interface DeliveryZonesTable {
+  id: Generated<number>;
+  kind: DeliveryZoneKind;
+  /** unique per scope: default, state:{state}, district:{state}|{district}, range:{from}-{to} */
+  scopeKey: string;
+  state: string | null;
+  district: string | null;
+  pincodeFrom: number | null;
+  pincodeTo: number | null;
+  minDays: number;
+  maxDays: number;
+  cod: number;
+  served: number;
+  label: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** One row per key; `seeded` says the database was seeded, and how (db/seed.server.ts, migration 0007) */
 export interface SettingsTable {
   key: string;
@@ -392,6 +429,8 @@ export interface DB {
   couponUses: CouponUsesTable;
   auditLog: AuditLogTable;
   settings: SettingsTable;
+  pincodes: PincodesTable;
+  deliveryZones: DeliveryZonesTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

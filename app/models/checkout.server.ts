@@ -30,6 +30,7 @@ import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder
 import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } from "./refunds.server";
 import { holdUnits, releaseForCustomer, releaseForPayment, reservationExpiry } from "./reservations.server";
 import { getUserById } from "./users.server";
+import { checkOrderDelivery } from "./delivery.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
 export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";
@@ -146,6 +147,8 @@ export async function createPaymentOrder(
   expectedTotal?: number,
   db: Db = defaultDb,
 ): Promise<NewPaymentOrder> {
+  // The checkout page's address is refused before anything is made for it (placeOrder checks it again).
+  if (shipping) await checkOrderDelivery(db, shipping, "online", []);
   const { total } = await pricedCart(db, userId);
   if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
   if (total > MAX_ONLINE_PAYMENT) {

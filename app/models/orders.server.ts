@@ -19,6 +19,7 @@ import { IdSchema } from "~/utils/schemas";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
+import { checkOrderDelivery } from "./delivery.server";
 import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
 import { sendShippedMail } from "./order-mail.server";
 import type { OrderRefund } from "./refunds.server";
@@ -27,7 +28,9 @@ import { lockCartItems, releaseForCustomer, withAvailability } from "./reservati
 import { inviteReviews } from "./reviews.server";
 import { getUserById } from "./users.server";
 
+/** Orders placed before delivery zones (migration 0018) were promised 5-7 business days, delivered by creation + DELIVERY_DAYS. */
 export const DELIVERY_DAYS = 7;
+const LEGACY_DELIVERY_DAYS = { min: 5, max: 7 };
 /** Orders on one page of the customer's /orders page. */
 export const CUSTOMER_ORDERS_PAGE_SIZE = 10;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -59,6 +62,8 @@ export interface Order {
   orderDate: string;
   updatedAt: string;
   estimatedDelivery: string;
+  /** the business days its pincode's zone promised when it was placed (ADR 0017) */
+  deliveryDays: { min: number; max: number };
   items: OrderLine[];
   shippingAddress: ShippingAddress;
   paymentMethod: PaymentMethod;
@@ -111,6 +116,9 @@ const ORDER_COLUMNS = [
   "shipEmail",
   "carrier",
   "trackingNumber",
+  "deliveryMinDays",
+  "deliveryMaxDays",
+  "estimatedDelivery",
   "createdAt",
   "updatedAt",
 ] as const;
@@ -138,7 +146,11 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[], refund
     createdAt: row.createdAt,
     orderDate: row.createdAt,
     updatedAt: row.updatedAt,
-    estimatedDelivery: estimatedDelivery(row.createdAt),
+    estimatedDelivery: row.estimatedDelivery ?? estimatedDelivery(row.createdAt),
+    deliveryDays:
+      row.deliveryMinDays !== null && row.deliveryMaxDays !== null
+        ? { min: row.deliveryMinDays, max: row.deliveryMaxDays }
+        : LEGACY_DELIVERY_DAYS,
     items,
     shippingAddress,
     paymentMethod: row.paymentMethod,
@@ -406,6 +418,13 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       if (previous) throw previous;
       if (input.withOrder) await input.withOrder(trx);
       const lines = await orderableLines(trx, cart?.id ?? null, { userId: input.userId, lock: true });
+      // The address: a pincode that exists, in the state given, served, with cash on delivery if chosen (ADR 0017).
+      const delivery = await checkOrderDelivery(
+        trx,
+        input.shipping,
+        input.paymentMethod,
+        lines.map((l) => l.itemId),
+      );
       // A paid payment is priced by the coupon it was paid with; else the cart's code, checked again now.
       const paidWith = input.payment
         ? await trx.selectFrom("paymentOrders").select("coupon").where("id", "=", input.payment.paymentOrderId).executeTakeFirst()
@@ -449,6 +468,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           shipPincode: input.shipping.pincode,
           shipPhone: input.shipping.phone,
           shipEmail: input.shipping.email,
+          ...delivery,
           createdAt: now,
           updatedAt: now,
         })

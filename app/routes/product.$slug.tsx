@@ -1,8 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
+import { DeliveryCheck } from "~/components/DeliveryCheck";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
@@ -13,6 +15,7 @@ import { getUserId } from "~/lib/identity.server";
 import { getCategoryById, getItemBySlug, listRelated } from "~/models/catalogue.server";
 import { itemAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
+import { deliveryCheck, deliveryInit } from "~/web/delivery.server";
 import { currentWishlistId } from "~/web/owner.server";
 import { reviewsForPage } from "~/web/reviews.server";
 import { CART_ACTION } from "~/utils/cart";
@@ -55,7 +58,8 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     getUserId(request).then((userId) => itemAvailability(item, userId)),
     reviewsForPage(request, item.id),
   ]);
-  return { item, category, related, saved, available, reviews };
+  const delivery = await deliveryCheck(request, item.id);
+  return data({ item, category, related, saved, available, reviews, delivery: delivery.check }, deliveryInit(delivery));
 }
 
 /** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
@@ -95,7 +99,7 @@ const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semib
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, category, related, saved, available, reviews } = useLoaderData<typeof loader>();
+  const { item, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
   const inStock = available > 0;
   const note = stockNote(available, item.stock);
   const location = useLocation();
@@ -220,6 +224,7 @@ export default function ProductPage() {
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
+          <DeliveryCheck check={delivery} />
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
             <li className="card flex items-start gap-3 p-4">

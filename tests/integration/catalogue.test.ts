@@ -310,6 +310,7 @@ describe("toItem", () => {
     version: 1,
     reviewCount: 0,
     ratingTotal: 0,
+    madeToOrder: 0,
     createdAt: "2026-01-01T00:00:00.000Z",
     updatedAt: "2026-01-01T00:00:00.000Z",
   };
