@@ -9,7 +9,7 @@ export function Stars({ rating, className = "h-4 w-4" }: { rating: number; class
   return (
     <span className="inline-flex items-center gap-0.5" aria-hidden="true">
       {[1, 2, 3, 4, 5].map((n) => (
-        <StarIcon key={n} className={`${className} ${n <= filled ? "fill-current text-wood-600" : "text-sand-300"}`} />
+        <StarIcon key={n} className={`${className} ${n <= filled ? "text-wood-600" : "text-stone-300"}`} />
       ))}
     </span>
   );

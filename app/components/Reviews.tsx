@@ -81,7 +81,7 @@ function HelpfulButton({ review, slug, viewer }: { review: PublicReview; slug: s
           <input type="hidden" name="intent" value="helpful" />
           <input type="hidden" name="reviewId" value={review.id} />
           <input type="hidden" name="redirectTo" value={`${here}#review-${review.id}`} />
-          <button type="submit" className="btn-ghost min-h-11 px-3 py-1 text-sm" aria-label={`Mark “${review.title}” as helpful`}>
+          <button type="submit" className="btn-secondary min-h-11 px-4 py-1 text-sm" aria-label={`Mark “${review.title}” as helpful`}>
             Helpful
           </button>
         </fetcher.Form>

@@ -141,8 +141,8 @@ export default function AdminReviews() {
               list.rows.map((r) => (
                 <tr key={r.id} data-testid="review-row" className="align-top">
                   <td className="px-4 py-3 font-medium">#{r.id}</td>
-                  <td className="max-w-md px-4 py-3">
-                    <span className="flex items-center gap-2">
+                  <td className="min-w-64 max-w-md px-4 py-3">
+                    <span className="flex items-center gap-2 whitespace-nowrap">
                       <Stars rating={r.rating} />
                       <span className="text-xs text-stone-600">{r.rating} of 5</span>
                     </span>
@@ -152,7 +152,7 @@ export default function AdminReviews() {
                       <span className="mt-1 block text-xs text-red-800">Hidden: {r.hiddenReason}</span>
                     ) : null}
                   </td>
-                  <td className="px-4 py-3">
+                  <td className="min-w-40 px-4 py-3">
                     <Link to={`/product/${r.slug}#reviews`} className="text-wood-700 underline">
                       {r.product}
                     </Link>
