@@ -27,12 +27,15 @@ const outOfStock = seedProducts.find((p) => p.stock === 0)!;
 const another = seedProducts.find((p) => p.stock > 0 && p.slug !== inStock.slug)!;
 
 let inStockId = 0;
+/** its category (a cart line names it: coupons may be limited to categories) */
+let inStockCategoryId = 0;
 let outOfStockId = 0;
 let anotherId = 0;
 
 beforeAll(async () => {
   await ready;
   inStockId = (await db.selectFrom("items").select("id").where("slug", "=", inStock.slug).executeTakeFirstOrThrow()).id;
+  inStockCategoryId = (await db.selectFrom("items").select("categoryId").where("id", "=", inStockId).executeTakeFirstOrThrow()).categoryId;
   anotherId = (await db.selectFrom("items").select("id").where("slug", "=", another.slug).executeTakeFirstOrThrow()).id;
   outOfStockId = (await db.selectFrom("items").select("id").where("slug", "=", outOfStock.slug).executeTakeFirstOrThrow()).id;
 });
@@ -151,6 +154,7 @@ describe("cart API", () => {
         slug: inStock.slug,
         imgPath: `/images/products/${inStock.slug}.svg`,
         price: inStock.price, // the catalogue's price, not the client's
+        categoryId: inStockCategoryId,
         inStock: true,
         stock: inStock.stock,
         // what this customer may have: the stock, as nobody holds any while paying (ADR 0012)
@@ -184,9 +188,11 @@ describe("cart API", () => {
       items: [],
       count: 0,
       subtotal: 0,
+      discount: 0,
       shipping: 0,
       gst: 0,
       total: 0,
+      coupon: null,
     });
   });
 
@@ -284,9 +290,11 @@ describe("cart API", () => {
       items: [],
       count: 0,
       subtotal: 0,
+      discount: 0,
       shipping: 0,
       gst: 0,
       total: 0,
+      coupon: null,
     });
     // Clearing with no cart at all is still a success.
     expect(expectJson(await call(cartClear, jsonRequest("DELETE", "/api/cart/clear", undefined)))).toEqual({ success: true });
