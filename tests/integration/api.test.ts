@@ -47,6 +47,7 @@ function expectJson(answer: Answer, status = 200) {
 }
 
 function expectItemShape(item: unknown) {
+  const rating = (item as Item).averageRating;
   expect(item).toEqual({
     id: expect.any(Number),
     categoryId: expect.any(Number),
@@ -59,8 +60,12 @@ function expectItemShape(item: unknown) {
     inStock: expect.any(Boolean),
     stock: expect.any(Number),
     specifications: expect.any(Object),
+    // issue 17: the rating of its visible reviews, additive
+    averageRating: rating === null ? null : expect.any(Number),
+    reviewCount: expect.any(Number),
   });
   const i = item as Item;
+  expect(i.averageRating === null).toBe(i.reviewCount === 0);
   expect(i.inStock).toBe(i.stock > 0);
   expect(Number.isInteger(i.price)).toBe(true);
   expect(Number.isInteger(i.stock)).toBe(true);
