@@ -3,7 +3,7 @@
 // gets, and counting uses. The money rule is utils/pricing's couponDiscount; the staff's side is
 // admin-coupons.server. A use is counted in the order's own transaction by a conditional update
 // (`uses < usage_limit`), so racing customers never pass the limit; a cancellation gives it back in
-// its own transaction. A paid payment is honoured at the price it was paid (ADR on discounts).
+// its own transaction. A paid payment is honoured at the price it was paid (ADR 0019).
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
@@ -223,7 +223,7 @@ export function parseSnapshot(json: string | null): CouponSnapshot | null {
  * and each re-reads the count; SQLite writes one transaction at a time. When nothing was updated
  * the coupon was used up (or paused) meanwhile: 409, and the whole order rolls back. The
  * per-customer limit is read under the customer's locked cart row. A paid payment's use is
- * counted without the limits (ADR on discounts: the customer paid at that price).
+ * counted without the limits (ADR 0019: the customer paid at that price).
  */
 export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: number, userId: number, now: string): Promise<void> {
   let update = trx

@@ -87,7 +87,7 @@ export function shareOut(amount: number, weights: readonly number[]): number[] {
 }
 
 /**
- * The discount a coupon's rule gives a cart (docs/product.md, Coupons; the discounts ADR in docs/decisions). The
+ * The discount a coupon's rule gives a cart (docs/product.md, Coupons; ADR 0019). The
  * minimum is on the whole subtotal before the discount, and reached at exactly the minimum. Only
  * the eligible lines (all, or those of the rule's categories) are discounted: a percentage of their
  * value rounded **down** to the rupee (10% of ₹1,999 is ₹199), or the fixed rupees; then at most
