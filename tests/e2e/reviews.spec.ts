@@ -2,10 +2,19 @@
 // was delivered follows the order page's link, rates the piece and writes a review; the product
 // page shows it marked 'Verified purchase' with the rating; the customer edits it; the staff hide
 // it from /admin/reviews with a reason and it leaves the product page.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { toast } from "./accounts-helpers";
 import { loginAsAdmin, uniqueTag } from "./admin-helpers";
-import { expect, test } from "./fixtures";
+import { expect, jsEnabled, test } from "./fixtures";
 import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS } from "./orders-helpers";
+
+/** axe (WCAG 2 A/AA) on the page as it stands; it runs inside the page, so only with JavaScript. */
+async function expectAccessible(page: Page, projectName: string) {
+  if (!jsEnabled(projectName)) return;
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
 
 test("review a delivered piece, see it on the product page, edit it; the staff hide it", async ({ page }, testInfo) => {
   test.slow(); // an order, two admin posts, a review, an edit, a moderation
@@ -28,6 +37,7 @@ test("review a delivered piece, see it on the product page, edit it; the staff h
   const pieces = page.getByRole("region", { name: "Review your pieces" });
   await pieces.getByRole("link", { name: `Review ${product.title}` }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Review ${product.title}`);
+  await expectAccessible(page, testInfo.project.name);
 
   // The rating, a title and the text.
   const title = `Comfortable and sturdy ${uniqueTag(testInfo)}`;
@@ -46,6 +56,7 @@ test("review a delivered piece, see it on the product page, edit it; the staff h
   await expect(mine.getByText("Delivery was on time.")).toBeVisible();
   await expect(reviews.getByTestId("review-histogram")).toBeVisible();
   await expect(page.getByTestId("rating").first()).toContainText(/\d\.\d \(\d+\)/);
+  await expectAccessible(page, testInfo.project.name);
 
   // The product page's own form edits the same review.
   const form = reviews.getByTestId("review-form");
@@ -64,6 +75,7 @@ test("review a delivered piece, see it on the product page, edit it; the staff h
   await row.getByRole("button", { name: /^Hide review/ }).click();
   await expect(toast(page, /Review #\d+ hidden/)).toBeVisible();
   await expect(page.getByTestId("review-row").filter({ hasText: title }).getByText("Hidden", { exact: true })).toBeVisible();
+  await expectAccessible(page, testInfo.project.name);
 
   await page.goto(`/product/${product.slug}`);
   await expect(reviews.getByTestId("review").filter({ hasText: title })).toHaveCount(0);
