@@ -18,9 +18,10 @@ import * as m0013 from "../migrations/2026-11-25-0013-stock-reservations";
 import * as m0014 from "../migrations/2026-11-25-0014-refunds";
 import * as m0015 from "../migrations/2026-11-25-0015-returns";
 import * as m0016 from "../migrations/2026-11-25-0016-category-price-stock-index";
-import * as m0020 from "../migrations/2026-11-26-0020-reviews";
+import * as m0017 from "../migrations/2026-11-26-0017-search-tier-indexes";
 import * as m0018 from "../migrations/2026-11-26-0018-delivery-by-pincode";
 import * as m0019 from "../migrations/2026-11-26-0019-coupons";
+import * as m0020 from "../migrations/2026-11-26-0020-reviews";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   "2026-11-25-0014-refunds": m0014,
   "2026-11-25-0015-returns": m0015,
   "2026-11-25-0016-category-price-stock-index": m0016,
+  "2026-11-26-0017-search-tier-indexes": m0017,
   "2026-11-26-0018-delivery-by-pincode": m0018,
   "2026-11-26-0019-coupons": m0019,
   "2026-11-26-0020-reviews": m0020,

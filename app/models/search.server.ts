@@ -13,17 +13,38 @@ import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import type { SearchWord } from "~/utils/search";
-import { fts5Match, fts5TierMatch, RELEVANCE_TIERS, SEARCH_MAX_RESULTS, tsQuery } from "~/utils/search";
+import { fts5Match, SEARCH_MAX_RESULTS, tsQuery } from "~/utils/search";
 import { itemFilters, toItem } from "./catalogue.server";
 
-/** The index tables of migration 0011, which the application schema does not list (only this module reads them). */
+/**
+ * The index tables, which the application schema does not list (only this module reads them):
+ * migration 0011's index of every field, and 0017's of each relevance tier's fields.
+ */
 interface SearchTables {
-  /** SQLite FTS5, contentless: rowid is the item's id; rank is bm25 with the table's weights */
-  itemsFts: { rowid: number; rank: number };
-  /** PostgreSQL: one weighted tsvector per item */
-  itemsSearch: { itemId: number; document: string };
+  /** SQLite FTS5, contentless: rowid is the item's id; every field (the last tier) */
+  itemsFts: { rowid: number };
+  /** SQLite FTS5 (detail=none), one per tier before the last: the words of the tier's fields */
+  itemsFtsTitle: { rowid: number };
+  itemsFtsTitleCategory: { rowid: number };
+  itemsFtsTitleCategorySpecs: { rowid: number };
+  /** PostgreSQL: one row per item, a tsvector of every field and one of each tier's fields, each with a GIN index */
+  itemsSearch: { itemId: number; document: string; titleWords: string; titleCategoryWords: string; titleCategorySpecsWords: string };
 }
 type SearchDb = Kysely<DB & SearchTables>;
+
+/**
+ * Each relevance tier's index (RELEVANCE_TIERS' fields): on SQLite an FTS5 table, on PostgreSQL a
+ * tsvector column of items_search. A tier's products are a plain match of its index; the index of
+ * a tier holds the previous tier's products too (their words are a subset), which acrossTiers skips.
+ */
+const TIER_INDEXES = [
+  { table: "itemsFtsTitle", column: "titleWords" },
+  { table: "itemsFtsTitleCategory", column: "titleCategoryWords" },
+  { table: "itemsFtsTitleCategorySpecs", column: "titleCategorySpecsWords" },
+  { table: "itemsFts", column: "document" },
+] as const satisfies readonly { table: keyof SearchTables; column: keyof SearchTables["itemsSearch"] }[];
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export type SearchQuery = CategoryQuery;
 
@@ -43,113 +64,201 @@ const isPostgres = (db: SearchDb) => db.getExecutor().adapter instanceof Postgre
 
 /** The products matching the words (FROM and WHERE only), as rows of `items`. */
 type Matching = SelectQueryBuilder<DB & SearchTables, "items", object>;
-/** Rows of SQLite's index (FROM and WHERE only), joined to `items` when filtered. */
-type FtsRows = SelectQueryBuilder<DB & SearchTables, "itemsFts", object>;
 
 interface Matches {
   rows: () => Matching;
+  /** how many products match, counting no further than SEARCH_MAX_RESULTS + 1 (the index stops there) */
+  countUpTo: () => Promise<number>;
   /** one window of the matching products' ids (with the filters), most relevant first: by tier, then id */
   relevantIds: (query: SearchQuery, window: RowWindow) => Promise<number[]>;
 }
 
+/** The bounded count's figure: one past the most matches a search considers. */
+const COUNT_LIMIT = SEARCH_MAX_RESULTS + 1;
+
 /**
- * A window of ids across relevance tiers taken one after another, each in id order: each tier is
- * asked only for as many rows as the window still needs from its start (offset + limit, which
- * searchItems keeps within SEARCH_MAX_RESULTS + a page), and no tier is ever counted (a count of a
- * tier walks every match of its words: the sixth security check's costliest queries). A common
- * word's first page reads its first 24 title matches from the index and stops there.
+ * A window of ids across the relevance tiers, one after another, each in id order. `idsOf(tier,
+ * limit)` reads the first `limit` ids of a tier's index (with the filters), which holds the earlier
+ * tiers' products too: those already taken are skipped here. Each index is read up to the window's
+ * end (offset + limit, which searchItems keeps within SEARCH_MAX_RESULTS + a page), never counted: a
+ * tier is read only when the earlier ones ran out, so every earlier product is known by then and at
+ * most that many of the read ids are skipped. A common word's first page reads its first 24 title
+ * matches and stops there.
  */
 async function acrossTiers(idsOf: (tier: number, limit: number) => Promise<number[]>, window: RowWindow): Promise<number[]> {
   const wanted = window.offset + window.limit;
   const ids: number[] = [];
-  for (let tier = 0; tier < RELEVANCE_TIERS.length && ids.length < wanted; tier++) ids.push(...(await idsOf(tier, wanted - ids.length)));
+  const taken = new Set<number>();
+  for (let tier = 0; tier < TIER_INDEXES.length && ids.length < wanted; tier++) {
+    for (const id of await idsOf(tier, wanted)) {
+      if (taken.has(id)) continue;
+      taken.add(id);
+      ids.push(id);
+    }
+  }
   return ids.slice(window.offset, wanted);
 }
 
+/** Once, when first asked for (the count and the last tier share one read of the index). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= make());
+}
+
 /**
- * PostgreSQL's first pages: a window ending within PROBE_WINDOW is looked for among the first
- * PROBE_ROWS products in id order (a primary-key walk, about 2 ms), and taken when they hold it
- * whole; else (a rare word, or one seldom in titles) the one pass over every match decides.
+ * PostgreSQL's tiers. A GIN index gives its matches in no order, so a tier's first ids in id order
+ * come either from a walk of the primary key that tests each product (cheap when the tier is dense:
+ * it stops at the window's end) or from the tier's GIN index, every match then sorted (cheap when it
+ * is sparse). The planner cannot tell which (a prefix's estimate is a guess: an empty title tier was
+ * walked end to end, 134 ms), so the search decides from what it sees: it walks the first
+ * WALK_FIRST products (their tiers all at once, about 2 ms), then per tier walks on while the
+ * density it saw makes the walk to the window's end cheaper than reading the tier's matches by GIN
+ * (need / density against density x products), else reads them by GIN. Either way a tier costs at
+ * most about sqrt(window x products) rows: 14,000 for 2,000 of 100,000.
  */
-const PROBE_WINDOW = 100;
-const PROBE_ROWS = 4_000;
+const WALK_FIRST = 4_000;
+
+interface WalkSegment {
+  /** per tier, the ids of the walked products in that tier (or an earlier one), in id order */
+  tiers: number[][];
+  /** the last id walked (null: none) */
+  last: number | null;
+  walked: number;
+}
+
+function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
+  const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
+  const inColumn = (column: string) => sql<SqlBool>`${sql.ref(`itemsSearch.${column}`)} @@ ${query}`;
+  const rows = () =>
+    db.selectFrom("itemsSearch").innerJoin("items", "items.id", "itemsSearch.itemId").where(inColumn("document")) as unknown as Matching;
+  /** items_search, joined to items under the filters */
+  const source = (filters: SearchQuery) =>
+    (hasFilters(filters)
+      ? db
+          .selectFrom("itemsSearch")
+          .innerJoin("items", "items.id", "itemsSearch.itemId")
+          .where(filtersOf(filters) as never)
+      : db.selectFrom("itemsSearch")) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsSearch", object>;
+  // The tier of a walked product: the first tier whose column holds every word (null: no match).
+  const tierCase = sql<number | null>`case when ${inColumn("document")} then case when ${inColumn("titleWords")} then 0
+    when ${inColumn("titleCategoryWords")} then 1 when ${inColumn("titleCategorySpecsWords")} then 2 else 3 end end`;
+  const walk = async (filters: SearchQuery, after: number, count: number): Promise<WalkSegment> => {
+    const walked = source(filters)
+      .select(["itemsSearch.itemId as id", tierCase.as("tier")])
+      .where("itemsSearch.itemId", ">", after)
+      .orderBy("itemsSearch.itemId")
+      .limit(count)
+      .as("w");
+    const row = await db
+      .selectFrom(walked)
+      .select([
+        ...TIER_INDEXES.map((_, tier) =>
+          sql<number[] | null>`array_agg(w.id order by w.id) filter (where w.tier <= ${tier})`.as(`t${tier}`),
+        ),
+        sql<number | null>`max(w.id)`.as("last"),
+        sql<string>`count(*)`.as("walked"),
+      ])
+      .executeTakeFirstOrThrow();
+    const record = row as unknown as Record<string, number[] | null>;
+    return { tiers: TIER_INDEXES.map((_, tier) => record[`t${tier}`] ?? []), last: row.last, walked: toCount(row.walked) };
+  };
+  const products = once(async () => {
+    const found = await sql<{
+      n: number;
+    }>`select greatest(reltuples, 0)::integer as n from pg_class where oid = 'items_search'::regclass`.execute(db);
+    return found.rows[0]?.n ?? 0;
+  });
+  const byGin = async (filters: SearchQuery, tier: number, limit: number) => {
+    // Materialized: every match of the tier's column, by its GIN index, then the first by id.
+    const found = await db
+      .with(
+        (cte) => cte("m").materialized(),
+        () => source(filters).select("itemsSearch.itemId as id").where(inColumn(TIER_INDEXES[tier]!.column)),
+      )
+      .selectFrom("m")
+      .select("m.id")
+      .orderBy("m.id")
+      .limit(limit)
+      .execute();
+    return found.map((r) => r.id);
+  };
+  return {
+    rows,
+    countUpTo: once(async () => {
+      const { n } = await db
+        .selectFrom(db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(COUNT_LIMIT).as("m"))
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .executeTakeFirstOrThrow();
+      return toCount(n);
+    }),
+    relevantIds: async (filters, window) => {
+      const seen: WalkSegment = { tiers: TIER_INDEXES.map(() => []), last: 0, walked: 0 };
+      let done = false;
+      const extend = async (count: number) => {
+        const next = await walk(filters, seen.last ?? 0, count);
+        next.tiers.forEach((ids, tier) => seen.tiers[tier]!.push(...ids));
+        if (next.last !== null) seen.last = next.last;
+        seen.walked += next.walked;
+        done = next.walked < count;
+      };
+      return acrossTiers(async (tier, limit) => {
+        if (seen.walked === 0 && !done) await extend(WALK_FIRST);
+        for (;;) {
+          const have = seen.tiers[tier]!;
+          if (have.length >= limit || done) return have.slice(0, limit);
+          const density = have.length / seen.walked;
+          const toWalk = density > 0 ? (limit - have.length) / density : Infinity;
+          if (toWalk > density * (await products())) return byGin(filters, tier, limit);
+          await extend(Math.ceil(toWalk * 1.2) + 100);
+        }
+      }, window);
+    },
+  };
+}
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
 function matches(db: SearchDb, words: SearchWord[]): Matches {
-  if (isPostgres(db)) {
-    const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
-    // The tier of a matching row: the first tier whose weights hold every word (ADR 0014).
-    const inTier = (tier: number, table = "items_search") =>
-      sql<SqlBool>`${sql.ref(`${table}.document`)} @@ to_tsquery('simple', ${tsQuery(words, RELEVANCE_TIERS[tier]!.weights)})`;
-    const tierOf = sql<number>`case when ${inTier(0)} then 0 when ${inTier(1)} then 1 when ${inTier(2)} then 2 else 3 end`;
-    const rows = () =>
-      db
-        .selectFrom("itemsSearch")
-        .innerJoin("items", "items.id", "itemsSearch.itemId")
-        .where(sql<SqlBool>`items_search.document @@ ${query}`) as unknown as Matching;
-    return {
-      rows,
-      relevantIds: async (filters, window) => {
-        // A first page of a common word: its title matches are dense, so the first few thousand ids
-        // hold the window (exactly the window a full pass would give: tier 0 comes first, in id order).
-        if (!hasFilters(filters) && window.offset + window.limit <= PROBE_WINDOW) {
-          const head = db.selectFrom("itemsSearch").select(["itemId", "document"]).orderBy("itemId").limit(PROBE_ROWS).as("head");
-          const probed = await db
-            .selectFrom(head)
-            .select("head.itemId as id")
-            .where(inTier(0, "head"))
-            .orderBy("head.itemId")
-            .limit(window.limit)
-            .offset(window.offset)
-            .execute();
-          if (probed.length === window.limit) return probed.map((r) => r.id);
-        }
-        // One pass over the matches: the tier costs what ts_rank cost (a weighted match per row).
-        const found = hasFilters(filters)
-          ? await rows()
-              .select("items.id")
-              .where(filtersOf(filters))
-              .orderBy(tierOf)
-              .orderBy("items.id")
-              .limit(window.limit)
-              .offset(window.offset)
-              .execute()
-          : await db
-              .selectFrom("itemsSearch")
-              .select("itemId as id")
-              .where(sql<SqlBool>`document @@ ${query}`)
-              .orderBy(tierOf)
-              .orderBy("itemId")
-              .limit(window.limit)
-              .offset(window.offset)
-              .execute();
-        return found.map((r) => r.id);
-      },
-    };
-  }
+  if (isPostgres(db)) return postgresMatches(db, words);
   const match = fts5Match(words);
   const rows = () =>
     db
       .selectFrom("itemsFts")
       .innerJoin("items", "items.id", "itemsFts.rowid")
       .where(sql<SqlBool>`items_fts match ${match}`) as unknown as Matching;
-  // One tier alone (FTS5 column filters), with the filters when there are any; the index gives rowids in order.
-  const tier = (n: number, filters: SearchQuery): FtsRows => {
-    const condition = sql<SqlBool>`items_fts match ${fts5TierMatch(words, n)}`;
-    if (!hasFilters(filters)) return db.selectFrom("itemsFts").where(condition);
-    const joined = db.selectFrom("itemsFts").innerJoin("items", "items.id", "itemsFts.rowid").where(condition) as unknown as Matching;
-    return joined.where(filtersOf(filters)) as unknown as FtsRows;
-  };
+  // The first matches in id order, from the index alone (it holds one row a product): the bounded count,
+  // and the last tier's ids without filters (a window never ends past them), in one read.
+  const first = once(async () =>
+    (
+      await db
+        .selectFrom("itemsFts")
+        .select(sql<number>`items_fts.rowid`.as("id"))
+        .where(sql<SqlBool>`items_fts match ${match}`)
+        .orderBy(sql`items_fts.rowid`)
+        .limit(COUNT_LIMIT)
+        .execute()
+    ).map((r) => r.id),
+  );
   return {
     rows,
+    countUpTo: async () => (await first()).length,
+    // Each tier's FTS5 table alone, a plain match: the index gives rowids in order (joined to items under filters).
     relevantIds: (filters, window) =>
       acrossTiers(async (n, limit) => {
-        const found = await tier(n, filters)
-          .select(sql<number>`items_fts.rowid`.as("id"))
-          .orderBy(sql`items_fts.rowid`)
-          .limit(limit)
-          .execute();
-        return found.map((r) => r.id);
+        if (n === TIER_INDEXES.length - 1 && !hasFilters(filters) && limit <= COUNT_LIMIT) return (await first()).slice(0, limit);
+        const table = TIER_INDEXES[n]!.table;
+        const name = sql.raw(snake(table));
+        const base = db
+          .selectFrom(table as "itemsFts")
+          .select(sql<number>`${name}.rowid`.as("id"))
+          .where(sql<SqlBool>`${name} match ${match}`)
+          .orderBy(sql`${name}.rowid`)
+          .limit(limit);
+        const found = hasFilters(filters)
+          ? await (base.innerJoin("items", (join) => join.on(sql<SqlBool>`items.id = ${name}.rowid`)) as unknown as Matching)
+              .where(filtersOf(filters))
+              .execute()
+          : await base.execute();
+        return (found as { id: number }[]).map((r) => r.id);
       }, window),
   };
 }
@@ -179,15 +288,6 @@ export interface SearchPage extends ListPage<Item> {
   capped: boolean;
 }
 
-/** How many products match, counting no further than `limit` (the index stops there). */
-async function countUpTo(db: SearchDb, search: Matches, limit: number): Promise<number> {
-  const { n } = await db
-    .selectFrom(search.rows().select("items.id").limit(limit).as("m"))
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return toCount(n);
-}
-
 /**
  * One page of the products that match every word, filtered and sorted like a category page
  * (sort `default` is relevance), and how many match: exactly, up to SEARCH_MAX_RESULTS; past it
@@ -204,7 +304,7 @@ export async function searchItems(
   if (words.length === 0) return { rows: [], total: 0, capped: false };
   const searchDb = db as unknown as SearchDb;
   const search = matches(searchDb, words);
-  const bounded = () => countUpTo(searchDb, search, SEARCH_MAX_RESULTS + 1);
+  const bounded = search.countUpTo;
   if (!hasFilters(query) && query.sort === "default") {
     // The page and the bounded count side by side: the page needs no count (it stops within the figure).
     const within = withinMostRelevant(window);
@@ -244,7 +344,11 @@ function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", 
 async function amongMostRelevant(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
   const within = withinMostRelevant(window);
   const ids = await search.relevantIds(NO_FILTER, { offset: 0, limit: SEARCH_MAX_RESULTS });
-  const among = () => (db as unknown as SearchDb).selectFrom("items").where("items.id", "in", ids) as unknown as Matching;
+  // The ids as one parameter (a JSON array; PostgreSQL an int[]), not 2,000: one short statement to prepare.
+  const idIn = isPostgres(db as unknown as SearchDb)
+    ? sql<SqlBool>`items.id = any(${ids}::int[])`
+    : sql<SqlBool>`items.id in (select value from json_each(${JSON.stringify(ids)}))`;
+  const among = () => (db as unknown as SearchDb).selectFrom("items").where(idIn) as unknown as Matching;
   const { n } = await among()
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .where(filtersOf(query))

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { fts5Match, fts5TierMatch, parseSearch, RELEVANCE_TIERS, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, tsQuery } from "./search";
+import { fts5Match, parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, tsQuery } from "./search";
 
 const texts = (q: string) => parseSearch(q).words.map((w) => w.text);
 
@@ -26,6 +26,52 @@ describe("parseSearch", () => {
     expect(parseSearch("a").searchable).toBe(false);
     expect(parseSearch("a b").searchable).toBe(false);
     expect(parseSearch("a bc").searchable).toBe(true);
+  });
+
+  it("a word of two characters is a prefix only as the last word; three or more wherever it is (ADR 0014)", () => {
+    expect(parseSearch("tv unit").words).toEqual([
+      { text: "tv", prefix: false },
+      { text: "unit", prefix: true },
+    ]);
+    expect(parseSearch("teak be").words).toEqual([
+      { text: "teak", prefix: true },
+      { text: "be", prefix: true },
+    ]);
+    expect(parseSearch("tea kin be").words.map((w) => w.prefix)).toEqual([true, true, true]);
+    // The sixth security check's search: eight common two-letter prefixes, seven of them now whole words.
+    expect(parseSearch("fo in fr by ou te ma an").words.map((w) => w.prefix)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    // The last word searched: the 8th of a longer text, and a repeated word counts once, where it first was.
+    expect(parseSearch("aa bb cc dd ee ff gg hh ii").words.map((w) => w.prefix)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      true,
+    ]);
+    expect(parseSearch("sofa be sofa").words).toEqual([
+      { text: "sofa", prefix: true },
+      { text: "be", prefix: true },
+    ]);
+    // A two-letter word before a single character is whole, and still makes the text searchable.
+    expect(parseSearch("tv 3")).toMatchObject({
+      words: [
+        { text: "tv", prefix: false },
+        { text: "3", prefix: false },
+      ],
+      searchable: true,
+    });
   });
 
   it("answers nothing to search for an empty, blank or wordless text", () => {
@@ -84,20 +130,6 @@ describe("parseSearch", () => {
             .replace(/&/g, "")
             .trim(),
         ).toBe("");
-        for (const tier of RELEVANCE_TIERS.keys()) {
-          expect(
-            tsQuery(parsed.words, RELEVANCE_TIERS[tier]!.weights)
-              .replace(/'[^']*'(:\*?[A-D]*)?/g, "")
-              .replace(/&/g, "")
-              .trim(),
-          ).toBe("");
-          // Outside the quoted words only the tiers' own column filters, parentheses and NOT.
-          expect(
-            fts5TierMatch(parsed.words, tier)
-              .replace(/"[^"]*"\*?/g, "")
-              .replace(/\{(title|category|specs| )+\}:|NOT|[() ]/g, ""),
-          ).toBe("");
-        }
       }),
       { numRuns: 500 },
     );
@@ -111,22 +143,7 @@ describe("the engines' query text", () => {
 
   it("PostgreSQL: quoted words, :* after a prefix, & for AND", () => {
     expect(tsQuery(parseSearch("Shee 3 bed").words)).toBe("'shee':* & '3' & 'bed':*");
-  });
-
-  it("relevance tiers: title, then title or category, then those or the specifications, then anywhere", () => {
-    const words = parseSearch("Shee 3").words;
-    expect(RELEVANCE_TIERS.map((_, tier) => fts5TierMatch(words, tier))).toEqual([
-      '{title}: ("shee"* "3")',
-      '{title category}: ("shee"* "3") NOT {title}: ("shee"* "3")',
-      '{title category specs}: ("shee"* "3") NOT {title category}: ("shee"* "3")',
-      '("shee"* "3") NOT {title category specs}: ("shee"* "3")',
-    ]);
-    // PostgreSQL: every word restricted to the tier's weights (title A, category B, specifications C).
-    expect(RELEVANCE_TIERS.map((t) => tsQuery(words, t.weights))).toEqual([
-      "'shee':*A & '3':A",
-      "'shee':*AB & '3':AB",
-      "'shee':*ABC & '3':ABC",
-      "'shee':* & '3'",
-    ]);
+    expect(tsQuery(parseSearch("tv unit").words)).toBe("'tv' & 'unit':*");
+    expect(fts5Match(parseSearch("tv unit").words)).toBe('"tv" "unit"*');
   });
 });

@@ -2,8 +2,9 @@
 // docs/decisions/0014). Pure: the server builds its queries from it, the header's suggestions use
 // its limits. Rules (docs/product.md, Search): case does not matter; a word is a run of letters and
 // digits, anything else separates words, so quotes, operators (AND OR NOT NEAR * ^ - : ( )) and
-// symbols are never more than spaces; every word must match; a word of two characters or more
-// matches any word it begins ('shee' finds 'sheesham'), a single character only the same word.
+// symbols are never more than spaces; every word must match; a word of three characters or more
+// matches any word it begins ('shee' finds 'sheesham'), a word of two only when it is the last one
+// (the shopper may still be typing it), a single character only the same word.
 
 /** The most characters of a search the shop reads: the API refuses more, the page reads this many. */
 export const SEARCH_MAX_LENGTH = 200;
@@ -11,8 +12,15 @@ export const SEARCH_MAX_LENGTH = 200;
 export const SEARCH_MAX_WORDS = 8;
 /** The most characters of one word (a longer one is matched by its first 40, as a prefix). */
 export const SEARCH_WORD_MAX_LENGTH = 40;
-/** A word this long or longer matches as a prefix; shorter ones only as whole words. A search needs one such word. */
+/** A search needs a word this long; the last word matches as a prefix from this length. */
 export const SEARCH_MIN_PREFIX = 2;
+/**
+ * Words this long or longer match as prefixes wherever they are; shorter ones (two characters) only
+ * as the last word. Two-letter prefixes are each other's worst case: 'fo in fr by ou te ma an' are
+ * eight prefixes that each begin words of most products (ADR 0014: PostgreSQL's GIN index reads every
+ * such word's matches for each), while a two-letter word before the last is rarely a word's start.
+ */
+export const SEARCH_MIN_INNER_PREFIX = 3;
 /**
  * The most matches one search considers (ADR 0014): past it, the filters, sort, count and pages
  * of a search cover its most relevant SEARCH_MAX_RESULTS matches.
@@ -22,7 +30,7 @@ export const SEARCH_MAX_RESULTS = 2_000;
 export interface SearchWord {
   /** lower case, letters and digits only */
   text: string;
-  /** true: matches every word that begins with `text` */
+  /** true: matches every word that begins with `text` (SEARCH_MIN_INNER_PREFIX characters, or SEARCH_MIN_PREFIX for the last word) */
   prefix: boolean;
 }
 
@@ -60,8 +68,13 @@ export function parseSearch(raw: string | null | undefined): ParsedSearch {
     seen.add(word);
     all.push(word);
   }
-  const words = all.slice(0, SEARCH_MAX_WORDS).map((w) => ({ text: w, prefix: Array.from(w).length >= SEARCH_MIN_PREFIX }));
-  return { text, words, dropped: all.length - words.length, tooLong, searchable: words.some((w) => w.prefix) };
+  const kept = all.slice(0, SEARCH_MAX_WORDS);
+  const words = kept.map((w, i) => {
+    const length = Array.from(w).length;
+    return { text: w, prefix: length >= SEARCH_MIN_INNER_PREFIX || (length >= SEARCH_MIN_PREFIX && i === kept.length - 1) };
+  });
+  const searchable = kept.some((w) => Array.from(w).length >= SEARCH_MIN_PREFIX);
+  return { text, words, dropped: all.length - words.length, tooLong, searchable };
 }
 
 /**
@@ -73,35 +86,22 @@ export function fts5Match(words: SearchWord[]): string {
 }
 
 /**
- * PostgreSQL to_tsquery: every word quoted (inert), `:*` after a prefix, joined with `&`; with
- * `weights`, each word must match in the fields of those weights (title A, category B,
- * specifications C, description D). `'shee':* & 'bed':*`, `'shee':*AB & 'bed':*AB`
+ * PostgreSQL to_tsquery: every word quoted (inert), `:*` after a prefix, joined with `&`.
+ * `'shee':* & 'bed':*`
  */
-export function tsQuery(words: SearchWord[], weights = ""): string {
-  const label = (w: SearchWord) => (w.prefix || weights ? `:${w.prefix ? "*" : ""}${weights}` : "");
-  return words.map((w) => `'${w.text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${label(w)}`).join(" & ");
+export function tsQuery(words: SearchWord[]): string {
+  return words.map((w) => `'${w.text.replace(/\\/g, "\\\\").replace(/'/g, "''")}'${w.prefix ? ":*" : ""}`).join(" & ");
 }
 
 /**
  * Relevance (docs/product.md, Search): the products whose title holds every word come first, then
  * those with every word in the title or the category, then in those or the specifications, then the
- * rest (a word in the description); by id within each tier. The fields of each tier, as FTS5 columns
- * and as PostgreSQL weights; the last tier is every field.
+ * rest (a word in the description); by id within each tier. Each tier's fields have an index of
+ * their own (migration 0017; the last tier is every field, migration 0011's index).
  */
 export const RELEVANCE_TIERS = [
-  { columns: ["title"], weights: "A" },
-  { columns: ["title", "category"], weights: "AB" },
-  { columns: ["title", "category", "specs"], weights: "ABC" },
-  { columns: null, weights: "" },
+  { fields: ["title"] },
+  { fields: ["title", "category"] },
+  { fields: ["title", "category", "specifications"] },
+  { fields: ["title", "category", "specifications", "description"] },
 ] as const;
-
-/**
- * SQLite FTS5: the products of relevance tier `tier` (0 to 3) alone: every word in the tier's
- * columns and not every word in the previous tier's. `{title category}: ("shee"*) NOT {title}: ("shee"*)`
- */
-export function fts5TierMatch(words: SearchWord[], tier: number): string {
-  const match = fts5Match(words);
-  const within = (columns: readonly string[] | null) => (columns ? `{${columns.join(" ")}}: (${match})` : `(${match})`);
-  const current = within(RELEVANCE_TIERS[tier]!.columns);
-  return tier === 0 ? current : `${current} NOT ${within(RELEVANCE_TIERS[tier - 1]!.columns)}`;
-}

@@ -4,12 +4,14 @@
 // (its words: title, description, category title, specification values), independently of
 // either database's full-text engine. Runs on SQLite and, with TEST_PG_URL, on PostgreSQL.
 import { stringify } from "csv-stringify/sync";
+import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCategories } from "../../db/seed-data";
 import { seedLarge } from "../../db/seed.server";
 import * as m0011 from "../../migrations/2026-11-25-0011-search-index";
+import * as m0017 from "../../migrations/2026-11-26-0017-search-tier-indexes";
 import { PUBLIC_API_CACHE } from "~/lib/api.server";
-import { db, toCount } from "~/lib/db.server";
+import { db, isPostgresUrl, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
 import { toItem } from "~/models/catalogue.server";
@@ -250,6 +252,34 @@ describe("search matching rules", () => {
     const page3 = await pageData("q=teak&availability=in-stock&page=3");
     expect(ids(page3.items)).toEqual(ids(reference(docs, "teak", inStock).slice(48, 72)));
     expect(ids((await pageData("q=bed&page=2")).items)).toEqual(ids(reference(docs, "bed").slice(24, 48)));
+  });
+
+  it("a two-letter word is a prefix only as the last word (sixth security check): crafted searches are exact", async () => {
+    // 'be' before another word is the word 'be' (no product has it); as the last word it begins bed, bedroom...
+    const holding = (word: string, prefix: string) =>
+      docs.filter((d) => d.words.has(word) && [...d.words].some((w) => w.startsWith(prefix))).map((d) => d.item.id);
+    expect(holding("be", "teak")).toEqual([]);
+    expect((await everyResult("q=be%20teak")).total).toBe(0);
+    const teakBe = await everyResult("q=teak%20be");
+    expect(teakBe.total).toBeGreaterThan(0);
+    expect(ids(teakBe.all)).toEqual(ids(reference(docs, "teak be")));
+    const wordsById = new Map(docs.map((d) => [d.item.id, d.words]));
+    expect(teakBe.all.every((i) => [...wordsById.get(i.id)!].some((w) => w.startsWith("be") && w !== "be"))).toBe(true);
+    // The check's searches and their variants: whole two-letter words, common prefixes; exact, in relevance order.
+    for (const q of [
+      "fo in fr by ou te ma an",
+      "in by to of an",
+      "for ins tea fre our and mad woo",
+      "with made hand fini wood inch free colo",
+    ]) {
+      const expected = reference(docs, q).slice(0, SEARCH_MAX_RESULTS);
+      const got = await everyResult(`q=${encodeURIComponent(q)}`);
+      expect(got.total, q).toBe(expected.length);
+      expect(ids(got.all), q).toEqual(ids(expected));
+      const inStock = CategoryQuerySchema.parse({ availability: "in-stock", sort: "price-desc" });
+      const filtered = await everyResult(`q=${encodeURIComponent(q)}&availability=in-stock&sort=price-desc`);
+      expect(ids(filtered.all), q).toEqual(ids(reference(docs, q, inStock)));
+    }
   });
 
   it("no hits: a word no product has is an empty list, on the API and the page", async () => {
@@ -545,9 +575,88 @@ describe("the index stays in step with the catalogue", () => {
   });
 });
 
-describe("migration 2026-11-25-0011-search-index", () => {
-  it("down drops the index and its triggers (the catalogue still takes writes); up rebuilds it from the products", async () => {
-    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0011.up>[0];
+/** The database's own answer: which relevance tiers' indexes (migration 0017; the last is 0011's) hold product `id` for `q`. */
+async function indexedTiers(id: number, q: string): Promise<boolean[]> {
+  const words = parseSearch(q).words;
+  if (isPostgresUrl(process.env.DATABASE_URL ?? "")) {
+    const query = words.map((w) => `'${w.text}'${w.prefix ? ":*" : ""}`).join(" & ");
+    const columns = ["title_words", "title_category_words", "title_category_specs_words", "document"];
+    const found = await sql<Record<string, boolean>>`select ${sql.join(
+      columns.map((c, i) => sql`${sql.ref(c)} @@ to_tsquery('simple', ${query}) as ${sql.ref(`t${i}`)}`),
+    )} from items_search where item_id = ${id}`.execute(db);
+    // No row at all: the product is in no tier (deleted).
+    return columns.map((_, i) => found.rows[0]?.[`t${i}`] === true);
+  }
+  const match = words.map((w) => `"${w.text}"${w.prefix ? "*" : ""}`).join(" ");
+  const tables = ["items_fts_title", "items_fts_title_category", "items_fts_title_category_specs", "items_fts"];
+  const out: boolean[] = [];
+  for (const table of tables) {
+    // `rowid + 0`: FTS5 takes a plain `rowid = ?` beside MATCH as its own and answers every match.
+    const found = await sql<{ rowid: number }>`select rowid from ${sql.raw(table)} where ${sql.raw(table)} match ${match}
+      and rowid + 0 = ${id}`.execute(db);
+    out.push(found.rows.length === 1);
+  }
+  return out;
+}
+
+/** What the tiers' indexes should say of product `id` for `q`, from its row (the reference's words); all false once deleted. */
+async function expectedTiers(id: number, q: string): Promise<boolean[]> {
+  const doc = (await documents()).find((d) => d.item.id === id);
+  const words = parseSearch(q).words;
+  if (!doc) return [false, false, false, false];
+  return [...doc.tierWords, doc.words].map((set) => holdsAll(set, words));
+}
+
+describe("each relevance tier's index stays in step (migration 0017)", () => {
+  it("an edit, a category rename and a delete are reflected in every tier, on the right tiers only", async () => {
+    const product = await db.selectFrom("items").selectAll().where("title", "like", "%Bookshelf").orderBy("id").executeTakeFirstOrThrow();
+    const category = await db.selectFrom("categories").selectAll().where("id", "=", product.categoryId).executeTakeFirstOrThrow();
+    const check = async (q: string, tiers: boolean[]) => {
+      expect(await expectedTiers(product.id, q), `reference: ${q}`).toEqual(tiers);
+      expect(await indexedTiers(product.id, q), q).toEqual(tiers);
+    };
+    // An edit: new words in the title (every tier), a specification (the last two), the description (the last only).
+    const item = (await getProductForAdmin(product.id))!;
+    await updateProduct(item.id, {
+      title: "Quetzal Bookshelf",
+      categoryId: item.categoryId,
+      price: item.price,
+      imgPath: item.imgPath,
+      description: `${item.description} Narwhalish grain.`,
+      featured: item.featured,
+      specifications: { ...item.specifications, Finish: "Axolotl oil" },
+      stock: null,
+      version: item.version,
+    });
+    await check("quetzal", [true, true, true, true]);
+    await check("axolotl", [false, false, true, true]);
+    await check("narwhalish", [false, false, false, true]);
+    await check("quetzal axolotl", [false, false, true, true]);
+    // The old title as a search: no longer every word in the title (the indexes agree with the reference elsewhere).
+    const old = await indexedTiers(product.id, product.title);
+    expect(old[0]).toBe(false);
+    expect(old).toEqual(await expectedTiers(product.id, product.title));
+    // A category rename: the product's category words are in the second tier on, the old ones nowhere.
+    await updateCategory(category.id, { title: "Pangolin Rooms", description: category.description, imgPath: category.imgPath });
+    try {
+      await check("pangolin", [false, true, true, true]);
+      await check("quetzal pangolin", [false, true, true, true]);
+    } finally {
+      await updateCategory(category.id, { title: category.title, description: category.description, imgPath: category.imgPath });
+    }
+    await check("pangolin", [false, false, false, false]);
+    // A delete: in no tier.
+    await deleteProduct(product.id);
+    await check("quetzal", [false, false, false, false]);
+    await check("axolotl", [false, false, false, false]);
+    expect(await found("quetzal")).toEqual([]);
+  });
+});
+
+describe("migrations 2026-11-25-0011-search-index and 2026-11-26-0017-search-tier-indexes", () => {
+  const raw = () => db.withoutPlugins() as unknown as Parameters<typeof m0011.up>[0];
+
+  it("0011's down drops the index and its triggers (the catalogue still takes writes); up rebuilds it from the products", async () => {
     const before = (await searchItems(parseSearch("teak").words)).total;
     const product = await db
       .selectFrom("items")
@@ -555,18 +664,46 @@ describe("migration 2026-11-25-0011-search-index", () => {
       .where("title", "like", "%Coffee Table")
       .orderBy("id")
       .executeTakeFirstOrThrow();
-    await m0011.down(raw);
+    // 0017 builds on 0011 (on PostgreSQL its columns are items_search's): down in reverse order, up in order.
+    await m0017.down(raw());
+    await m0011.down(raw());
     try {
       await expect(searchItems(parseSearch("teak").words)).rejects.toThrow();
       // No trigger is left behind to fail a write.
       await db.updateTable("items").set({ title: "Ocelot Coffee Table" }).where("id", "=", product.id).execute();
     } finally {
-      await m0011.up(raw);
+      await m0011.up(raw());
+      await m0017.up(raw());
     }
     expect((await searchItems(parseSearch("teak").words)).total).toBe(before);
     expect(await found("ocelot")).toEqual([product.id]);
     await db.updateTable("items").set({ title: product.title }).where("id", "=", product.id).execute();
     expect(await found("ocelot")).toEqual([]);
+  });
+
+  it("0017's down drops the tier indexes and their triggers; up builds them for the catalogue already there", async () => {
+    const docs = await documents();
+    const product = await db
+      .selectFrom("items")
+      .select(["id", "title"])
+      .where("title", "like", "%Wardrobe")
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+    await m0017.down(raw());
+    try {
+      await expect(searchItems(parseSearch("teak").words)).rejects.toThrow();
+      await db.updateTable("items").set({ title: "Caracal Wardrobe" }).where("id", "=", product.id).execute();
+    } finally {
+      const started = performance.now();
+      await m0017.up(raw());
+      console.info(`migration 0017's up over ${docs.length} products took ${(performance.now() - started).toFixed(0)} ms`);
+    }
+    // Built from the products as they are now, including the edit made while it was down.
+    expect(await indexedTiers(product.id, "caracal")).toEqual([true, true, true, true]);
+    expect(ids((await everyResult("q=teak")).all)).toEqual(ids(reference(await documents(), "teak")));
+    // Its triggers work again.
+    await db.updateTable("items").set({ title: product.title }).where("id", "=", product.id).execute();
+    expect(await indexedTiers(product.id, "caracal")).toEqual([false, false, false, false]);
   });
 });
 
