@@ -27,7 +27,8 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   const placedOn = formatLongDate(order.createdAt);
   const deliveryBy = formatLongDate(order.estimatedDelivery);
   const thanks = (number: string, on: string) => `Thank you for your order. Order ${number} was placed on ${on} and is being processed.`;
-  const delivery = (on: string) => `Estimated delivery: ${on} (Standard Delivery, delivered within 5-7 business days).`;
+  const { min, max } = order.deliveryDays;
+  const delivery = (on: string) => `Estimated delivery: ${on} (Standard Delivery, delivered within ${min}-${max} business days).`;
   const text = [
     `Hello ${first},`,
     thanks(`#${order.id}`, placedOn),

@@ -15,6 +15,7 @@ import {
   SofaIcon,
   StarIcon,
   TagIcon,
+  TruckIcon,
   UsersIcon,
 } from "~/components/icons";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
@@ -42,6 +43,7 @@ const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVG
   { to: "/admin/refunds", label: "Refunds", icon: RupeeIcon },
   { to: "/admin/reviews", label: "Reviews", icon: StarIcon },
   { to: "/admin/coupons", label: "Coupons", icon: PercentIcon },
+  { to: "/admin/delivery", label: "Delivery", icon: TruckIcon },
 ];
 
 /** The section a child route names in its `handle` (Dashboard when none does). */
@@ -61,6 +63,7 @@ const LISTS = [
   "/admin/refunds",
   "/admin/reviews",
   "/admin/coupons",
+  "/admin/delivery",
 ];
 
 const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";

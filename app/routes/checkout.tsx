@@ -8,6 +8,7 @@ import { CouponForm, CouponFormOwner } from "~/components/CouponForm";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
+import { PincodeAutofill } from "~/components/PincodeAutofill";
 import { useFormErrors } from "~/components/useFormErrors";
 import { isAppError, OrderExistsError } from "~/lib/errors.server";
 import { formValues, pageAction } from "~/lib/form.server";
@@ -173,6 +174,7 @@ export default function CheckoutPage() {
                     <option key={s} value={s} />
                   ))}
                 </datalist>
+                <PincodeAutofill prefix="checkout" />
               </div>
             </section>
 

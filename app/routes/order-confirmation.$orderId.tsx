@@ -112,7 +112,9 @@ export default function OrderConfirmation() {
               <p className="mt-3 flex items-center gap-2 font-medium">
                 <TruckIcon className="h-5 w-5 text-wood-700" /> Standard Delivery
               </p>
-              <p className="text-sm text-stone-600">Delivered within 5-7 business days</p>
+              <p className="text-sm text-stone-600">
+                Delivered within {order.deliveryDays.min}-{order.deliveryDays.max} business days
+              </p>
               <ShipmentDetails order={order} className="mt-3" />
             </section>
             <OrderTimeline events={order.events} viewer="customer" />
