@@ -22,6 +22,7 @@ import { listProductsPage } from "~/models/admin-catalogue.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
 import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue.server";
 import { pageOfOrders } from "~/models/orders.server";
+import { productReviews } from "~/models/reviews.server";
 import { searchItems } from "~/models/search.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
@@ -279,6 +280,22 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     await expectIndexed("featured (API), page 2", (d) => pageOfFeatured({ offset: 48, limit: 48 }, d), { ordered: true });
     await expectIndexed("related", (d) => listRelated("no-such-slug", 4, d), { ordered: true });
     await expectIndexed("product by slug", (d) => getItemBySlug("teak-king-size-bed-with-storage", d));
+  });
+
+  it("a product's reviews (issue 17): the histogram and both orders of its page read the reviews indexes, unsorted", async () => {
+    const item = (await getItemBySlug("teak-king-size-bed-with-storage"))!;
+    for (const sort of ["newest", "helpful"] as const) {
+      for (const query of await queriesOf((d) => productReviews(item.id, { sort, page: 2 }, d))) {
+        const plan = await explain(query);
+        const context = `reviews, ${sort}\n${query.sql}\n${plan.text}`;
+        expect(
+          plan.fullScans.filter((t) => [...BIG_TABLES, "reviews", "users"].includes(t)),
+          context,
+        ).toEqual([]);
+        if (/from "reviews"/.test(query.sql)) expect(plan.text, context).toMatch(/reviews_item_visible_/);
+        if (/\blimit\b/i.test(query.sql)) expect(plan.sorts, context).toBe(false);
+      }
+    }
   });
 
   it("search: relevance, price sorts and filters read the full-text index, then products by id", async () => {
