@@ -1,0 +1,97 @@
+// Delivery by pincode (ADR 0017), with and without JavaScript: the product page's Check delivery
+// (a GET form; the pincode remembered for the visit), and the checkout refusing a pincode the
+// shop does not serve, beside the field, then ordering to a served one with the zone's promise.
+import fs from "node:fs/promises";
+import type { Page } from "@playwright/test";
+import { formatLongDate } from "../../app/utils/dates";
+import { dateAtNoonInIndia, deliveryWindow } from "../../app/utils/delivery-dates";
+import { banner } from "./accounts-helpers";
+import { expect, jsEnabled, test } from "./fixtures";
+import { dropExpectedStatusErrors } from "./helpers";
+import {
+  addToCart,
+  confirmedOrderId,
+  fact,
+  field,
+  fillShipping,
+  gujaratAddress,
+  newCustomer,
+  openCheckout,
+  placeOrderButton,
+  PRODUCTS,
+} from "./orders-helpers";
+
+const SHOTS = "/tmp/e2e-shots";
+const SOFA = "/product/sheesham-wood-3-seater-sofa";
+
+async function shot(page: Page, name: string, project: string) {
+  await fs.mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${project}-${name}.png`, fullPage: true });
+}
+
+/** 'Delivery by 4 December 2026' for an order placed now that takes these business days. */
+const deliveryBy = (min: number, max: number) =>
+  `Delivery by ${formatLongDate(dateAtNoonInIndia(deliveryWindow(new Date(), { min, max }).latest))}`;
+
+async function check(page: Page, pincode: string) {
+  const form = page.getByTestId("delivery-check");
+  await form.getByLabel("Pincode").fill(pincode);
+  await form.getByRole("button", { name: "Check" }).click();
+  await expect(page).toHaveURL(new RegExp(`pincode=${pincode}`));
+}
+
+test("Check delivery on a product page: by when, cash on delivery, not served; remembered for the visit", async ({ page }, testInfo) => {
+  await page.goto(SOFA);
+  const section = page.getByTestId("delivery-check");
+  await expect(section.getByRole("heading", { name: "Check delivery" })).toBeVisible();
+  await expect(page.getByTestId("delivery-answer")).toHaveCount(0);
+
+  await check(page, "380009");
+  const answer = page.getByTestId("delivery-answer");
+  await expect(answer).toContainText(deliveryBy(5, 7));
+  await expect(answer).toContainText("5-7 business days to Ahmedabad, Gujarat (380009)");
+  await expect(answer).toContainText("Cash on delivery available");
+  await shot(page, "delivery-check", testInfo.project.name);
+
+  // The same visit: another product page answers for the same pincode without asking again.
+  await page.goto("/product/teak-wood-diwan-with-bolsters");
+  await expect(page.getByTestId("delivery-answer")).toContainText(deliveryBy(5, 7));
+  await expect(page.getByTestId("delivery-check").getByLabel("Pincode")).toHaveValue("380009");
+
+  await check(page, "194101");
+  await expect(answer).toContainText(deliveryBy(7, 10));
+  await expect(answer).toContainText("Cash on delivery is not available here: pay online");
+
+  await check(page, "682555");
+  await expect(answer).toContainText("We do not deliver to 682555 yet");
+  await expect(answer).not.toContainText("Delivery by");
+});
+
+test("the checkout refuses a pincode the shop does not serve, beside the field; a served one orders with its zone's promise", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  const account = await newCustomer(page, testInfo, "delivery");
+  await addToCart(page, PRODUCTS.loveseat, 1);
+  await openCheckout(page);
+  const address = gujaratAddress(account);
+  await fillShipping(page, { ...address, state: "Lakshadweep", pincode: "682555" });
+  if (jsEnabled(testInfo.project.name)) {
+    // With JavaScript the pincode fills the city and state and says so before the order is placed.
+    await expect(page.getByTestId("pincode-note")).toHaveText("We do not deliver to 682555 yet.");
+    await expect(field(page, "city")).toHaveValue("Lakshadweep");
+  }
+  await placeOrderButton(page).click();
+  await expect(banner(page)).toHaveText("Please check the highlighted fields.");
+  await expect(page.locator("#checkout-pincode-error")).toHaveText("We do not deliver to 682555 yet.");
+  await expect(field(page, "pincode")).toHaveAttribute("aria-invalid", "true");
+  await shot(page, "checkout-unserved", testInfo.project.name);
+  dropExpectedStatusErrors(consoleErrors, 400);
+
+  await fillShipping(page, { city: address.city, state: address.state, pincode: address.pincode });
+  await placeOrderButton(page).click();
+  await confirmedOrderId(page);
+  const { latest } = deliveryWindow(new Date(), { min: 5, max: 7 });
+  await expect(fact(page, "Estimated Delivery")).toHaveText(formatLongDate(dateAtNoonInIndia(latest)));
+  await expect(page.getByRole("region", { name: "Delivery Method" })).toContainText("Delivered within 5-7 business days");
+});
