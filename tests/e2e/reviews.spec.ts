@@ -16,7 +16,12 @@ async function expectAccessible(page: Page, projectName: string) {
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
-test("review a delivered piece, see it on the product page, edit it; the staff hide it", async ({ page }, testInfo) => {
+test("review a delivered piece, see it on the product page, edit it; another customer finds it helpful; the staff hide it", async ({
+  page,
+  browser,
+  workerCustomer,
+  javaScriptEnabled,
+}, testInfo) => {
   test.slow(); // an order, two admin posts, a review, an edit, a moderation
   const product = PRODUCTS.loveseat;
   const account = await newCustomer(page, testInfo, "reviews");
@@ -66,6 +71,34 @@ test("review a delivered piece, see it on the product page, edit it; the staff h
   await expect(toast(page, "Your review is updated")).toBeVisible();
   await expect(mine.getByText("5 out of 5 stars")).toBeAttached();
   await expect(reviews.getByTestId("review").filter({ hasText: title })).toHaveCount(1);
+
+  // Another customer (the worker's own, in a browser of its own) marks it helpful, once.
+  const voter = await browser.newContext({
+    baseURL: testInfo.project.use.baseURL,
+    javaScriptEnabled,
+    viewport: testInfo.project.use.viewport,
+    storageState: workerCustomer.state,
+    extraHTTPHeaders: { "X-Forwarded-For": `10.251.${testInfo.workerIndex % 250}.${javaScriptEnabled ? 1 : 2}` },
+  });
+  const voterPage = await voter.newPage();
+  await voterPage.goto(`/product/${product.slug}`);
+  if (javaScriptEnabled) await voterPage.locator("html[data-hydrated='true']").waitFor({ state: "attached" });
+  const theirView = voterPage.getByTestId("review").filter({ hasText: title });
+  await theirView.getByRole("button", { name: `Mark “${title}” as helpful` }).click();
+  await expect(theirView.getByText("You found this helpful")).toBeVisible();
+  await expect(theirView.getByTestId("helpful-count")).toHaveText("1 found this helpful");
+  await voterPage.reload();
+  await expect(
+    voterPage
+      .getByTestId("review")
+      .filter({ hasText: title })
+      .getByRole("button", { name: /as helpful$/ }),
+  ).toHaveCount(0);
+  await voter.close();
+  // Its author sees the vote and no button on their own review.
+  await page.reload();
+  await expect(mine.getByTestId("helpful-count")).toHaveText("1 found this helpful");
+  await expect(mine.getByRole("button", { name: /as helpful$/ })).toHaveCount(0);
 
   // The staff hide it with a reason; it leaves the product page, and its author sees why.
   await page.goto(`/admin/reviews?q=${encodeURIComponent(account.email)}`);
