@@ -61,6 +61,8 @@ export function CouponForm({
         <div className="min-w-0 flex-1">
           <FormField id={ID} label={coupon ? "Another coupon code" : "Coupon code"} error={error}>
             <input
+              // A new code applied (or removed) starts the field empty again, also when the page is not reloaded.
+              key={coupon?.code ?? ""}
               id={ID}
               name="couponCode"
               form={formId}

@@ -98,7 +98,7 @@ export default function AdminCoupons() {
                       <td data-label="Valid" className="px-4 py-3 text-stone-700">
                         {validity(c)}
                       </td>
-                      <td data-label="Used" className="px-4 py-3" data-testid="coupon-uses">
+                      <td data-label="Used" className="whitespace-nowrap px-4 py-3" data-testid="coupon-uses">
                         {c.uses}
                         {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}
                         {c.perCustomerLimit !== null ? ` (${c.perCustomerLimit} per customer)` : ""}

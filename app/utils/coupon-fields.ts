@@ -30,6 +30,9 @@ export const COUPON_FIELDS = {
 /** The customer's coupon field (cart and checkout): not `required`, so 'Remove' posts without it. */
 export const COUPON_INPUT = { maxLength: COUPON_LIMITS.codeMax } satisfies FieldRule;
 
+/** The coupon box's intents (cart and checkout pages post them to their own action). */
+export const COUPON_INTENTS = ["apply-coupon", "remove-coupon"] as const;
+
 export const COUPON_KINDS = ["percent", "fixed"] as const;
 export const COUPON_KIND_LABELS: Record<(typeof COUPON_KINDS)[number], string> = {
   percent: "Percentage off",

@@ -6,9 +6,8 @@ import { isAppError } from "~/lib/errors.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { applyCoupon, removeCoupon } from "~/models/coupons.server";
+import { COUPON_INTENTS } from "~/utils/coupon-fields";
 import { requireUser } from "./auth.server";
-
-export const COUPON_INTENTS = ["apply-coupon", "remove-coupon"] as const;
 
 /** Is this post the coupon box's? */
 export function isCouponPost(form: FormData): boolean {

@@ -135,6 +135,8 @@ test.describe("admin accessibility", () => {
       "/admin/users?new=1",
       "/admin/orders",
       `/admin/orders/${orderId}`,
+      "/admin/coupons",
+      "/admin/coupons?new=1",
     ];
     for (const path of adminPages) await expectNoViolations(page, path);
   });
