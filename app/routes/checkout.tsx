@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/AuthLayout";
 import { CouponForm, CouponFormOwner } from "~/components/CouponForm";
@@ -24,6 +24,7 @@ import { currentCartId } from "~/web/owner.server";
 import { CheckoutSchema, IdempotencyKeySchema } from "~/utils/checkout";
 import type { ShippingField } from "~/utils/checkout-fields";
 import { INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_RULES } from "~/utils/checkout-fields";
+import { COUPON_INTENTS } from "~/utils/coupon-fields";
 import { useIsPending } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
 
@@ -123,7 +124,10 @@ export default function CheckoutPage() {
   const { cart, defaults, shortages, idempotencyKey, testGateway } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
-  const busy = useIsPending({ formAction: "/checkout" });
+  const navigation = useNavigation();
+  // The coupon box posts to /checkout too: applying a code is not placing the order.
+  const couponPost = (COUPON_INTENTS as readonly unknown[]).includes(navigation.formData?.get("intent"));
+  const busy = useIsPending({ formAction: "/checkout" }) && !couponPost;
   const value = (name: string) => errors.value(name) ?? defaults[name as ShippingField] ?? "";
   const method = errors.value("paymentMethod") === "online" ? "online" : "cod";
 
