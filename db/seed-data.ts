@@ -18,6 +18,8 @@ export interface SeedProduct {
   featured: boolean;
   stock: number;
   specifications: Record<string, string>;
+  /** made after it is ordered: at least 14-21 business days to deliver (migration 0018, ADR 0017) */
+  madeToOrder?: boolean;
 }
 
 export const seedCategories: SeedCategory[] = [
@@ -256,6 +258,7 @@ export const seedProducts: SeedProduct[] = [
     price: 44999,
     featured: false,
     stock: 3,
+    madeToOrder: true,
     specifications: {
       Material: "Solid rosewood",
       Dimensions: "212 x 190 x 125 cm",

@@ -115,7 +115,9 @@ describe("GET /api/delivery", () => {
     expect((await api("pincode=194101")).body).toMatchObject({ serviceable: true, state: "Ladakh", days: { min: 7, max: 10 }, cod: false });
   });
 
-  it("a made-to-order product takes at least 14-21 business days", async () => {
+  it("a made-to-order product takes at least 14-21 business days (the demo's hand-carved bed is one)", async () => {
+    const bed = await db.selectFrom("items").select("id").where("slug", "=", "hand-carved-rosewood-king-bed").executeTakeFirstOrThrow();
+    expect(asRecord((await api(`pincode=380009&itemId=${bed.id}`)).body).days).toEqual({ min: 14, max: 21 });
     const id = await item("made-to-order-bed", 30000, 5);
     await db.updateTable("items").set({ madeToOrder: 1 }).where("id", "=", id).execute();
     const answer = asRecord((await api(`pincode=380009&itemId=${id}`)).body);
