@@ -144,3 +144,14 @@ export async function confirmationMail(email: string, orderId: number): Promise<
 export function orderCard(page: Page, orderId: number): Locator {
   return page.getByTestId("order-card").filter({ has: page.getByRole("heading", { name: `Order #${orderId}`, exact: true }) });
 }
+
+/** The staff ship, then deliver, an order from its admin page (the page must carry the admin flag: loginAsAdmin). */
+export async function shipAndDeliver(page: Page, orderId: number) {
+  await page.goto(`/admin/orders/${orderId}`);
+  const main = page.getByRole("main");
+  for (const label of ["Shipped", "Delivered"]) {
+    await main.getByRole("combobox", { name: "New status" }).selectOption({ label });
+    await main.getByRole("button", { name: "Update Status" }).click();
+    await expect(main.getByTestId("status-badge").first()).toHaveText(label);
+  }
+}

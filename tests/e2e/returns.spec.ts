@@ -4,7 +4,7 @@
 import { toast } from "./accounts-helpers";
 import { loginAsAdmin } from "./admin-helpers";
 import { expect, test } from "./fixtures";
-import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS } from "./orders-helpers";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "./orders-helpers";
 
 test("request a return of a delivered piece; the staff approve it and mark it returned", async ({ page }, testInfo) => {
   test.slow(); // an order, four admin posts, a request
@@ -14,13 +14,7 @@ test("request a return of a delivered piece; the staff approve it and mark it re
 
   await loginAsAdmin(page, testInfo);
   const adminPage = `/admin/orders/${orderId}`;
-  await page.goto(adminPage);
-  const main = page.getByRole("main");
-  for (const label of ["Shipped", "Delivered"]) {
-    await main.getByRole("combobox", { name: "New status" }).selectOption({ label });
-    await main.getByRole("button", { name: "Update Status" }).click();
-    await expect(main.getByTestId("status-badge").first()).toHaveText(label);
-  }
+  await shipAndDeliver(page, orderId);
 
   // The customer's order page: the form, within 48 hours of delivery.
   await page.goto(`/order-confirmation/${orderId}`);

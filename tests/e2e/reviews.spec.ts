@@ -7,7 +7,7 @@ import type { Page } from "@playwright/test";
 import { toast } from "./accounts-helpers";
 import { loginAsAdmin, uniqueTag } from "./admin-helpers";
 import { expect, jsEnabled, test } from "./fixtures";
-import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS } from "./orders-helpers";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "./orders-helpers";
 
 /** axe (WCAG 2 A/AA) on the page as it stands; it runs inside the page, so only with JavaScript. */
 async function expectAccessible(page: Page, projectName: string) {
@@ -29,13 +29,7 @@ test("review a delivered piece, see it on the product page, edit it; another cus
   const orderId = await placeCodOrder(page, gujaratAddress(account));
 
   await loginAsAdmin(page, testInfo);
-  await page.goto(`/admin/orders/${orderId}`);
-  const main = page.getByRole("main");
-  for (const label of ["Shipped", "Delivered"]) {
-    await main.getByRole("combobox", { name: "New status" }).selectOption({ label });
-    await main.getByRole("button", { name: "Update Status" }).click();
-    await expect(main.getByTestId("status-badge").first()).toHaveText(label);
-  }
+  await shipAndDeliver(page, orderId);
 
   // The delivered order's page links the piece to its review form.
   await page.goto(`/order-confirmation/${orderId}`);
