@@ -39,7 +39,7 @@ test("review a delivered piece, see it on the product page, edit it; another cus
   await expectAccessible(page, testInfo.project.name);
 
   // The rating, a title and the text.
-  const title = `Comfortable and sturdy ${uniqueTag(testInfo)}`;
+  const title = `Comfortable <b>and</b> sturdy ${uniqueTag(testInfo)}`; // plain text: never markup
   await page.getByRole("radio", { name: /^4 stars/ }).check();
   await page.getByLabel("Title").fill(title);
   await page.getByLabel("Your review").fill("The fabric is soft and the frame does not creak.\nDelivery was on time.");
@@ -51,6 +51,8 @@ test("review a delivered piece, see it on the product page, edit it; another cus
   const mine = reviews.getByTestId("review").filter({ hasText: title });
   await expect(mine).toBeVisible();
   await expect(mine.getByText("Verified purchase")).toBeVisible();
+  await expect(mine.getByRole("heading", { level: 3 })).toHaveText(title);
+  await expect(mine.locator("b")).toHaveCount(0);
   await expect(mine.getByText("4 out of 5 stars")).toBeAttached();
   await expect(mine.getByText("Delivery was on time.")).toBeVisible();
   await expect(reviews.getByTestId("review-histogram")).toBeVisible();
