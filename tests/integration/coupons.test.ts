@@ -8,9 +8,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
-import { UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
+import { env } from "~/lib/env.server";
+import { clientOf, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { createCoupon } from "~/models/admin-coupons.server";
 import { applyCoupon } from "~/models/coupons.server";
+import { changeOrderStatus } from "~/models/orders.server";
+import { requestReturn } from "~/models/returns.server";
 import * as adminCoupons from "~/routes/admin.coupons";
 import * as cartCouponApi from "~/routes/api.cart.coupon";
 import * as changeStatus from "~/routes/api.orders_.changeStatus";
@@ -19,7 +22,7 @@ import * as createPayment from "~/routes/rzp.create-order";
 import { grantAdmin } from "~/web/admin.server";
 import { COUPON_MESSAGES } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
-import { couponDiscount, discountedTotals, gstOn } from "~/utils/pricing";
+import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pricing";
 import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, expectApiError } from "./helpers";
@@ -144,6 +147,26 @@ describe("applying a code", () => {
     for (let i = 0; i < 20; i++) expect((await applyApi(customer, `GUESS${i}`)).status).toBe(404);
     const limited = expectApiError(await applyApi(customer, "GUESS21"), 429);
     expect(limited.message).toMatch(/Too many attempts/);
+  });
+
+  it("guessing is rate-limited per address too (60 a quarter hour), whichever account tries", async () => {
+    const trusted = env.TRUST_PROXY;
+    env.TRUST_PROXY = true;
+    try {
+      const from = clientOf(getRequest("/cart", { "X-Forwarded-For": "203.0.113.77" }));
+      const guessers = await Promise.all(["cpn-ip-a", "cpn-ip-b", "cpn-ip-c", "cpn-ip-d"].map((t) => shopper(t, 1000)));
+      const guess = (customer: Customer, i: number) => applyCoupon(customer.user.id, `IPGUESS${i}`, from).catch((e: unknown) => e);
+      for (const customer of guessers.slice(0, 3)) {
+        for (let i = 0; i < 20; i++) expect(await guess(customer, i)).toMatchObject({ status: 404 });
+      }
+      // A fourth account from the same address: its first try is over the address's 60.
+      expect(await guess(guessers[3]!, 0)).toMatchObject({ status: 429 });
+      // From another address it is not held.
+      const elsewhere = clientOf(getRequest("/cart", { "X-Forwarded-For": "198.51.100.77" }));
+      await expect(applyCoupon(guessers[3]!.user.id, "IPGUESSX", elsewhere)).rejects.toMatchObject({ status: 404 });
+    } finally {
+      env.TRUST_PROXY = trusted;
+    }
   });
 
   it("the cart page's form works without JavaScript: applied, refused beside the field, removed", async () => {
@@ -328,6 +351,38 @@ describe("ordering with a code", () => {
     expect(placed.status).toBe(201);
     expect(asRecord(placed.body)).toMatchObject({ discount: 1000, couponCode: c.code, total: 8000 + 1 + gstOn(8000) });
     expect(await couponRow(c.id)).toEqual({ uses: 2, useRows: 1 });
+  });
+});
+
+describe("returns of a discounted order", () => {
+  it("a partial return refunds what was paid for those units (their share of the discount off), all returns the total", async () => {
+    const customer = await newCustomer("cpn-return");
+    const lamp = await item("cpn-ret-lamp", 1999, 20);
+    await addToCart(customer, lamp, 3);
+    const c = await coupon({ kind: "fixed", value: 899 });
+    const placed = await placeViaApi(customer, checkoutFields({ couponCode: c.code }));
+    expect(placed.status).toBe(201);
+    const order = asRecord(placed.body) as { id: number; total: number };
+    expect(order.total).toBe(discountedTotals([{ price: 1999, quantity: 3 }], 899).total);
+    const admin = { actor: "admin" as const, userId: null };
+    await changeOrderStatus(order.id, "shipped", admin);
+    await changeOrderStatus(order.id, "delivered", admin);
+    const [line] = await db.selectFrom("orderItems").select(["id", "discount"]).where("orderId", "=", order.id).execute();
+    expect(line!.discount).toBe(899);
+    const one = await requestReturn(customer.user.id, order.id, {
+      reason: "damaged",
+      details: "Cracked shade.",
+      lines: [{ orderItemId: line!.id, quantity: 1 }],
+    });
+    // ₹1,999 less ⌈899 / 3⌉ = ₹300 of the discount: ₹1,699 paid, and its GST.
+    expect(paidValue({ price: 1999, quantity: 3, discount: 899 }, 1)).toBe(1699);
+    expect(one.refundAmount).toBe(1699 + gstOn(1699));
+    const rest = await requestReturn(customer.user.id, order.id, {
+      reason: "damaged",
+      details: "The other two too.",
+      lines: [{ orderItemId: line!.id, quantity: 2 }],
+    });
+    expect(one.refundAmount + rest.refundAmount).toBe(order.total);
   });
 });
 
