@@ -184,6 +184,16 @@ function NumberField({
   );
 }
 
+/** A day in India's calendar (YYYY-MM-DD); empty: no bound. */
+function DateField({ name, label, value, error }: { name: "validFrom" | "validUntil"; label: string; value: string; error?: string }) {
+  const id = `coupon-${name}`;
+  return (
+    <FormField id={id} label={label} optional error={error}>
+      <input id={id} type="date" name={name} defaultValue={value} className="field-input" {...fieldA11y(id, error)} />
+    </FormField>
+  );
+}
+
 function CouponForm({ coupon, categories }: { coupon: AdminCoupon | null; categories: { id: number; title: string }[] }) {
   const result = useActionData<typeof action>();
   const errors = useFormErrors(result);
@@ -246,26 +256,18 @@ function CouponForm({ coupon, categories }: { coupon: AdminCoupon | null; catego
               error={e("minSubtotal")}
             />
             <div className="hidden sm:block" />
-            <FormField id="coupon-validFrom" label="Valid from" optional error={e("validFrom")}>
-              <input
-                id="coupon-validFrom"
-                type="date"
-                name="validFrom"
-                defaultValue={text("validFrom", coupon?.validFrom ? istDay(coupon.validFrom) : "")}
-                className="field-input"
-                {...fieldA11y("coupon-validFrom", e("validFrom"))}
-              />
-            </FormField>
-            <FormField id="coupon-validUntil" label="Valid until (last day)" optional error={e("validUntil")}>
-              <input
-                id="coupon-validUntil"
-                type="date"
-                name="validUntil"
-                defaultValue={text("validUntil", coupon?.validUntil ? istDay(coupon.validUntil, true) : "")}
-                className="field-input"
-                {...fieldA11y("coupon-validUntil", e("validUntil"))}
-              />
-            </FormField>
+            <DateField
+              name="validFrom"
+              label="Valid from"
+              value={text("validFrom", coupon?.validFrom ? istDay(coupon.validFrom) : "")}
+              error={e("validFrom")}
+            />
+            <DateField
+              name="validUntil"
+              label="Valid until (last day)"
+              value={text("validUntil", coupon?.validUntil ? istDay(coupon.validUntil, true) : "")}
+              error={e("validUntil")}
+            />
             <NumberField
               name="usageLimit"
               label="Total uses"

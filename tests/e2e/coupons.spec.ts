@@ -3,12 +3,11 @@
 // the cart in lower case (an unknown code is refused beside the field first), sees the discount as
 // its own line with GST and shipping after it, orders at the checkout, and finds the discount on
 // the confirmation and the tax invoice; the staff's list then counts the use.
-import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { toast } from "./accounts-helpers";
 import { loginAsAdmin, uniqueWord } from "./admin-helpers";
 import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors, parseRupees, rupees } from "./helpers";
+import { dropExpectedStatusErrors, parseRupees, rupees, screenshot } from "./helpers";
 import {
   addToCart,
   confirmedOrderId,
@@ -20,12 +19,7 @@ import {
   PRODUCTS,
 } from "./orders-helpers";
 
-const SHOTS = "/tmp/e2e-shots";
-
-async function shot(page: Page, name: string, project: string) {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${project}-coupons-${name}.png`, fullPage: true });
-}
+const shot = (page: Page, name: string, project: string) => screenshot(page, `coupons-${name}`, project);
 
 async function amount(page: Page, testId: string): Promise<number> {
   const text = ((await page.getByTestId(testId).first().textContent()) ?? "").trim();

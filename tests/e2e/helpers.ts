@@ -1,5 +1,16 @@
-// Small helpers shared by the browser tests: reading rupee amounts and the contract's money rules.
+// Small helpers shared by the browser tests: reading rupee amounts and the contract's money rules,
+// and full-page screenshots to look at.
+import fs from "node:fs/promises";
 import type { Locator, Page } from "@playwright/test";
+
+/** Where the browser tests' screenshots go (looked at by people; nothing compares them). */
+export const SHOTS = "/tmp/e2e-shots";
+
+/** A full-page screenshot, `{SHOTS}/{project}-{name}.png`. */
+export async function screenshot(page: Page, name: string, project: string): Promise<void> {
+  await fs.mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}/${project}-${name}.png`, fullPage: true });
+}
 
 /** "₹1,23,456" → 123456. Throws on anything that is not a whole-rupee amount. */
 export function parseRupees(text: string): number {
