@@ -6,7 +6,11 @@
 // no concurrency: the time is the server's, not a queue's). Prints p50/p95/p99 per route and
 // fails (exit 1) when a budget is missed or a route does not answer 200.
 //
-//   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--pg ADMIN_URL] [--keep]
+//   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--load-seconds 5] [--pg ADMIN_URL] [--keep]
+//
+// Then issue 16's page budgets (ADR 0016): the JavaScript each storefront page ships (from the
+// build's manifest, ≤ 90 KiB gzip) and each page route's throughput at 10 connections, for
+// visitors without a cookie (the page cache) and rendered for each request (--load-seconds 0 skips).
 //
 // SQLite by default; with --pg (or TEST_PG_URL) an admin connection to PostgreSQL, on which it
 // creates a fresh database (dropped afterwards). `npm run bench:pg` starts a throwaway
@@ -20,6 +24,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { createPgDatabase, freePort } from "./throwaway.mjs";
+import { JS_BUDGET_KIB, pageWeights } from "./page-weight.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_BUILD = path.join(root, "build", "server", "index.js");
@@ -35,6 +40,9 @@ const BUDGET = {
   worstSearch: 100,
 };
 
+/** The sixth security check's search (issue 12): eight two-letter prefixes that each begin words of most products. */
+const CRAFTED = "fo+in+fr+by+ou+te+ma+an";
+
 const { values } = parseArgs({
   options: {
     total: { type: "string", default: "100000" },
@@ -42,14 +50,25 @@ const { values } = parseArgs({
     warmup: { type: "string", default: "30" },
     pg: { type: "string" },
     keep: { type: "boolean", default: false },
+    "load-seconds": { type: "string", default: "5" },
   },
 });
 const total = Number(values.total);
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
+const loadSeconds = Number(values["load-seconds"]);
 const pgAdminUrl = values.pg ?? process.env.TEST_PG_URL ?? null;
-if (!Number.isInteger(total) || total < 30 || !Number.isInteger(requests) || requests < 20 || !Number.isInteger(warmup) || warmup < 0) {
-  console.error("usage: node scripts/bench.mjs [--total N>=30] [--requests N>=20] [--warmup N] [--pg ADMIN_URL] [--keep]");
+if (
+  !Number.isInteger(total) ||
+  total < 30 ||
+  !Number.isInteger(requests) ||
+  requests < 20 ||
+  !Number.isInteger(warmup) ||
+  warmup < 0 ||
+  !Number.isFinite(loadSeconds) ||
+  loadSeconds < 0
+) {
+  console.error("usage: node scripts/bench.mjs [--total N>=30] [--requests N>=20] [--warmup N] [--load-seconds S] [--pg URL] [--keep]");
   process.exit(2);
 }
 
@@ -98,6 +117,105 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/** A cookie that names no session: the page is rendered for the request, as for a signed-in customer (ADR 0016). */
+const RENDER = { Cookie: "bench=render" };
+
+/**
+ * Issue 16's page budgets (ADR 0016), the figures of ../shared/perf without a browser: minimum
+ * anonymous throughput a page route (10 connections, keep-alive; what visitors without a cookie
+ * get, served by the page cache) and the same pages rendered for each request (a cookie), with
+ * p50/p99 under that load; and the JavaScript each storefront page ships (scripts/page-weight.mjs).
+ * The floor is half the bare Remix app's throughput on this 2-core machine (300-550 req/s there).
+ */
+const PAGE_RPS_FLOOR = 200;
+
+/** `connections` clients asking for `path` again and again for `seconds`: 2xx answers a second and latency percentiles. */
+async function load(base, path, headers, seconds, connections = 10) {
+  const loadAgent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const times = [];
+  let ok = 0;
+  let other = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const one = () =>
+    new Promise((resolve) => {
+      const started = process.hrtime.bigint();
+      const req = http.request(new URL(path, base), { headers, agent: loadAgent }, (res) => {
+        res.resume();
+        res.on("end", () => {
+          times.push(Number(process.hrtime.bigint() - started) / 1e6);
+          if (res.statusCode >= 200 && res.statusCode < 300) ok++;
+          else other++;
+          resolve();
+        });
+      });
+      req.on("error", () => {
+        other++;
+        resolve();
+      });
+      req.end();
+    });
+  const started = Date.now();
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < deadline) await one();
+    }),
+  );
+  loadAgent.destroy();
+  times.sort((a, b) => a - b);
+  return { rps: ok / ((Date.now() - started) / 1000), other, p50: percentile(times, 50), p99: percentile(times, 99) };
+}
+
+async function pageBudgets(base, productSlug) {
+  let ok = true;
+  const weights = pageWeights().map((w) => {
+    const within = w.kib <= JS_BUDGET_KIB;
+    if (!within) ok = false;
+    return {
+      page: w.page,
+      "KiB gz": w.kib.toFixed(1),
+      files: w.files,
+      budget: `<= ${JS_BUDGET_KIB}`,
+      verdict: within ? "ok" : "OVER BUDGET",
+    };
+  });
+  console.info("\nJavaScript per storefront page (build manifest, gzip -9, KiB):");
+  console.info(table(weights));
+  if (loadSeconds <= 0) return ok;
+  const pages = [
+    { name: "home", path: "/" },
+    { name: "category page 1", path: "/category/living-room" },
+    { name: "category page 100", path: "/category/living-room?page=100" },
+    { name: "product page", path: `/product/${productSlug}` },
+    { name: "search", path: "/search?q=sofa" },
+    { name: "API category items", path: "/api/category/items?slug=living-room" },
+  ];
+  const rows = [];
+  for (const page of pages) {
+    await load(base, page.path, {}, 1);
+    const cached = await load(base, page.path, {}, loadSeconds);
+    const rendered = await load(base, page.path, RENDER, loadSeconds);
+    const isPage = !page.path.startsWith("/api/");
+    const within = !isPage || (cached.rps >= PAGE_RPS_FLOOR && cached.other === 0 && rendered.other === 0);
+    if (!within) ok = false;
+    rows.push({
+      route: page.name,
+      "req/s": cached.rps.toFixed(0),
+      p50: cached.p50.toFixed(1),
+      p99: cached.p99.toFixed(1),
+      "rendered req/s": rendered.rps.toFixed(0),
+      "rendered p99": rendered.p99.toFixed(1),
+      "non-2xx": cached.other + rendered.other,
+      budget: isPage ? `req/s >= ${PAGE_RPS_FLOOR}` : "-",
+      verdict: within ? "ok" : "OVER BUDGET",
+    });
+  }
+  console.info(
+    `\nThroughput, 10 connections, ${loadSeconds} s a run (anonymous: the page cache; rendered: a cookie, every request rendered; ms):`,
+  );
+  console.info(table(rows));
+  return ok;
+}
+
 async function main() {
   if (!fs.existsSync(SERVER_BUILD)) {
     console.info("No build found: building once…");
@@ -133,6 +251,7 @@ async function main() {
       DATA_DIR: dataDir,
       MAIL_DIR: path.join(dataDir, "mail"),
       SEED: "none",
+      TRUST_PROXY: "1",
       ADMIN_PASSWORD: adminPassword,
       SESSION_SECRET: crypto.randomBytes(32).toString("hex"),
     },
@@ -193,21 +312,56 @@ async function main() {
         path: "/api/search?q=wo&availability=in-stock&sort=price-desc&page=20&pageSize=100",
         budget: BUDGET.worstSearch,
       },
+      // The sixth security check's searches (issue 12; ADR 0014): eight common two-letter words, a deep page, filtered;
+      // and their variants with real words: common whole two-letter words, common three- and four-letter prefixes.
+      { name: "search, crafted two-letter words", path: `/search?q=${CRAFTED}`, budget: BUDGET.search },
+      { name: "search, crafted, deep page", path: `/api/search?q=${CRAFTED}&page=20&pageSize=100`, budget: BUDGET.search },
+      {
+        name: "search, crafted, deep, filtered",
+        path: `/api/search?q=${CRAFTED}&availability=in-stock&sort=price-desc&page=20&pageSize=100`,
+        budget: BUDGET.search,
+      },
+      {
+        name: "search, common short words, filtered",
+        path: "/api/search?q=in+by+to+of+an&availability=in-stock&page=20&pageSize=100",
+        budget: BUDGET.search,
+      },
+      {
+        name: "search, common 3-letter prefixes",
+        path: "/api/search?q=for+ins+tea+fre+our+and+mad+woo&page=20&pageSize=100",
+        budget: BUDGET.search,
+      },
+      {
+        name: "search, common 4-letter prefixes",
+        path: "/api/search?q=with+made+hand+fini+wood+inch+free+colo&sort=price-asc",
+        budget: BUDGET.search,
+      },
       { name: "admin product search", path: "/admin/products?q=teak", budget: null, headers: { Cookie: adminCookie } },
     ];
 
     const rows = [];
-    for (const route of routes) {
+    for (const [index, route] of routes.entries()) {
+      // Each route from an address of its own (the server trusts the bench's X-Forwarded-For): a route whose
+      // searches cost over 100 ms is refused after 10 of them (ADR 0014) without holding the routes after it.
+      const headers = { ...(route.headers ?? RENDER), "X-Forwarded-For": `198.51.100.${index + 1}` };
+      const all = [];
       const times = [];
       let status = 0;
+      let answered = 0;
       for (let i = 0; i < warmup + requests; i++) {
-        const answer = await request(base, "GET", route.path, route.headers ?? {});
+        // A cookie (not a session's) so that every page is rendered, not served by the anonymous page cache (ADR 0016).
+        const answer = await request(base, "GET", route.path, headers);
         status = answer.status;
         if (status !== 200) break;
+        answered++;
+        all.push(answer.ms);
         if (i >= warmup) times.push(answer.ms);
       }
       if (status !== 200) {
-        rows.push({ route: route.name, path: route.path, status, verdict: "FAIL (not 200)" });
+        // A search over 100 ms counts against the address (ADR 0014): past 10 in a minute it is refused (429).
+        all.sort((a, b) => a - b);
+        const [p50, p95] = all.length ? [50, 95].map((p) => percentile(all, p).toFixed(1)) : ["-", "-"];
+        rows.push({ route: route.name, p50, p95, status, verdict: `FAIL (${status} after ${answered} answers)` });
         failed = true;
         continue;
       }
@@ -228,6 +382,7 @@ async function main() {
       `\n${database.kind}, ${total.toLocaleString("en-IN")} products, ${requests} requests a route after ${warmup} warm-up (ms):`,
     );
     console.info(table(rows));
+    if (!(await pageBudgets(base, productSlug))) failed = true;
     console.info(failed ? "bench: a budget was missed" : "bench: every budget met");
   } finally {
     server.kill("SIGTERM");

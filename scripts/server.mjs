@@ -35,7 +35,10 @@ const trustProxy = (req) => trusts(req.socket.remoteAddress ?? "", 0);
 app.use(compression());
 const staticOptions = { dotfiles: "ignore", redirect: false, index: false };
 app.use("/assets", express.static(path.join(root, "build", "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));
-app.use(express.static(path.join(root, "build", "client"), { ...staticOptions, maxAge: "1h" }));
+// build/client's other files (favicon.svg …) all have an extension: a page's path is not looked for
+// on disk (one stat call less per page, ADR 0016).
+const publicFiles = express.static(path.join(root, "build", "client"), { ...staticOptions, maxAge: "1h" });
+app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 // Method, path, status, length and time; never a query value (reset tokens, emails).
 app.use(accessLog());
 // Origin check, body size and NUL refusal before Remix (scripts/request-gate.mjs).
