@@ -8,6 +8,7 @@
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
+import { errorMessage } from "~/lib/log.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
@@ -412,8 +413,13 @@ export async function reviewablePieces(
  * the pieces still in the catalogue that the customer has not reviewed yet; none: no mail.
  */
 export async function inviteReviews(order: { id: number; userId: number; status: string }, db: Db = defaultDb): Promise<void> {
-  const pieces = (await reviewablePieces(order, db)).filter((p) => !p.reviewed);
-  if (pieces.length === 0) return;
-  const customer = await db.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirst();
-  if (customer) sendReviewInvite(order.id, pieces, customer);
+  try {
+    const pieces = (await reviewablePieces(order, db)).filter((p) => !p.reviewed);
+    if (pieces.length === 0) return;
+    const customer = await db.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirst();
+    if (customer) sendReviewInvite(order.id, pieces, customer);
+  } catch (error) {
+    // The delivery is committed: a failed invitation is logged, never the status change's failure.
+    console.error("review invitation failed:", errorMessage(error));
+  }
 }
