@@ -18,6 +18,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   const lines = order.items.map((i) => `${i.title} × ${i.quantity}: ${formatPrice(i.price * i.quantity)}`);
   const sums: [string, string][] = [
     ["Subtotal", formatPrice(order.subtotal)],
+    ...(order.discount > 0 ? [[`Discount (${order.couponCode ?? "coupon"})`, `−${formatPrice(order.discount)}`] as [string, string]] : []),
     ["Shipping", order.shipping === 0 ? "Free" : formatPrice(order.shipping)],
     ["GST (18%)", formatPrice(order.gst)],
     ["Total", formatPrice(order.total)],

@@ -9,6 +9,7 @@ import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { env } from "~/lib/env.server";
+import { settleMail } from "~/lib/mail.server";
 import { clientOf, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { createCoupon } from "~/models/admin-coupons.server";
 import { applyCoupon } from "~/models/coupons.server";
@@ -24,6 +25,7 @@ import { COUPON_MESSAGES } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
 import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pricing";
 import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
+import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, expectApiError } from "./helpers";
 import type { Customer } from "./order-helpers";
@@ -260,6 +262,10 @@ describe("ordering with a code", () => {
       [1999, 899],
     ]);
     expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    // The confirmation mail lists the discount between the subtotal and the shipping.
+    await settleMail();
+    const [mail] = (await mailsTo(customer.email)).filter((m) => m.subject.includes(`order #${order.id} confirmed`));
+    expect(mail?.text).toContain(`Subtotal: ₹25,997\nDiscount (${c.code}): −₹899\nShipping: Free`);
     // The code left the cart with its lines.
     expect(await cartCode(customer)).toBeNull();
   });
