@@ -4,6 +4,7 @@ import type { Item } from "~/utils/catalogue";
 import { truncate } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
+import { HIGH_PRIORITY } from "~/utils/hooks";
 import { CartIcon } from "./icons";
 import { RatingBadge } from "./ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
@@ -31,6 +32,8 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
             width={800}
             height={600}
             loading={eager ? "eager" : "lazy"}
+            // The first cards hold a list page's LCP image (ADR 0016): fetched ahead of scripts.
+            {...(eager ? HIGH_PRIORITY : {})}
             decoding="async"
             className="h-full w-full object-cover transition duration-500 group-hover:scale-[1.03]"
           />
