@@ -51,7 +51,7 @@ export const MAX_ZONE_DAYS = 60;
 export const ZONE_KINDS = ["state", "district", "range"] as const;
 export type ZoneKind = (typeof ZONE_KINDS)[number];
 export const ZONE_KIND_LABELS: Record<ZoneKind | "default", string> = {
-  default: "Everywhere else",
+  default: "Default",
   state: "State",
   district: "District",
   range: "Pincode range",
@@ -90,7 +90,7 @@ export function zoneScope(zone: Pick<DeliveryZone, "kind" | "state" | "district"
   if (zone.kind === "state") return zone.state ?? "";
   if (zone.kind === "district") return `${zone.district ?? ""}, ${zone.state ?? ""}`;
   if (zone.kind === "range") return zone.pincodeFrom === zone.pincodeTo ? `${zone.pincodeFrom}` : `${zone.pincodeFrom}-${zone.pincodeTo}`;
-  return ZONE_KIND_LABELS.default;
+  return "Everywhere else";
 }
 
 /** The product page's Check delivery: nothing asked yet, an answer, or a message beside the field. */

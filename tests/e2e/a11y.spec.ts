@@ -21,6 +21,8 @@ const PAGES = [
   "/category/living-room?sort=price-asc",
   "/product/sheesham-wood-3-seater-sofa",
   "/product/sheesham-wood-3-seater-sofa?tab=specifications",
+  "/product/sheesham-wood-3-seater-sofa?pincode=380009",
+  "/product/sheesham-wood-3-seater-sofa?pincode=682555",
   "/cart",
   "/wishlist",
   "/about",
@@ -137,6 +139,8 @@ test.describe("admin accessibility", () => {
       `/admin/orders/${orderId}`,
       "/admin/coupons",
       "/admin/coupons?new=1",
+      "/admin/delivery",
+      "/admin/delivery?new=1",
     ];
     for (const path of adminPages) await expectNoViolations(page, path);
   });

@@ -6,6 +6,7 @@ import type { Page } from "@playwright/test";
 import { formatLongDate } from "../../app/utils/dates";
 import { dateAtNoonInIndia, deliveryWindow } from "../../app/utils/delivery-dates";
 import { banner } from "./accounts-helpers";
+import { adminDialog, expectFieldError, openAdmin } from "./admin-helpers";
 import { expect, jsEnabled, test } from "./fixtures";
 import { dropExpectedStatusErrors } from "./helpers";
 import {
@@ -52,6 +53,7 @@ test("Check delivery on a product page: by when, cash on delivery, not served; r
   await expect(answer).toContainText("5-7 business days to Ahmedabad, Gujarat (380009)");
   await expect(answer).toContainText("Cash on delivery available");
   await shot(page, "delivery-check", testInfo.project.name);
+  await page.getByTestId("delivery-check").screenshot({ path: `${SHOTS}/${testInfo.project.name}-delivery-check-card.png` });
 
   // The same visit: another product page answers for the same pincode without asking again.
   await page.goto("/product/teak-wood-diwan-with-bolsters");
@@ -94,4 +96,42 @@ test("the checkout refuses a pincode the shop does not serve, beside the field; 
   const { latest } = deliveryWindow(new Date(), { min: 5, max: 7 });
   await expect(fact(page, "Estimated Delivery")).toHaveText(formatLongDate(dateAtNoonInIndia(latest)));
   await expect(page.getByRole("region", { name: "Delivery Method" })).toContainText("Delivered within 5-7 business days");
+});
+
+test("staff add a delivery zone at /admin/delivery (a wrong one is refused beside its field), then delete it", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  // Zones are the whole shop's: each project adds its own district, and deletes it again.
+  const district = jsEnabled(testInfo.project.name) ? "South Goa" : "North Goa";
+  await openAdmin(page, testInfo, "/admin/delivery", "Delivery");
+  const table = page.getByRole("table", { name: "Delivery zones" });
+  await expect(table.getByRole("row", { name: /Everywhere else/ })).toContainText("7-10");
+  await expect(table.getByRole("row", { name: /Ahmedabad, Gujarat/ })).toContainText("5-7");
+
+  await page.getByRole("link", { name: "Add Zone" }).click();
+  const dialog = adminDialog(page, "Add Zone");
+  await dialog.getByLabel("Covers").selectOption("district");
+  await dialog.getByLabel("State").selectOption("Goa");
+  await dialog.getByLabel("District").fill(district.toLowerCase());
+  await dialog.getByLabel("Minimum business days").fill("6");
+  await dialog.getByLabel("Maximum business days").fill("4");
+  await dialog.getByLabel("Label").fill("Goa coast");
+  await dialog.getByLabel("Cash on delivery allowed").uncheck();
+  await dialog.getByRole("button", { name: "Add Zone" }).click();
+  await expectFieldError(adminDialog(page, "Add Zone"), "Maximum business days", "Maximum days must be at least the minimum");
+  dropExpectedStatusErrors(consoleErrors, 400);
+  await shot(page, "admin-delivery-refused", testInfo.project.name);
+
+  await adminDialog(page, "Add Zone").getByLabel("Maximum business days").fill("8");
+  await adminDialog(page, "Add Zone").getByRole("button", { name: "Add Zone" }).click();
+  const row = table.getByRole("row", { name: new RegExp(`${district}, Goa`) });
+  await expect(row).toContainText("6-8");
+  await expect(row).toContainText("Goa coast");
+  await expect(row.locator("td").nth(3)).toHaveText("No"); // cash on delivery
+  await shot(page, "admin-delivery", testInfo.project.name);
+
+  await row.getByRole("link", { name: `Delete ${district}, Goa` }).click();
+  await adminDialog(page, "Delete delivery zone").getByRole("button", { name: "Delete" }).click();
+  await expect(table.getByRole("row", { name: new RegExp(`${district}, Goa`) })).toHaveCount(0);
 });
