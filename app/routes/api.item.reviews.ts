@@ -1,9 +1,10 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { publicApiHandler } from "~/lib/api.server";
-import { otherMethods, pageParams } from "~/lib/api-params.server";
-import { parseWith } from "~/lib/http.server";
-import { productReviews } from "~/models/reviews.server";
-import { ReviewApiQuerySchema } from "~/utils/review-schemas";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiHandler, jsonResponse, publicApiHandler } from "~/lib/api.server";
+import { pageParams, requireMutation } from "~/lib/api-params.server";
+import { parseWith, readBody } from "~/lib/http.server";
+import { ownReview, productReviews, saveReview } from "~/models/reviews.server";
+import { requireApiUser } from "~/web/auth.server";
+import { ReviewApiQuerySchema, ReviewSchema } from "~/utils/review-schemas";
 
 /**
  * GET /api/item/reviews?itemId=&sort=newest|helpful&page=&pageSize= (docs/api.md, Reviews): the
@@ -21,4 +22,18 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const { info, ...page } = await productReviews(itemId, { sort, page: paging.page }, undefined, paging.pageSize);
     return { itemId, ...page, total: page.reviewCount, page: info.page, pageSize: paging.pageSize };
   });
-export const action = otherMethods(["GET"]);
+
+/**
+ * POST `{ itemId, rating, title, body }` by a customer who received the piece: 201 with their
+ * review when written, 200 when it edits the one they wrote. The rules are reviews.server's: 401
+ * signed out, 403 not received, 404 no such product, 400 bad input, 429.
+ */
+export const action = ({ request }: ActionFunctionArgs) =>
+  apiHandler(async () => {
+    requireMutation(request, ["POST"]);
+    const body = await readBody(request);
+    const user = await requireApiUser(request);
+    const input = parseWith(ReviewSchema, body);
+    const saved = await saveReview(user.id, input);
+    return jsonResponse({ itemId: input.itemId, ...(await ownReview(user.id, input.itemId)) }, { status: saved.created ? 201 : 200 });
+  });

@@ -21,7 +21,7 @@ import { grantAdmin } from "~/web/admin.server";
 import { productJsonLd } from "~/utils/seo";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { mailsTo } from "../support/outbox";
-import { formRequest, getRequest, mergeCookies } from "../support/requests";
+import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, cookieJar, expectApiError } from "./helpers";
 import type { Customer } from "./order-helpers";
 import { addToCart, checkoutFields, itemMaker, newCustomers, PASSWORD, placeViaApi } from "./order-helpers";
@@ -287,6 +287,31 @@ describe("the invitation and the order page", () => {
       ).body,
     );
     expect(page.reviewable).toEqual([{ itemId: sofa, title: expect.any(String), slug: sofaSlug, reviewed: true }]);
+  });
+});
+
+describe("the reviews API", () => {
+  it("POST /api/item/reviews: 401 signed out, 403 not received, 400 bad input, 404 no product, 201 written, 200 edited", async () => {
+    const lamp = await item("lamp", 3000, 10);
+    await order(waiting, lamp, true);
+    const post = (body: unknown, headers: Record<string, string> = waiting.auth) =>
+      call(reviewsApi.action, jsonRequest("POST", "/api/item/reviews", body, headers));
+    const good = { itemId: lamp, rating: 5, title: "Warm light", body: "Just right for reading." };
+    expectApiError(await post(good, {}), 401);
+    expect(expectApiError(await post(good, stranger.auth), 403).message).toBe(REVIEW_MESSAGES.notBuyer);
+    const bad = expectApiError(await post({ itemId: lamp, rating: 0, title: "", body: "b" }), 400);
+    expect(bad.errors).toEqual({ rating: REVIEW_MESSAGES.rating, title: REVIEW_MESSAGES.title });
+    expectApiError(await post({ ...good, itemId: 2147483000 }), 404);
+    expect(await reviewRows(lamp)).toEqual([]);
+
+    const created = await post(good);
+    expect(created.status).toBe(201);
+    expect(asRecord(created.body)).toMatchObject({ itemId: lamp, rating: 5, title: "Warm light", visible: true });
+    const edited = await post({ ...good, rating: 3 });
+    expect(edited.status).toBe(200);
+    expect(asRecord(edited.body).id).toBe(asRecord(created.body).id);
+    expect(await sums(lamp)).toEqual({ averageRating: 3, reviewCount: 1 });
+    await settleMail();
   });
 });
 
