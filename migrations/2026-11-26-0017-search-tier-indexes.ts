@@ -4,26 +4,29 @@
 // column filters and a NOT of the previous tier, which walk the whole position lists of every word:
 // eight common two-letter prefixes ('fo in fr by ou te ma an') cost 0.1-0.4 s of SQLite a search, and
 // PostgreSQL weighed three weighted matches on each of 48,000 matching rows (about 95 ms). Now each
-// tier has an index of its own words, read with a plain match in id order; 0011's covers 'anywhere'.
+// tier has an index of its own words, read with a plain match in id order.
 //
-// SQLite: three contentless FTS5 tables, rowid = items.id, the same tokenizer as items_fts, detail=none
-// (a tier is a plain match: no positions, no column filters, so the index holds only which products
-// have each word), and prefix indexes of 2 to 6 characters (a prefix FTS5 has no index for is the
-// merge of every word it begins: 'fini' of finish, finished, finishing; eight such common prefixes
-// cost 28 ms a tier at 100,000 products, 7 ms with the indexes): items_fts_title (title), items_fts_title_category
-// (title, category title), items_fts_title_category_specs (those and the specification values).
-// Kept in step by triggers, as 0011's table is, in the writing statement's transaction: insert,
-// delete, an update of the title, specifications or category (not the description: in no tier's
-// words), and a category's new title.
+// SQLite: four contentless FTS5 tables, rowid = items.id, 0011's tokenizer, detail=none (a tier is a
+// plain match: no positions, no column filters, so the index holds only which products have each
+// word), and prefix indexes of 2 to 6 characters (a prefix FTS5 has no index for is the merge of every
+// word it begins: 'fini' of finish, finished, finishing; eight such common prefixes cost 36 ms of the
+// index of every field at 100,000 products, 7 ms with the indexes): items_fts_title (title),
+// items_fts_title_category (title, category title), items_fts_title_category_specs (those and the
+// specification values) and items_fts_all (those and the description), which replaces 0011's
+// items_fts (dropped with its triggers; down builds it again with 0011's own up). Kept in step by
+// triggers, as 0011's table was, in the writing statement's transaction: insert, delete, an update of
+// the title, description, specifications or category, and a category's new title.
 //
 // PostgreSQL: three tsvector columns of items_search, generated from 0011's weighted document
 // (ts_filter keeps the lexemes of the title A; title and category A, B; and specifications C), so
-// they follow every write of the document with no trigger of their own, each with a GIN index. Being
-// columns, each has its own statistics: the planner sees that 'bedroom' is in no title.
+// they follow every write of the document with no trigger of their own, each with a GIN index; the
+// document is the last tier's. Being columns, each has its own statistics: the planner sees that
+// 'bedroom' is in no title.
 //
 // Frozen once landed.
 import type { Kysely } from "kysely";
 import { PostgresAdapter, sql } from "kysely";
+import { up as upSearchIndex } from "./2026-11-25-0011-search-index";
 
 function isPostgres(db: Kysely<unknown>) {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -46,7 +49,15 @@ const TABLES = [
     columns: ["title", "category", "specs"],
     values: (row: string, category: string) => [`${row}.title`, category, specs(row)],
   },
+  {
+    name: "items_fts_all",
+    columns: ["title", "category", "specs", "description"],
+    values: (row: string, category: string) => [`${row}.title`, category, specs(row), `${row}.description`],
+  },
 ];
+
+/** Migration 0011's SQLite index of every field, which items_fts_all replaces (its down builds it again). */
+const ITEMS_FTS_TRIGGERS = ["items_fts_category_title", "items_fts_delete", "items_fts_update", "items_fts_insert"];
 
 /** Inserts `from`'s rows into a tier table (`row`: the items row's name in it; `category`: its category title). */
 const insertInto = (t: (typeof TABLES)[number], row: string, category: string, from: string) =>
@@ -59,6 +70,8 @@ const categoryOf = (row: string) => `(select title from categories where id = ${
 const TRIGGERS = ["items_fts_tiers_insert", "items_fts_tiers_update", "items_fts_tiers_delete", "items_fts_tiers_category_title"];
 
 async function upSqlite(db: Kysely<unknown>) {
+  for (const trigger of ITEMS_FTS_TRIGGERS) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
+  await sql`drop table if exists items_fts`.execute(db);
   for (const t of TABLES) {
     await sql
       .raw(
@@ -78,7 +91,7 @@ async function upSqlite(db: Kysely<unknown>) {
     .execute(db);
   await sql
     .raw(
-      `create trigger items_fts_tiers_update after update of title, specifications, category_id on items begin
+      `create trigger items_fts_tiers_update after update of title, description, specifications, category_id on items begin
          ${deleteAll("old.id")}
          ${insertAll("new", categoryOf("new"), "")}
        end`,
@@ -98,6 +111,7 @@ async function upSqlite(db: Kysely<unknown>) {
 async function downSqlite(db: Kysely<unknown>) {
   for (const trigger of TRIGGERS) await sql.raw(`drop trigger if exists ${trigger}`).execute(db);
   for (const t of TABLES) await sql.raw(`drop table if exists ${t.name}`).execute(db);
+  await upSearchIndex(db);
 }
 
 // ---- PostgreSQL ----

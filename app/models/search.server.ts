@@ -21,8 +21,8 @@ import { itemFilters, toItem } from "./catalogue.server";
  * migration 0011's index of every field, and 0017's of each relevance tier's fields.
  */
 interface SearchTables {
-  /** SQLite FTS5, contentless: rowid is the item's id; every field (the last tier) */
-  itemsFts: { rowid: number };
+  /** SQLite FTS5, contentless (detail=none): rowid is the item's id; every field (the last tier) */
+  itemsFtsAll: { rowid: number };
   /** SQLite FTS5 (detail=none), one per tier before the last: the words of the tier's fields */
   itemsFtsTitle: { rowid: number };
   itemsFtsTitleCategory: { rowid: number };
@@ -41,7 +41,7 @@ const TIER_INDEXES = [
   { table: "itemsFtsTitle", column: "titleWords" },
   { table: "itemsFtsTitleCategory", column: "titleCategoryWords" },
   { table: "itemsFtsTitleCategorySpecs", column: "titleCategorySpecsWords" },
-  { table: "itemsFts", column: "document" },
+  { table: "itemsFtsAll", column: "document" },
 ] as const satisfies readonly { table: keyof SearchTables; column: keyof SearchTables["itemsSearch"] }[];
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -62,15 +62,14 @@ const hasFilters = (query: SearchQuery) => query.availability.length > 0 || quer
 
 const isPostgres = (db: SearchDb) => db.getExecutor().adapter instanceof PostgresAdapter;
 
-/** The products matching the words (FROM and WHERE only), as rows of `items`. */
-type Matching = SelectQueryBuilder<DB & SearchTables, "items", object>;
-
 interface Matches {
-  rows: () => Matching;
-  /** how many products match, counting no further than SEARCH_MAX_RESULTS + 1 (the index stops there) */
-  countUpTo: () => Promise<number>;
-  /** one window of the matching products' ids (with the filters), most relevant first: by tier, then id */
-  relevantIds: (query: SearchQuery, window: RowWindow) => Promise<number[]>;
+  /**
+   * The first COUNT_LIMIT matching ids, from the index alone (SQLite in id order, PostgreSQL in no
+   * order): how many match, counted no further than that, and every match when there are no more.
+   */
+  firstIds: () => Promise<number[]>;
+  /** one window of the matching products' ids, most relevant first: by tier, then id (filters apply afterwards, among them) */
+  relevantIds: (window: RowWindow) => Promise<number[]>;
 }
 
 /** The bounded count's figure: one past the most matches a search considers. */
@@ -129,21 +128,12 @@ interface WalkSegment {
 function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
   const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
   const inColumn = (column: string) => sql<SqlBool>`${sql.ref(`itemsSearch.${column}`)} @@ ${query}`;
-  const rows = () =>
-    db.selectFrom("itemsSearch").innerJoin("items", "items.id", "itemsSearch.itemId").where(inColumn("document")) as unknown as Matching;
-  /** items_search, joined to items under the filters */
-  const source = (filters: SearchQuery) =>
-    (hasFilters(filters)
-      ? db
-          .selectFrom("itemsSearch")
-          .innerJoin("items", "items.id", "itemsSearch.itemId")
-          .where(filtersOf(filters) as never)
-      : db.selectFrom("itemsSearch")) as unknown as SelectQueryBuilder<DB & SearchTables, "itemsSearch", object>;
-  // The tier of a walked product: the first tier whose column holds every word (null: no match).
+  // The tier of a product: the first tier whose column holds every word (null: no match).
   const tierCase = sql<number | null>`case when ${inColumn("document")} then case when ${inColumn("titleWords")} then 0
     when ${inColumn("titleCategoryWords")} then 1 when ${inColumn("titleCategorySpecsWords")} then 2 else 3 end end`;
-  const walk = async (filters: SearchQuery, after: number, count: number): Promise<WalkSegment> => {
-    const walked = source(filters)
+  const walk = async (after: number, count: number): Promise<WalkSegment> => {
+    const walked = db
+      .selectFrom("itemsSearch")
       .select(["itemsSearch.itemId as id", tierCase.as("tier")])
       .where("itemsSearch.itemId", ">", after)
       .orderBy("itemsSearch.itemId")
@@ -168,12 +158,12 @@ function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
     }>`select greatest(reltuples, 0)::integer as n from pg_class where oid = 'items_search'::regclass`.execute(db);
     return found.rows[0]?.n ?? 0;
   });
-  const byGin = async (filters: SearchQuery, tier: number, limit: number) => {
+  const byGin = async (tier: number, limit: number) => {
     // Materialized: every match of the tier's column, by its GIN index, then the first by id.
     const found = await db
       .with(
         (cte) => cte("m").materialized(),
-        () => source(filters).select("itemsSearch.itemId as id").where(inColumn(TIER_INDEXES[tier]!.column)),
+        () => db.selectFrom("itemsSearch").select("itemsSearch.itemId as id").where(inColumn(TIER_INDEXES[tier]!.column)),
       )
       .selectFrom("m")
       .select("m.id")
@@ -182,36 +172,50 @@ function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
       .execute();
     return found.map((r) => r.id);
   };
+  // What the walk has seen so far, shared by the count and the tiers of one search.
+  const seen: WalkSegment = { tiers: TIER_INDEXES.map(() => []), last: 0, walked: 0 };
+  let done = false;
+  const extend = async (count: number) => {
+    const next = await walk(seen.last ?? 0, count);
+    next.tiers.forEach((ids, tier) => seen.tiers[tier]!.push(...ids));
+    if (next.last !== null) seen.last = next.last;
+    seen.walked += next.walked;
+    done = next.walked < count;
+  };
+  /** The first `limit` ids of a tier in id order: walked on while that is the cheaper way (above), else by its GIN index. */
+  const tierIds = async (tier: number, limit: number, gin: (limit: number) => Promise<number[]>) => {
+    if (seen.walked === 0 && !done) await extend(WALK_FIRST);
+    for (;;) {
+      const have = seen.tiers[tier]!;
+      if (have.length >= limit || done) return have.slice(0, limit);
+      const density = have.length / seen.walked;
+      const toWalk = density > 0 ? (limit - have.length) / density : Infinity;
+      if (toWalk > density * (await products())) return gin(limit);
+      await extend(Math.ceil(toWalk * 1.2) + 100);
+    }
+  };
+  const last = TIER_INDEXES.length - 1;
+  // The bounded count: the last tier's first ids (every match), or by GIN in no order when they are sparse.
+  const firstIds = once(() =>
+    tierIds(last, COUNT_LIMIT, async (limit) =>
+      (await db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(limit).execute()).map((r) => r.itemId),
+    ),
+  );
   return {
-    rows,
-    countUpTo: once(async () => {
-      const { n } = await db
-        .selectFrom(db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(COUNT_LIMIT).as("m"))
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .executeTakeFirstOrThrow();
-      return toCount(n);
-    }),
-    relevantIds: async (filters, window) => {
-      const seen: WalkSegment = { tiers: TIER_INDEXES.map(() => []), last: 0, walked: 0 };
-      let done = false;
-      const extend = async (count: number) => {
-        const next = await walk(filters, seen.last ?? 0, count);
-        next.tiers.forEach((ids, tier) => seen.tiers[tier]!.push(...ids));
-        if (next.last !== null) seen.last = next.last;
-        seen.walked += next.walked;
-        done = next.walked < count;
-      };
-      return acrossTiers(async (tier, limit) => {
-        if (seen.walked === 0 && !done) await extend(WALK_FIRST);
-        for (;;) {
-          const have = seen.tiers[tier]!;
-          if (have.length >= limit || done) return have.slice(0, limit);
-          const density = have.length / seen.walked;
-          const toWalk = density > 0 ? (limit - have.length) / density : Infinity;
-          if (toWalk > density * (await products())) return byGin(filters, tier, limit);
-          await extend(Math.ceil(toWalk * 1.2) + 100);
-        }
-      }, window);
+    firstIds,
+    relevantIds: async (window) => {
+      const matched = await firstIds();
+      if (matched.length <= SEARCH_MAX_RESULTS) {
+        // Every match is known: their tiers, read by primary key (at most SEARCH_MAX_RESULTS rows), ordered here.
+        const found = await db
+          .selectFrom("itemsSearch")
+          .select(["itemsSearch.itemId as id", tierCase.as("tier")])
+          .where(sql<SqlBool>`items_search.item_id = any(${matched}::int[])`)
+          .execute();
+        found.sort((a, b) => (a.tier ?? last) - (b.tier ?? last) || a.id - b.id);
+        return found.slice(window.offset, window.offset + window.limit).map((r) => r.id);
+      }
+      return acrossTiers((tier, limit) => tierIds(tier, limit, (n) => byGin(tier, n)), window);
     },
   };
 }
@@ -220,45 +224,35 @@ function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
 function matches(db: SearchDb, words: SearchWord[]): Matches {
   if (isPostgres(db)) return postgresMatches(db, words);
   const match = fts5Match(words);
-  const rows = () =>
-    db
-      .selectFrom("itemsFts")
-      .innerJoin("items", "items.id", "itemsFts.rowid")
-      .where(sql<SqlBool>`items_fts match ${match}`) as unknown as Matching;
   // The first matches in id order, from the index alone (it holds one row a product): the bounded count,
-  // and the last tier's ids without filters (a window never ends past them), in one read.
+  // and the last tier's ids (a window never ends past them), in one read.
   const first = once(async () =>
     (
       await db
-        .selectFrom("itemsFts")
-        .select(sql<number>`items_fts.rowid`.as("id"))
-        .where(sql<SqlBool>`items_fts match ${match}`)
-        .orderBy(sql`items_fts.rowid`)
+        .selectFrom("itemsFtsAll")
+        .select(sql<number>`items_fts_all.rowid`.as("id"))
+        .where(sql<SqlBool>`items_fts_all match ${match}`)
+        .orderBy(sql`items_fts_all.rowid`)
         .limit(COUNT_LIMIT)
         .execute()
     ).map((r) => r.id),
   );
   return {
-    rows,
-    countUpTo: async () => (await first()).length,
-    // Each tier's FTS5 table alone, a plain match: the index gives rowids in order (joined to items under filters).
-    relevantIds: (filters, window) =>
+    firstIds: first,
+    // Each tier's FTS5 table alone, a plain match: the index gives rowids in order.
+    relevantIds: (window) =>
       acrossTiers(async (n, limit) => {
-        if (n === TIER_INDEXES.length - 1 && !hasFilters(filters) && limit <= COUNT_LIMIT) return (await first()).slice(0, limit);
+        if (n === TIER_INDEXES.length - 1 && limit <= COUNT_LIMIT) return (await first()).slice(0, limit);
         const table = TIER_INDEXES[n]!.table;
         const name = sql.raw(snake(table));
-        const base = db
-          .selectFrom(table as "itemsFts")
+        const found = await db
+          .selectFrom(table as "itemsFtsAll")
           .select(sql<number>`${name}.rowid`.as("id"))
           .where(sql<SqlBool>`${name} match ${match}`)
           .orderBy(sql`${name}.rowid`)
-          .limit(limit);
-        const found = hasFilters(filters)
-          ? await (base.innerJoin("items", (join) => join.on(sql<SqlBool>`items.id = ${name}.rowid`)) as unknown as Matching)
-              .where(filtersOf(filters))
-              .execute()
-          : await base.execute();
-        return (found as { id: number }[]).map((r) => r.id);
+          .limit(limit)
+          .execute();
+        return found.map((r) => r.id);
       }, window),
   };
 }
@@ -267,8 +261,8 @@ function matches(db: SearchDb, words: SearchWord[]): Matches {
  * A window of products in relevance order: the ids from the index (and the filters), then those
  * products by id. A product deleted in between is left out of the page.
  */
-async function relevantPage(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<Item[]> {
-  const ids = await search.relevantIds(query, window);
+async function relevantPage(db: Db, search: Matches, window: RowWindow): Promise<Item[]> {
+  const ids = await search.relevantIds(window);
   if (ids.length === 0) return [];
   const rows = await db.selectFrom("items").selectAll().where("id", "in", ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -302,31 +296,19 @@ export async function searchItems(
   db: Db = defaultDb,
 ): Promise<SearchPage> {
   if (words.length === 0) return { rows: [], total: 0, capped: false };
-  const searchDb = db as unknown as SearchDb;
-  const search = matches(searchDb, words);
-  const bounded = search.countUpTo;
+  const search = matches(db as unknown as SearchDb, words);
   if (!hasFilters(query) && query.sort === "default") {
     // The page and the bounded count side by side: the page needs no count (it stops within the figure).
     const within = withinMostRelevant(window);
-    const [rows, n] = await Promise.all([within.limit > 0 ? relevantPage(db, search, query, within) : [], bounded()]);
-    return { rows, total: Math.min(n, SEARCH_MAX_RESULTS), capped: n > SEARCH_MAX_RESULTS };
+    const [rows, matched] = await Promise.all([within.limit > 0 ? relevantPage(db, search, within) : [], search.firstIds()]);
+    return { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped: matched.length > SEARCH_MAX_RESULTS };
   }
-  if ((await bounded()) > SEARCH_MAX_RESULTS) return { ...(await amongMostRelevant(db, search, query, window)), capped: true };
-  // At most SEARCH_MAX_RESULTS matches: every query below reads no more than that.
-  const count = search
-    .rows()
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .where(filtersOf(query))
-    .executeTakeFirstOrThrow();
-  if (query.sort === "default") {
-    const [rows, total] = await Promise.all([relevantPage(db, search, query, window), count]);
-    return { rows, total: toCount(total.n), capped: false };
-  }
-  const [found, total] = await Promise.all([
-    sortedByPrice(search.rows(), query).limit(window.limit).offset(window.offset).execute(),
-    count,
-  ]);
-  return { rows: found.map(toItem), total: toCount(total.n), capped: false };
+  // Filters and price sorts apply to the SEARCH_MAX_RESULTS most relevant matches, or to every match
+  // when there are no more: the full-text index is asked once for them, never again with the filters.
+  const matched = await search.firstIds();
+  const capped = matched.length > SEARCH_MAX_RESULTS;
+  const ids = capped || query.sort === "default" ? await search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
+  return { ...(await among(db, ids, query, window)), capped };
 }
 
 function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", object>>(rows: Q, query: SearchQuery) {
@@ -337,33 +319,31 @@ function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", 
 }
 
 /**
- * A filtered or price-sorted search of more than SEARCH_MAX_RESULTS matches: the
- * SEARCH_MAX_RESULTS most relevant ids first, then the filters, sort, count and page among those
- * products only (a window past them is empty).
+ * The filters, sort, count and page of a search among `ids` (at most SEARCH_MAX_RESULTS products,
+ * in relevance order when the sort is relevance), read by id: a window past them is empty.
  */
-async function amongMostRelevant(db: Db, search: Matches, query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
+async function among(db: Db, ids: number[], query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
   const within = withinMostRelevant(window);
-  const ids = await search.relevantIds(NO_FILTER, { offset: 0, limit: SEARCH_MAX_RESULTS });
   // The ids as one parameter (a JSON array; PostgreSQL an int[]), not 2,000: one short statement to prepare.
   const idIn = isPostgres(db as unknown as SearchDb)
     ? sql<SqlBool>`items.id = any(${ids}::int[])`
     : sql<SqlBool>`items.id in (select value from json_each(${JSON.stringify(ids)}))`;
-  const among = () => (db as unknown as SearchDb).selectFrom("items").where(idIn) as unknown as Matching;
-  const { n } = await among()
+  const rows = () => (db as unknown as SearchDb).selectFrom("items").where(idIn);
+  const { n } = await rows()
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .where(filtersOf(query))
     .executeTakeFirstOrThrow();
   const total = toCount(n);
   if (within.limit === 0) return { rows: [], total };
   if (query.sort !== "default") {
-    const found = await sortedByPrice(among(), query).limit(within.limit).offset(within.offset).execute();
+    const found = await sortedByPrice(rows(), query).limit(within.limit).offset(within.offset).execute();
     return { rows: found.map(toItem), total };
   }
   // Relevance with filters: the ids that pass, in the relevance order they came in.
-  const passing = new Set((await among().select("items.id").where(filtersOf(query)).execute()).map((r) => r.id));
+  const passing = new Set((await rows().select("items.id").where(filtersOf(query)).execute()).map((r) => r.id));
   const page = ids.filter((id) => passing.has(id)).slice(within.offset, within.offset + within.limit);
   if (page.length === 0) return { rows: [], total };
-  const rows = await db.selectFrom("items").selectAll().where("id", "in", page).execute();
-  const byId = new Map(rows.map((r) => [r.id, r]));
+  const found = await db.selectFrom("items").selectAll().where("id", "in", page).execute();
+  const byId = new Map(found.map((r) => [r.id, r]));
   return { rows: page.flatMap((id) => (byId.has(id) ? [toItem(byId.get(id)!)] : [])), total };
 }

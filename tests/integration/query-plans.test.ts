@@ -346,7 +346,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     }
   });
 
-  it("search: the crafted searches cost little (a generous bound: each well under the 100 ms slow-search mark)", async () => {
+  it("search: the crafted searches cost little (a bound generous enough for a loaded machine: under the slow-search mark)", async () => {
     for (const [text, raw, page] of crafted) {
       const words = parseSearch(text).words;
       const times: number[] = [];
@@ -356,7 +356,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
         times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
-      expect(times[1], `${text} ${JSON.stringify(raw)} page ${page}`).toBeLessThan(60);
+      expect(times[1], `${text} ${JSON.stringify(raw)} page ${page}`).toBeLessThan(80);
     }
   });
 
@@ -364,13 +364,16 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     if (!onPostgres) return;
     const statements = async (text: string) =>
       (await queriesOf((d) => searchItems(parseSearch(text).words, undefined, window(1), d))).map((c) => c.sql);
-    // 'sofa' is in many titles: the walk of the first ids holds its first page, no GIN read of a tier.
-    const sofa = await statements("sofa");
-    expect(sofa.some((s) => /array_agg/.test(s))).toBe(true);
-    expect(sofa.some((s) => /as materialized/.test(s))).toBe(false);
-    // 'bedroom' is in no title (only a category's): the title tier comes from its GIN index, nothing walks every product.
-    const bedroom = await statements("bedroom");
-    expect(bedroom.some((s) => /as materialized .*"title_words" @@/.test(s))).toBe(true);
+    // 'wo' begins a word of most products and of many titles (wooden): the walk of the first ids counts it
+    // past the cap and holds its first page; no GIN read, no pass over every match.
+    const wo = await statements("wo");
+    expect(wo.some((s) => /array_agg/.test(s))).toBe(true);
+    expect(wo.some((s) => /as materialized/.test(s))).toBe(false);
+    // 'cm' is in every product's dimensions and in no title: the title tier comes from its GIN index.
+    const cm = await statements("cm");
+    expect(cm.some((s) => /as materialized .*"title_words" @@/.test(s))).toBe(true);
+    // 'sofa' (fewer than 2,000 matches): every match is known, their tiers read by id.
+    expect((await statements("sofa")).some((s) => /= any\(/.test(s))).toBe(true);
   });
 
   it("admin products: all and one category, first and later pages, and their counts", async () => {

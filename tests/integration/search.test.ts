@@ -588,7 +588,7 @@ async function indexedTiers(id: number, q: string): Promise<boolean[]> {
     return columns.map((_, i) => found.rows[0]?.[`t${i}`] === true);
   }
   const match = words.map((w) => `"${w.text}"${w.prefix ? "*" : ""}`).join(" ");
-  const tables = ["items_fts_title", "items_fts_title_category", "items_fts_title_category_specs", "items_fts"];
+  const tables = ["items_fts_title", "items_fts_title_category", "items_fts_title_category_specs", "items_fts_all"];
   const out: boolean[] = [];
   for (const table of tables) {
     // `rowid + 0`: FTS5 takes a plain `rowid = ?` beside MATCH as its own and answers every match.
