@@ -158,7 +158,9 @@ export default function AdminReviews() {
                     </Link>
                   </td>
                   <td className="px-4 py-3">{r.customer}</td>
-                  <td className="px-4 py-3">{r.helpfulCount}</td>
+                  <td data-label="Helpful" className="px-4 py-3">
+                    {r.helpfulCount}
+                  </td>
                   <td className="px-4 py-3">
                     <span
                       className={`inline-flex rounded-full px-3 py-1 text-xs font-semibold ring-1 ring-inset ${
@@ -168,7 +170,9 @@ export default function AdminReviews() {
                       {r.visible ? "Shown" : "Hidden"}
                     </span>
                   </td>
-                  <td className="px-4 py-3">{formatDateTime(r.createdAt)}</td>
+                  <td data-label="Written" className="px-4 py-3">
+                    {formatDateTime(r.createdAt)}
+                  </td>
                   <td className="px-4 py-3">
                     <ModerationForm review={r} result={result} />
                   </td>
