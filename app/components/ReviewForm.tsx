@@ -19,7 +19,7 @@ export interface ReviewFormResult {
 const RATING_WORDS: Record<number, string> = { 5: "Excellent", 4: "Good", 3: "Average", 2: "Poor", 1: "Terrible" };
 
 const CHIP = [
-  "inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center gap-1 rounded-full border border-sand-300 bg-white px-3",
+  "inline-flex min-h-11 min-w-11 cursor-pointer items-center justify-center gap-1 rounded-full border border-sand-300 bg-white px-2.5",
   "text-sm font-semibold text-stone-700 transition hover:border-wood-600",
   "peer-checked:border-wood-600 peer-checked:bg-wood-600 peer-checked:text-white",
   "peer-focus-visible:outline peer-focus-visible:outline-2 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-wood-600",
@@ -53,7 +53,7 @@ export function ReviewForm({
       <input type="hidden" name="intent" value="save" />
       <fieldset {...fieldA11y(`${idPrefix}-rating`, ratingError)}>
         <legend className="field-label label-required">Your rating</legend>
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap gap-1.5">
           {[...RATINGS].reverse().map((n) => (
             <label key={n} className="relative inline-flex">
               <input
