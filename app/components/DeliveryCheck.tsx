@@ -3,7 +3,7 @@
 // {pincode} yet', and whether cash on delivery is possible, and remembers the pincode for the visit.
 import { Form, useLocation, useNavigation } from "@remix-run/react";
 import { TruckIcon } from "~/components/icons";
-import { fieldA11y } from "~/components/FormField";
+import { FormField, fieldA11y } from "~/components/FormField";
 import { formatLongDate } from "~/utils/dates";
 import type { DeliveryCheckState } from "~/utils/delivery";
 import { DELIVERY_MESSAGES, PINCODE_PATTERN } from "~/utils/delivery";
@@ -26,31 +26,25 @@ export function DeliveryCheck({ check }: { check: DeliveryCheckState }) {
       <Form method="get" replace preventScrollReset className="mt-3 flex flex-wrap items-start gap-2">
         {tab ? <input type="hidden" name="tab" value={tab} /> : null}
         <div className="min-w-0 flex-1">
-          <label htmlFor={id} className="sr-only">
-            Pincode
-          </label>
-          <input
-            id={id}
-            name="pincode"
-            inputMode="numeric"
-            autoComplete="postal-code"
-            placeholder="Enter pincode"
-            maxLength={6}
-            pattern={PINCODE_PATTERN}
-            title={DELIVERY_MESSAGES.pincode}
-            required
-            defaultValue={check.pincode ?? ""}
-            key={check.pincode ?? ""}
-            className="field-input"
-            {...fieldA11y(id, error)}
-          />
-          {error ? (
-            <p id={`${id}-error`} className="field-error">
-              {error}
-            </p>
-          ) : null}
+          <FormField id={id} label="Pincode" error={error}>
+            <input
+              id={id}
+              name="pincode"
+              inputMode="numeric"
+              autoComplete="postal-code"
+              placeholder="6-digit pincode"
+              maxLength={6}
+              pattern={PINCODE_PATTERN}
+              title={DELIVERY_MESSAGES.pincode}
+              required
+              defaultValue={check.pincode ?? ""}
+              key={check.pincode ?? ""}
+              className="field-input"
+              {...fieldA11y(id, error)}
+            />
+          </FormField>
         </div>
-        <button type="submit" className="btn-secondary" disabled={busy}>
+        <button type="submit" className="btn-secondary mt-6" disabled={busy}>
           {busy ? "Checking..." : "Check"}
         </button>
       </Form>

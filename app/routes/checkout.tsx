@@ -257,7 +257,7 @@ export default function CheckoutPage() {
               .
             </p>
             <p className="mt-4 flex items-center justify-center gap-2 text-xs text-stone-600">
-              <TruckIcon className="h-4 w-4" /> Standard Delivery within 5-7 business days
+              <TruckIcon className="h-4 w-4" /> Standard Delivery: business days by your pincode&apos;s zone
             </p>
           </aside>
         </Form>

@@ -1,12 +1,11 @@
 // Delivery by pincode (ADR 0017), with and without JavaScript: the product page's Check delivery
 // (a GET form; the pincode remembered for the visit), and the checkout refusing a pincode the
 // shop does not serve, beside the field, then ordering to a served one with the zone's promise.
-import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { formatLongDate } from "../../app/utils/dates";
 import { dateAtNoonInIndia, deliveryWindow } from "../../app/utils/delivery-dates";
 import { banner } from "./accounts-helpers";
-import { adminDialog, expectFieldError, openAdmin } from "./admin-helpers";
+import { adminDialog, expectFieldError, openAdmin, SHOTS, shot } from "./admin-helpers";
 import { expect, jsEnabled, test } from "./fixtures";
 import { dropExpectedStatusErrors } from "./helpers";
 import {
@@ -22,13 +21,7 @@ import {
   PRODUCTS,
 } from "./orders-helpers";
 
-const SHOTS = "/tmp/e2e-shots";
 const SOFA = "/product/sheesham-wood-3-seater-sofa";
-
-async function shot(page: Page, name: string, project: string) {
-  await fs.mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}/${project}-${name}.png`, fullPage: true });
-}
 
 /** 'Delivery by 4 December 2026' for an order placed now that takes these business days. */
 const deliveryBy = (min: number, max: number) =>
@@ -52,7 +45,7 @@ test("Check delivery on a product page: by when, cash on delivery, not served; r
   await expect(answer).toContainText(deliveryBy(5, 7));
   await expect(answer).toContainText("5-7 business days to Ahmedabad, Gujarat (380009)");
   await expect(answer).toContainText("Cash on delivery available");
-  await shot(page, "delivery-check", testInfo.project.name);
+  await shot(page, testInfo, "delivery-check");
   await page.getByTestId("delivery-check").screenshot({ path: `${SHOTS}/${testInfo.project.name}-delivery-check-card.png` });
 
   // The same visit: another product page answers for the same pincode without asking again.
@@ -87,7 +80,7 @@ test("the checkout refuses a pincode the shop does not serve, beside the field; 
   await expect(banner(page)).toHaveText("Please check the highlighted fields.");
   await expect(page.locator("#checkout-pincode-error")).toHaveText("We do not deliver to 682555 yet.");
   await expect(field(page, "pincode")).toHaveAttribute("aria-invalid", "true");
-  await shot(page, "checkout-unserved", testInfo.project.name);
+  await shot(page, testInfo, "checkout-unserved");
   dropExpectedStatusErrors(consoleErrors, 400);
 
   await fillShipping(page, { city: address.city, state: address.state, pincode: address.pincode });
@@ -121,7 +114,7 @@ test("staff add a delivery zone at /admin/delivery (a wrong one is refused besid
   await dialog.getByRole("button", { name: "Add Zone" }).click();
   await expectFieldError(adminDialog(page, "Add Zone"), "Maximum business days", "Maximum days must be at least the minimum");
   dropExpectedStatusErrors(consoleErrors, 400);
-  await shot(page, "admin-delivery-refused", testInfo.project.name);
+  await shot(page, testInfo, "admin-delivery-refused");
 
   await adminDialog(page, "Add Zone").getByLabel("Maximum business days").fill("8");
   await adminDialog(page, "Add Zone").getByRole("button", { name: "Add Zone" }).click();
@@ -129,7 +122,7 @@ test("staff add a delivery zone at /admin/delivery (a wrong one is refused besid
   await expect(row).toContainText("6-8");
   await expect(row).toContainText("Goa coast");
   await expect(row.locator("td").nth(3)).toHaveText("No"); // cash on delivery
-  await shot(page, "admin-delivery", testInfo.project.name);
+  await shot(page, testInfo, "admin-delivery");
 
   await row.getByRole("link", { name: `Delete ${district}, Goa` }).click();
   await adminDialog(page, "Delete delivery zone").getByRole("button", { name: "Delete" }).click();
