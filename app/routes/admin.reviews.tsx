@@ -73,7 +73,7 @@ function ModerationForm({
     );
   }
   return (
-    <details open={mine} className="min-w-56">
+    <details open={mine} className="w-48">
       <summary className="btn-ghost inline-flex cursor-pointer px-3 py-1.5 text-sm">Hide…</summary>
       <Form method="post" action={action} className="mt-2 flex flex-col gap-2">
         <input type="hidden" name="reviewId" value={review.id} />
@@ -134,14 +134,14 @@ export default function AdminReviews() {
         <ListError message={error} />
       ) : (
         <>
-          <AdminTable label="Reviews" head={["Review", "Rating and text", "Product", "Customer", "Helpful", "State", "Written", "Actions"]}>
+          <AdminTable label="Reviews" head={["Review", "Rating and text", "Product and customer", "State", "Written", "Actions"]}>
             {list.rows.length === 0 ? (
-              <EmptyRow colSpan={8}>{q || status !== "all" ? "No reviews match." : "No reviews yet."}</EmptyRow>
+              <EmptyRow colSpan={6}>{q || status !== "all" ? "No reviews match." : "No reviews yet."}</EmptyRow>
             ) : (
               list.rows.map((r) => (
                 <tr key={r.id} data-testid="review-row" className="align-top">
                   <td className="px-4 py-3 font-medium">#{r.id}</td>
-                  <td className="min-w-64 max-w-md px-4 py-3">
+                  <td className="min-w-56 max-w-sm px-4 py-3">
                     <span className="flex items-center gap-2 whitespace-nowrap">
                       <Stars rating={r.rating} />
                       <span className="text-xs text-stone-600">{r.rating} of 5</span>
@@ -152,14 +152,11 @@ export default function AdminReviews() {
                       <span className="mt-1 block text-xs text-red-800">Hidden: {r.hiddenReason}</span>
                     ) : null}
                   </td>
-                  <td className="min-w-40 px-4 py-3">
+                  <td className="min-w-40 max-w-56 px-4 py-3">
                     <Link to={`/product/${r.slug}#reviews`} className="text-wood-700 underline">
                       {r.product}
                     </Link>
-                  </td>
-                  <td className="px-4 py-3">{r.customer}</td>
-                  <td data-label="Helpful" className="px-4 py-3">
-                    {r.helpfulCount}
+                    <span className="mt-1 block break-all text-xs text-stone-600">{r.customer}</span>
                   </td>
                   <td className="px-4 py-3">
                     <span
@@ -169,6 +166,7 @@ export default function AdminReviews() {
                     >
                       {r.visible ? "Shown" : "Hidden"}
                     </span>
+                    <span className="mt-1 block whitespace-nowrap text-xs text-stone-600">{r.helpfulCount} found helpful</span>
                   </td>
                   <td data-label="Written" className="px-4 py-3">
                     {formatDateTime(r.createdAt)}
