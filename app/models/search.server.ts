@@ -183,11 +183,12 @@ function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
     done = next.walked < count;
   };
   /** The first `limit` ids of a tier in id order: walked on while that is the cheaper way (above), else by its GIN index. */
-  const tierIds = async (tier: number, limit: number, gin: (limit: number) => Promise<number[]>) => {
+  const tierIds = async (tier: number, limit: number, gin: (limit: number) => Promise<number[]>, walkOn = true) => {
     if (seen.walked === 0 && !done) await extend(WALK_FIRST);
     for (;;) {
       const have = seen.tiers[tier]!;
       if (have.length >= limit || done) return have.slice(0, limit);
+      if (!walkOn) return gin(limit);
       const density = have.length / seen.walked;
       const toWalk = density > 0 ? (limit - have.length) / density : Infinity;
       if (toWalk > density * (await products())) return gin(limit);
@@ -195,10 +196,15 @@ function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
     }
   };
   const last = TIER_INDEXES.length - 1;
-  // The bounded count: the last tier's first ids (every match), or by GIN in no order when they are sparse.
+  // The bounded count: from the first walk when it holds COUNT_LIMIT matches (a word of most products), else
+  // COUNT_LIMIT matches in no order, as the planner reads them best (a walk on would cost as much as a tier's).
   const firstIds = once(() =>
-    tierIds(last, COUNT_LIMIT, async (limit) =>
-      (await db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(limit).execute()).map((r) => r.itemId),
+    tierIds(
+      last,
+      COUNT_LIMIT,
+      async (limit) =>
+        (await db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(limit).execute()).map((r) => r.itemId),
+      false,
     ),
   );
   return {
