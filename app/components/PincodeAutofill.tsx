@@ -50,8 +50,12 @@ export function PincodeAutofill({ prefix }: { prefix: string }) {
       }
     };
     pincode.addEventListener("input", lookUp);
+    // Once the form is sent, the server's answer (beside the field) speaks instead.
+    const clear = () => setNote(null);
+    pincode.form?.addEventListener("submit", clear);
     return () => {
       pincode.removeEventListener("input", lookUp);
+      pincode.form?.removeEventListener("submit", clear);
       controller?.abort();
     };
   }, [prefix]);
