@@ -61,9 +61,10 @@ const privacy: Policy = {
     {
       heading: "Cookies",
       paragraphs: [
-        "We use only the cookies needed to run the shop: a session cookie that keeps you signed in and remembers your cart, and a " +
-          "short-lived cookie that carries one-time on-screen confirmations (for example, that your message was sent). These cookies " +
-          "are essential for the website to work and are not used for advertising.",
+        "We use only the cookies needed to run the shop: a session cookie that keeps you signed in and remembers your cart, a " +
+          "short-lived cookie that carries one-time on-screen confirmations (for example, that your message was sent), and, when you " +
+          "check delivery to a pincode, a cookie that remembers that pincode until you close your browser. These cookies are " +
+          "essential for the website to work and are not used for advertising.",
         "We do not use advertising cookies, analytics cookies or any third-party trackers, and we do not load scripts, fonts or " +
           "images from other websites.",
       ],
