@@ -1,11 +1,12 @@
 // Catalogue search (issue 14, item 3; docs/decisions/0014): one verb for the results page, the
-// API and the header's suggestions. Each database's own full-text index (migration 0011) finds
-// the products whose title, description, category title or specification values hold every word
-// (the words come from app/utils/search.ts, so nothing the shopper types is ever an operator);
-// the category page's filters and sorts apply on top, in SQL. Relevance, the same on both (ADR 0014):
-// every word in the title first, then in the title or category, then in those or the specifications,
-// then anywhere; by product id within each tier, so pages never overlap.
-import type { ExpressionBuilder, Kysely, SelectQueryBuilder, SqlBool } from "kysely";
+// API and the header's suggestions. Each database's own full-text indexes (migrations 0011 and
+// 0017: one per relevance tier) find the products whose title, description, category title or
+// specification values hold every word (the words come from app/utils/search.ts, so nothing the
+// shopper types is ever an operator); the category page's filters and sorts apply among the matches,
+// by id. Relevance, the same on both (ADR 0014): every word in the title first, then in the title or
+// category, then in those or the specifications, then anywhere; by product id within each tier, so
+// pages never overlap.
+import type { ExpressionBuilder, Kysely, SqlBool } from "kysely";
 import { PostgresAdapter, sql } from "kysely";
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
@@ -291,9 +292,9 @@ export interface SearchPage extends ListPage<Item> {
 /**
  * One page of the products that match every word, filtered and sorted like a category page
  * (sort `default` is relevance), and how many match: exactly, up to SEARCH_MAX_RESULTS; past it
- * the page and the count come from the SEARCH_MAX_RESULTS most relevant matches (`capped`). Reads
- * `window.limit` rows, plus a count bounded by the same figure; no words answer nothing without
- * asking the database.
+ * the page and the count come from the SEARCH_MAX_RESULTS most relevant matches (`capped`). The
+ * full-text indexes are read for at most SEARCH_MAX_RESULTS + 1 ids (the bounded count) and each
+ * tier up to the window's end; no words answer nothing without asking the database.
  */
 export async function searchItems(
   words: SearchWord[],
@@ -317,16 +318,10 @@ export async function searchItems(
   return { ...(await among(db, ids, query, window)), capped };
 }
 
-function sortedByPrice<Q extends SelectQueryBuilder<DB & SearchTables, "items", object>>(rows: Q, query: SearchQuery) {
-  const filtered = rows.selectAll("items").where(filtersOf(query));
-  return query.sort === "price-asc"
-    ? filtered.orderBy("items.price", "asc").orderBy("items.id", "asc")
-    : filtered.orderBy("items.price", "desc").orderBy("items.id", "desc");
-}
-
 /**
  * The filters, sort, count and page of a search among `ids` (at most SEARCH_MAX_RESULTS products,
- * in relevance order when the sort is relevance), read by id: a window past them is empty.
+ * in relevance order when the sort is relevance): one read by primary key of the ids that pass the
+ * filters and their prices, ordered here, then the page's products (a window past them is empty).
  */
 async function among(db: Db, ids: number[], query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
   const within = withinMostRelevant(window);
@@ -334,20 +329,24 @@ async function among(db: Db, ids: number[], query: SearchQuery, window: RowWindo
   const idIn = isPostgres(db as unknown as SearchDb)
     ? sql<SqlBool>`items.id = any(${ids}::int[])`
     : sql<SqlBool>`items.id in (select value from json_each(${JSON.stringify(ids)}))`;
-  const rows = () => (db as unknown as SearchDb).selectFrom("items").where(idIn);
-  const { n } = await rows()
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+  const passing = await (db as unknown as SearchDb)
+    .selectFrom("items")
+    .select(["items.id", "items.price"])
+    .where(idIn)
     .where(filtersOf(query))
-    .executeTakeFirstOrThrow();
-  const total = toCount(n);
-  if (within.limit === 0) return { rows: [], total };
-  if (query.sort !== "default") {
-    const found = await sortedByPrice(rows(), query).limit(within.limit).offset(within.offset).execute();
-    return { rows: found.map(toItem), total };
+    .execute();
+  const total = passing.length;
+  if (within.limit === 0 || total === 0) return { rows: [], total };
+  let order: number[];
+  if (query.sort === "default") {
+    // Relevance: the ids that pass, in the relevance order they came in.
+    const passed = new Set(passing.map((r) => r.id));
+    order = ids.filter((id) => passed.has(id));
+  } else {
+    const sign = query.sort === "price-asc" ? 1 : -1;
+    order = passing.sort((a, b) => sign * (a.price - b.price || a.id - b.id)).map((r) => r.id);
   }
-  // Relevance with filters: the ids that pass, in the relevance order they came in.
-  const passing = new Set((await rows().select("items.id").where(filtersOf(query)).execute()).map((r) => r.id));
-  const page = ids.filter((id) => passing.has(id)).slice(within.offset, within.offset + within.limit);
+  const page = order.slice(within.offset, within.offset + within.limit);
   if (page.length === 0) return { rows: [], total };
   const found = await db.selectFrom("items").selectAll().where("id", "in", page).execute();
   const byId = new Map(found.map((r) => [r.id, r]));
