@@ -254,7 +254,8 @@ export async function markHelpful(
   await rateLimitUser(LIMITS.reviewVote, userId);
   return db.transaction().execute(async (trx) => {
     const review = await trx.selectFrom("reviews").select(["id", "userId", "visible"]).where("id", "=", reviewId).executeTakeFirst();
-    if (!review || review.visible !== 1) throw new AppError(404, review ? REVIEW_MESSAGES.hiddenVote : REVIEW_MESSAGES.notFound);
+    // A hidden review answers as a missing one: its id says nothing (security review, low).
+    if (!review || review.visible !== 1) throw new AppError(404, REVIEW_MESSAGES.notFound);
     if (review.userId === userId) throw new AppError(403, REVIEW_MESSAGES.ownVote);
     const vote = await trx
       .insertInto("reviewVotes")

@@ -29,7 +29,6 @@ export const REVIEW_MESSAGES = {
   notBuyer: "Only customers who received this piece can review it. Reviews open once your order is delivered.",
   signIn: "Please sign in to review a piece you bought.",
   ownVote: "You cannot mark your own review as helpful.",
-  hiddenVote: "That review is not shown any more.",
   notFound: "That review was not found.",
   hiddenReason: `Tell the author why it is hidden (at most ${REVIEW_FIELDS.hiddenReason.maxLength} characters).`,
   alreadyHidden: "This review is already hidden.",

@@ -234,7 +234,8 @@ describe("moderation", () => {
     expect(list.reviews.map((r) => r.id)).not.toContain(buyerReview!.id);
     expect(list.histogram.find((h) => h.rating === 5)!.count).toBe(0);
     expect((await post({ intent: "hide", reviewId: String(buyerReview!.id), reason: "again" })).status).toBe(409);
-    await expect(markHelpful(stranger.user.id, buyerReview!.id)).rejects.toMatchObject({ status: 404 });
+    // A hidden review answers exactly as a missing one, so a review's id does not tell it is hidden.
+    await expect(markHelpful(stranger.user.id, buyerReview!.id)).rejects.toMatchObject({ status: 404, message: REVIEW_MESSAGES.notFound });
 
     // The author may still edit it: it stays hidden and out of the sums.
     await saveReview(buyer.user.id, { itemId: sofa, rating: 1, title: "Edited", body: "Still." });
