@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals, writeReadableStreamToWritable } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
-import { createPageCache } from "../app/lib/page-cache.mjs";
+import { createPageCache, isCacheable } from "../app/lib/page-cache.mjs";
 import { proxyTrustSetting } from "../app/lib/proxy-trust.mjs";
 import { accessLog } from "./access-log.mjs";
 import { requestErrors, requestGate } from "./request-gate.mjs";
@@ -85,7 +85,9 @@ const pageCache = process.env.PAGE_CACHE?.trim() === "0" ? null : createPageCach
 app.all("*", async (req, res, next) => {
   try {
     const request = remixRequest(req, res);
-    const response = pageCache ? await pageCache.handle(request, handleRequest) : await handleRequest(request);
+    // Decided on Express's request first: the API and signed-in visitors skip the cache's own checks.
+    const cacheable = pageCache && isCacheable(req.method, req.path, Boolean(req.headers.cookie || req.headers.authorization));
+    const response = cacheable ? await pageCache.handle(request, handleRequest) : await handleRequest(request);
     await sendResponse(res, response);
   } catch (error) {
     next(error);

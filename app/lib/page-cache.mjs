@@ -24,11 +24,15 @@ function sharedGeneration() {
   return typeof generation === "number" ? generation : null;
 }
 
-/** Whether a request may be answered from (and fill) the cache. */
+/** Whether a request may be answered from (and fill) the cache, from its method, path and credentials. */
+export function isCacheable(method, pathname, hasCredentials) {
+  return method === "GET" && !hasCredentials && !NEVER.test(pathname);
+}
+
+/** isCacheable for a Fetch API request. */
 export function isCacheableRequest(request) {
-  if (request.method !== "GET") return false;
-  if (request.headers.has("cookie") || request.headers.has("authorization")) return false;
-  return !NEVER.test(new URL(request.url).pathname);
+  const credentials = request.headers.has("cookie") || request.headers.has("authorization");
+  return isCacheable(request.method, new URL(request.url).pathname, credentials);
 }
 
 function nonceOf(csp) {
