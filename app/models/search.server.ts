@@ -13,7 +13,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
-import type { SearchWord } from "~/utils/search";
+import type { SearchWord, RELEVANCE_TIERS } from "~/utils/search";
 import { fts5Match, SEARCH_MAX_RESULTS, tsQuery } from "~/utils/search";
 import { itemFilters, toItem } from "./catalogue.server";
 
@@ -43,7 +43,9 @@ const TIER_INDEXES = [
   { table: "itemsFtsTitleCategory", column: "titleCategoryWords" },
   { table: "itemsFtsTitleCategorySpecs", column: "titleCategorySpecsWords" },
   { table: "itemsFtsAll", column: "document" },
-] as const satisfies readonly { table: keyof SearchTables; column: keyof SearchTables["itemsSearch"] }[];
+] as const satisfies readonly { table: keyof SearchTables; column: keyof SearchTables["itemsSearch"] }[] & {
+  length: (typeof RELEVANCE_TIERS)["length"];
+};
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -78,7 +80,7 @@ const COUNT_LIMIT = SEARCH_MAX_RESULTS + 1;
 
 /**
  * A window of ids across the relevance tiers, one after another, each in id order. `idsOf(tier,
- * limit)` reads the first `limit` ids of a tier's index (with the filters), which holds the earlier
+ * limit)` reads the first `limit` ids of a tier's index, which holds the earlier
  * tiers' products too: those already taken are skipped here. Each index is read up to the window's
  * end (offset + limit, which searchItems keeps within SEARCH_MAX_RESULTS + a page), never counted: a
  * tier is read only when the earlier ones ran out, so every earlier product is known by then and at
