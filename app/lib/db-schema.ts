@@ -184,6 +184,18 @@ export interface CouponCategoriesTable {
   categoryId: number;
 }
 
+/** A coupon use held by a payment order while its customer pays (migration 0021; coupons.server). */
+export interface CouponHoldsTable {
+  paymentOrderId: string;
+  couponId: number;
+  userId: number;
+  /** ISO time after which the use is no longer held (the payment order's stock hold time) */
+  expiresAt: string;
+  /** its payment was verified while the hold was live: it holds until its order or its refund */
+  paidAt: string | null;
+  createdAt: string;
+}
+
 export interface CouponUsesTable {
   id: Generated<number>;
   couponId: number;
@@ -427,6 +439,7 @@ export interface DB {
   coupons: CouponsTable;
   couponCategories: CouponCategoriesTable;
   couponUses: CouponUsesTable;
+  couponHolds: CouponHoldsTable;
   auditLog: AuditLogTable;
   settings: SettingsTable;
   pincodes: PincodesTable;

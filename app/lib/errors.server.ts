@@ -19,6 +19,11 @@ export type ErrorCode =
   | "EMPTY_CART"
   /** the stock no longer covers what the cart holds */
   | "STOCK_SHORTAGE"
+  /**
+   * a paid payment's coupon cannot be counted (its hold had ended and the code no longer applies, or
+   * the customer's own limit is reached): the payment is refunded
+   */
+  | "COUPON_LAPSED"
   /** the cart's total changed since the checkout page showed it */
   | "STALE_TOTAL"
   /** the same order (idempotency key or payment) was placed before: see OrderExistsError */

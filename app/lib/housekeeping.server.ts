@@ -1,6 +1,6 @@
 // Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
-// old one-time codes (and the sign-up attempts they hold), API tokens and stock reservations
-// (an expired one stopped counting when it expired; ADR 0012).
+// old one-time codes (and the sign-up attempts they hold), API tokens, stock reservations and coupon
+// holds (an expired one stopped counting when it expired; ADRs 0012 and 0019).
 // Runs at boot and then hourly in the server process.
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
@@ -55,6 +55,8 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
   await db.deleteFrom("stockReservations").where("expiresAt", "<=", nowText).execute();
+  // Coupon uses held by payment orders (ADR 0019) end with their stock; a paid one holds until its order or refund.
+  await db.deleteFrom("couponHolds").where("expiresAt", "<=", nowText).where("paidAt", "is", null).execute();
   return {
     sessions,
     carts: Number(carts.numDeletedRows),

@@ -80,6 +80,13 @@ export const LIMITS = {
    * so codes cannot be guessed at speed (20 a quarter hour is far more than a shopper types)
    */
   coupon: { name: "coupon", max: 20, perAddress: 60, windowMs: QUARTER },
+  /**
+   * codes that exist nowhere (the coupons' security review: throwaway accounts on many addresses
+   * guessed in parallel), per account and per address over an hour, under a shop-wide ceiling
+   * (SHOP_WIDE): every try counts before the code is read and a code that exists is given back, so
+   * the answer never tells a guesser past a limit which codes exist
+   */
+  couponUnknown: { name: "coupon-unknown", max: 20, perAddress: 60, windowMs: HOUR },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
   /** per account: reviews written or edited, and helpful votes (issue 17, part 3) */
   review: { name: "review", max: 20, windowMs: HOUR },
@@ -105,8 +112,9 @@ export const LIMITS = {
  * request is then held by these instead. With the address known they would mostly let one
  * client lock everyone out, so only the ones marked `always` hold then: the actions that mail
  * a code or link to any address typed in, so the shop cannot be made to mail strangers in bulk,
- * and the Admin Access password. Even those refuse only the clients that used the ceiling up:
- * one that has barely tried passes after a pause (SLOWDOWN), so a handful of addresses cannot
+ * the Admin Access password, and coupon codes that exist nowhere (guessed from many addresses).
+ * Even those refuse only the clients that used the ceiling up: one that has barely tried passes
+ * after a pause (SLOWDOWN), so a handful of addresses cannot
  * lock every customer out. RATE_LIMIT_CEILINGS changes the figures (.env.example).
  */
 export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
@@ -118,6 +126,7 @@ export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   "otp-resend": { name: "otp-resend-all", max: 300, windowMs: HOUR, always: true },
   "password-reset": { name: "password-reset-all", max: 200, windowMs: HOUR, always: true },
   "email-code-to": { name: "email-code-to-all", max: 200, windowMs: HOUR, always: true },
+  "coupon-unknown": { name: "coupon-unknown-all", max: 200, windowMs: HOUR, always: true },
   "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
   "admin-login": { name: "admin-login-all", max: 200, windowMs: QUARTER, always: true },
 };

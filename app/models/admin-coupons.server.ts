@@ -11,6 +11,7 @@ import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
 import type { CouponRow } from "./coupons.server";
+import { heldUses, lockedCoupon } from "./coupons.server";
 
 export interface AdminCoupon {
   id: number;
@@ -212,13 +213,20 @@ export async function setCouponPaused(id: number, paused: boolean, db: Db = defa
   });
 }
 
-/** Delete a coupon no order has used; a used one stays (its orders name it): pause it instead. */
+/**
+ * Delete a coupon no order has used; a used one stays (its orders name it): pause it instead. One a
+ * payment being made holds a use of (under its locked row, as a new hold takes it) stays too: the
+ * payment was priced with it.
+ */
 export async function deleteCoupon(id: number, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom("coupons").select(["code"]).where("id", "=", id).executeTakeFirst();
+    const row = await lockedCoupon(trx, id);
     if (!row) throw new AppError(404, "Coupon Not Found");
     const used = await trx.selectFrom("orders").select("id").where("couponCode", "=", row.code).executeTakeFirst();
     if (used) throw new AppError(409, `Orders have used ${row.code}, so it stays on record. Pause it instead.`);
+    if ((await heldUses(trx, id, null, nowIso())).held > 0) {
+      throw new AppError(409, `A payment being made holds a use of ${row.code}, so it cannot be deleted now. Pause it instead.`);
+    }
     await trx.deleteFrom("coupons").where("id", "=", id).execute();
     await recordAudit(trx, { action: "delete", entity: "coupon", entityId: id, summary: `Deleted coupon ${row.code}` });
   });

@@ -23,7 +23,7 @@ import type { ShippingAddress } from "~/utils/checkout";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { discountedTotals } from "~/utils/pricing";
-import { applyCoupon, discountForOrder, snapshotJson } from "./coupons.server";
+import { applyCoupon, discountForOrder, holdCouponUse, keepCouponHoldForPayment, snapshotJson } from "./coupons.server";
 import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
@@ -197,12 +197,14 @@ export async function createPaymentOrder(
         updatedAt: now,
       })
       .execute();
+    const expiresAt = reservationExpiry(at);
+    // Its coupon's use is held as long as its units (ADR 0019): refused when a limit has none left.
+    if (priced.discount) await holdCouponUse(trx, { paymentOrderId: id, couponId: priced.discount.couponId, userId, expiresAt, now });
     if (!holds) {
       // Holding nothing now: the customer's older holds end too, as a newer hold would end them.
       await releaseForCustomer(trx, userId);
       return null;
     }
-    const expiresAt = reservationExpiry(at);
     await holdUnits(trx, { paymentOrderId: id, userId, lines, expiresAt, now });
     return expiresAt;
   });
@@ -277,7 +279,11 @@ async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, 
         return eb.or([eb("paymentId", "is", null), eb.and([eb("paymentId", "=", paymentId), eb.or(changes)])]);
       })
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) return;
+    if (Number(result.numUpdatedRows) === 1) {
+      // Verified within its coupon hold: the use stays held for this payment until its order or refund.
+      await keepCouponHoldForPayment(db, paymentOrderId);
+      return;
+    }
     const row = await db
       .selectFrom("paymentOrders")
       .select(["status", "failure", "paymentId"])
@@ -350,8 +356,10 @@ export async function placeOnlineOrder(
  * leave neither a payment recorded without its order nor an order without its payment. When the
  * order is refused because the cart changed after paying, the payment is recorded all the same,
  * with the reason, so the customer can place it once the cart matches. When the stock no longer
- * covers it (a payment that came after its hold expired, and others took or hold the units), it
- * can never become an order: it is recorded and marked `failed`, a refund owed, in one transaction.
+ * covers it (a payment that came after its hold expired, and others took or hold the units), or its
+ * coupon can no longer be counted (COUPON_LAPSED: it came after its hold on the coupon ended and the
+ * code no longer applies), it can never become an order: it is recorded and marked `failed`, a
+ * refund owed, in one transaction.
  */
 async function placePaidOrder(userId: number, shipping: ShippingAddress, payment: PaymentForOrder, db: Db): Promise<number> {
   let recordable = false;
@@ -371,13 +379,13 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
     );
   } catch (error) {
     // The order was refused after the payment could be recorded (rolled back with it): record it alone.
-    if (recordable && isAppError(error, "STOCK_SHORTAGE")) {
+    if (recordable && (isAppError(error, "STOCK_SHORTAGE") || isAppError(error, "COUPON_LAPSED"))) {
       const refundId = await db.transaction().execute(async (trx) => {
         await recordPayment(payment.paymentOrderId, payment.paymentId, trx, { refused: error.message });
         return markFailed(payment.paymentOrderId, error.message, trx);
       });
       await sendRefundQuietly(refundId, db);
-      throw new AppError(409, failedMessage(error.message), undefined, undefined, "STOCK_SHORTAGE");
+      throw new AppError(409, failedMessage(error.message), undefined, undefined, error.code);
     }
     if (!recordable && isAppError(error)) await refundPaidTwice(payment.paymentOrderId, payment.paymentId, db);
     if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {

@@ -1,9 +1,11 @@
 // Coupons (issue 17, part 2; docs/product.md, Coupons): checking a code against a cart, applying it
 // to a customer's cart (rate-limited: guessing codes costs tries), the discount a cart or an order
-// gets, and counting uses. The money rule is utils/pricing's couponDiscount; the staff's side is
-// admin-coupons.server. A use is counted in the order's own transaction by a conditional update
-// (`uses < usage_limit`), so racing customers never pass the limit; a cancellation gives it back in
-// its own transaction. A paid payment is honoured at the price it was paid (ADR 0019).
+// gets, holding and counting uses. The money rule is utils/pricing's couponDiscount; the staff's side
+// is admin-coupons.server. A payment order holds a use while its customer pays, as it holds its
+// units (`coupon_holds`, made under the coupon's locked row); a use is counted in the order's own
+// transaction under the same lock, against the counted uses plus the live holds, so racing customers
+// and parallel payment orders never pass a limit; a cancellation gives it back in its own
+// transaction. A payment paid within its hold is honoured at the price it was paid (ADR 0019).
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
@@ -12,11 +14,12 @@ import type { CouponsTable } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
 import type { Client } from "~/lib/rate-limit.server";
-import { LIMITS, rateLimitAddress, rateLimitUser } from "~/lib/rate-limit.server";
+import { forgiveTry, LIMITS, rateLimitAddress, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import { COUPON_MESSAGES, describeDeal } from "~/utils/coupon-fields";
 import { CouponCodeSchema } from "~/utils/coupon-schemas";
 import type { DiscountLine, DiscountRule } from "~/utils/pricing";
 import { couponDiscount } from "~/utils/pricing";
+import { isPostgres } from "./reservations.server";
 
 export type CouponRow = Selectable<CouponsTable>;
 
@@ -64,16 +67,63 @@ async function usesBy(db: Db, couponId: number, userId: number): Promise<number>
   return toCount(row.n);
 }
 
-/** Why the coupon cannot be used now, whatever the cart: paused, not yet or no longer valid, used up (by all or by this customer). */
+/**
+ * The uses of a coupon held now by payment orders (of one customer's, with `userId`): live holds,
+ * before their end or paid within it, and when the first unpaid one ends (null: none will).
+ */
+export async function heldUses(
+  db: Db,
+  couponId: number,
+  userId: number | null,
+  now: string,
+): Promise<{ held: number; until: string | null }> {
+  let query = db
+    .selectFrom("couponHolds")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("n"),
+      eb.fn.min<string | null>(eb.case().when("paidAt", "is", null).then(eb.ref("expiresAt")).end()).as("until"),
+    ])
+    .where("couponId", "=", couponId)
+    .where((eb) => eb.or([eb("expiresAt", ">", now), eb("paidAt", "is not", null)]));
+  if (userId !== null) query = query.where("userId", "=", userId);
+  const row = await query.executeTakeFirstOrThrow();
+  return { held: toCount(row.n), until: row.until ?? null };
+}
+
+/**
+ * Why the coupon cannot be used now, whatever the cart: paused, not yet or no longer valid, used up
+ * (by all or by this customer), or what is left of a limit held by payments being made (ADR 0019):
+ * counted uses plus live holds reach the limit.
+ */
 async function stateProblem(db: Db, coupon: CouponRow, userId: number | null, now: string): Promise<string | null> {
   if (coupon.paused) return COUPON_MESSAGES.paused(coupon.code);
   if (coupon.validFrom && now < coupon.validFrom) return COUPON_MESSAGES.notYet(coupon.code, coupon.validFrom);
   if (coupon.validUntil && now >= coupon.validUntil) return COUPON_MESSAGES.expired(coupon.code, coupon.validUntil);
-  if (coupon.usageLimit !== null && coupon.uses >= coupon.usageLimit) return COUPON_MESSAGES.usedUp(coupon.code);
-  if (userId !== null && coupon.perCustomerLimit !== null && (await usesBy(db, coupon.id, userId)) >= coupon.perCustomerLimit) {
-    return COUPON_MESSAGES.perCustomer(coupon.code, coupon.perCustomerLimit);
+  const { usageLimit, perCustomerLimit } = coupon;
+  if (usageLimit !== null && coupon.uses >= usageLimit) return COUPON_MESSAGES.usedUp(coupon.code);
+  const perCustomer = userId !== null ? perCustomerLimit : null;
+  const used = perCustomer !== null ? await usesBy(db, coupon.id, userId!) : 0;
+  if (perCustomer !== null && used >= perCustomer) return COUPON_MESSAGES.perCustomer(coupon.code, perCustomer);
+  const all = usageLimit !== null ? await heldUses(db, coupon.id, null, now) : null;
+  const mine = userId !== null && (all?.held || perCustomer !== null) ? await heldUses(db, coupon.id, userId, now) : null;
+  const overAll = all !== null && coupon.uses + all.held >= usageLimit!;
+  // The customer's own payments hold what is left (of their limit, or of the total): they can finish those.
+  if (mine && ((perCustomer !== null && used + mine.held >= perCustomer) || (overAll && mine.held > 0))) {
+    return COUPON_MESSAGES.heldForYou(coupon.code, mine.until);
   }
+  if (overAll) return COUPON_MESSAGES.allHeld(coupon.code, all.until);
   return null;
+}
+
+/**
+ * Inside a transaction: the coupon's row, locked on PostgreSQL (FOR UPDATE) so that holding and
+ * counting its uses queue on it, each then reading the committed uses and holds (READ COMMITTED
+ * reads afresh per statement); SQLite runs one write transaction at a time. Taken after the cart
+ * and its products, as every placement takes them.
+ */
+export async function lockedCoupon(trx: Db, couponId: number): Promise<CouponRow | undefined> {
+  const query = trx.selectFrom("coupons").selectAll().where("id", "=", couponId);
+  return (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
 }
 
 /** Why the rule gives this cart nothing (below the minimum, no line of its categories), or null. */
@@ -137,9 +187,12 @@ async function customerCart(db: Db, userId: number): Promise<{ id: string; lines
 /**
  * A customer applies a code to their cart (cart page, checkout page, API). Each try counts against
  * the account's and the address's coupon limits (LIMITS.coupon) before the code is read, so codes
- * cannot be guessed at speed. The code is checked against the cart now (every refusal in its own
- * words, beside the field) and kept on the cart row, where every later read and the order check it
- * again. Applying the code the cart has already writes the same again (idempotent).
+ * cannot be guessed at speed, and each is counted as a guess of a code that exists nowhere
+ * (LIMITS.couponUnknown, under its shop-wide ceiling) until the code is found: a real code gets that
+ * try back, so a guesser held by the ceiling is refused whatever the code (no answer tells it which
+ * codes exist). The code is checked against the cart now (every refusal in its own words, beside the
+ * field) and kept on the cart row, where every later read and the order check it again. Applying the
+ * code the cart has already writes the same again (idempotent).
  */
 export async function applyCoupon(userId: number, raw: unknown, client: Client, db: Db = defaultDb): Promise<string> {
   await rateLimitAddress({ ...LIMITS.coupon, max: LIMITS.coupon.perAddress }, client);
@@ -147,7 +200,10 @@ export async function applyCoupon(userId: number, raw: unknown, client: Client, 
   const { couponCode: code } = parseWith(z.object({ couponCode: CouponCodeSchema.transform(String) }), { couponCode: raw });
   const cart = await customerCart(db, userId);
   if (!cart || cart.lines.length === 0) throw refusal(400, "Your cart is empty. Add something first, then apply the code.");
+  const guesser = `user:${userId}`;
+  await rateLimitClient(LIMITS.couponUnknown, client, guesser);
   const check = await checkCoupon(db, code, cart.lines, userId);
+  if (check.ok || check.status !== 404) await forgiveTry(LIMITS.couponUnknown, client, guesser);
   if (!check.ok) throw refusal(check.status, check.message);
   await db.updateTable("carts").set({ couponCode: code, updatedAt: nowIso() }).where("id", "=", cart.id).execute();
   return code;
@@ -168,8 +224,8 @@ export interface OrderDiscount {
   lines: number[];
   /** the rule it was priced with (a payment order keeps it: snapshotOf) */
   rule: DiscountRule;
-  /** a paid payment's coupon: its use is counted even past its limits (the money was taken at that price) */
-  honoured: boolean;
+  /** a paid payment's coupon: the payment order, whose hold on the use decides whether it is honoured (countCouponUse) */
+  paymentOrderId: string | null;
 }
 
 /** How a refused code reads at order time: what is wrong, and what to do. */
@@ -177,19 +233,26 @@ const atOrder = (message: string) => `${message} Please remove the code to order
 
 /**
  * The discount of an order being placed, inside its transaction (the customer's cart is locked):
- * a paid payment's coupon (`snapshot`) at the rule it was paid with, whatever has happened to the
- * coupon since; else the cart's code, checked again now (expired, paused or used up since it was
+ * a paid payment's coupon (`snapshot`, of payment order `paymentOrderId`) at the rule it was paid
+ * with, whatever has happened to the coupon since (countCouponUse decides whether its use may be
+ * counted); else the cart's code, checked again now (expired, paused or used up since it was
  * applied: 409 with the reason, nothing written).
  */
 export async function discountForOrder(
   trx: Db,
-  input: { code: string | null; snapshot: CouponSnapshot | null; lines: readonly DiscountLine[]; userId: number },
+  input: {
+    code: string | null;
+    snapshot: CouponSnapshot | null;
+    paymentOrderId?: string | null;
+    lines: readonly DiscountLine[];
+    userId: number;
+  },
 ): Promise<OrderDiscount | null> {
   if (input.snapshot) {
     const result = couponDiscount(input.lines, input.snapshot.rule);
     if (!result.ok) return null;
     const { couponId, code, rule } = input.snapshot;
-    return { couponId, code, rule, amount: result.amount, lines: result.lines, honoured: true };
+    return { couponId, code, rule, amount: result.amount, lines: result.lines, paymentOrderId: input.paymentOrderId ?? null };
   }
   if (!input.code) return null;
   const check = await checkCoupon(trx, input.code, input.lines, input.userId);
@@ -202,7 +265,7 @@ export async function discountForOrder(
     rule: check.rule,
     amount: result.amount,
     lines: result.lines,
-    honoured: false,
+    paymentOrderId: null,
   };
 }
 
@@ -218,30 +281,83 @@ export function parseSnapshot(json: string | null): CouponSnapshot | null {
 }
 
 /**
- * Count an order's use of its coupon, in the order's transaction. The total limit is a conditional
- * update (`uses < usage_limit`, and not paused): on PostgreSQL the row lock queues racing orders
- * and each re-reads the count; SQLite writes one transaction at a time. When nothing was updated
- * the coupon was used up (or paused) meanwhile: 409, and the whole order rolls back. The
- * per-customer limit is read under the customer's locked cart row. A paid payment's use is
- * counted without the limits (ADR 0019: the customer paid at that price).
+ * A new payment order priced with a coupon holds one use of it until `expiresAt` (its stock hold's
+ * end), in the payment order's transaction: under the coupon's locked row, the coupon is checked
+ * again with every live hold counted (stateProblem), so parallel payment orders of one customer or
+ * of many never hold more than a limit has left. Refused: 409 beside the coupon field, and the
+ * payment order rolls back with it.
+ */
+export async function holdCouponUse(
+  trx: Db,
+  hold: { paymentOrderId: string; couponId: number; userId: number; expiresAt: string; now: string },
+): Promise<void> {
+  const coupon = await lockedCoupon(trx, hold.couponId);
+  if (!coupon) throw refusal(409, atOrder(COUPON_MESSAGES.gone));
+  const problem = await stateProblem(trx, coupon, hold.userId, hold.now);
+  if (problem) throw refusal(409, atOrder(problem));
+  await trx
+    .insertInto("couponHolds")
+    .values({
+      paymentOrderId: hold.paymentOrderId,
+      couponId: hold.couponId,
+      userId: hold.userId,
+      expiresAt: hold.expiresAt,
+      paidAt: null,
+      createdAt: hold.now,
+    })
+    .execute();
+}
+
+/**
+ * A payment verified while its payment order's coupon hold is live keeps the use held until its
+ * order is placed or it is refunded (a cart changed after paying may be placed later at the price paid).
+ */
+export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string, now = nowIso()): Promise<void> {
+  await db
+    .updateTable("couponHolds")
+    .set({ paidAt: now })
+    .where("paymentOrderId", "=", paymentOrderId)
+    .where("paidAt", "is", null)
+    .where("expiresAt", ">", now)
+    .execute();
+}
+
+/**
+ * Count an order's use of its coupon, in the order's transaction, under the coupon's locked row
+ * (lockedCoupon): the cart's code is checked again with the counted uses and every live hold
+ * (stateProblem; refused: 409 beside the field, and the whole order rolls back). A paid payment's
+ * use ends its payment order's hold: a live one (before its end, or paid within it) is honoured,
+ * counted past the total limit, a pause or the end of the validity (the customer paid at that
+ * price while the use was held for them), but never past the customer's own limit; one whose hold
+ * had ended is a late payment, counted only if the code still applies now (else COUPON_LAPSED: the
+ * caller refunds the payment, as for stock a late payment no longer finds).
  */
 export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: number, userId: number, now: string): Promise<void> {
-  let update = trx
+  const coupon = await lockedCoupon(trx, discount.couponId);
+  if (discount.paymentOrderId === null) {
+    const problem = coupon ? await stateProblem(trx, coupon, userId, now) : COUPON_MESSAGES.gone;
+    if (problem) throw refusal(409, atOrder(problem));
+  } else {
+    const hold = await trx
+      .deleteFrom("couponHolds")
+      .where("paymentOrderId", "=", discount.paymentOrderId)
+      .returning(["expiresAt", "paidAt"])
+      .executeTakeFirst();
+    const live = hold !== undefined && (hold.paidAt !== null || hold.expiresAt > now);
+    let problem: string | null = coupon ? null : COUPON_MESSAGES.gone;
+    if (coupon && !live) {
+      const late = await stateProblem(trx, coupon, userId, now);
+      problem = late && COUPON_MESSAGES.lapsed(late);
+    } else if (coupon?.perCustomerLimit != null && (await usesBy(trx, coupon.id, userId)) >= coupon.perCustomerLimit) {
+      problem = COUPON_MESSAGES.perCustomer(coupon.code, coupon.perCustomerLimit);
+    }
+    if (problem) throw new AppError(409, problem, undefined, undefined, "COUPON_LAPSED");
+  }
+  await trx
     .updateTable("coupons")
     .set((eb) => ({ uses: eb("uses", "+", 1) }))
-    .where("id", "=", discount.couponId);
-  if (!discount.honoured) {
-    const coupon = await trx.selectFrom("coupons").select(["perCustomerLimit"]).where("id", "=", discount.couponId).executeTakeFirst();
-    if (coupon?.perCustomerLimit != null && (await usesBy(trx, discount.couponId, userId)) >= coupon.perCustomerLimit) {
-      throw refusal(409, atOrder(COUPON_MESSAGES.perCustomer(discount.code, coupon.perCustomerLimit)));
-    }
-    update = update.where("paused", "=", 0).where((eb) => eb.or([eb("usageLimit", "is", null), eb("uses", "<", eb.ref("usageLimit"))]));
-  }
-  const counted = await update.executeTakeFirst();
-  if (Number(counted.numUpdatedRows) !== 1) {
-    const row = await trx.selectFrom("coupons").select("paused").where("id", "=", discount.couponId).executeTakeFirst();
-    throw refusal(409, atOrder(row?.paused ? COUPON_MESSAGES.paused(discount.code) : COUPON_MESSAGES.usedUp(discount.code)));
-  }
+    .where("id", "=", discount.couponId)
+    .execute();
   await trx.insertInto("couponUses").values({ couponId: discount.couponId, orderId, userId, createdAt: now }).execute();
 }
 

@@ -433,6 +433,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       const discount = await discountForOrder(trx, {
         code: input.payment ? null : (cart?.couponCode ?? null),
         snapshot,
+        paymentOrderId: input.payment?.paymentOrderId ?? null,
         lines,
         userId: input.userId,
       });

@@ -68,7 +68,8 @@ export async function availabilityOf(db: Db, item: { id: number; stock: number }
   return { available: line!.available, held: line!.held };
 }
 
-function isPostgres(db: Db): boolean {
+/** Is this database PostgreSQL (row locks needed), not SQLite (one writer at a time)? */
+export function isPostgres(db: Db): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
@@ -124,13 +125,19 @@ export async function holdUnits(
 }
 
 /**
- * End what a payment order holds (its payment failed, or it is owed a refund); with `userId`, only
- * when it is that customer's. Answers how many products it held.
+ * End what a payment order holds (its payment failed, or it is owed a refund): its units and its
+ * coupon's use (coupons.server); with `userId`, only when it is that customer's. Answers how many
+ * products it held.
  */
 export async function releaseForPayment(db: Db, paymentOrderId: string, userId?: number): Promise<number> {
   let query = db.deleteFrom("stockReservations").where("paymentOrderId", "=", paymentOrderId);
-  if (userId !== undefined) query = query.where("userId", "=", userId);
+  let coupon = db.deleteFrom("couponHolds").where("paymentOrderId", "=", paymentOrderId);
+  if (userId !== undefined) {
+    query = query.where("userId", "=", userId);
+    coupon = coupon.where("userId", "=", userId);
+  }
   const result = await query.executeTakeFirst();
+  await coupon.execute();
   return Number(result.numDeletedRows);
 }
 

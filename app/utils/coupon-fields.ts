@@ -2,7 +2,7 @@
 // the inputs' attributes ship no zod: the code's shape, the admin form's fields, the customer's
 // refusals, and the India-time days a coupon's validity is entered in.
 import type { FieldRule } from "./forms";
-import { formatLongDate } from "./dates";
+import { formatDateTime, formatLongDate } from "./dates";
 import { formatPrice } from "./money";
 
 export const COUPON_LIMITS = {
@@ -78,6 +78,18 @@ export const COUPON_MESSAGES = {
   usedUp: (code: string) => `The code ${code} has been used as many times as it can be.`,
   perCustomer: (code: string, limit: number) =>
     limit === 1 ? `You have already used the code ${code}.` : `You have already used the code ${code} ${limit} times, the most it allows.`,
+  /** the customer's own payments, unpaid or not yet ordered, hold what their limit has left (`until`: the first such hold's end) */
+  heldForYou: (code: string, until: string | null) =>
+    until
+      ? `A payment you started holds the code ${code} until ${formatDateTime(until)}. ` +
+        "Please pay it on its payment page, or use the code again after then."
+      : `A payment of yours holds the code ${code} already. Please place its order from its payment page.`,
+  /** what the total limit has left is held by customers paying now (`until`: when the first of those holds ends) */
+  allHeld: (code: string, until: string | null) =>
+    `Every use of the code ${code} left is held by customers paying now. ` +
+    `Please try again ${until ? `after ${formatDateTime(until)}` : "later"}.`,
+  /** a payment that arrived after its hold on the code ended, when the code no longer applies: it is refunded */
+  lapsed: (reason: string) => `${reason} Your payment arrived after its hold on the code had ended.`,
   belowMinimum: (code: string, min: number, missing: number) =>
     `The code ${code} needs a subtotal of at least ${formatPrice(min)}. Add ${formatPrice(missing)} more to use it.`,
   notApplicable: (code: string, categories: string[]) =>
@@ -85,6 +97,8 @@ export const COUPON_MESSAGES = {
       ? `The code ${code} does not apply to anything in your cart.`
       : `The code ${code} applies only to ${listOf(categories)}, and your cart has none of them.`,
   signIn: "Please log in to use a coupon code.",
+  /** the staff deleted the coupon a payment was priced with */
+  gone: "This coupon is no longer offered.",
 };
 
 /** 'Bedroom', 'Bedroom and Office', 'Bedroom, Office and Outdoor'. */

@@ -3,15 +3,19 @@
 // the money of a discounted order, 20 racing orders placing exactly the limit, the per-customer
 // limit, a cancellation giving the use back, the code checked again at order time, a paid payment
 // honoured at its price, the staff's form (its messages, idempotent create, pause, audit), the API,
-// and the migration's down and up.
+// and the migration's down and up. Payment orders hold a use as they hold stock (the coupons'
+// security review): parallel payment orders of one customer or of many never pass a limit, a late
+// payment whose coupon no longer applies is refunded, and unknown codes have a shop-wide ceiling.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { env } from "~/lib/env.server";
 import { settleMail } from "~/lib/mail.server";
-import { clientOf, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
-import { createCoupon } from "~/models/admin-coupons.server";
+import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
+import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
+import { createCoupon, deleteCoupon } from "~/models/admin-coupons.server";
+import { createPaymentOrder, gatewayFailureFields } from "~/models/checkout.server";
 import { applyCoupon } from "~/models/coupons.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { requestReturn } from "~/models/returns.server";
@@ -20,16 +24,20 @@ import * as cartCouponApi from "~/routes/api.cart.coupon";
 import * as changeStatus from "~/routes/api.orders_.changeStatus";
 import * as cartPage from "~/routes/cart";
 import * as createPayment from "~/routes/rzp.create-order";
+import * as paymentCallback from "~/routes/rzp.payment-callback";
+import * as testGatewayPay from "~/routes/rzp.test-gateway.$paymentOrderId_.pay";
+import * as verifyPaymentApi from "~/routes/rzp.verify-payment";
 import { grantAdmin } from "~/web/admin.server";
 import { COUPON_MESSAGES } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
 import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pricing";
 import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
+import * as m0021 from "../../migrations/2026-11-26-0021-coupon-holds";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, expectApiError } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi } from "./order-helpers";
+import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi, SHIPPING } from "./order-helpers";
 
 const item = itemMaker("cpn");
 let categories: { id: number; title: string }[] = [];
@@ -495,10 +503,13 @@ describe("the staff's coupons", () => {
 describe("migration 2026-11-26-0019-coupons", () => {
   it("down drops the tables and columns; up makes them again, empty and working", async () => {
     const raw = db.withoutPlugins() as unknown as Parameters<typeof m0019.up>[0];
+    // 0021's holds name coupons: down in reverse order, up in order.
+    await m0021.down(raw);
     await m0019.down(raw);
     await expect(db.selectFrom("coupons").select("id").execute()).rejects.toThrow();
     await expect(db.selectFrom("orders").select("discount").execute()).rejects.toThrow();
     await m0019.up(raw);
+    await m0021.up(raw);
     expect(await db.selectFrom("coupons").select("id").execute()).toEqual([]);
     const c = await coupon({ kind: "fixed", value: 100 });
     const customer = await shopper("cpn-migration", 2000);
@@ -506,5 +517,243 @@ describe("migration 2026-11-26-0019-coupons", () => {
     expect(placed.status).toBe(201);
     expect(asRecord(placed.body)).toMatchObject({ discount: 100 });
     expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+  });
+});
+
+// ---- payment orders hold a use (the coupons' security review, ADR 0019) ---------------------
+
+/** POST /rzp/create-order for the customer's cart. */
+function createPaymentApi(customer: Customer) {
+  return call(createPayment.action, jsonRequest("POST", "/rzp/create-order", {}, customer.auth));
+}
+
+/** The reviewer's path: the test gateway's proof for a payment order, then POST /api/orders/add with it. */
+async function payThroughGateway(customer: Customer, paymentOrderId: string) {
+  const paid = await call(testGatewayPay.action, jsonRequest("POST", `/rzp/test-gateway/${paymentOrderId}/pay`, {}, customer.auth), {
+    paymentOrderId,
+  });
+  expect(paid.status).toBe(200);
+  return placeViaApi(customer, checkoutFields({ paymentMethod: "online", ...asRecord(paid.body) }));
+}
+
+function proofOf(paymentOrderId: string) {
+  const paid = offlinePayment(paymentOrderId);
+  return { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+}
+
+const holdsOf = (couponId: number) => db.selectFrom("couponHolds").selectAll().where("couponId", "=", couponId).execute();
+
+/** Time passes: the payment order's holds (its units and its coupon use) ended a minute ago. */
+async function expireHolds(paymentOrderId: string) {
+  const past = new Date(Date.now() - 60_000).toISOString();
+  await db.updateTable("couponHolds").set({ expiresAt: past }).where("paymentOrderId", "=", paymentOrderId).execute();
+  await db.updateTable("stockReservations").set({ expiresAt: past }).where("paymentOrderId", "=", paymentOrderId).execute();
+}
+
+async function paymentOrderState(id: string) {
+  return db.selectFrom("paymentOrders").select(["status", "failure"]).where("id", "=", id).executeTakeFirstOrThrow();
+}
+
+describe("payment orders hold a coupon use while their customer pays", () => {
+  it("the review's reproduction: one customer's second and third payment orders are refused; one order gets the discount", async () => {
+    const c = await coupon({ kind: "fixed", value: 500, usageLimit: 1, perCustomerLimit: 1 });
+    const customer = await newCustomer("cpn-repro");
+    const chair = await item("cpn-repro", 12000, 50);
+    await addToCart(customer, chair, 1);
+    expect((await applyApi(customer, c.code)).status).toBe(200);
+    const first = await createPaymentApi(customer);
+    expect(first.status).toBe(200);
+    const { id, amount, reservedUntil } = asRecord(first.body) as { id: string; amount: number; reservedUntil: string };
+    expect(amount).toBe((11500 + 1 + gstOn(11500)) * 100);
+    const hold = await holdsOf(c.id);
+    expect(hold).toMatchObject([{ paymentOrderId: id, userId: customer.user.id, expiresAt: reservedUntil, paidAt: null }]);
+    for (let i = 0; i < 2; i++) {
+      const refused = expectApiError(await createPaymentApi(customer), 409);
+      expect(refused.errors?.couponCode).toBe(
+        `${COUPON_MESSAGES.heldForYou(c.code, reservedUntil)} Please remove the code to order without it.`,
+      );
+    }
+    expect(await holdsOf(c.id)).toHaveLength(1);
+    // A cash order with the code is refused the same way while the payment holds it.
+    expect(expectApiError(await placeViaApi(customer, checkoutFields()), 409).errors?.couponCode).toMatch(/holds the code/);
+    // The one payment order is paid: the order has the discount, the use is counted and the hold is gone.
+    const placed = await payThroughGateway(customer, id);
+    expect(placed.status).toBe(201);
+    expect(asRecord(placed.body)).toMatchObject({ discount: 500, couponCode: c.code });
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    expect(await holdsOf(c.id)).toEqual([]);
+    // Re-adding the piece: the code is spent (its one use).
+    await addToCart(customer, chair, 1);
+    expect(expectApiError(await applyApi(customer, c.code), 409).errors?.couponCode).toBe(COUPON_MESSAGES.usedUp(c.code));
+  });
+
+  it("total limit 1: a second customer is refused while the first's hold is live, allowed after; a late payment is refunded", async () => {
+    const c = await coupon({ kind: "fixed", value: 700, usageLimit: 1 });
+    const [alice, bob] = await newCustomers("cpn-late", 2);
+    const desk = await item("cpn-late", 9000, 50);
+    for (const customer of [alice, bob]) {
+      await addToCart(customer, desk, 1);
+      expect((await applyApi(customer, c.code)).status).toBe(200);
+    }
+    const alicePayment = asRecord((await createPaymentApi(alice)).body) as { id: string; reservedUntil: string };
+    const allHeld = `${COUPON_MESSAGES.allHeld(c.code, alicePayment.reservedUntil)} Please remove the code to order without it.`;
+    expect(expectApiError(await createPaymentApi(bob), 409).errors?.couponCode).toBe(allHeld);
+    expect(expectApiError(await placeViaApi(bob, checkoutFields()), 409).errors?.couponCode).toBe(allHeld);
+    // Bob's cart says why the code takes nothing off now.
+    expect((await cartOf(bob)) as unknown).toMatchObject({
+      discount: 0,
+      coupon: { code: c.code, problem: COUPON_MESSAGES.allHeld(c.code, alicePayment.reservedUntil) },
+    });
+
+    // Alice's hold ends unpaid: Bob's payment order now holds the use, and Bob pays it.
+    await expireHolds(alicePayment.id);
+    const bobPayment = await createPaymentApi(bob);
+    expect(bobPayment.status).toBe(200);
+    const placed = await payThroughGateway(bob, (asRecord(bobPayment.body) as { id: string }).id);
+    expect(placed.status).toBe(201);
+    expect(asRecord(placed.body)).toMatchObject({ discount: 700, couponCode: c.code });
+
+    // Alice pays late: the code is used up, so no order; her payment is failed and refunded whole.
+    const late = expectApiError(await payThroughGateway(alice, alicePayment.id), 409);
+    const reason = COUPON_MESSAGES.lapsed(COUPON_MESSAGES.usedUp(c.code));
+    expect(late.message).toBe(`This payment could not become an order (${reason.replace(/\.$/, "")}). It will be refunded.`);
+    expect(await paymentOrderState(alicePayment.id)).toEqual({ status: "failed", failure: reason });
+    const refunds = await db
+      .selectFrom("refunds")
+      .select(["amount", "reason", "orderId"])
+      .where("paymentOrderId", "=", alicePayment.id)
+      .execute();
+    expect(refunds).toEqual([{ amount: 8300 + 1 + gstOn(8300), reason: "unplaced", orderId: null }]);
+    expect(await db.selectFrom("orders").select("id").where("paymentOrderId", "=", alicePayment.id).execute()).toEqual([]);
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    expect(await holdsOf(c.id)).toEqual([]);
+    expect((await cartOf(alice)).items).toHaveLength(1);
+    await settleMail();
+  });
+
+  it("a late payment whose code still applies is placed and counted; one verified within its hold is honoured after it", async () => {
+    const c = await coupon({ kind: "fixed", value: 300, usageLimit: 2 });
+    const [carol, dev, erin] = await newCustomers("cpn-kept", 3);
+    const stool = await item("cpn-kept", 4000, 50);
+    for (const customer of [carol, dev, erin]) {
+      await addToCart(customer, stool, 1);
+      expect((await applyApi(customer, c.code)).status).toBe(200);
+    }
+    // Carol pays after her hold ended, but a use is still free: she gets her order and the use is counted.
+    const carolPayment = asRecord((await createPaymentApi(carol)).body) as { id: string };
+    await expireHolds(carolPayment.id);
+    const carolOrder = await payThroughGateway(carol, carolPayment.id);
+    expect(carolOrder.status).toBe(201);
+    expect(asRecord(carolOrder.body)).toMatchObject({ discount: 300 });
+    // Dev's payment is verified while held (POST /rzp/verify-payment), the order placed later.
+    const devPayment = asRecord((await createPaymentApi(dev)).body) as { id: string };
+    const proof = proofOf(devPayment.id);
+    expect((await call(verifyPaymentApi.action, jsonRequest("POST", "/rzp/verify-payment", proof, dev.auth))).status).toBe(200);
+    await expireHolds(devPayment.id);
+    // Its use stays held, so the last use is not Erin's.
+    expect(expectApiError(await createPaymentApi(erin), 409).errors?.couponCode).toBe(
+      `${COUPON_MESSAGES.allHeld(c.code, null)} Please remove the code to order without it.`,
+    );
+    await db.updateTable("coupons").set({ paused: 1 }).where("id", "=", c.id).execute();
+    const devOrder = await placeViaApi(dev, checkoutFields({ paymentMethod: "online", ...proof }));
+    expect(devOrder.status).toBe(201);
+    expect(asRecord(devOrder.body)).toMatchObject({ discount: 300, couponCode: c.code });
+    expect(await couponRow(c.id)).toEqual({ uses: 2, useRows: 2 });
+    expect(await holdsOf(c.id)).toEqual([]);
+  });
+
+  it("20 racing payment orders on a coupon limited to 5 hold exactly 5; the others are refused and write nothing", async () => {
+    const limit = 5;
+    const c = await coupon({ usageLimit: limit });
+    const piece = await item("cpn-hold-race", 3000, 1000);
+    const customers = await newCustomers("cpn-hold-race", 20);
+    for (const customer of customers) {
+      await addToCart(customer, piece, 1);
+      await applyCoupon(customer.user.id, c.code, UNKNOWN_CLIENT);
+    }
+    const before = await db.selectFrom("paymentOrders").select("id").execute();
+    const answers = await Promise.allSettled(customers.map((customer) => createPaymentOrder(customer.user.id, SHIPPING)));
+    const held = answers.filter((a) => a.status === "fulfilled");
+    expect(held).toHaveLength(limit);
+    for (const refused of answers.filter((a) => a.status === "rejected")) {
+      expect(refused.reason).toMatchObject({ status: 409 });
+      expect((refused.reason as { fieldErrors?: Record<string, string> }).fieldErrors?.couponCode).toMatch(
+        /^Every use of the code .+ left is held by customers paying now\./,
+      );
+    }
+    expect(await holdsOf(c.id)).toHaveLength(limit);
+    expect((await db.selectFrom("paymentOrders").select("id").execute()).length - before.length).toBe(limit);
+    expect(await couponRow(c.id)).toEqual({ uses: 0, useRows: 0 });
+  });
+
+  it("a failed payment ends its hold; a coupon a payment holds cannot be deleted", async () => {
+    const c = await coupon({ usageLimit: 1 });
+    const customer = await shopper("cpn-fail", 5000);
+    expect((await applyApi(customer, c.code)).status).toBe(200);
+    const payment = asRecord((await createPaymentApi(customer)).body) as { id: string };
+    await expect(deleteCoupon(c.id)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/holds a use/) });
+    // The gateway's failure fields, posted by the customer's own session (the test gateway's page), end it.
+    const fields = gatewayFailureFields(payment.id, "pay_TESTcpnfailed01");
+    await call(paymentCallback.action, formRequest(PAYMENT_CALLBACK_PATH, fields, { Cookie: await browserCookie(customer) }));
+    expect(await holdsOf(c.id)).toEqual([]);
+    expect((await createPaymentApi(customer)).status).toBe(200);
+  });
+});
+
+describe("guessing codes: unknown answers have a shop-wide ceiling", () => {
+  it("past it, guessing addresses are refused whatever the code (even a real one); another address passes after a pause", async () => {
+    const ceiling = SHOP_WIDE["coupon-unknown"]!;
+    const saved = { max: ceiling.max, ...SLOWDOWN, trusted: env.TRUST_PROXY };
+    ceiling.max = 6;
+    SLOWDOWN.ms = 150;
+    env.TRUST_PROXY = true;
+    const key = `${ceiling.name}:all`;
+    await db.deleteFrom("rateLimits").where("key", "=", key).execute();
+    const count = async () => (await db.selectFrom("rateLimits").select("count").where("key", "=", key).executeTakeFirst())?.count ?? 0;
+    try {
+      const real = await coupon();
+      const from = (ip: string) => clientOf(getRequest("/cart", { "X-Forwarded-For": ip }));
+      const [a, b, fresh] = await Promise.all(["cpn-ceil-a", "cpn-ceil-b", "cpn-ceil-c"].map((t) => shopper(t, 1000)));
+      // A real code never counts toward the ceiling.
+      await expect(applyCoupon(a!.user.id, real.code, from("192.0.2.10"))).resolves.toBe(real.code);
+      expect(await count()).toBe(0);
+      for (const [customer, ip] of [
+        [a!, "192.0.2.10"],
+        [b!, "192.0.2.11"],
+      ] as const) {
+        for (let i = 0; i < 3; i++)
+          await expect(applyCoupon(customer.user.id, `CEIL${ip.slice(-2)}X${i}`, from(ip))).rejects.toMatchObject({ status: 404 });
+      }
+      expect(await count()).toBe(6);
+      // The ceiling is spent: a guessing address is refused, for an unknown code and a real one alike.
+      await expect(applyCoupon(a!.user.id, "CEILMORE", from("192.0.2.10"))).rejects.toMatchObject({ status: 429 });
+      await expect(applyCoupon(b!.user.id, real.code, from("192.0.2.11"))).rejects.toMatchObject({ status: 429 });
+      // A customer on another address applies the real code, a little slower, and gives the try back.
+      const started = Date.now();
+      await expect(applyCoupon(fresh!.user.id, real.code, from("198.51.100.40"))).resolves.toBe(real.code);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+      // The two refused tries stay counted; the real code's try was counted (9), then given back.
+      expect(await count()).toBe(8);
+    } finally {
+      ceiling.max = saved.max;
+      Object.assign(SLOWDOWN, { ms: saved.ms, fairShare: saved.fairShare });
+      env.TRUST_PROXY = saved.trusted;
+    }
+  });
+});
+
+describe("migration 2026-11-26-0021-coupon-holds", () => {
+  it("down drops the holds and keeps the payment orders; up makes the table again, empty and working", async () => {
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0021.up>[0];
+    await m0021.down(raw);
+    await expect(db.selectFrom("couponHolds").select("paymentOrderId").execute()).rejects.toThrow();
+    expect((await db.selectFrom("paymentOrders").select("id").limit(1).execute()).length).toBe(1);
+    await m0021.up(raw);
+    expect(await db.selectFrom("couponHolds").select("paymentOrderId").execute()).toEqual([]);
+    const c = await coupon({ usageLimit: 1 });
+    const customer = await shopper("cpn-holds-migration", 2000);
+    expect((await applyApi(customer, c.code)).status).toBe(200);
+    expect((await createPaymentApi(customer)).status).toBe(200);
+    expect(await holdsOf(c.id)).toHaveLength(1);
   });
 });
