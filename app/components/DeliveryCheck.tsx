@@ -6,10 +6,11 @@ import { TruckIcon } from "~/components/icons";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { formatLongDate } from "~/utils/dates";
 import type { DeliveryCheckState } from "~/utils/delivery";
-import { DELIVERY_MESSAGES, PINCODE_PATTERN } from "~/utils/delivery";
+import { DELIVERY_MESSAGES, MADE_TO_ORDER_DAYS, PINCODE_PATTERN } from "~/utils/delivery";
 import { dateAtNoonInIndia } from "~/utils/delivery-dates";
 
-export function DeliveryCheck({ check }: { check: DeliveryCheckState }) {
+/** `madeToOrder`: the product is made after it is ordered, which the page says before any pincode is asked. */
+export function DeliveryCheck({ check, madeToOrder = false }: { check: DeliveryCheckState; madeToOrder?: boolean }) {
   const location = useLocation();
   const navigation = useNavigation();
   const busy =
@@ -23,6 +24,12 @@ export function DeliveryCheck({ check }: { check: DeliveryCheckState }) {
       <h2 id="delivery-check-heading" className="flex items-center gap-2 text-base font-semibold">
         <TruckIcon className="h-5 w-5 text-wood-600" /> Check delivery
       </h2>
+      {madeToOrder ? (
+        <p className="mt-2 text-sm text-stone-700" data-testid="made-to-order">
+          <strong className="font-semibold">Made to order:</strong> this piece is made for you once you order it,{" "}
+          {`so delivery takes at least ${MADE_TO_ORDER_DAYS.min}-${MADE_TO_ORDER_DAYS.max} business days.`}
+        </p>
+      ) : null}
       <Form method="get" replace preventScrollReset className="mt-3 flex flex-wrap items-start gap-2">
         {tab ? <input type="hidden" name="tab" value={tab} /> : null}
         <div className="min-w-0 flex-1">

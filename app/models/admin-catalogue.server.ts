@@ -235,6 +235,7 @@ function detailsRow(input: ProductDetails) {
     categoryId: input.categoryId,
     price: input.price,
     featured: input.featured ? 1 : 0,
+    madeToOrder: input.madeToOrder ? 1 : 0,
     description: input.description,
     imgPath: input.imgPath,
     specifications: JSON.stringify(input.specifications),
@@ -261,7 +262,8 @@ export async function insertProduct(trx: Db, input: ProductInput, slug?: string)
     action: "create",
     entity: "product",
     entityId: row.id,
-    summary: `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock`,
+    summary:
+      `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock` + (row.madeToOrder ? ", made to order" : ""),
   });
   return toAdminItem(row);
 }
@@ -393,6 +395,7 @@ export function sameDetails(item: Item, details: ProductDetails): boolean {
     item.imgPath === details.imgPath &&
     item.description === details.description &&
     item.featured === details.featured &&
+    item.madeToOrder === details.madeToOrder &&
     JSON.stringify(item.specifications) === JSON.stringify(details.specifications)
   );
 }

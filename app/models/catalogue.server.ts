@@ -35,6 +35,7 @@ export function toItem(row: ItemRow): Item {
     price: row.price,
     imgPath: row.imgPath,
     featured: row.featured === 1,
+    madeToOrder: row.madeToOrder === 1,
     inStock: row.stock > 0,
     stock: row.stock,
     specifications,

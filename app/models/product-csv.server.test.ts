@@ -59,6 +59,7 @@ function row(fields: Partial<Record<(typeof CSV_COLUMNS)[number], string | numbe
     price: 4999,
     stock: 3,
     featured: "no",
+    made_to_order: "no",
     description: "A chair made for the CSV tests.",
     imgPath: "/images/products/csv-test-chair.svg",
     specifications: '{"Material":"Teak"}',
@@ -105,7 +106,9 @@ describe("exportProductsCsv", () => {
   it("starts with a UTF-8 BOM and the header row, one row per product", async () => {
     const csv = await exportProductsCsv(ALL);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
-    expect(csv.slice(1).split("\r\n")[0]).toBe("slug,title,category,price,stock,featured,description,imgPath,specifications,version");
+    expect(csv.slice(1).split("\r\n")[0]).toBe(
+      "slug,title,category,price,stock,featured,made_to_order,description,imgPath,specifications,version",
+    );
     const records = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
     const count = toCount(
       (
@@ -159,6 +162,7 @@ describe("exportProductsCsv", () => {
       imgPath: "/images/products/x.svg",
       description: "-10% off this week",
       featured: false,
+      madeToOrder: false,
       inStock: true,
       stock: 2,
       specifications: { Finish: "@matte", Note: "+tab\tinside", Quote: "'=already quoted" },
@@ -388,15 +392,15 @@ describe("importProductsCsv: all or nothing", () => {
   it("line numbers count the lines a quoted cell spans; a row with the wrong number of cells is reported", async () => {
     const text = [
       HEADER,
-      ',Spanning Row,office,100,1,no,"एक ₹\nदो\r\nतीन",/images/products/s.svg,,',
-      ",Bad After Span,office,oops,1,no,Fine,/images/products/s.svg,,",
+      ',Spanning Row,office,100,1,no,no,"एक ₹\nदो\r\nतीन",/images/products/s.svg,,',
+      ",Bad After Span,office,oops,1,no,no,Fine,/images/products/s.svg,,",
       ",Too Few,office,100",
-      ",Too Many,office,100,1,no,desc,/images/products/s.svg,{},,extra",
+      ",Too Many,office,100,1,no,no,desc,/images/products/s.svg,{},,extra",
     ].join("\r\n");
     expect(await refusedUnchanged(text)).toEqual([
       { line: 5, message: "Price must be a number" },
-      { line: 6, message: expect.stringMatching(/^This row has 4 cells but the header has 10/) as string },
-      { line: 7, message: expect.stringMatching(/^This row has 11 cells but the header has 10/) as string },
+      { line: 6, message: expect.stringMatching(/^This row has 4 cells but the header has 11/) as string },
+      { line: 7, message: expect.stringMatching(/^This row has 12 cells but the header has 11/) as string },
     ]);
   });
 

@@ -88,6 +88,7 @@ export async function exportProductsCsv(query: Pick<AdminListQuery, "q" | "categ
       String(p.price),
       String(p.stock),
       p.featured ? "yes" : "no",
+      p.madeToOrder ? "yes" : "no",
       p.description,
       p.imgPath,
       JSON.stringify(p.specifications),
@@ -179,7 +180,8 @@ function readSpecifications(cell: string): { keys: string[]; values: string[] } 
   return { keys: entries.map(([k]) => k), values: entries.map(([, v]) => v as string) };
 }
 
-function readFeatured(cell: string): boolean | null {
+/** A yes/no cell (featured, made_to_order): yes, true, 1, y; no, false, 0, n or blank; else null. */
+function readYesNo(cell: string): boolean | null {
   const value = cell.trim().toLowerCase();
   if (["yes", "true", "1", "y"].includes(value)) return true;
   if (["no", "false", "0", "n", ""].includes(value)) return false;
@@ -257,8 +259,11 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
     else if (category === undefined) problem(`Unknown category "${categoryCell}": use one of ${[...categoryId.keys()].join(", ")}`);
 
     const featuredCell = cell(record, "featured");
-    const featured = featuredCell === undefined ? (before?.featured ?? false) : readFeatured(featuredCell);
+    const featured = featuredCell === undefined ? (before?.featured ?? false) : readYesNo(featuredCell);
     if (featured === null) problem('Featured must be "yes" or "no"');
+    const madeToOrderCell = cell(record, "made_to_order");
+    const madeToOrder = madeToOrderCell === undefined ? (before?.madeToOrder ?? false) : readYesNo(madeToOrderCell);
+    if (madeToOrder === null) problem('Made to order must be "yes" or "no"');
 
     const specsCell = cell(record, "specifications");
     const specifications = specsCell === undefined ? (before ? specsOf(before) : { keys: [], values: [] }) : readSpecifications(specsCell);
@@ -269,7 +274,7 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
     const version = versionCell === "" ? null : /^\d{1,9}$/.test(versionCell) ? Number(versionCell) : NaN;
     if (Number.isNaN(version)) problem(VERSION_FORMAT);
 
-    // A column left out keeps the product's value (a new product: 0 in stock, not featured, no specifications).
+    // A column left out keeps the product's value (a new product: 0 in stock, not featured, not made to order, no specifications).
     const stockCell = cell(record, "stock");
     const stock = stockCell ?? String(before?.stock ?? 0);
     const parsed = ProductFormSchema.safeParse({
@@ -279,6 +284,7 @@ async function planImport(records: CsvRecord[], header: CsvRecord, index: Column
       imgPath: cell(record, "imgPath"),
       description: cell(record, "description"),
       featured: featured === true,
+      madeToOrder: madeToOrder === true,
       inStock: /^\s*\d+\s*$/.test(stock) && Number(stock) > 0,
       stock,
       specifications: typeof specifications === "string" ? { keys: [], values: [] } : specifications,

@@ -22,6 +22,7 @@ import { ADMIN_LIMITS, PRODUCT_FIELDS } from "~/utils/admin-fields";
 import { ProductEditSchema, ProductFormSchema, productEditInput, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";
 import type { Category } from "~/utils/catalogue";
+import { MADE_TO_ORDER_DAYS } from "~/utils/delivery";
 import { formatPrice } from "~/utils/money";
 import { useHydrated, useIsPending } from "~/utils/hooks";
 
@@ -45,6 +46,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       "imgPath",
       "description",
       "featured",
+      "madeToOrder",
       "inStock",
       "stock",
       "stockDelta",
@@ -171,7 +173,7 @@ function ProductForm({ product, categories }: { product: AdminItem | null; categ
     ...Array.from({ length: EXTRA_SPEC_ROWS }, () => ["", ""] as [string, string]),
   ]);
   const wasPosted = result !== undefined && "values" in result && result.values !== undefined;
-  const checked = (name: "featured" | "inStock", fallback: boolean) => (wasPosted ? posted(name) !== undefined : fallback);
+  const checked = (name: "featured" | "madeToOrder" | "inStock", fallback: boolean) => (wasPosted ? posted(name) !== undefined : fallback);
   const text = (name: string, fallback: string) => posted(name) ?? fallback;
   const e = errors.error;
   // An edit posting a stock figure (a client other than this form) has its message here too.
@@ -306,6 +308,21 @@ function ProductForm({ product, categories }: { product: AdminItem | null; categ
               damaged; orders placed meanwhile are kept.
             </p>
           ) : null}
+          <div>
+            <label className="flex min-h-11 items-center gap-2 text-sm font-medium">
+              <input
+                type="checkbox"
+                name="madeToOrder"
+                defaultChecked={checked("madeToOrder", product?.madeToOrder ?? false)}
+                aria-describedby="product-made-to-order-hint"
+                className="h-5 w-5 accent-wood-600"
+              />{" "}
+              Made to order ({MADE_TO_ORDER_DAYS.min}-{MADE_TO_ORDER_DAYS.max} business days)
+            </label>
+            <p id="product-made-to-order-hint" className="text-xs text-stone-600">
+              Made after it is ordered: its delivery, and that of any order with it, takes at least this long.
+            </p>
+          </div>
           <fieldset className="rounded-lg border border-sand-200 p-3">
             <legend className="px-1 text-sm font-medium">Specifications</legend>
             {e("specifications") ? (

@@ -13,6 +13,7 @@ import type { ImportProblem } from "~/models/product-csv.server";
 import { ImportRejected, importProductsFile } from "~/models/product-csv.server";
 import type { FormFailure } from "~/utils/forms";
 import { useIsPending } from "~/utils/hooks";
+import { MADE_TO_ORDER_DAYS } from "~/utils/delivery";
 import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/utils/product-csv";
 
 export const meta: MetaFunction = () => [{ title: "Import Products | Sagwan Living" }, { name: "robots", content: "noindex" }];
@@ -70,6 +71,7 @@ const EXAMPLE = [
     "24999",
     "5",
     "no",
+    "no",
     '"Solid teak, hand-finished in Jodhpur."',
     "/images/products/teak-lounge-chair.svg",
     '"{""Material"":""Teak"",""Color"":""Honey""}"',
@@ -125,7 +127,8 @@ export default function ImportProductsPage() {
           </li>
           <li>
             <strong>price</strong> in whole rupees; <strong>stock</strong> in units (0 means out of stock); <strong>featured</strong>: yes
-            or no.
+            or no; <strong>made_to_order</strong>: yes for a piece made after it is ordered (delivery then takes at least{" "}
+            {MADE_TO_ORDER_DAYS.min}-{MADE_TO_ORDER_DAYS.max} business days), else no. A column left out keeps each product&apos;s value.
           </li>
           <li>
             <strong>specifications</strong>: a JSON object of names and values, like{" "}

@@ -224,7 +224,7 @@ export default function ProductPage() {
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
-          <DeliveryCheck check={delivery} />
+          <DeliveryCheck check={delivery} madeToOrder={item.madeToOrder} />
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
             <li className="card flex items-start gap-3 p-4">

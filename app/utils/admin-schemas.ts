@@ -109,6 +109,8 @@ const productDetails = {
   imgPath: ImageUrlSchema,
   description: textField("Description", PRODUCT_FIELDS.description),
   featured: checkbox,
+  /** made after it is ordered: delivery takes at least MADE_TO_ORDER_DAYS (ADR 0017) */
+  madeToOrder: checkbox,
   specifications: SpecificationsSchema,
 };
 
@@ -198,6 +200,7 @@ export function productFormInput(form: FormData): Record<string, unknown> {
     imgPath: one("imgPath"),
     description: one("description"),
     featured: one("featured"),
+    madeToOrder: one("madeToOrder"),
     inStock: one("inStock"),
     stock: one("stock"),
     specifications: { keys: form.getAll("specKey"), values: form.getAll("specValue") },

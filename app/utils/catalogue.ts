@@ -19,6 +19,8 @@ export interface Item {
   price: number;
   imgPath: string;
   featured: boolean;
+  /** made after it is ordered: delivery takes at least 14-21 business days (issue 17, ADR 0017) */
+  madeToOrder: boolean;
   inStock: boolean;
   stock: number;
   specifications: Record<string, string>;

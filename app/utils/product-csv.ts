@@ -1,6 +1,7 @@
 // The products CSV file's shape, shared by the import page and the server.
 /**
- * The file's columns, in the order the export writes them. `version` is the product's version
+ * The file's columns, in the order the export writes them. `featured` and `made_to_order` are
+ * yes or no (1/0, true/false too); a column left out of a file keeps each product's value. `version` is the product's version
  * when it was exported: a row that changes an existing product is refused when the product has
  * changed since (units sold, say), so a file never writes back a stock figure that is out of date.
  */
@@ -11,6 +12,7 @@ export const CSV_COLUMNS = [
   "price",
   "stock",
   "featured",
+  "made_to_order",
   "description",
   "imgPath",
   "specifications",

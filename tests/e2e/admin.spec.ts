@@ -1,7 +1,7 @@
 // The admin area in the browser, with and without JavaScript: the hidden Admin Access dialog
 // (five logo clicks; without JavaScript /?admin-access), the guard that sends everyone else
 // to /, each list's search and pagination with its state in the URL, a product's whole life
-// (add with a validation message first, edit, delete) as the storefront shows it, an order's
+// (add with a validation message first, made to order, edit, delete) as the storefront shows it, an order's
 // status change as its customer sees it, the category delete refusal, users added and
 // edited, and Logout. Each test logs in once (logins are rate-limited) and names the
 // rows it makes uniquely, since tests run in parallel against one database. Nothing here adds
@@ -417,6 +417,8 @@ test("a product added (after a validation message), edited and deleted, as the s
   await expect(add.getByRole("checkbox", { name: "In Stock" })).toBeChecked();
   await expect(add.getByRole("checkbox", { name: "Featured" })).not.toBeChecked();
   await expect(add.getByLabel("Units in stock", { exact: true })).toHaveValue("10");
+  const madeToOrder = (dialog: typeof add) => dialog.getByRole("checkbox", { name: "Made to order (14-21 business days)" });
+  await expect(madeToOrder(add)).not.toBeChecked();
 
   // Everything but the title: 'Title is required' beside it, the rest kept
   await add.getByLabel("Category", { exact: true }).selectOption({ label: "Outdoor" });
@@ -426,10 +428,12 @@ test("a product added (after a validation message), edited and deleted, as the s
   await add.getByLabel("Units in stock", { exact: true }).fill("7");
   await add.getByLabel("Specification 1 name", { exact: true }).fill("Material");
   await add.getByLabel("Specification 1 value", { exact: true }).fill("Weathered acacia");
+  await madeToOrder(add).check();
   await add.getByRole("button", { name: "Add Product" }).click();
   await expectFieldError(add, "Title", "Title is required");
   await expect(add.getByLabel("Price (₹)", { exact: true })).toHaveValue("123456");
   await expect(add.getByLabel("Specification 1 value", { exact: true })).toHaveValue("Weathered acacia");
+  await expect(madeToOrder(add)).toBeChecked();
   await expect(page).toHaveURL(/\/admin\/products\?new=1$/);
   dropExpectedStatusErrors(consoleErrors, 400);
   await shot(page, testInfo, "product-dialog");
@@ -448,8 +452,12 @@ test("a product added (after a validation message), edited and deleted, as the s
   await expect(rows.locator("td").nth(4)).toHaveText("7");
   await expect(rows.locator("td").nth(5)).toHaveText("No");
 
-  // The storefront (its Specifications tab, which shows the title, price and stock too)
-  await page.goto(`/product/${slug}?tab=specifications`);
+  // The storefront (its Specifications tab, which shows the title, price and stock too); made to
+  // order, so Check delivery for Ahmedabad (a metro: 5-7 days) says 14-21 (the pincode is kept for the visit)
+  await page.goto(`/product/${slug}?tab=specifications&pincode=380009`);
+  await expect(page.getByTestId("made-to-order")).toContainText("Made to order: this piece is made for you once you order it");
+  await expect(page.getByTestId("delivery-answer")).toContainText("14-21 business days to Ahmedabad");
+  await shot(page, testInfo, "product-made-to-order");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
   await expect(page.locator("h1 + p")).toHaveText(rupees(123456));
   await expect(page.locator("h1 + p")).toHaveText("₹1,23,456");
@@ -466,6 +474,8 @@ test("a product added (after a validation message), edited and deleted, as the s
   await expect(edit.getByLabel("Specification 1 name", { exact: true })).toHaveValue("Material");
   await edit.getByLabel("Price (₹)", { exact: true }).fill("7499");
   await edit.getByRole("checkbox", { name: "In Stock" }).uncheck();
+  await expect(madeToOrder(edit)).toBeChecked();
+  await madeToOrder(edit).uncheck();
   await edit.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page, "Product updated")).toBeVisible();
   await expect(page).toHaveURL(new RegExp(`/admin/products\\?q=${tag}$`));
@@ -475,6 +485,8 @@ test("a product added (after a validation message), edited and deleted, as the s
   await page.goto(`/product/${slug}`);
   await expect(page.locator("h1 + p")).toHaveText("₹7,499");
   await expect(page.getByTestId("stock")).toHaveText("Out of Stock");
+  await expect(page.getByTestId("made-to-order")).toHaveCount(0);
+  await expect(page.getByTestId("delivery-answer")).toContainText("5-7 business days to Ahmedabad");
 
   // Delete
   await page.goto(`/admin/products?q=${encodeURIComponent(tag)}`);

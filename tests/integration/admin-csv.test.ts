@@ -1,5 +1,6 @@
 // The back-office's product CSV routes, called as Remix calls them: the export download and the
 // import page's loader and action, with and without the admin flag.
+import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantAdmin } from "~/web/admin.server";
@@ -39,6 +40,7 @@ function row(title: string, price: string, slug = "", category = "office", versi
     category,
     price,
     "4",
+    "no",
     "no",
     "Made for the route tests.",
     "/images/products/route.svg",
@@ -126,6 +128,47 @@ describe("/admin/products/import", () => {
     expect(
       await db.selectFrom("items").select(["title", "price"]).where("slug", "=", "sheesham-wood-3-seater-sofa").executeTakeFirst(),
     ).toEqual({ title: "Sofa From Route", price: 1 });
+  });
+
+  it("made_to_order: exported, set and cleared by an import, kept by an old file without the column; a bad value is refused", async () => {
+    const slug = "hand-carved-rosewood-king-bed"; // the demo's made-to-order piece
+    const flag = async () =>
+      (await db.selectFrom("items").select("madeToOrder").where("slug", "=", slug).executeTakeFirstOrThrow()).madeToOrder;
+    const exported = async () => {
+      const answer = await call(exportLoader, getRequest("/admin/products/export.csv?q=Rosewood", { Cookie: adminCookie }));
+      const records = parse(answer.body as string, { bom: true, columns: true }) as Record<string, string>[];
+      return records.find((r) => r.slug === slug)!;
+    };
+    const upload = async (header: readonly string[], cells: string[]) =>
+      call(importAction, await uploadRequest({ file: new File([stringify([[...header], cells])], "p.csv") }, { Cookie: adminCookie }));
+    const resend = async (changes: Record<string, string>, header: readonly string[] = CSV_COLUMNS) => {
+      const record = { ...(await exported()), ...changes };
+      return upload(
+        header,
+        header.map((c) => record[c] ?? ""),
+      );
+    };
+
+    expect(await flag()).toBe(1);
+    expect((await exported()).made_to_order).toBe("yes");
+    expect((await resend({ made_to_order: "no" })).status).toBe(302);
+    expect(await flag()).toBe(0);
+    expect((await exported()).made_to_order).toBe("no");
+    expect((await resend({ made_to_order: "1", price: "100001" })).status).toBe(302);
+    expect(await flag()).toBe(1);
+    // A file from before the column (or a spreadsheet that dropped it) changes the price and keeps the flag.
+    const old = CSV_COLUMNS.filter((c) => c !== "made_to_order");
+    expect((await resend({ price: "100002" }, old)).status).toBe(302);
+    expect(await db.selectFrom("items").select(["price", "madeToOrder"]).where("slug", "=", slug).executeTakeFirstOrThrow()).toEqual({
+      price: 100002,
+      madeToOrder: 1,
+    });
+
+    const before = await snapshot();
+    const bad = await resend({ made_to_order: "perhaps", price: "5" });
+    expect(bad.status).toBe(400);
+    expect(asRecord(bad.body).problems).toEqual([{ line: 2, message: 'Made to order must be "yes" or "no"' }]);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("a file with a bad row: 400 with the report, nothing changed", async () => {

@@ -26,6 +26,7 @@ import * as categoriesPage from "~/routes/admin.categories";
 import * as logoutRoute from "~/routes/admin.logout";
 import * as orderPage from "~/routes/admin.orders_.$orderId";
 import * as productsPage from "~/routes/admin.products";
+import * as storefrontProduct from "~/routes/product.$slug";
 import * as usersPage from "~/routes/admin.users";
 import * as loginRoute from "~/routes/admin_.login";
 import * as customerLogin from "~/routes/login";
@@ -683,6 +684,52 @@ describe("products: add, edit, delete", () => {
     );
     expect(bad.fieldErrors).toEqual({ price: "Price must be 0 or more" });
     expect(await writes()).toEqual(before);
+  });
+
+  it("made to order: the box sets and clears it (create, edit, versioned, audited); the product's delivery answer follows", async () => {
+    // The product page's Check delivery for Ahmedabad (a metro zone: 5-7 business days).
+    const onPage = async (slug: string) => {
+      const page = await call(storefrontProduct.loader, getRequest(`/product/${slug}?pincode=380009`), { slug });
+      expect(page.status).toBe(200);
+      const body = asRecord(page.body);
+      return { madeToOrder: asRecord(body.item).madeToOrder, days: asRecord(asRecord(body.delivery).quote).days };
+    };
+    const title = `Made To Order Almirah ${uid()}`;
+    const created = await adminPost(productsPage.action, "/admin/products", [
+      ["intent", "create"],
+      ...productFields({ title, madeToOrder: "on" }),
+    ]);
+    expectRedirect(created, "/admin/products");
+    const item = (await listProductsPage({ q: title, page: 1, category: "all" }, db)).rows[0]!;
+    expect(item.madeToOrder).toBe(true);
+    expect(await onPage(item.slug)).toEqual({ madeToOrder: true, days: { min: 14, max: 21 } });
+    expect((await latestAuditRow())!.summary).toMatch(/^Created product .*, made to order$/);
+
+    // A refused form shows the box as it was posted.
+    const refused = failure(
+      await adminPost(productsPage.action, "/admin/products", [["intent", "create"], ...productFields({ price: "x", madeToOrder: "on" })]),
+      400,
+    );
+    expect(refused.values?.madeToOrder).toBe("on");
+
+    const edit = async (version: string, madeToOrder: boolean) =>
+      adminPost(productsPage.action, `/admin/products?edit=${item.id}`, [
+        ["intent", "update"],
+        ["id", String(item.id)],
+        ["version", version],
+        ...productFields({ title, madeToOrder: madeToOrder ? "on" : "__absent__", stock: "__absent__" }),
+      ]);
+    const opened = await versionOf(item.id);
+    expectRedirect(await edit(opened, false), "/admin/products");
+    expect(await onPage(item.slug)).toEqual({ madeToOrder: false, days: { min: 5, max: 7 } });
+    expect((await latestAuditRow())!.summary).toBe(`Edited product "${title}": madeToOrder changed`);
+
+    // The form opened before that edit is refused and writes nothing; the current one sets it again.
+    const before = await writes();
+    expect(failure(await edit(opened, true), 409).formError).toMatch(/changed since you opened it/);
+    expect(await writes()).toEqual(before);
+    expectRedirect(await edit(await versionOf(item.id), true), "/admin/products");
+    expect(await onPage(item.slug)).toEqual({ madeToOrder: true, days: { min: 14, max: 21 } });
   });
 
   it("delete: gone from the catalogue; a past order keeps its own title and price and stays readable", async () => {

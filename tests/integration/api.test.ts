@@ -57,6 +57,8 @@ function expectItemShape(item: unknown) {
     price: expect.any(Number),
     imgPath: expect.any(String),
     featured: expect.any(Boolean),
+    // issue 17: made after it is ordered (delivery 14-21 business days at least), additive
+    madeToOrder: expect.any(Boolean),
     inStock: expect.any(Boolean),
     stock: expect.any(Number),
     specifications: expect.any(Object),

@@ -320,6 +320,8 @@ describe("toItem", () => {
     expect(toItem({ ...row, stock: 1 }).inStock).toBe(true);
     expect(toItem({ ...row, stock: 0 })).toMatchObject({ inStock: false, stock: 0 });
     expect(toItem({ ...row, featured: 0 }).featured).toBe(false);
+    expect(toItem(row).madeToOrder).toBe(false);
+    expect(toItem({ ...row, madeToOrder: 1 }).madeToOrder).toBe(true);
   });
 
   it("never leaks database-only columns and survives bad specifications", () => {
@@ -328,7 +330,7 @@ describe("toItem", () => {
     expect(Object.keys(item).sort()).toEqual(
       [
         ...["id", "categoryId", "title", "slug", "description", "price", "imgPath", "featured", "inStock", "stock", "specifications"],
-        ...["averageRating", "reviewCount"],
+        ...["averageRating", "reviewCount", "madeToOrder"],
       ].sort(),
     );
     expect(toItem({ ...row, specifications: "[1,2]" }).specifications).toEqual({});
