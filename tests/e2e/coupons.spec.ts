@@ -14,6 +14,7 @@ import {
   fillShipping,
   gujaratAddress,
   newCustomer,
+  ONLINE,
   openCheckout,
   placeOrderButton,
   PRODUCTS,
@@ -119,4 +120,44 @@ test("staff make a coupon; a customer applies it in the cart, orders with it, an
   await expect(page.getByTestId("coupon-row").filter({ hasText: code })).toContainText("Paused");
   dropExpectedStatusErrors(consoleErrors, 400); // the refused value
   dropExpectedStatusErrors(consoleErrors, 404); // the unknown code
+});
+
+test("a second online payment with a once-per-customer code is refused beside the coupon while the first payment holds it", async ({
+  page,
+  consoleErrors,
+}, testInfo) => {
+  const account = await newCustomer(page, testInfo, "coupon-hold");
+  await loginAsAdmin(page, testInfo);
+  const code = `ONCE${uniqueWord().toUpperCase()}`;
+  await page.goto("/admin/coupons?new=1");
+  await page.getByLabel("Code", { exact: true }).fill(code);
+  await page.getByLabel("Value (% or ₹)").fill("5");
+  await page.getByLabel("Uses per customer").fill("1");
+  await page.getByRole("button", { name: "Add Coupon" }).click();
+  await expect(toast(page, "Coupon added")).toBeVisible();
+
+  await addToCart(page, PRODUCTS.singleBed, 1);
+  await page.goto("/cart");
+  await page.getByLabel("Coupon code").fill(code);
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(toast(page, `Coupon ${code} applied`)).toBeVisible();
+  // The first online start: a payment order that holds the code's use.
+  await openCheckout(page);
+  await fillShipping(page, gujaratAddress(account));
+  await page.getByRole("radio", { name: ONLINE }).check();
+  await placeOrderButton(page).click();
+  await expect(page).toHaveURL(/\/pay\/order_[A-Za-z0-9]+$/);
+  // Back to the checkout for a second one: refused, the reason beside the coupon, nothing made.
+  await openCheckout(page);
+  await fillShipping(page, gujaratAddress(account));
+  await page.getByRole("radio", { name: ONLINE }).check();
+  await placeOrderButton(page).click();
+  await expect(page).toHaveURL(/\/checkout$/);
+  const held = new RegExp(
+    `^A payment you started holds the code ${code} until .+\\. Please pay it on its payment page, or use the code again after then\\.`,
+  );
+  await expect(page.getByLabel("Another coupon code")).toHaveAccessibleDescription(held);
+  await expect(page.getByTestId("applied-coupon")).toContainText(`A payment you started holds the code ${code}`);
+  await shot(page, "held", testInfo.project.name);
+  dropExpectedStatusErrors(consoleErrors, 409); // the refused second payment
 });
