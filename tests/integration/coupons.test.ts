@@ -11,6 +11,7 @@ import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { env } from "~/lib/env.server";
+import { purgeExpired } from "~/lib/housekeeping.server";
 import { settleMail } from "~/lib/mail.server";
 import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
@@ -697,6 +698,24 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     await call(paymentCallback.action, formRequest(PAYMENT_CALLBACK_PATH, fields, { Cookie: await browserCookie(customer) }));
     expect(await holdsOf(c.id)).toEqual([]);
     expect((await createPaymentApi(customer)).status).toBe(200);
+  });
+});
+
+describe("housekeeping", () => {
+  it("deletes coupon holds that ended unpaid, and keeps a payment's verified within its hold", async () => {
+    const c = await coupon();
+    const [unpaid, verified] = await newCustomers("cpn-purge", 2);
+    const lamp = await item("cpn-purge", 1500, 50);
+    const ids: string[] = [];
+    for (const customer of [unpaid!, verified!]) {
+      await addToCart(customer, lamp, 1);
+      expect((await applyApi(customer, c.code)).status).toBe(200);
+      ids.push((asRecord((await createPaymentApi(customer)).body) as { id: string }).id);
+    }
+    await call(verifyPaymentApi.action, jsonRequest("POST", "/rzp/verify-payment", proofOf(ids[1]!), verified!.auth));
+    for (const id of ids) await expireHolds(id);
+    await purgeExpired(db);
+    expect((await holdsOf(c.id)).map((h) => h.paymentOrderId)).toEqual([ids[1]]);
   });
 });
 
