@@ -250,7 +250,11 @@ export async function discountForOrder(
 ): Promise<OrderDiscount | null> {
   if (input.snapshot) {
     const result = couponDiscount(input.lines, input.snapshot.rule);
-    if (!result.ok) return null;
+    if (!result.ok) {
+      // Nothing to take off these lines (the amount paid decides whether they are ordered): the hold ends with the order.
+      if (input.paymentOrderId) await trx.deleteFrom("couponHolds").where("paymentOrderId", "=", input.paymentOrderId).execute();
+      return null;
+    }
     const { couponId, code, rule } = input.snapshot;
     return { couponId, code, rule, amount: result.amount, lines: result.lines, paymentOrderId: input.paymentOrderId ?? null };
   }
