@@ -40,7 +40,7 @@ function nonceOf(csp) {
 }
 
 /**
- * createPageCache({ generation?, ttlMs?, maxEntries?, maxBytes?, now? }) →
+ * createPageCache({ generation?, ttlMs?, maxEntries?, maxBytes?, now?, stateHeader? }) →
  * { handle(request, render): Promise<Response>, clear(), size }
  */
 export function createPageCache({
@@ -49,6 +49,9 @@ export function createPageCache({
   maxEntries = 500,
   maxBytes = 32 * 1024 * 1024,
   now = Date.now,
+  // X-Page-Cache: hit or miss, for tests and development only: in production it would tell anyone
+  // whether another visitor opened that URL in the last seconds (security review, low).
+  stateHeader = process.env.NODE_ENV !== "production",
 } = {}) {
   /**
    * url → { generation, storedAt, status, headers: [name, value][], parts: string[], nonce, bytes }, in Map order:
@@ -69,7 +72,7 @@ export function createPageCache({
     const headers = new Headers();
     for (const [name, value] of entry.headers)
       headers.append(name, name === "content-security-policy" ? value.split(entry.nonce).join(nonce) : value);
-    headers.set("X-Page-Cache", state);
+    if (stateHeader) headers.set("X-Page-Cache", state);
     return new Response(entry.parts.join(nonce), { status: entry.status, headers });
   }
 
@@ -118,7 +121,7 @@ export function createPageCache({
       }
     }
     const headers = new Headers(response.headers);
-    headers.set("X-Page-Cache", "miss");
+    if (stateHeader) headers.set("X-Page-Cache", "miss");
     return new Response(body, { status: response.status, headers });
   }
 

@@ -66,6 +66,16 @@ async function product(stock = 20, price = 4000) {
   return { id: await createTestItem(slug, { stock, price }), slug, path: `/product/${slug}` };
 }
 
+describe("what a cached page tells", () => {
+  it("in production, nothing says whether another visitor opened the URL (no X-Page-Cache header)", async () => {
+    const page = productPage();
+    const p = await product();
+    const cache = createPageCache({ stateHeader: false });
+    for (let i = 0; i < 2; i++) expect((await visit(cache, page.render, p.path)).headers.has("X-Page-Cache")).toBe(false);
+    expect(page.renders()).toBe(1);
+  });
+});
+
 describe("who gets a cached page", () => {
   it("a second anonymous visit is served from the cache, each answer with a nonce of its own in the page and the header", async () => {
     const cache = createPageCache();
