@@ -11,7 +11,7 @@ import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
 import type { CouponRow } from "./coupons.server";
-import { heldUses, lockedCoupon } from "./coupons.server";
+import { heldUses, isLiveHold, lockedCoupon } from "./coupons.server";
 
 export interface AdminCoupon {
   id: number;
@@ -27,6 +27,8 @@ export interface AdminCoupon {
   perCustomerLimit: number | null;
   /** orders using it now (cancelled ones gave theirs back) */
   uses: number;
+  /** uses held now by payments being made (ADR 0019): they count against the limits too */
+  held: number;
   paused: boolean;
   /** null: every category */
   categoryIds: number[] | null;
@@ -51,6 +53,15 @@ async function withCategories(db: Db, rows: CouponRow[]): Promise<AdminCoupon[]>
         .orderBy("categories.title")
         .execute()
     : [];
+  const held = ids.length
+    ? await db
+        .selectFrom("couponHolds")
+        .select(["couponId", (eb) => eb.fn.countAll<number | string>().as("n")])
+        .where("couponId", "in", ids)
+        .where(isLiveHold(nowIso()))
+        .groupBy("couponId")
+        .execute()
+    : [];
   return rows.map((r) => {
     const mine = links.filter((l) => l.couponId === r.id);
     return {
@@ -66,6 +77,7 @@ async function withCategories(db: Db, rows: CouponRow[]): Promise<AdminCoupon[]>
       usageLimit: r.usageLimit,
       perCustomerLimit: r.perCustomerLimit,
       uses: r.uses,
+      held: toCount(held.find((h) => h.couponId === r.id)?.n ?? 0),
       paused: r.paused === 1,
       categoryIds: r.limited ? mine.map((l) => l.id) : null,
       categoryTitles: mine.map((l) => l.title),

@@ -6,11 +6,11 @@
 // transaction under the same lock, against the counted uses plus the live holds, so racing customers
 // and parallel payment orders never pass a limit; a cancellation gives it back in its own
 // transaction. A payment paid within its hold is honoured at the price it was paid (ADR 0019).
-import type { Selectable } from "kysely";
+import type { Expression, ExpressionBuilder, Selectable, SqlBool } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
-import type { CouponsTable } from "~/lib/db-schema";
+import type { CouponsTable, DB } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
 import type { Client } from "~/lib/rate-limit.server";
@@ -67,6 +67,12 @@ async function usesBy(db: Db, couponId: number, userId: number): Promise<number>
   return toCount(row.n);
 }
 
+/** A hold that holds now: before its end, or its payment verified within it (until its order or refund). */
+export function isLiveHold(now: string) {
+  return (eb: ExpressionBuilder<DB, "couponHolds">): Expression<SqlBool> =>
+    eb.or([eb("expiresAt", ">", now), eb("paidAt", "is not", null)]);
+}
+
 /**
  * The uses of a coupon held now by payment orders (of one customer's, with `userId`): live holds,
  * before their end or paid within it, and when the first unpaid one ends (null: none will).
@@ -84,7 +90,7 @@ export async function heldUses(
       eb.fn.min<string | null>(eb.case().when("paidAt", "is", null).then(eb.ref("expiresAt")).end()).as("until"),
     ])
     .where("couponId", "=", couponId)
-    .where((eb) => eb.or([eb("expiresAt", ">", now), eb("paidAt", "is not", null)]));
+    .where(isLiveHold(now));
   if (userId !== null) query = query.where("userId", "=", userId);
   const row = await query.executeTakeFirstOrThrow();
   return { held: toCount(row.n), until: row.until ?? null };

@@ -102,6 +102,7 @@ export default function AdminCoupons() {
                         {c.uses}
                         {c.usageLimit !== null ? ` of ${c.usageLimit}` : ""}
                         {c.perCustomerLimit !== null ? ` (${c.perCustomerLimit} per customer)` : ""}
+                        {c.held > 0 ? <span className="block text-xs text-stone-600">{c.held} held by payments being made</span> : null}
                       </td>
                       <td className="px-4 py-3">
                         <div className="flex items-center justify-end gap-1">

@@ -15,7 +15,7 @@ import { purgeExpired } from "~/lib/housekeeping.server";
 import { settleMail } from "~/lib/mail.server";
 import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
-import { createCoupon, deleteCoupon } from "~/models/admin-coupons.server";
+import { createCoupon, deleteCoupon, listCouponsPage } from "~/models/admin-coupons.server";
 import { createPaymentOrder, gatewayFailureFields } from "~/models/checkout.server";
 import { applyCoupon } from "~/models/coupons.server";
 import { changeOrderStatus } from "~/models/orders.server";
@@ -693,10 +693,13 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     expect((await applyApi(customer, c.code)).status).toBe(200);
     const payment = asRecord((await createPaymentApi(customer)).body) as { id: string };
     await expect(deleteCoupon(c.id)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/holds a use/) });
+    const listed = async () => (await listCouponsPage({ q: c.code, page: 1 })).rows[0];
+    expect(await listed()).toMatchObject({ uses: 0, held: 1 });
     // The gateway's failure fields, posted by the customer's own session (the test gateway's page), end it.
     const fields = gatewayFailureFields(payment.id, "pay_TESTcpnfailed01");
     await call(paymentCallback.action, formRequest(PAYMENT_CALLBACK_PATH, fields, { Cookie: await browserCookie(customer) }));
     expect(await holdsOf(c.id)).toEqual([]);
+    expect(await listed()).toMatchObject({ uses: 0, held: 0 });
     expect((await createPaymentApi(customer)).status).toBe(200);
   });
 });
