@@ -140,9 +140,12 @@ describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, imag
       description: "A bench for two.",
       featured: true,
       inStock: true,
+      madeToOrder: false,
       stock: 4,
       specifications: { Material: "Teak", Seats: "2" },
     });
+    // The Made to order checkbox, ticked (issue 17: 14-21 business days).
+    expect(ProductFormSchema.parse({ ...PRODUCT, madeToOrder: "on" }).madeToOrder).toBe(true);
   });
 
   it("names each missing field", () => {
