@@ -321,15 +321,32 @@ export async function holdCouponUse(
 /**
  * A payment verified while its payment order's coupon hold is live keeps the use held until its
  * order is placed or it is refunded (a cart changed after paying may be placed later at the price paid).
+ * Decided under the coupon's locked row, by the clock read once the lock is held: a hold that ended
+ * while this waited has lapsed, and another customer may have taken the use meanwhile (the third
+ * security check: a paid mark written at T-2 s but committed after T let two orders use a last use).
+ * In an order's own transaction nothing is marked: the order decides there (countCouponUse), and
+ * the coupon's lock must come after the products' that the order takes later.
  */
-export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string, now = nowIso()): Promise<void> {
-  await db
-    .updateTable("couponHolds")
-    .set({ paidAt: now })
-    .where("paymentOrderId", "=", paymentOrderId)
-    .where("paidAt", "is", null)
-    .where("expiresAt", ">", now)
-    .execute();
+export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string): Promise<void> {
+  if (db.isTransaction) return;
+  await db.transaction().execute(async (trx) => {
+    const hold = await trx
+      .selectFrom("couponHolds")
+      .select("couponId")
+      .where("paymentOrderId", "=", paymentOrderId)
+      .where("paidAt", "is", null)
+      .executeTakeFirst();
+    if (!hold) return;
+    await lockedCoupon(trx, hold.couponId);
+    const now = nowIso();
+    await trx
+      .updateTable("couponHolds")
+      .set({ paidAt: now })
+      .where("paymentOrderId", "=", paymentOrderId)
+      .where("paidAt", "is", null)
+      .where("expiresAt", ">", now)
+      .execute();
+  });
 }
 
 /**
@@ -353,7 +370,10 @@ export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: 
       .where("paymentOrderId", "=", discount.paymentOrderId)
       .returning(["expiresAt", "paidAt"])
       .executeTakeFirst();
-    const live = hold !== undefined && (hold.paidAt !== null || hold.expiresAt > now);
+    // Live: paid within the hold (marked under this lock by an earlier, committed verification), or
+    // not yet ended by the clock read now that the lock is held (`now`, read when the order's
+    // transaction began, may be from before a wait on this lock while another took the use).
+    const live = hold !== undefined && (hold.paidAt !== null || hold.expiresAt > nowIso());
     let problem: string | null = coupon ? null : COUPON_MESSAGES.gone;
     if (coupon && !live) {
       const late = await stateProblem(trx, coupon, userId, now);

@@ -17,7 +17,8 @@ import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
 import { createCoupon, deleteCoupon, listCouponsPage } from "~/models/admin-coupons.server";
 import { createPaymentOrder, gatewayFailureFields } from "~/models/checkout.server";
-import { applyCoupon } from "~/models/coupons.server";
+import type { OrderDiscount } from "~/models/coupons.server";
+import { applyCoupon, countCouponUse, keepCouponHoldForPayment } from "~/models/coupons.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { requestReturn } from "~/models/returns.server";
 import * as adminCoupons from "~/routes/admin.coupons";
@@ -661,6 +662,37 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     expect(asRecord(devOrder.body)).toMatchObject({ discount: 300, couponCode: c.code });
     expect(await couponRow(c.id)).toEqual({ uses: 2, useRows: 2 });
     expect(await holdsOf(c.id)).toEqual([]);
+  });
+
+  it("a hold is live by the clock read under the coupon lock, a paid mark only from a committed verification (third check)", async () => {
+    // The third security check (medium, PostgreSQL): Ann's order transaction began just before her
+    // hold ended and waited on a product's lock; meanwhile Ben took the last use; Ann's order then
+    // honoured her hold by the clock read when it began (and by a paid mark written in its own
+    // transaction): two uses of a limit of 1.
+    const c = await coupon({ kind: "fixed", value: 400, usageLimit: 1 });
+    const [ann, ben] = await newCustomers("cpn-stale", 2);
+    const lamp = await item("cpn-stale", 6000, 50);
+    for (const customer of [ann, ben]) {
+      await addToCart(customer, lamp, 1);
+      expect((await applyApi(customer, c.code)).status).toBe(200);
+    }
+    const annPayment = asRecord((await createPaymentApi(ann)).body) as { id: string };
+    // Inside an order's own transaction nothing marks the hold paid (the order decides there).
+    await db.transaction().execute((trx) => keepCouponHoldForPayment(trx, annPayment.id));
+    expect((await holdsOf(c.id))[0]).toMatchObject({ paymentOrderId: annPayment.id, paidAt: null });
+    const beganBeforeItEnded = new Date(Date.now() - 120_000).toISOString();
+    await expireHolds(annPayment.id);
+    const benPayment = asRecord((await createPaymentApi(ben)).body) as { id: string };
+    expect((await payThroughGateway(ben, benPayment.id)).status).toBe(201);
+    const annUse = { couponId: c.id, code: c.code, amount: 400, lines: [], paymentOrderId: annPayment.id } as unknown as OrderDiscount;
+    await expect(
+      db.transaction().execute((trx) => countCouponUse(trx, annUse, 2147483000, ann.user.id, beganBeforeItEnded)),
+    ).rejects.toMatchObject({ status: 409, code: "COUPON_LAPSED" });
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
+    // A verification after the hold ended marks nothing either: the payment is a late one.
+    await keepCouponHoldForPayment(db, annPayment.id);
+    expect((await holdsOf(c.id)).find((h) => h.paymentOrderId === annPayment.id)).toMatchObject({ paidAt: null });
+    await settleMail();
   });
 
   it("20 racing payment orders on a coupon limited to 5 hold exactly 5; the others are refused and write nothing", async () => {
