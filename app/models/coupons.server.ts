@@ -67,10 +67,22 @@ async function usesBy(db: Db, couponId: number, userId: number): Promise<number>
   return toCount(row.n);
 }
 
-/** A hold that holds now: before its end, or its payment verified within it (until its order or refund). */
+/**
+ * How long a payment verified within its hold keeps the use held while its order is not placed: as
+ * long as a paid payment whose order was refused waits for its customer (REFUSED_PAYMENT_HOURS,
+ * checkout.server.ts). Past it, placing the order is a late payment (the last security check, low:
+ * payments verified and never placed held a scarce code's uses for good, out of the staff's reach).
+ */
+export const PAID_HOLD_HOURS = 24;
+
+/** When a hold paid at `paidAt` stops holding. */
+const paidHoldEnd = (paidAt: string) => new Date(new Date(paidAt).getTime() + PAID_HOLD_HOURS * 60 * 60 * 1000).toISOString();
+
+/** A hold that holds now: before its end, or its payment verified within it (until its order or refund, for PAID_HOLD_HOURS). */
 export function isLiveHold(now: string) {
+  const paidSince = new Date(new Date(now).getTime() - PAID_HOLD_HOURS * 60 * 60 * 1000).toISOString();
   return (eb: ExpressionBuilder<DB, "couponHolds">): Expression<SqlBool> =>
-    eb.or([eb("expiresAt", ">", now), eb("paidAt", "is not", null)]);
+    eb.or([eb("expiresAt", ">", now), eb("paidAt", ">", paidSince)]);
 }
 
 /**
@@ -373,7 +385,8 @@ export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: 
     // Live: paid within the hold (marked under this lock by an earlier, committed verification), or
     // not yet ended by the clock read now that the lock is held (`now`, read when the order's
     // transaction began, may be from before a wait on this lock while another took the use).
-    const live = hold !== undefined && (hold.paidAt !== null || hold.expiresAt > nowIso());
+    const lockedNow = nowIso();
+    const live = hold !== undefined && ((hold.paidAt !== null && paidHoldEnd(hold.paidAt) > lockedNow) || hold.expiresAt > lockedNow);
     let problem: string | null = coupon ? null : COUPON_MESSAGES.gone;
     if (coupon && !live) {
       const late = await stateProblem(trx, coupon, userId, now);

@@ -16,9 +16,9 @@ import { settleMail } from "~/lib/mail.server";
 import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
 import { createCoupon, deleteCoupon, listCouponsPage } from "~/models/admin-coupons.server";
-import { createPaymentOrder, gatewayFailureFields } from "~/models/checkout.server";
+import { createPaymentOrder, gatewayFailureFields, REFUSED_PAYMENT_HOURS } from "~/models/checkout.server";
 import type { OrderDiscount } from "~/models/coupons.server";
-import { applyCoupon, countCouponUse, keepCouponHoldForPayment } from "~/models/coupons.server";
+import { applyCoupon, countCouponUse, keepCouponHoldForPayment, PAID_HOLD_HOURS } from "~/models/coupons.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { requestReturn } from "~/models/returns.server";
 import * as adminCoupons from "~/routes/admin.coupons";
@@ -692,6 +692,34 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     // A verification after the hold ended marks nothing either: the payment is a late one.
     await keepCouponHoldForPayment(db, annPayment.id);
     expect((await holdsOf(c.id)).find((h) => h.paymentOrderId === annPayment.id)).toMatchObject({ paidAt: null });
+    await settleMail();
+  });
+
+  it("a payment verified and never placed holds the use for PAID_HOLD_HOURS only (last security check, low)", async () => {
+    expect(PAID_HOLD_HOURS).toBe(REFUSED_PAYMENT_HOURS);
+    const c = await coupon({ kind: "fixed", value: 250, usageLimit: 1 });
+    const [fay, gus] = await newCustomers("cpn-paidhold", 2);
+    const shelf = await item("cpn-paidhold", 5000, 50);
+    for (const customer of [fay, gus]) {
+      await addToCart(customer, shelf, 1);
+      expect((await applyApi(customer, c.code)).status).toBe(200);
+    }
+    const fayPayment = asRecord((await createPaymentApi(fay)).body) as { id: string };
+    const proof = proofOf(fayPayment.id);
+    expect((await call(verifyPaymentApi.action, jsonRequest("POST", "/rzp/verify-payment", proof, fay.auth))).status).toBe(200);
+    await expireHolds(fayPayment.id);
+    expect((await createPaymentApi(gus)).status).toBe(409);
+    // A day passes and Fay never places her order: the use is free for Gus.
+    const dayAgo = new Date(Date.now() - (PAID_HOLD_HOURS * 60 + 1) * 60 * 1000).toISOString();
+    await db.updateTable("couponHolds").set({ paidAt: dayAgo }).where("paymentOrderId", "=", fayPayment.id).execute();
+    const gusPayment = await createPaymentApi(gus);
+    expect(gusPayment.status).toBe(200);
+    expect((await payThroughGateway(gus, (asRecord(gusPayment.body) as { id: string }).id)).status).toBe(201);
+    // Fay places hers at last: a late payment now, and the code is used up, so it is refunded.
+    const late = expectApiError(await placeViaApi(fay, checkoutFields({ paymentMethod: "online", ...proof })), 409);
+    expect(late.message).toMatch(/^This payment could not become an order \(.+\)\. It will be refunded\.$/);
+    expect(await paymentOrderState(fayPayment.id)).toMatchObject({ status: "failed" });
+    expect(await couponRow(c.id)).toEqual({ uses: 1, useRows: 1 });
     await settleMail();
   });
 
