@@ -373,8 +373,11 @@ export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string): 
  */
 export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: number, userId: number, now: string): Promise<void> {
   const coupon = await lockedCoupon(trx, discount.couponId);
+  // Everything below is decided by the clock read once the lock is held: `now`, read when the
+  // order's transaction began, may be from before a wait on this lock while others used the code.
+  const lockedNow = nowIso();
   if (discount.paymentOrderId === null) {
-    const problem = coupon ? await stateProblem(trx, coupon, userId, now) : COUPON_MESSAGES.gone;
+    const problem = coupon ? await stateProblem(trx, coupon, userId, lockedNow) : COUPON_MESSAGES.gone;
     if (problem) throw refusal(409, atOrder(problem));
   } else {
     const hold = await trx
@@ -382,14 +385,11 @@ export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: 
       .where("paymentOrderId", "=", discount.paymentOrderId)
       .returning(["expiresAt", "paidAt"])
       .executeTakeFirst();
-    // Live: paid within the hold (marked under this lock by an earlier, committed verification), or
-    // not yet ended by the clock read now that the lock is held (`now`, read when the order's
-    // transaction began, may be from before a wait on this lock while another took the use).
-    const lockedNow = nowIso();
+    // Live: paid within the hold (marked under this lock by an earlier, committed verification), or not yet ended.
     const live = hold !== undefined && ((hold.paidAt !== null && paidHoldEnd(hold.paidAt) > lockedNow) || hold.expiresAt > lockedNow);
     let problem: string | null = coupon ? null : COUPON_MESSAGES.gone;
     if (coupon && !live) {
-      const late = await stateProblem(trx, coupon, userId, now);
+      const late = await stateProblem(trx, coupon, userId, lockedNow);
       problem = late && COUPON_MESSAGES.lapsed(late);
     } else if (coupon?.perCustomerLimit != null && (await usesBy(trx, coupon.id, userId)) >= coupon.perCustomerLimit) {
       problem = COUPON_MESSAGES.perCustomer(coupon.code, coupon.perCustomerLimit);
