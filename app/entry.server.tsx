@@ -14,6 +14,10 @@ import { NonceProvider } from "~/utils/nonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
 import { scheduleRefundSweep } from "~/models/refund-queue.server";
 
+// scripts/server.mjs reaches these as build.entry.module: not ready at once on SIGTERM, then the
+// shutdown hooks and the database's close once the in-flight requests are done (lifecycle.server).
+export { beginShutdown, isShuttingDown, shutdown } from "~/lib/lifecycle.server";
+
 // Boot: the environment was checked on import; migrate and seed before serving anything.
 await ready;
 // Refunds nobody sent (a crash after the commit, no answer from the gateway) go out again (ADR 0012).
