@@ -36,7 +36,7 @@ const EnvSchema = z.object({
   RESERVATION_MINUTES: optional(z.coerce.number().int().min(1).max(1440).default(15)),
   /** demo: the demo catalogue on a database's first start; large: it plus generated products up to 100,000; none: nothing */
   SEED: optional(z.enum(["demo", "large", "none"]).default("demo")),
-  /** where uploaded images live: disk (DATA_DIR/uploads) or database; unset: disk on SQLite, database on PostgreSQL (image-store.server.ts) */
+  /** where uploaded images live: disk (DATA_DIR/uploads) or database; unset: disk on SQLite, database on PostgreSQL */
   IMAGE_STORE: optional(z.enum(["disk", "database"]).optional()),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),
   /** shop-wide ceilings by name, e.g. "signup=300,password-reset=200" (app/lib/rate-limit.server.ts) */
