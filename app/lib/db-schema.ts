@@ -196,6 +196,18 @@ export interface CouponHoldsTable {
   createdAt: string;
 }
 
+/**
+ * A secret every app server shares (migration 0022; app/lib/secrets.server.ts): its value when a
+ * server generated it, else only the fingerprint of the value the environment gives every server.
+ */
+export interface SharedSecretsTable {
+  name: string;
+  value: string | null;
+  fingerprint: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
 export interface CouponUsesTable {
   id: Generated<number>;
   couponId: number;
@@ -440,6 +452,7 @@ export interface DB {
   couponCategories: CouponCategoriesTable;
   couponUses: CouponUsesTable;
   couponHolds: CouponHoldsTable;
+  sharedSecrets: SharedSecretsTable;
   auditLog: AuditLogTable;
   settings: SettingsTable;
   pincodes: PincodesTable;
