@@ -423,6 +423,18 @@ export interface ReviewVotesTable {
   createdAt: string;
 }
 
+/** An uploaded image (migration 0024), on the database store (app/lib/image-store.server.ts). */
+export interface UploadsTable {
+  /** the upload's random name, `{32 hex}.{jpg|png|webp}`, as in its URL /uploads/{name} */
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+  size: number;
+  /** strong ETag, quoted: the sha256 of the bytes */
+  etag: string;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -457,6 +469,7 @@ export interface DB {
   settings: SettingsTable;
   pincodes: PincodesTable;
   deliveryZones: DeliveryZonesTable;
+  uploads: UploadsTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

@@ -1,39 +1,16 @@
 // Uploaded product and category images: checked by their bytes (never by name or claimed type),
-// stored under DATA_DIR/uploads with a random name, served by app/routes/uploads.$.ts.
+// given a random name, and kept in the image store (app/lib/image-store.server.ts: DATA_DIR/uploads
+// on a single SQLite server, the database on PostgreSQL); served by app/routes/uploads.$.ts.
 import crypto from "node:crypto";
-import fs from "node:fs/promises";
-import path from "node:path";
-import { env } from "./env.server";
 import { AppError } from "./errors.server";
+import type { ImageStore } from "./image-store.server";
+import { IMAGE_TYPES, imageStore, sniffImage, uploadNameExt } from "./image-store.server";
 import { MAX_UPLOAD_BYTES } from "./request-rules.mjs";
 
 export { MAX_UPLOAD_BYTES };
 
 const TOO_LARGE = "The image must be 2 MB or smaller";
 const WRONG_TYPE = "Please choose a JPEG, PNG or WebP image";
-
-/** The only names an upload can have: what imageFromForm generates. */
-const UPLOAD_NAME = /^[a-f0-9]{32}\.(jpg|png|webp)$/;
-
-const TYPES = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
-type Ext = keyof typeof TYPES;
-
-const startsWith = (bytes: Uint8Array, signature: number[], at = 0) =>
-  bytes.length >= at + signature.length && signature.every((b, i) => bytes[at + i] === b);
-
-const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
-
-/** The image format from its first bytes, or null for anything that is not a JPEG, PNG or WebP. */
-function sniff(bytes: Uint8Array): Ext | null {
-  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpg";
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "webp";
-  return null;
-}
-
-export function uploadsDir(): string {
-  return path.join(env.DATA_DIR, "uploads");
-}
 
 /** Was a file chosen in `field` (a browser sends an empty, nameless part when none was)? */
 export function fileChosen(form: FormData, field = "imageFile"): boolean {
@@ -44,70 +21,104 @@ export function fileChosen(form: FormData, field = "imageFile"): boolean {
 /**
  * A form's image: the path an uploaded file is stored under, else the URL typed in. The form
  * is validated first (`parse`, given a stand-in path when a file was chosen), so a form that
- * fails keeps no file on disk.
+ * fails stores no image.
  */
 export async function withImage<T extends { imgPath: string }>(
   form: FormData,
   parse: (imgPath: unknown) => T,
   field = "imageFile",
+  store: ImageStore = imageStore,
 ): Promise<T> {
   const chosen = fileChosen(form, field);
   const input = parse(chosen ? "/uploads/pending" : form.get("imgPath"));
   if (!chosen) return input;
-  const stored = await imageFromForm(form, field);
+  const stored = await imageFromForm(form, field, store);
   return { ...input, imgPath: stored ?? input.imgPath };
 }
 
 /**
- * The image file chosen in `field` of an admin form, checked and stored under the data folder:
- * its public path (/uploads/…), or null when no file was chosen. A file that is not a JPEG, PNG
- * or WebP image (415), or is larger than MAX_UPLOAD_BYTES (413), is refused with a field
- * message on `field`.
+ * The image file chosen in `field` of an admin form, checked and put in the image store: its
+ * public path (/uploads/…), or null when no file was chosen. A file that is not a JPEG, PNG or
+ * WebP image (415), or is larger than MAX_UPLOAD_BYTES (413), is refused with a field message on
+ * `field`, and nothing is stored. The image is stored (committed) before the row that shows it
+ * is written, so no row ever points at an image that is not there; a refused row's image is
+ * deleted again (app/models/admin-catalogue.server.ts).
  */
-export async function imageFromForm(form: FormData, field = "imageFile"): Promise<string | null> {
+export async function imageFromForm(form: FormData, field = "imageFile", store: ImageStore = imageStore): Promise<string | null> {
   const file = form.get(field);
   if (file === null || typeof file === "string" || !fileChosen(form, field)) return null;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
   const bytes = new Uint8Array(await file.arrayBuffer());
   // Checked again on the bytes read, in case the size a File reports is not the size it holds.
   if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
-  const ext = sniff(bytes);
+  const ext = sniffImage(bytes);
   if (!ext) throw new AppError(415, WRONG_TYPE, { [field]: WRONG_TYPE });
-  const dir = uploadsDir();
-  await fs.mkdir(dir, { recursive: true });
   const name = `${crypto.randomBytes(16).toString("hex")}.${ext}`;
-  await fs.writeFile(path.join(dir, name), bytes, { flag: "wx", mode: 0o644 });
+  await store.put(name, IMAGE_TYPES[ext], bytes);
   return `/uploads/${name}`;
 }
 
 /** A stored upload by its name (only names imageFromForm makes), or null. */
-export async function readUpload(name: string): Promise<{ body: Buffer; type: string } | null> {
-  const match = UPLOAD_NAME.exec(name);
-  if (!match) return null;
-  try {
-    const body = await fs.readFile(path.join(uploadsDir(), name));
-    // Served only as what its bytes are: a file put there by other means is not an image.
-    if (sniff(body) !== match[1]) return null;
-    return { body, type: TYPES[match[1] as Ext] };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return null;
-    throw error;
-  }
+export async function readUpload(name: string, store: ImageStore = imageStore): Promise<{ body: Buffer; type: string } | null> {
+  const image = await store.get(name);
+  return image && { body: image.bytes, type: image.type };
 }
 
 /**
- * Delete an uploaded file by its public path (/uploads/…), once nothing shows it any more.
- * Anything that is not one of our uploads is left alone; a file already gone is fine.
+ * Delete an uploaded image by its public path (/uploads/…), once nothing shows it any more.
+ * Anything that is not one of our uploads is left alone; an image already gone is fine.
  */
-export async function removeUpload(publicPath: string): Promise<boolean> {
+export async function removeUpload(publicPath: string, store: ImageStore = imageStore): Promise<boolean> {
   const name = publicPath.startsWith("/uploads/") ? publicPath.slice("/uploads/".length) : "";
-  if (!UPLOAD_NAME.test(name)) return false;
+  if (!uploadNameExt(name)) return false;
+  return store.delete(name);
+}
+
+/** Names are random and never reused: an image at a URL never changes. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+const notFound = () => new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" } });
+
+/** Does If-None-Match name this ETag (`*`, or a list; weak comparison, as RFC 9110 asks of this header)? */
+export function etagMatches(ifNoneMatch: string | null, etag: string): boolean {
+  if (ifNoneMatch === null) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || bare(tag) === bare(etag));
+}
+
+/**
+ * The answer to GET or HEAD /uploads/{name}: the image with its type, a year's caching and its
+ * strong ETag; 304 when If-None-Match names it; 404 for a name never stored or not an upload
+ * name (which is never looked up). A store that fails answers a plain 500 (the reason is logged).
+ */
+export async function uploadResponse(request: Request, name: string, store: ImageStore = imageStore): Promise<Response> {
+  if (!uploadNameExt(name)) return notFound();
   try {
-    await fs.unlink(path.join(uploadsDir(), name));
-    return true;
+    const ifNoneMatch = request.headers.get("If-None-Match");
+    // A conditional request or a HEAD needs no bytes: the database store reads only the row's small columns.
+    const info = ifNoneMatch !== null || request.method === "HEAD" ? await store.info(name) : null;
+    const image = info ? null : await store.get(name);
+    const found = info ?? image;
+    if (!found) return notFound();
+    const headers = new Headers({
+      "Cache-Control": IMMUTABLE,
+      ETag: found.etag,
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+    });
+    if (etagMatches(ifNoneMatch, found.etag)) return new Response(null, { status: 304, headers });
+    headers.set("Content-Type", found.type);
+    headers.set("Content-Length", String(found.size));
+    if (request.method === "HEAD") return new Response(null, { status: 200, headers });
+    const bytes = image ?? (await store.get(name));
+    // Deleted between the two reads (its row no longer shows it).
+    if (!bytes) return notFound();
+    return new Response(new Uint8Array(bytes.bytes), { status: 200, headers });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
+    console.error(`/uploads/${name} could not be read:`, error instanceof Error ? error.message : error);
+    return new Response("The image could not be read. Try again.", {
+      status: 500,
+      headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" },
+    });
   }
 }

@@ -1,13 +1,12 @@
-// Uploaded product and category images through the admin forms: stored only for a form that
-// validates, replaced and deleted files removed once nothing shows them, and kept while a
-// past order's line still does.
+// Uploaded product and category images through the admin forms, in the app's image store (the
+// disk on SQLite, the database on PostgreSQL): stored only for a form that validates, replaced and
+// deleted images removed once nothing shows them, and kept while a past order's line still does.
 import fs from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { grantAdmin } from "~/web/admin.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
-import { uploadsDir } from "~/lib/uploads.server";
+import { DiskImageStore, imageStore, uploadsDir } from "~/lib/image-store.server";
 import * as categoriesPage from "~/routes/admin.categories";
 import * as productsPage from "~/routes/admin.products";
 import { getRequest, mergeCookies, multipartRequest } from "../support/requests";
@@ -30,8 +29,14 @@ beforeAll(async () => {
 /** A multipart POST from the admin's browser. */
 const post = (pathname: string, fields: Record<string, File | string>) => multipartRequest(pathname, fields, { Cookie: adminCookie });
 
-const stored = () => (fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).sort() : []);
-const fileOf = (publicPath: string) => path.join(uploadsDir(), publicPath.slice("/uploads/".length));
+/** The names of every image in the app's store. */
+async function stored(): Promise<string[]> {
+  if (imageStore instanceof DiskImageStore) return fs.existsSync(uploadsDir()) ? fs.readdirSync(uploadsDir()).sort() : [];
+  return (await db.selectFrom("uploads").select("name").orderBy("name").execute()).map((row) => row.name);
+}
+/** The bytes of the image at a public path (/uploads/…), or null once it is gone. */
+const imageAt = async (publicPath: string) => (await imageStore.get(publicPath.slice("/uploads/".length)))?.bytes ?? null;
+const exists = async (publicPath: string) => (await imageAt(publicPath)) !== null;
 
 function productFields(title: string, extra: Record<string, File | string> = {}) {
   return {
@@ -53,10 +58,10 @@ async function productByTitle(title: string) {
 
 describe("uploaded images in the admin forms", () => {
   it("a form that fails keeps no file; one that passes stores it and points the product at it", async () => {
-    const before = stored();
+    const before = await stored();
     const refused = await call(productsPage.action, await post("/admin/products?new=1", productFields("", { imageFile: png() })));
     expect(refused.status).toBe(400);
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
 
     const saved = await call(
       productsPage.action,
@@ -65,7 +70,7 @@ describe("uploaded images in the admin forms", () => {
     expect(saved.status).toBe(302);
     const product = await productByTitle("Upload Bench One");
     expect(product.imgPath).toMatch(/^\/uploads\/[a-f0-9]{32}\.png$/);
-    expect(fs.readFileSync(fileOf(product.imgPath))).toEqual(PNG);
+    expect(await imageAt(product.imgPath)).toEqual(PNG);
   });
 
   it("a new upload replaces the old file, which is deleted; a URL instead of an upload deletes it too", async () => {
@@ -80,8 +85,8 @@ describe("uploaded images in the admin forms", () => {
     );
     const second = await productByTitle("Upload Bench Two");
     expect(second.imgPath).not.toBe(first.imgPath);
-    expect(fs.existsSync(fileOf(first.imgPath))).toBe(false);
-    expect(fs.existsSync(fileOf(second.imgPath))).toBe(true);
+    expect(await exists(first.imgPath)).toBe(false);
+    expect(await exists(second.imgPath)).toBe(true);
 
     await call(
       productsPage.action,
@@ -95,7 +100,7 @@ describe("uploaded images in the admin forms", () => {
         }),
       ),
     );
-    expect(fs.existsSync(fileOf(second.imgPath))).toBe(false);
+    expect(await exists(second.imgPath)).toBe(false);
   });
 
   it("an edit that keeps the image keeps its file; an image another product shows is kept", async () => {
@@ -114,15 +119,15 @@ describe("uploaded images in the admin forms", () => {
         }),
       ),
     );
-    expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
+    expect(await exists(product.imgPath)).toBe(true);
 
     // A second product pointed at the same file: deleting the first leaves it for the second.
     await call(productsPage.action, await post("/admin/products?new=1", productFields("Upload Bench Twin", { imgPath: product.imgPath })));
     await call(productsPage.action, await post(`/admin/products?delete=${product.id}`, { intent: "delete", id: String(product.id) }));
-    expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
+    expect(await exists(product.imgPath)).toBe(true);
     const twin = await productByTitle("Upload Bench Twin");
     await call(productsPage.action, await post(`/admin/products?delete=${twin.id}`, { intent: "delete", id: String(twin.id) }));
-    expect(fs.existsSync(fileOf(product.imgPath))).toBe(false);
+    expect(await exists(product.imgPath)).toBe(false);
   });
 
   it("an edit refused because the product changed since it was opened keeps no uploaded file", async () => {
@@ -132,7 +137,7 @@ describe("uploaded images in the admin forms", () => {
     );
     expect(created.status).toBe(302);
     const product = await productByTitle("Upload Bench Stale");
-    const before = stored();
+    const before = await stored();
     const refused = await call(
       productsPage.action,
       await post(
@@ -146,7 +151,7 @@ describe("uploaded images in the admin forms", () => {
       ),
     );
     expect(refused.status).toBe(409);
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
     expect(await productByTitle("Upload Bench Stale")).toEqual(product);
   });
 
@@ -165,20 +170,20 @@ describe("uploaded images in the admin forms", () => {
       .where("title", "=", "Upload Bench Ordered")
       .executeTakeFirstOrThrow();
     expect(line).toEqual({ imgPath: product.imgPath, itemId: null });
-    expect(fs.existsSync(fileOf(product.imgPath))).toBe(true);
+    expect(await exists(product.imgPath)).toBe(true);
   });
 
   it("a category's uploaded image goes with the category", async () => {
     const fields = { intent: "create", title: "Upload Category", description: "For the upload tests.", imgPath: "", imageFile: png() };
     expect((await call(categoriesPage.action, await post("/admin/categories?new=1", fields))).status).toBe(302);
     const category = await db.selectFrom("categories").selectAll().where("title", "=", "Upload Category").executeTakeFirstOrThrow();
-    expect(fs.existsSync(fileOf(category.imgPath))).toBe(true);
+    expect(await exists(category.imgPath)).toBe(true);
     await call(categoriesPage.action, await post(`/admin/categories?delete=${category.id}`, { intent: "delete", id: String(category.id) }));
-    expect(fs.existsSync(fileOf(category.imgPath))).toBe(false);
+    expect(await exists(category.imgPath)).toBe(false);
   });
 
   it("a file that is not an image is refused beside its field and nothing is stored", async () => {
-    const before = stored();
+    const before = await stored();
     const html = new File(["<html><script>alert(1)</script></html>"], "photo.png", { type: "image/png" });
     const answer = await call(
       productsPage.action,
@@ -186,7 +191,7 @@ describe("uploaded images in the admin forms", () => {
     );
     expect(answer.status).toBe(415);
     expect((answer.body as { fieldErrors: Record<string, string> }).fieldErrors.imageFile).toBe("Please choose a JPEG, PNG or WebP image");
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
     expect(await db.selectFrom("items").select("id").where("title", "=", "Upload Bench Html").executeTakeFirst()).toBeUndefined();
   });
 });

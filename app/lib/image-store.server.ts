@@ -1,0 +1,178 @@
+// Where uploaded product and category images live (issue 15): one interface, two stores.
+// - disk: files under DATA_DIR/uploads, as the shop always kept them; the default on SQLite (one server).
+// - database: the `uploads` table (migration 0024), so every app server on one PostgreSQL serves every
+//   image; the default on PostgreSQL, and the only store allowed there (no state on a server's disk).
+// IMAGE_STORE picks one explicitly. Names are the random ones app/lib/uploads.server.ts makes
+// (`{32 hex}.{jpg|png|webp}`), never reused: a stored image never changes.
+import crypto from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "./db.server";
+import { db, isPostgresUrl, nowIso } from "./db.server";
+import { env } from "./env.server";
+
+export const IMAGE_TYPES = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
+export type ImageExt = keyof typeof IMAGE_TYPES;
+
+/** The only names an upload can have. */
+const UPLOAD_NAME = /^[a-f0-9]{32}\.(jpg|png|webp)$/;
+
+/** The extension of a well-formed upload name, or null for any other string. */
+export function uploadNameExt(name: string): ImageExt | null {
+  const match = UPLOAD_NAME.exec(name);
+  return match ? (match[1] as ImageExt) : null;
+}
+
+const startsWith = (bytes: Uint8Array, signature: number[], at = 0) =>
+  bytes.length >= at + signature.length && signature.every((b, i) => bytes[at + i] === b);
+
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+/** The image format from its first bytes, or null for anything that is not a JPEG, PNG or WebP. */
+export function sniffImage(bytes: Uint8Array): ImageExt | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpg";
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "webp";
+  return null;
+}
+
+/** A strong ETag for these bytes (quoted): the base64url sha256, the same in every store. */
+export function imageEtag(bytes: Uint8Array): string {
+  return `"${crypto.createHash("sha256").update(bytes).digest("base64url")}"`;
+}
+
+/** What a conditional request needs, without the bytes. */
+export interface ImageInfo {
+  type: string;
+  etag: string;
+  size: number;
+}
+
+export interface StoredImage extends ImageInfo {
+  bytes: Buffer;
+}
+
+export interface ImageStore {
+  readonly kind: ImageStoreKind;
+  /** Store a new image under a new name; refuses a malformed name, bytes that are not what the name says, or a name taken. */
+  put(name: string, type: string, bytes: Uint8Array): Promise<void>;
+  /** The image, or null for an unknown or malformed name (a malformed one is never looked up). */
+  get(name: string): Promise<StoredImage | null>;
+  /** Its type, ETag and size, or null (as get). */
+  info(name: string): Promise<ImageInfo | null>;
+  /** Delete it; false when there was nothing to delete. */
+  delete(name: string): Promise<boolean>;
+}
+
+/** The checks every put makes, whatever the store: only what uploads.server.ts would make. */
+function checkPut(name: string, type: string, bytes: Uint8Array): void {
+  const ext = uploadNameExt(name);
+  if (!ext) throw new Error(`not an upload name: ${JSON.stringify(name)}`);
+  if (sniffImage(bytes) !== ext || IMAGE_TYPES[ext] !== type) throw new Error(`the bytes of ${name} are not a ${type} image`);
+}
+
+/** Files in a folder (DATA_DIR/uploads): the single SQLite server's store. */
+export class DiskImageStore implements ImageStore {
+  readonly kind = "disk" as const;
+  constructor(readonly dir: string) {}
+
+  async put(name: string, type: string, bytes: Uint8Array): Promise<void> {
+    checkPut(name, type, bytes);
+    await fs.mkdir(this.dir, { recursive: true });
+    await fs.writeFile(path.join(this.dir, name), bytes, { flag: "wx", mode: 0o644 });
+  }
+
+  async get(name: string): Promise<StoredImage | null> {
+    const ext = uploadNameExt(name);
+    if (!ext) return null;
+    let bytes: Buffer;
+    try {
+      bytes = await fs.readFile(path.join(this.dir, name));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "EISDIR" || code === "ENOTDIR") return null;
+      throw error;
+    }
+    // Served only as what its bytes are: a file put there by other means is not an image.
+    if (sniffImage(bytes) !== ext) return null;
+    return { bytes, type: IMAGE_TYPES[ext], etag: imageEtag(bytes), size: bytes.byteLength };
+  }
+
+  async info(name: string): Promise<ImageInfo | null> {
+    const image = await this.get(name);
+    return image && { type: image.type, etag: image.etag, size: image.size };
+  }
+
+  async delete(name: string): Promise<boolean> {
+    if (!uploadNameExt(name)) return false;
+    try {
+      await fs.unlink(path.join(this.dir, name));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  }
+}
+
+/** Rows of the `uploads` table: every app server on the database serves every image. */
+export class DatabaseImageStore implements ImageStore {
+  readonly kind = "database" as const;
+  constructor(readonly db: Db) {}
+
+  async put(name: string, type: string, bytes: Uint8Array): Promise<void> {
+    checkPut(name, type, bytes);
+    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    await this.db
+      .insertInto("uploads")
+      .values({ name, contentType: type, bytes: buffer, size: buffer.byteLength, etag: imageEtag(buffer), createdAt: nowIso() })
+      .execute();
+  }
+
+  async get(name: string): Promise<StoredImage | null> {
+    if (!uploadNameExt(name)) return null;
+    const row = await this.db
+      .selectFrom("uploads")
+      .select(["contentType", "bytes", "etag", "size"])
+      .where("name", "=", name)
+      .executeTakeFirst();
+    return row ? { bytes: Buffer.from(row.bytes), type: row.contentType, etag: row.etag, size: row.size } : null;
+  }
+
+  async info(name: string): Promise<ImageInfo | null> {
+    if (!uploadNameExt(name)) return null;
+    const row = await this.db.selectFrom("uploads").select(["contentType", "etag", "size"]).where("name", "=", name).executeTakeFirst();
+    return row ? { type: row.contentType, etag: row.etag, size: row.size } : null;
+  }
+
+  async delete(name: string): Promise<boolean> {
+    if (!uploadNameExt(name)) return false;
+    const result = await this.db.deleteFrom("uploads").where("name", "=", name).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}
+
+export type ImageStoreKind = "disk" | "database";
+
+export const DISK_STORE_ON_POSTGRES =
+  "IMAGE_STORE=disk is refused on PostgreSQL: several app servers share the database, and an image on one server's disk " +
+  "would be missing on the others. Leave IMAGE_STORE unset (or set it to database) to keep images in the database.";
+
+/** Which store a setting and a database URL make: unset is disk on SQLite, database on PostgreSQL (disk there is refused). */
+export function imageStoreKind(setting: ImageStoreKind | undefined, databaseUrl: string): ImageStoreKind {
+  const postgres = isPostgresUrl(databaseUrl);
+  if (setting === "disk" && postgres) throw new Error(`Invalid environment: ${DISK_STORE_ON_POSTGRES}`);
+  return setting ?? (postgres ? "database" : "disk");
+}
+
+/** The folder of the disk store. */
+export function uploadsDir(): string {
+  return path.join(env.DATA_DIR, "uploads");
+}
+
+export function createImageStore(kind: ImageStoreKind, database: Db = db): ImageStore {
+  return kind === "database" ? new DatabaseImageStore(database) : new DiskImageStore(uploadsDir());
+}
+
+/** The process's store, chosen at boot (a server started with IMAGE_STORE=disk on PostgreSQL fails here, with the reason). */
+export const imageStore: ImageStore = createImageStore(imageStoreKind(env.IMAGE_STORE, env.DATABASE_URL));
