@@ -5,6 +5,11 @@
 // The address is the socket's peer, or behind a trusted proxy what it reports (Express "trust
 // proxy": the right-most X-Forwarded-For entry it added, not the client's own claim). TRUST_PROXY=1
 // trusts whatever connects; a list of addresses or ranges trusts only those (app/lib/proxy-trust.mjs).
+// Startup: the build's import migrates and loads the secrets; a reason not to start (a bad variable, a
+// secret the other servers do not share, migrations newer than this code) is printed alone, exit 1.
+// SIGTERM/SIGINT: not ready at once (GET /readyz 503), no new connections, idle kept-alive ones
+// closed, requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, 10 s), then the shutdown hooks and
+// the database's close (app/lib/lifecycle.server.ts), exit 0.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals, writeReadableStreamToWritable } from "@remix-run/node";
@@ -22,13 +27,28 @@ process.env.NODE_ENV ??= "production";
 // Read by app/lib/rate-limit.server.ts: the header below is set by this server, so it can be trusted.
 globalThis.__shopClientAddressHeader = "x-shop-client-address";
 
-const build = await import(pathToFileURL(buildPath).href);
+let build;
+try {
+  build = await import(pathToFileURL(buildPath).href);
+} catch (error) {
+  if (error?.name !== "StartupError") throw error;
+  console.error(`[shop] not started: ${error.message}`);
+  process.exit(1);
+}
+const lifecycle = build.entry.module;
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 
 // Checked at boot by app/lib/env.server.ts (the build's import above fails on a bad value).
 const trustSetting = proxyTrustSetting(process.env.TRUST_PROXY) ?? false;
 const app = express();
 app.disable("x-powered-by");
+// While stopping: every answer closes its connection, and a connection left idle is closed at once.
+let stopping = false;
+app.use((_req, res, next) => {
+  if (stopping) res.setHeader("Connection", "close");
+  res.once("finish", () => stopping && setImmediate(() => server.closeIdleConnections()));
+  next();
+});
 app.set("trust proxy", trustSetting);
 const trusts = app.get("trust proxy fn");
 const trustProxy = (req) => trusts(req.socket.remoteAddress ?? "", 0);
@@ -86,7 +106,9 @@ app.all("*", async (req, res, next) => {
   try {
     const request = remixRequest(req, res);
     // Decided on Express's request first: the API and signed-in visitors skip the cache's own checks.
-    const cacheable = pageCache && isCacheable(req.method, req.path, Boolean(req.headers.cookie || req.headers.authorization));
+    // /readyz is asked for often and must be fresh: straight to its route.
+    const credentials = Boolean(req.headers.cookie || req.headers.authorization);
+    const cacheable = pageCache && req.path !== "/readyz" && isCacheable(req.method, req.path, credentials);
     const response = cacheable ? await pageCache.handle(request, handleRequest) : await handleRequest(request);
     await sendResponse(res, response);
   } catch (error) {
@@ -101,6 +123,25 @@ const port = process.env.PORT?.trim() ? Number(process.env.PORT) : 3000;
 const host = process.env.HOST;
 const onListen = () => console.info(`[shop] http://${host ?? "localhost"}:${port}`);
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
-for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => server.close(() => process.exit(0)));
+// As app/lib/env.server.ts reads it (and has checked it): unset or blank is 10 s.
+const shutdownTimeoutMs = process.env.SHUTDOWN_TIMEOUT_MS?.trim() ? Number(process.env.SHUTDOWN_TIMEOUT_MS) : 10_000;
+
+async function stop(signal) {
+  if (stopping) return; // a second signal changes nothing: the time limit ends the wait
+  stopping = true;
+  lifecycle.beginShutdown();
+  console.info(`[shop] ${signal}: no new connections; finishing the requests in flight (at most ${shutdownTimeoutMs} ms)`);
+  const closed = new Promise((resolve) => server.close(() => resolve(true)));
+  server.closeIdleConnections();
+  let timer;
+  const finished = await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(() => resolve(false), shutdownTimeoutMs)))]);
+  clearTimeout(timer);
+  if (!finished) {
+    console.warn(`[shop] requests still running after ${shutdownTimeoutMs} ms: their connections are closed`);
+    server.closeAllConnections();
+  }
+  await lifecycle.shutdown();
+  console.info("[shop] stopped");
+  process.exit(0);
 }
+for (const signal of ["SIGTERM", "SIGINT"]) process.on(signal, () => void stop(signal));

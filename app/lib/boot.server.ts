@@ -1,13 +1,16 @@
-// Runs once per process before the first request: migrate, then seed a database on its first start only.
+// Runs once per process before the first request: migrate, load the secrets (shared through the
+// database on PostgreSQL), then seed a database on its first start only. A StartupError stops it.
 import { DEMO_GSTIN } from "~/utils/invoice";
 import { seedOnFirstStart } from "../../db/seed.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
 import { scheduleHousekeeping } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
+import { loadSecrets } from "./secrets.server";
 
 async function boot() {
   await migrateToLatest(db);
+  await loadSecrets(db);
   if (await seedOnFirstStart(db, env.SEED)) console.info("Seeded the demo catalogue");
   await scheduleHousekeeping(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {

@@ -11,7 +11,28 @@ const EnvSchema = z.object({
   HOST: optional(z.string().optional()),
   DATABASE_URL: optional(z.string().default("file:./data/shop.db")),
   DATA_DIR: optional(z.string().default("./data")),
-  SESSION_SECRET: optional(z.string().min(16, "SESSION_SECRET must be at least 16 characters").optional()),
+  /** one key, or a comma-separated list: the first signs, every one is accepted (rotation, docs/api.md) */
+  SESSION_SECRET: optional(
+    z
+      .string()
+      .min(16, "SESSION_SECRET must be at least 16 characters")
+      .refine((v) => v.split(",").every((key) => key.trim().length >= 16), "each key in SESSION_SECRET must be at least 16 characters")
+      .optional(),
+  ),
+  /** the key sign-up codes, email-change codes and reset links are hashed with (app/lib/one-time-codes.server.ts) */
+  ONE_TIME_CODE_SECRET: optional(z.string().min(32, "ONE_TIME_CODE_SECRET must be at least 32 characters").optional()),
+  /** the offline test gateway's key secret and webhook secret (used only while Razorpay's keys are unset) */
+  TEST_GATEWAY_SECRET: optional(z.string().min(32, "TEST_GATEWAY_SECRET must be at least 32 characters").optional()),
+  TEST_GATEWAY_WEBHOOK_SECRET: optional(z.string().min(32, "TEST_GATEWAY_WEBHOOK_SECRET must be at least 32 characters").optional()),
+  /** 1: this start records its secrets as the ones every server must use (after a rotation, app/lib/secrets.server.ts) */
+  SECRETS_ACCEPT_NEW: optional(
+    z
+      .enum(["0", "1"], { message: "SECRETS_ACCEPT_NEW must be 0 or 1" })
+      .default("0")
+      .transform((v) => v === "1"),
+  ),
+  /** how long a stopping server lets its in-flight requests finish (scripts/server.mjs) */
+  SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().min(0).max(600_000).default(10_000)),
   ADMIN_PASSWORD: optional(z.string().min(1).optional()),
   MAIL_DIR: optional(z.string().default("./data/mail")),
   SMTP_URL: optional(
@@ -69,15 +90,23 @@ const EnvSchema = z.object({
 
 export type Env = z.output<typeof EnvSchema>;
 
+/**
+ * A reason the server will not start (a bad variable, a secret the other servers do not share,
+ * migrations newer than the code): scripts/server.mjs prints its message alone, without a stack.
+ */
+export class StartupError extends Error {
+  override name = "StartupError";
+}
+
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const result = EnvSchema.safeParse(source);
   if (!result.success) {
     const problems = result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-    throw new Error(`Invalid environment: ${problems}`);
+    throw new StartupError(`Invalid environment: ${problems}`);
   }
   const env = result.data;
   if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
-    throw new Error("Invalid environment: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither");
+    throw new StartupError("Invalid environment: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither");
   }
   return env;
 }

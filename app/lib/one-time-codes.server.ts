@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
 import { AppError } from "./errors.server";
-import { persistentSecret } from "./secrets.server";
+import { secret } from "./secrets.server";
 import { MESSAGES, OTP_LENGTH } from "~/utils/account-fields";
 
 export const CODE_TTL_MS = 10 * 60 * 1000;
@@ -26,7 +26,7 @@ type Purpose = "signup" | "password_reset" | "email_change";
 
 let key: string | null = null;
 function codeHash(purpose: Purpose, email: string, code: string): string {
-  key ??= persistentSecret("one-time-codes");
+  key ??= secret("one-time-codes");
   return crypto.createHmac("sha256", key).update(`${purpose}\n${email}\n${code}`).digest("hex");
 }
 

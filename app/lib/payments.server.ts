@@ -1,10 +1,10 @@
 // The payment gateway: real Razorpay when RAZORPAY_KEY_ID/SECRET are set, otherwise the
-// offline test gateway (docs/api.md), whose key secret is generated once and kept in the data
-// folder. Both sign a payment exactly as Razorpay does (HMAC-SHA256 of "order_id|payment_id",
+// offline test gateway (docs/api.md), whose key secret is TEST_GATEWAY_SECRET or generated once
+// (app/lib/secrets.server.ts). Both sign a payment exactly as Razorpay does (HMAC-SHA256 of "order_id|payment_id",
 // hex) and both are checked by `isValidPaymentSignature`, one code path, timing-safe.
 import crypto from "node:crypto";
 import { env } from "./env.server";
-import { persistentSecret } from "./secrets.server";
+import { secret } from "./secrets.server";
 
 export type PaymentMode = "razorpay" | "offline";
 
@@ -14,12 +14,12 @@ export function paymentMode(): PaymentMode {
 
 /** The key secret signatures are made and checked with. */
 function keySecret(): string {
-  return env.RAZORPAY_KEY_SECRET ?? persistentSecret("offline-gateway");
+  return env.RAZORPAY_KEY_SECRET ?? secret("offline-gateway");
 }
 
-/** The secret of webhook signatures: Razorpay's dashboard setting, else one kept in the data folder. */
+/** The secret of webhook signatures: Razorpay's dashboard setting, else the test gateway's (TEST_GATEWAY_WEBHOOK_SECRET or generated). */
 function webhookSecret(): string {
-  return env.RAZORPAY_WEBHOOK_SECRET ?? persistentSecret("offline-gateway-webhook");
+  return env.RAZORPAY_WEBHOOK_SECRET ?? secret("offline-gateway-webhook");
 }
 
 export function publicKeyId(): string | null {

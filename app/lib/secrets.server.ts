@@ -1,12 +1,50 @@
-// Secrets that must survive restarts but need no configuration: generated once and kept
-// in the data folder (mode 0600). An environment variable, when set, always wins.
+// The secrets the app signs and hashes with: the session key (SESSION_SECRET), the one-time-code
+// key (ONE_TIME_CODE_SECRET: sign-up and email-change codes, reset links) and the offline test
+// gateway's key and webhook secrets (TEST_GATEWAY_SECRET, TEST_GATEWAY_WEBHOOK_SECRET).
+//
+// - A variable, when set, always wins.
+// - SQLite (one server): a secret without its variable is generated once into a file in DATA_DIR
+//   (mode 0600), as before.
+// - PostgreSQL (any number of servers on one database): a secret without its variable is
+//   generated once into the database (shared_secrets, migration 0022: insert if absent, then read,
+//   so servers starting together end up with the same value) and read by every server; never a
+//   file. A secret from a variable has its one-way fingerprint recorded there the first time; a
+//   server whose variable's fingerprint differs, or that lacks the variable the others were given,
+//   refuses to start (StartupError): no server runs with a secret only it knows. Rotation
+//   (docs/api.md, "Secrets"): a SESSION_SECRET list that still holds the recorded key is accepted
+//   and its first key recorded; any other new value is recorded by a start with SECRETS_ACCEPT_NEW=1.
+//
+// Boot loads them (loadSecrets, app/lib/boot.server.ts) before the first request; the synchronous
+// getters below read what was loaded. No value is ever logged or sent.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { env } from "./env.server";
+import { createCookie } from "@remix-run/node";
+import type { Cookie, CookieOptions } from "@remix-run/node";
+import { isPostgresUrl, nowIso } from "./db.server";
+import type { Db } from "./db.server";
+import { env, StartupError } from "./env.server";
+import type { Env } from "./env.server";
 
-export function persistentSecret(name: string, bytes = 32): string {
-  const file = path.resolve(env.DATA_DIR, `${name}.secret`);
+export const SECRET_VARIABLES = {
+  session: "SESSION_SECRET",
+  "one-time-codes": "ONE_TIME_CODE_SECRET",
+  "offline-gateway": "TEST_GATEWAY_SECRET",
+  "offline-gateway-webhook": "TEST_GATEWAY_WEBHOOK_SECRET",
+} as const satisfies Record<string, keyof Env>;
+
+export type SecretName = keyof typeof SECRET_VARIABLES;
+const SECRET_NAMES = Object.keys(SECRET_VARIABLES) as SecretName[];
+
+/** Each secret's keys: the first signs; only SESSION_SECRET may list more (accepted, for rotation). */
+export type Secrets = Map<SecretName, string[]>;
+
+// One per process, also when a development server reloads the modules (boot runs once).
+const globalForSecrets = globalThis as unknown as { __shopSecrets?: Secrets };
+const loaded: Secrets = (globalForSecrets.__shopSecrets ??= new Map());
+
+export function persistentSecret(name: string, bytes = 32, dataDir = env.DATA_DIR): string {
+  const file = path.resolve(dataDir, `${name}.secret`);
   try {
     const existing = fs.readFileSync(file, "utf8").trim();
     if (existing.length >= 32) return existing;
@@ -27,10 +65,148 @@ export function persistentSecret(name: string, bytes = 32): string {
   }
 }
 
+function keysFromEnv(name: SecretName, source: Env): string[] | null {
+  const value = source[SECRET_VARIABLES[name]];
+  if (!value) return null;
+  if (name !== "session") return [value];
+  return value
+    .split(",")
+    .map((key) => key.trim())
+    .filter(Boolean);
+}
+
+/** SQLite's: the variable, else the file in DATA_DIR. */
+function localKeys(name: SecretName, source: Env): string[] {
+  return keysFromEnv(name, source) ?? [persistentSecret(name, 32, source.DATA_DIR)];
+}
+
+const FINGERPRINT_COST = { N: 4096, r: 8, p: 1 };
+
+/** A one-way fingerprint of a secret (scrypt under a fixed label and the secret's name): what the database keeps of a variable. */
+export function secretFingerprint(name: SecretName, value: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    crypto.scrypt(value, `sagwan-living shared secret fingerprint v1: ${name}`, 32, FINGERPRINT_COST, (error, key) =>
+      error ? reject(error) : resolve(`scrypt1:${key.toString("base64url")}`),
+    );
+  });
+}
+
+const ROTATION_HINT = 'or, after a deliberate change, start one server with SECRETS_ACCEPT_NEW=1 (docs/api.md, "Secrets")';
+
+async function sharedRow(db: Db, name: SecretName) {
+  return db.selectFrom("sharedSecrets").select(["value", "fingerprint"]).where("name", "=", name).executeTakeFirst();
+}
+
+/** Inserts the row unless another server did first; answers the row that stands. */
+async function insertIfAbsent(db: Db, name: SecretName, value: string | null, fingerprint: string) {
+  const now = nowIso();
+  await db
+    .insertInto("sharedSecrets")
+    .values({ name, value, fingerprint, createdAt: now, updatedAt: now })
+    .onConflict((oc) => oc.column("name").doNothing())
+    .execute();
+  return (await sharedRow(db, name))!;
+}
+
+/** PostgreSQL's: the variable checked against the recorded fingerprint, else the shared generated value. */
+async function sharedKeys(db: Db, name: SecretName, source: Env): Promise<string[]> {
+  const variable = SECRET_VARIABLES[name];
+  const keys = keysFromEnv(name, source);
+  if (!keys) {
+    let row = await sharedRow(db, name);
+    if (!row) {
+      const generated = crypto.randomBytes(32).toString("hex");
+      row = await insertIfAbsent(db, name, generated, await secretFingerprint(name, generated));
+    }
+    if (row.value === null) {
+      throw new StartupError(
+        `${variable} is not set here, but the other servers on this database were started with it: ` +
+          `set the same ${variable} on every server`,
+      );
+    }
+    if (row.value.length < 32) throw new StartupError(`shared_secrets holds a ${name} secret shorter than 32 characters: delete its row`);
+    return [row.value];
+  }
+  const prints = await Promise.all(keys.map((key) => secretFingerprint(name, key)));
+  const row = (await sharedRow(db, name)) ?? (await insertIfAbsent(db, name, null, prints[0]!));
+  if (row.fingerprint === prints[0] && row.value === null) return keys;
+  // A value the servers share no longer (a rotation, or a variable now set where a generated value
+  // served): recorded only when this server still accepts the recorded key (a SESSION_SECRET list
+  // with a new key first) or is told to (SECRETS_ACCEPT_NEW=1).
+  if (row.fingerprint === prints[0] || prints.includes(row.fingerprint) || source.SECRETS_ACCEPT_NEW) {
+    await db
+      .updateTable("sharedSecrets")
+      .set({ value: null, fingerprint: prints[0]!, updatedAt: nowIso() })
+      .where("name", "=", name)
+      .where("fingerprint", "=", row.fingerprint)
+      .execute();
+    if (row.fingerprint !== prints[0])
+      console.info(`${variable}: recorded this server's value as the one every server on this database uses`);
+    return keys;
+  }
+  if (row.value !== null) {
+    throw new StartupError(
+      `${variable} is set here, but the other servers on this database use a ${name} secret generated into the database ` +
+        `(they were started without ${variable}): set ${variable} on every server, ${ROTATION_HINT}`,
+    );
+  }
+  throw new StartupError(
+    `${variable} differs from the one the other servers on this database use (its fingerprint does not match the recorded one): ` +
+      `set the same value on every server, ${ROTATION_HINT}`,
+  );
+}
+
+/** Every secret as this server would use it (nothing is kept: loadSecrets keeps them). */
+export async function readSecrets(db: Db, source: Env = env): Promise<Secrets> {
+  const secrets: Secrets = new Map();
+  const shared = isPostgresUrl(source.DATABASE_URL);
+  for (const name of SECRET_NAMES) secrets.set(name, shared ? await sharedKeys(db, name, source) : localKeys(name, source));
+  return secrets;
+}
+
+/** Boot: reads every secret once, before the first request (app/lib/boot.server.ts). */
+export async function loadSecrets(db: Db, source: Env = env): Promise<void> {
+  for (const [name, keys] of await readSecrets(db, source)) loaded.set(name, keys);
+}
+
+/** A secret's keys, first the signing one. On PostgreSQL only what boot loaded; on SQLite the file at first use too. */
+export function secretKeys(name: SecretName): string[] {
+  const keys = loaded.get(name);
+  if (keys) return keys;
+  if (isPostgresUrl(env.DATABASE_URL)) {
+    throw new Error(`The ${name} secret was asked for before the server loaded its secrets (await ready, app/lib/boot.server.ts)`);
+  }
+  const local = localKeys(name, env);
+  loaded.set(name, local);
+  return local;
+}
+
+export function secret(name: SecretName): string {
+  return secretKeys(name)[0]!;
+}
+
 export function sessionSecrets(): string[] {
-  if (env.SESSION_SECRET)
-    return env.SESSION_SECRET.split(",")
-      .map((s) => s.trim())
-      .filter(Boolean);
-  return [persistentSecret("session")];
+  return secretKeys("session");
+}
+
+/**
+ * A cookie signed with the session keys, made at its first use (after boot loaded the keys) though
+ * declared when its module loads.
+ */
+export function sessionSignedCookie(name: string, options: Omit<CookieOptions, "secrets">): Cookie {
+  let cookie: Cookie | null = null;
+  const made = () => (cookie ??= createCookie(name, { ...options, secrets: sessionSecrets() }));
+  return {
+    get name() {
+      return name;
+    },
+    get isSigned() {
+      return true;
+    },
+    get expires() {
+      return made().expires;
+    },
+    parse: (header, parseOptions) => made().parse(header, parseOptions),
+    serialize: (value, serializeOptions) => made().serialize(value, serializeOptions),
+  };
 }

@@ -7,12 +7,12 @@
 // cookie's Max-Age is what the server will keep: the idle window, cut at the absolute end,
 // renewed when a visit touches the session (refreshedSessionCookie, called by entry.server).
 import crypto from "node:crypto";
-import { createCookie, createSession, createSessionStorage } from "@remix-run/node";
+import { createSession, createSessionStorage } from "@remix-run/node";
 import type { Session } from "@remix-run/node";
 import { db, expectChanged, nowIso } from "./db.server";
 import { AppError } from "./errors.server";
 import { isSecureRequest } from "./http.server";
-import { sessionSecrets } from "./secrets.server";
+import { sessionSignedCookie } from "./secrets.server";
 
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000; // a guest cart survives a month unused
 export const SESSION_ABSOLUTE_MS = 90 * 24 * 60 * 60 * 1000;
@@ -36,13 +36,12 @@ export interface SessionData {
   pendingSignup?: { attemptId: string; name: string; email: string; mobile: string | null };
 }
 
-export const sessionCookie = createCookie("__session", {
+export const sessionCookie = sessionSignedCookie("__session", {
   httpOnly: true,
   sameSite: "lax",
   secure: false, // decided per response: see commitSession
   path: "/",
   maxAge: SESSION_IDLE_MS / 1000, // each commit sets its own (cookieMaxAge)
-  secrets: sessionSecrets(),
 });
 
 function newSessionId() {

@@ -4,7 +4,7 @@ import crypto from "node:crypto";
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { isSecureRequest } from "./http.server";
-import { sessionSecrets } from "./secrets.server";
+import { sessionSignedCookie } from "./secrets.server";
 import { TOAST_TYPES } from "~/utils/toast";
 import type { Toast, ToastInput } from "~/utils/toast";
 
@@ -16,14 +16,12 @@ const ToastSchema = z.object({
 }) satisfies z.ZodType<Toast>;
 
 const toastStorage = createCookieSessionStorage({
-  cookie: {
-    name: "__toast",
+  cookie: sessionSignedCookie("__toast", {
     httpOnly: true,
     sameSite: "lax",
     secure: false, // decided per response, like the session cookie
     path: "/",
-    secrets: sessionSecrets(),
-  },
+  }),
 });
 
 const FLASH_KEY = "toasts";
