@@ -4,11 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Expression, SqlBool } from "kysely";
-import { CamelCasePlugin, Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
+import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
 import type { DB } from "./db-schema";
-import { watchingCommits, WriteWatchPlugin } from "./write-watch.server";
+import type { WriteListener, WriteState } from "./write-watch.server";
+import { listenForWrites, sharedWrites, watchingCommits, WriteWatchPlugin } from "./write-watch.server";
 
 export type Db = Kysely<DB>;
 
@@ -20,12 +21,30 @@ export function sqlitePath(url: string) {
   return url.startsWith("file:") ? url.slice("file:".length) : url;
 }
 
-export function createDb(url: string): Db {
+/**
+ * A Kysely instance over `url`. `writes` is the data generation its writes move (the process's
+ * own, sharedWrites, unless given: tests build a second "server" with a state of its own). On
+ * PostgreSQL its counted writes are announced to every server, and the first read of the
+ * generation opens this process's listening connection (app/lib/write-watch.server.ts, ADR 0016).
+ */
+export function createDb(url: string, { writes = sharedWrites }: { writes?: WriteState } = {}): Db {
   // WriteWatchPlugin and watchingCommits move the data generation the page cache reads (ADR 0016).
-  const plugins = [new CamelCasePlugin(), new WriteWatchPlugin()];
+  const plugins = [new CamelCasePlugin(), new WriteWatchPlugin(writes)];
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
-    return new Kysely<DB>({ dialect: watchingCommits(new PostgresDialect({ pool })), plugins });
+    let listener: WriteListener | null = null;
+    if (!writes.listen) {
+      writes.live = false;
+      writes.listen = () => (listener ??= listenForWrites(url, writes));
+    }
+    const onDestroy = async () => {
+      if (!listener) return;
+      await listener.stop();
+      // Destroyed: a later instance over this state listens again.
+      writes.listen = undefined;
+      writes.live = true;
+    };
+    return new Kysely<DB>({ dialect: watchingCommits(new PostgresDialect({ pool }), writes, { notify: true, onDestroy }), plugins });
   }
   const file = sqlitePath(url);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -34,7 +53,7 @@ export function createDb(url: string): Db {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: sqlite })), plugins });
+  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: sqlite }), writes), plugins });
 }
 
 const globalForDb = globalThis as unknown as { __shopDb?: Db };
@@ -43,6 +62,27 @@ export const db: Db = globalForDb.__shopDb ?? (globalForDb.__shopDb = createDb(e
 /** Current time as the ISO string every timestamp column stores. */
 export function nowIso(date = new Date()) {
   return date.toISOString();
+}
+
+/**
+ * The clock holds are judged by (ADRs 0012, 0019), as nowIso writes it. On PostgreSQL, the
+ * database's `clock_timestamp()` (the time now, not the transaction's start), read where the caller
+ * stands: after its locks, so every server judges who gets the last unit or the last coupon use by
+ * one clock, whatever its own says. On SQLite (one server), the app clock (`clock`).
+ */
+export async function dbNow(db: Db, clock: () => Date = () => new Date()): Promise<string> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return nowIso(clock());
+  const { rows } = await sql<{ now: Date }>`select clock_timestamp() as now`.execute(db);
+  return nowIso(new Date(rows[0]!.now));
+}
+
+/**
+ * dbNow inside a query, as text comparable with a stored timestamp: on PostgreSQL read once per
+ * statement (an uncorrelated subquery, so an index can use it), no round trip of its own.
+ */
+export function dbNowValue(db: Db, clock: () => Date = () => new Date()): Expression<string> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return sql.val(nowIso(clock()));
+  return sql<string>`(select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 }
 
 /** pg returns count(*) as a string; SQLite as a number. */

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createPageCache, isCacheableRequest } from "~/lib/page-cache.mjs";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
-import { dataGeneration } from "~/lib/write-watch.server";
+import { dataGeneration, whenListening } from "~/lib/write-watch.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { CSV_COLUMNS, exportProductsCsv, importProductsCsv } from "~/models/product-csv.server";
 import * as productsPage from "~/routes/admin.products";
@@ -27,6 +27,8 @@ let buyer: Customer;
 
 beforeAll(async () => {
   await ready;
+  // On PostgreSQL nothing is cached until this process listens for other servers' writes.
+  await whenListening();
   adminCookie = mergeCookies([await grantAdmin(getRequest("/"))]);
   buyer = await newCustomer("page-cache");
 });
