@@ -23,8 +23,8 @@ import * as m0018 from "../migrations/2026-11-26-0018-delivery-by-pincode";
 import * as m0019 from "../migrations/2026-11-26-0019-coupons";
 import * as m0020 from "../migrations/2026-11-26-0020-reviews";
 import * as m0021 from "../migrations/2026-11-26-0021-coupon-holds";
-import * as m0024 from "../migrations/2026-11-26-0024-uploads";
 import * as m0022 from "../migrations/2026-11-26-0022-shared-secrets";
+import * as m0024 from "../migrations/2026-11-26-0024-uploads";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -48,6 +48,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0019-coupons": m0019,
   "2026-11-26-0020-reviews": m0020,
   "2026-11-26-0021-coupon-holds": m0021,
-  "2026-11-26-0024-uploads": m0024,
   "2026-11-26-0022-shared-secrets": m0022,
+  "2026-11-26-0024-uploads": m0024,
 };
