@@ -4,7 +4,9 @@
 // first signal on, isShuttingDown() is true and GET /readyz answers 503 so the load balancer stops
 // sending work here. The hooks run newest first, each at most once; the database closes last.
 import { db } from "./db.server";
+import type { Db } from "./db.server";
 import { logError } from "./log.server";
+import { pendingMigrations } from "./migrate.server";
 
 export type ShutdownHook = () => void | Promise<void>;
 
@@ -30,6 +32,19 @@ export function onShutdown(hook: ShutdownHook): () => void {
 /** Whether the process is on its way out (readyz answers 503, a kept-alive connection is closed). */
 export function isShuttingDown(): boolean {
   return state.shuttingDown;
+}
+
+export type Readiness = "ready" | "shutting-down" | "migrations-pending" | "database-unavailable";
+
+/** What GET /readyz says: ready while the database answers, every migration has run and the process is not stopping. */
+export async function readiness(database: Db = db): Promise<Readiness> {
+  if (state.shuttingDown) return "shutting-down";
+  try {
+    if ((await pendingMigrations(database)).length > 0) return "migrations-pending";
+  } catch {
+    return "database-unavailable";
+  }
+  return state.shuttingDown ? "shutting-down" : "ready";
 }
 
 /** Marks the process as stopping at once (not ready), without running anything yet. */
