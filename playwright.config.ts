@@ -6,7 +6,9 @@ import { defineConfig } from "@playwright/test";
 import { CHROMIUM } from "./scripts/ensure-chromium.mjs";
 
 // One production server (the built app, started as `npm start` starts it) on a free port,
-// with its own temporary database, data and mail folders.
+// with its own temporary database, data and mail folders. With E2E_TARGET=cluster (npm run
+// test:cluster), the same suite runs against scripts/cluster.mjs instead: two production servers on
+// PostgreSQL behind nginx (round-robin), baseURL nginx's, the mails in the one folder both write.
 function freePort(): number {
   const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
   return Number(execFileSync(process.execPath, ["-e", script]).toString().trim());
@@ -16,6 +18,8 @@ const port = Number(process.env.E2E_PORT ?? (process.env.E2E_PORT = String(freeP
 const dataDir = process.env.E2E_DATA_DIR ?? (process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-")));
 export const MAIL_DIR = path.join(dataDir, "mail");
 export const BASE_URL = `http://localhost:${port}`;
+const onCluster = process.env.E2E_TARGET === "cluster";
+const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -58,23 +62,38 @@ export default defineConfig({
       use: { javaScriptEnabled: false, viewport: { width: 1280, height: 900 } },
     },
   ],
-  webServer: {
-    command: "node scripts/start.mjs",
-    url: `http://localhost:${port}/healthz`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: {
-      PORT: String(port),
-      DATABASE_URL: `file:${path.join(dataDir, "shop.db")}`,
-      DATA_DIR: dataDir,
-      MAIL_DIR,
-      SEED: "demo",
-      ADMIN_PASSWORD: "e2e-admin-password",
-      PUBLIC_URL: BASE_URL,
-      // Behind "one proxy": each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts).
-      TRUST_PROXY: "1",
-    },
-  },
+  webServer: onCluster
+    ? {
+        // Secrets: none set, as an operator may leave them: the servers generate each once into the
+        // database and share it (app/lib/secrets.server.ts). The database is a fresh one on
+        // TEST_PG_URL's server (scripts/with-pg.sh), or a throwaway PostgreSQL of the cluster's own.
+        command: `node scripts/cluster.mjs --port ${port} --mail-dir ${JSON.stringify(MAIL_DIR)}`,
+        url: `${BASE_URL}/readyz`,
+        reuseExistingServer: false,
+        timeout: 240_000,
+        stdout: "ignore",
+        stderr: "pipe",
+        // Servers stop gracefully, then nginx and the database; the temporary folder goes.
+        gracefulShutdown: { signal: "SIGTERM", timeout: 30_000 },
+        env: { SEED: "demo", ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+      }
+    : {
+        command: "node scripts/start.mjs",
+        url: `http://localhost:${port}/healthz`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        stdout: "ignore",
+        stderr: "pipe",
+        env: {
+          PORT: String(port),
+          DATABASE_URL: `file:${path.join(dataDir, "shop.db")}`,
+          DATA_DIR: dataDir,
+          MAIL_DIR,
+          SEED: "demo",
+          ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
+          PUBLIC_URL: BASE_URL,
+          // Behind "one proxy": each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts).
+          TRUST_PROXY: "1",
+        },
+      },
 });

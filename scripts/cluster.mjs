@@ -70,9 +70,11 @@ export function ensureBuild(log = console.info) {
   log("Building (build/ is missing or older than app/)…");
   const result = spawnSync(path.join(root, "node_modules", ".bin", "remix"), ["vite:build"], {
     cwd: root,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 64 * 1024 * 1024,
   });
-  if (result.status !== 0) throw new Error("npx remix vite:build failed");
+  // Its many warnings are shown only when it fails.
+  if (result.status !== 0) throw new Error(`npx remix vite:build failed:\n${result.stdout}\n${result.stderr}`);
 }
 
 /** One GET on its own connection: its status, or 0 when nothing answered. */
