@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.server";
+import { parseEnv, StartupError } from "./env.server";
 
 describe("parseEnv", () => {
   it("gives the documented defaults for an empty environment", () => {
@@ -82,6 +82,43 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ RAZORPAY_KEY_ID: "rzp_test_x" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
     expect(() => parseEnv({ RAZORPAY_KEY_SECRET: "secret" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
     expect(() => parseEnv({ RAZORPAY_KEY_ID: "rzp_test_x", RAZORPAY_KEY_SECRET: "" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
+  });
+
+  it("reads the secrets' variables (issue 15): each key of SESSION_SECRET 16 characters or more, the others 32; a StartupError", () => {
+    const env = parseEnv({
+      SESSION_SECRET: "new-session-key-0123, old-session-key-0123",
+      ONE_TIME_CODE_SECRET: "c".repeat(32),
+      TEST_GATEWAY_SECRET: "g".repeat(32),
+      TEST_GATEWAY_WEBHOOK_SECRET: "w".repeat(40),
+    });
+    expect(env).toMatchObject({ ONE_TIME_CODE_SECRET: "c".repeat(32), TEST_GATEWAY_SECRET: "g".repeat(32), SECRETS_ACCEPT_NEW: false });
+    expect(env.TEST_GATEWAY_WEBHOOK_SECRET).toBe("w".repeat(40));
+    const blank = parseEnv({ ONE_TIME_CODE_SECRET: " ", TEST_GATEWAY_SECRET: "", TEST_GATEWAY_WEBHOOK_SECRET: "" });
+    expect([blank.ONE_TIME_CODE_SECRET, blank.TEST_GATEWAY_SECRET, blank.TEST_GATEWAY_WEBHOOK_SECRET]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(() => parseEnv({ SESSION_SECRET: "long-enough-session-key,short" })).toThrow(
+      /each key in SESSION_SECRET must be at least 16 characters/,
+    );
+    for (const name of ["ONE_TIME_CODE_SECRET", "TEST_GATEWAY_SECRET", "TEST_GATEWAY_WEBHOOK_SECRET"]) {
+      expect(() => parseEnv({ [name]: "x".repeat(31) })).toThrow(
+        new RegExp(`^Invalid environment: ${name}: ${name} must be at least 32 characters$`),
+      );
+    }
+    expect(() => parseEnv({ ONE_TIME_CODE_SECRET: "short" })).toThrow(StartupError);
+    expect(() => parseEnv({ ONE_TIME_CODE_SECRET: "short-and-secret" })).not.toThrow(/short-and-secret/);
+  });
+
+  it("reads SECRETS_ACCEPT_NEW (0 or 1) and SHUTDOWN_TIMEOUT_MS (10 s unless set, 0 to 600,000 ms)", () => {
+    expect(parseEnv({ SECRETS_ACCEPT_NEW: "1" }).SECRETS_ACCEPT_NEW).toBe(true);
+    expect(parseEnv({ SECRETS_ACCEPT_NEW: "0" }).SECRETS_ACCEPT_NEW).toBe(false);
+    expect(() => parseEnv({ SECRETS_ACCEPT_NEW: "yes" })).toThrow(/SECRETS_ACCEPT_NEW must be 0 or 1/);
+    expect(parseEnv({}).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
+    expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: "2500" }).SHUTDOWN_TIMEOUT_MS).toBe(2500);
+    expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: "0" }).SHUTDOWN_TIMEOUT_MS).toBe(0);
+    for (const bad of ["-1", "1.5", "600001", "soon"]) expect(() => parseEnv({ SHUTDOWN_TIMEOUT_MS: bad })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
   });
 
   it("reads TRUST_PROXY as off, one proxy, or a list of proxy addresses; refuses anything else", () => {

@@ -11,6 +11,7 @@ import type { Db } from "~/lib/db.server";
 import { env, parseEnv, StartupError } from "~/lib/env.server";
 import { readSecrets, secret, SECRET_VARIABLES, sessionSecrets } from "~/lib/secrets.server";
 import type { SecretName } from "~/lib/secrets.server";
+import * as m0022 from "../../migrations/2026-11-26-0022-shared-secrets";
 
 const onPostgres = isPostgresUrl(env.DATABASE_URL);
 const NAMES = Object.keys(SECRET_VARIABLES) as SecretName[];
@@ -123,6 +124,8 @@ describe.skipIf(!onPostgres)("secrets on PostgreSQL", () => {
 
 describe.skipIf(onPostgres)("secrets on SQLite (one server)", () => {
   it("without a variable, each is generated once into a file in DATA_DIR (mode 0600); a variable wins", async () => {
+    const { ready } = await import("~/lib/boot.server");
+    await ready;
     const { dataDir, env: local } = serverEnv();
     const first = await readSecrets(db, local);
     expect(await readSecrets(db, local)).toEqual(first);
@@ -146,5 +149,23 @@ describe.skipIf(onPostgres)("secrets on SQLite (one server)", () => {
     await ready;
     expect(sessionSecrets()).toEqual([fs.readFileSync(path.join(env.DATA_DIR, "session.secret"), "utf8")]);
     expect(secret("one-time-codes")).toBe(fs.readFileSync(path.join(env.DATA_DIR, "one-time-codes.secret"), "utf8"));
+  });
+});
+
+describe("migration 2026-11-26-0022-shared-secrets", () => {
+  it("down drops shared_secrets; up makes it again, empty, and a server then generates its secrets anew", async () => {
+    const { ready } = await import("~/lib/boot.server");
+    await ready;
+    const raw = db.withoutPlugins() as unknown as Parameters<typeof m0022.up>[0];
+    await m0022.down(raw);
+    try {
+      await expect(db.selectFrom("sharedSecrets").selectAll().execute()).rejects.toThrow();
+    } finally {
+      await db.transaction().execute((trx) => m0022.up(trx.withoutPlugins() as unknown as Parameters<typeof m0022.up>[0]));
+    }
+    expect(await db.selectFrom("sharedSecrets").selectAll().execute()).toEqual([]);
+    const again = await readSecrets(db, serverEnv().env);
+    expect(again.get("one-time-codes")![0]).toMatch(/^[0-9a-f]{64}$/);
+    expect((await db.selectFrom("sharedSecrets").select("name").execute()).length).toBe(onPostgres ? NAMES.length : 0);
   });
 });
