@@ -24,6 +24,7 @@ import * as m0019 from "../migrations/2026-11-26-0019-coupons";
 import * as m0020 from "../migrations/2026-11-26-0020-reviews";
 import * as m0021 from "../migrations/2026-11-26-0021-coupon-holds";
 import * as m0022 from "../migrations/2026-11-26-0022-shared-secrets";
+import * as m0023 from "../migrations/2026-11-26-0023-mail-outbox";
 import * as m0024 from "../migrations/2026-11-26-0024-uploads";
 
 export const migrations: Record<string, Migration> = {
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0020-reviews": m0020,
   "2026-11-26-0021-coupon-holds": m0021,
   "2026-11-26-0022-shared-secrets": m0022,
+  "2026-11-26-0023-mail-outbox": m0023,
   "2026-11-26-0024-uploads": m0024,
 };

@@ -4,7 +4,7 @@ import { DEMO_GSTIN } from "~/utils/invoice";
 import { seedOnFirstStart } from "../../db/seed.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
-import { scheduleHousekeeping } from "./housekeeping.server";
+import { startWorker } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
 import { loadSecrets } from "./secrets.server";
 
@@ -12,7 +12,8 @@ async function boot() {
   await migrateToLatest(db);
   await loadSecrets(db);
   if (await seedOnFirstStart(db, env.SEED)) console.info("Seeded the demo catalogue");
-  await scheduleHousekeeping(db);
+  // The mail outbox's worker and the hourly housekeeping (one server's at a time); MAIL_WORKER=0: another process runs them.
+  if (env.MAIL_WORKER) startWorker(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {
     console.warn(
       "RAZORPAY_KEY_ID/RAZORPAY_KEY_SECRET are not set: online payments go through the offline TEST gateway, which takes no money. " +

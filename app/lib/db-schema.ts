@@ -423,6 +423,33 @@ export interface ReviewVotesTable {
   createdAt: string;
 }
 
+export type OutboxStatus = "pending" | "sending" | "sent" | "failed";
+
+/** One outgoing mail (migration 0023): queued in its change's transaction, sent by the outbox worker. */
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  replyTo: string | null;
+  status: Generated<OutboxStatus>;
+  attempts: Generated<number>;
+  nextAttemptAt: string;
+  claimedBy: string | null;
+  claimedUntil: string | null;
+  lastError: string | null;
+  createdAt: string;
+  sentAt: string | null;
+}
+
+/** A job one process at a time runs across every server (housekeeping): its holder until expiresAt. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expiresAt: string;
+}
+
 /** An uploaded image (migration 0024), on the database store (app/lib/image-store.server.ts). */
 export interface UploadsTable {
   /** the upload's random name, `{32 hex}.{jpg|png|webp}`, as in its URL /uploads/{name} */
@@ -470,6 +497,8 @@ export interface DB {
   pincodes: PincodesTable;
   deliveryZones: DeliveryZonesTable;
   uploads: UploadsTable;
+  mailOutbox: MailOutboxTable;
+  leases: LeasesTable;
 }
 
 export type CategoryRow = Selectable<CategoriesTable>;

@@ -76,6 +76,8 @@ const EnvSchema = z.object({
         ),
       ),
   ),
+  /** 1 (default): this server runs the mail outbox's worker and housekeeping; 0: `npm run worker` runs them elsewhere */
+  MAIL_WORKER: optional(z.enum(["0", "1"]).default("1")).transform((v) => v === "1"),
   /** Whether any proxy is trusted; scripts/server.mjs reads which (app/lib/proxy-trust.mjs). */
   TRUST_PROXY: optional(
     z

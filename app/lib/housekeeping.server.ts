@@ -1,10 +1,13 @@
 // Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
 // old one-time codes (and the sign-up attempts they hold), API tokens, stock reservations and coupon
 // holds (an expired one stopped counting when it expired; ADRs 0012 and 0019).
-// Runs at boot and then hourly in the server process.
+// Runs once an hour across every server: the worker that takes the "housekeeping" lease for the
+// hour runs it (app/lib/outbox.server.ts's worker, in each server or alone with `npm run worker`).
 import type { Db } from "./db.server";
 import { nowIso } from "./db.server";
-import { errorMessage } from "./log.server";
+import { onShutdown } from "./lifecycle.server";
+import { failureText, purgeOutbox, startMailWorker, WORKER_ID } from "./outbox.server";
+import type { MailWorker } from "./outbox.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
 /**
@@ -57,16 +60,57 @@ export async function purgeExpired(db: Db, now = new Date()) {
   await db.deleteFrom("stockReservations").where("expiresAt", "<=", nowText).execute();
   // Coupon uses held by payment orders (ADR 0019) end with their stock; a paid one holds until its order or refund.
   await db.deleteFrom("couponHolds").where("expiresAt", "<=", nowText).where("paidAt", "is", null).execute();
+  const mails = await purgeOutbox(db, now);
   return {
     sessions,
     carts: Number(carts.numDeletedRows),
     rateLimits: Number(limits.numDeletedRows),
+    mails,
   };
 }
 
-export function scheduleHousekeeping(db: Db, everyMs = 60 * 60 * 1000) {
-  const run = () => purgeExpired(db).catch((error) => console.error("housekeeping failed:", errorMessage(error)));
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  return run();
+/**
+ * Takes the lease `name` for `holder` until now + `ttlMs` when nobody holds it (absent, or run
+ * out): one statement, atomic on SQLite and PostgreSQL, so of two contenders exactly one gets it.
+ * A live lease is not renewed, its holder's included: it says when the job is due again.
+ */
+export async function takeLease(db: Db, name: string, holder: string, ttlMs: number, now = new Date()): Promise<boolean> {
+  const at = nowIso(now);
+  const taken = await db
+    .insertInto("leases")
+    .values({ name, holder, expiresAt: nowIso(new Date(now.getTime() + ttlMs)) })
+    .onConflict((oc) =>
+      oc
+        .column("name")
+        .doUpdateSet((eb) => ({ holder: eb.ref("excluded.holder"), expiresAt: eb.ref("excluded.expiresAt") }))
+        .where("leases.expiresAt", "<=", at),
+    )
+    .returning("holder")
+    .executeTakeFirst();
+  return taken?.holder === holder;
+}
+
+export const HOUSEKEEPING_LEASE = "housekeeping";
+export const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
+
+/** purgeExpired, when this holder takes the hour's housekeeping lease (else another server has run it this hour). */
+export async function housekeepIfDue(db: Db, holder: string, now = new Date()) {
+  if (!(await takeLease(db, HOUSEKEEPING_LEASE, holder, HOUSEKEEPING_EVERY_MS, now))) return null;
+  return purgeExpired(db, now);
+}
+
+/**
+ * The process's background work: the mail worker, which also tries for the housekeeping lease once
+ * a minute. Stops cleanly at shutdown (the pass under way finishes, before the database closes).
+ */
+export function startWorker(db: Db): MailWorker {
+  const worker = startMailWorker(db, {
+    id: WORKER_ID,
+    periodic: {
+      everyMs: 60 * 1000,
+      run: () => housekeepIfDue(db, WORKER_ID).catch((error) => console.error("housekeeping failed:", failureText(error))),
+    },
+  });
+  onShutdown(() => worker.stop());
+  return worker;
 }

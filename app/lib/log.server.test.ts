@@ -7,7 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { errorResponse } from "./api.server";
 import { pageAction } from "./form.server";
 import { errorMessage, logError, maskEmails } from "./log.server";
-import { sendInBackground, settleMail } from "./mail.server";
+import { ready } from "./boot.server";
+import { db } from "./db.server";
+import { queueMail } from "./mail.server";
+import { drainOutbox } from "./outbox.server";
 
 const EMAIL = "priya.sharma@example.com";
 const PASSWORD = "hunter2-but-longer";
@@ -68,14 +71,20 @@ describe("logged failures", () => {
     expect(log).toContain("invalid input syntax");
   });
 
-  it("a mail that failed: no recipient address", async () => {
-    sendInBackground(async () => {
-      throw new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${EMAIL}>: Recipient address rejected`);
+  it("a mail that failed: no recipient address, in the log or in the outbox's record", async () => {
+    await ready;
+    const id = await queueMail(db, { to: EMAIL, subject: "Hello", text: "Hello" });
+    const refusal = new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${EMAIL}>: Recipient address rejected`);
+    await drainOutbox(db, "log-test", async () => {
+      throw Object.assign(refusal, { responseCode: 550 });
     });
-    await settleMail();
     const log = expectNoSecrets();
-    expect(log).toContain("mail failed");
+    expect(log).toContain("failed for good");
     expect(log).toContain("Recipient address rejected");
+    const row = await db.selectFrom("mailOutbox").select(["status", "lastError"]).where("id", "=", id).executeTakeFirstOrThrow();
+    expect(row.status).toBe("failed");
+    expect(row.lastError).toContain("Recipient address rejected");
+    expect(row.lastError).not.toContain(EMAIL);
   });
 });
 

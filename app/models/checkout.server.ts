@@ -3,7 +3,7 @@
 // startPayment), which count each try against the customer's limit; the order itself is written
 // by orders.server's placeOrder, and the confirmation mail goes out once it is committed.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { db as defaultDb, dbNow, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError, isAppError, OrderExistsError } from "~/lib/errors.server";
 import { z } from "zod";
 import {
@@ -24,12 +24,10 @@ import { PaymentProofSchema } from "~/utils/checkout";
 import { formatPrice } from "~/utils/money";
 import { discountedTotals } from "~/utils/pricing";
 import { applyCoupon, discountForOrder, holdCouponUse, keepCouponHoldForPayment, snapshotJson } from "./coupons.server";
-import { sendOrderConfirmation } from "./order-mail.server";
 import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
 import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } from "./refunds.server";
 import { holdUnits, releaseForCustomer, releaseForPayment, reservationExpiry } from "./reservations.server";
-import { getUserById } from "./users.server";
 import { checkOrderDelivery } from "./delivery.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
@@ -44,11 +42,9 @@ export interface PaymentOrder extends Omit<Selectable<PaymentOrdersTable>, "chec
   orderId: number | null;
 }
 
+/** The order just placed (its confirmation mail was queued in its transaction, by placeOrder). */
 async function notify(orderId: number, db: Db): Promise<Order> {
-  const order = (await getOrder(orderId, { userId: null, isAdmin: true }, db))!;
-  const customer = await getUserById(order.userId, db);
-  if (customer) sendOrderConfirmation(order, customer);
-  return order;
+  return (await getOrder(orderId, { userId: null, isAdmin: true }, db))!;
 }
 
 // ---- Place Order: the checkout page and POST /api/orders/add ----------------------------
@@ -197,7 +193,8 @@ export async function createPaymentOrder(
         updatedAt: now,
       })
       .execute();
-    const expiresAt = reservationExpiry(at);
+    // The holds' clock (ADR 0019): the database's on PostgreSQL, read now that the products are locked.
+    const expiresAt = reservationExpiry(new Date(await dbNow(trx)));
     // Its coupon's use is held as long as its units (ADR 0019): refused when a limit has none left.
     if (priced.discount) await holdCouponUse(trx, { paymentOrderId: id, couponId: priced.discount.couponId, userId, expiresAt, now });
     if (!holds) {

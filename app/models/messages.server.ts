@@ -4,8 +4,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { errorMessage } from "~/lib/log.server";
-import { escapeHtml, sendMail } from "~/lib/mail.server";
+import { escapeHtml, queueMail } from "~/lib/mail.server";
 import type { Client } from "~/lib/rate-limit.server";
 import { LIMITS, rateLimitClient } from "~/lib/rate-limit.server";
 import type { ContactInput } from "~/utils/schemas";
@@ -26,10 +25,15 @@ export async function subscribe(email: string, client: Client, db: Db = defaultD
 
 /**
  * Store a contact message and mail it to the shop, limited per sender's email and per client.
- * A mail that cannot go out is logged: the message is stored either way. Returns its id.
+ * The shop's mail is queued with the stored message (the outbox retries it). Returns its id.
  */
 export async function sendContactMessage(input: ContactInput, client: Client, db: Db = defaultDb): Promise<number> {
   await rateLimitClient(LIMITS.contact, client, input.email);
+  return db.transaction().execute((trx) => storeAndQueue(trx, input));
+}
+
+/** The message and the shop's mail of it, in one transaction: a stored message is always mailed. */
+async function storeAndQueue(db: Db, input: ContactInput): Promise<number> {
   const row = await db
     .insertInto("contactMessages")
     .values({
@@ -53,17 +57,12 @@ export async function sendContactMessage(input: ContactInput, client: Client, db
     `<p><strong>From:</strong> ${escapeHtml(input.name)} &lt;${escapeHtml(input.email)}&gt;<br>` +
     `<strong>Phone:</strong> ${escapeHtml(input.phone ?? "not given")}<br>` +
     `<strong>Subject:</strong> ${escapeHtml(input.subject)}</p><p>${escapeHtml(input.message).replace(/\n/g, "<br>")}</p>`;
-  try {
-    await sendMail({
-      to: env.SHOP_EMAIL,
-      replyTo: input.email,
-      subject: `Contact form: ${input.subject} (#${row.id})`,
-      text: lines.join("\n"),
-      html,
-    });
-  } catch (error) {
-    // The message is stored; staff can read it even if the mail could not go out.
-    console.error("contact mail failed:", errorMessage(error));
-  }
+  await queueMail(db, {
+    to: env.SHOP_EMAIL,
+    replyTo: input.email,
+    subject: `Contact form: ${input.subject} (#${row.id})`,
+    text: lines.join("\n"),
+    html,
+  });
   return row.id;
 }

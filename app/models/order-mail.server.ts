@@ -1,8 +1,8 @@
-// The order mails, sent to the account's registered address once the change is committed: the
-// confirmation of a new order, and the shipped mail (with the carrier and tracking number the
-// shop recorded). Every value is escaped in the HTML part.
-import { publicOrigin } from "~/lib/mail.server";
-import { escapeHtml, sendInBackground, sendMail } from "~/lib/mail.server";
+// The order mails, to the account's registered address, queued in the outbox in the transaction of
+// the change (app/lib/outbox.server.ts): the confirmation of a new order, and the shipped mail (with
+// the carrier and tracking number the shop recorded). Every value is escaped in the HTML part.
+import type { Db } from "~/lib/db.server";
+import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { paymentLabel } from "~/utils/order-status";
@@ -55,9 +55,9 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   return { to: customer.email, subject: `${SHOP}: order #${order.id} confirmed`, text, html };
 }
 
-/** Sent once the order is committed; a failed send is logged and never undoes the order. */
-export function sendOrderConfirmation(order: Order, customer: { name: string; email: string }) {
-  sendInBackground(() => sendMail(orderConfirmationMail(order, customer)));
+/** Queued in the order's transaction; a failed send is retried by the worker and never undoes the order. */
+export function queueOrderConfirmation(db: Db, order: Order, customer: { name: string; email: string }) {
+  return queueMail(db, orderConfirmationMail(order, customer));
 }
 
 /** The shipment's line: the carrier and tracking number the shop recorded, when it did. */
@@ -90,9 +90,9 @@ export function orderShippedMail(order: Order, customer: { name: string; email: 
   return { to: customer.email, subject: `${SHOP}: order #${order.id} has shipped`, text, html };
 }
 
-/** Sent after the status change is committed; a failed send is logged and never undoes it. */
-export function sendShippedMail(order: Order, customer: { name: string; email: string }) {
-  sendInBackground(() => sendMail(orderShippedMail(order, customer)));
+/** Queued in the status change's transaction. */
+export function queueShippedMail(db: Db, order: Order, customer: { name: string; email: string }) {
+  return queueMail(db, orderShippedMail(order, customer));
 }
 
 /** What the customer reads when the shop decides on their return or receives its goods. */
@@ -120,7 +120,7 @@ export function returnMail(ret: OrderReturn, customer: { name: string; email: st
   return { to: customer.email, subject: `${SHOP}: return #${ret.id} for order #${ret.orderId}: ${ret.statusLabel}`, text, html };
 }
 
-/** Sent after the return's change is committed; a failed send is logged and never undoes it. */
-export function sendReturnMail(ret: OrderReturn, customer: { name: string; email: string }) {
-  sendInBackground(() => sendMail(returnMail(ret, customer)));
+/** Queued in the return's change's transaction. */
+export function queueReturnMail(db: Db, ret: OrderReturn, customer: { name: string; email: string }) {
+  return queueMail(db, returnMail(ret, customer));
 }

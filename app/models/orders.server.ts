@@ -21,7 +21,7 @@ import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
 import { checkOrderDelivery } from "./delivery.server";
 import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
-import { sendShippedMail } from "./order-mail.server";
+import { queueOrderConfirmation, queueShippedMail } from "./order-mail.server";
 import type { OrderRefund } from "./refunds.server";
 import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
 import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
@@ -520,6 +520,10 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       if (cart!.couponCode) await trx.updateTable("carts").set({ couponCode: null }).where("id", "=", cart!.id).execute();
       // The cart is an order now: whatever its customer held while paying is theirs, or free again.
       await releaseForCustomer(trx, input.userId);
+      // The confirmation mail is queued with the order: a crash after the commit loses neither.
+      const placed = (await getOrder(order.id, { userId: null, isAdmin: true }, trx))!;
+      const customer = await getUserById(input.userId, trx);
+      if (customer) await queueOrderConfirmation(trx, placed, customer);
       return order.id;
     });
   } catch (error) {
@@ -622,14 +626,15 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
       const summary = `Order #${orderId}: ${order.status} → ${to}${to === "shipped" && tracking ? ` (${tracking})` : ""}`;
       await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary });
     }
+    // The customer's mails, queued with the change (app/lib/outbox.server.ts).
+    if (to === "shipped") {
+      const shipped = (await getOrder(orderId, { userId: null, isAdmin: true }, trx))!;
+      const customer = await getUserById(order.userId, trx);
+      if (customer) await queueShippedMail(trx, shipped, customer);
+    }
+    // Delivered: the customer is invited to review its pieces (issue 17, part 3).
+    if (to === "delivered") await inviteReviews({ id: orderId, userId: order.userId, status: to }, trx);
   });
   await sendRefundQuietly(refundId, db);
-  const changed = (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
-  if (to === "shipped") {
-    const customer = await getUserById(changed.userId, db);
-    if (customer) sendShippedMail(changed, customer);
-  }
-  // Delivered: the customer is invited to review its pieces (issue 17, part 3).
-  if (to === "delivered") await inviteReviews(changed, db);
-  return changed;
+  return (await getOrder(orderId, { userId: by.userId, isAdmin: by.actor === "admin" }, db))!;
 }

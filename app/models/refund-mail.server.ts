@@ -1,6 +1,7 @@
 // The customer's mail when a refund is processed: how much, for which order (or payment), and
 // when banks usually show it. Every value is escaped in the HTML part.
-import { escapeHtml, publicOrigin, sendInBackground, sendMail } from "~/lib/mail.server";
+import type { Db } from "~/lib/db.server";
+import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
 import type { RefundReason } from "~/lib/db-schema";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
@@ -38,7 +39,7 @@ export function refundMail(refund: ProcessedRefund, customer: { name: string; em
   return { to: customer.email, subject: `${SHOP}: refund of ${formatPrice(refund.amount)} processed`, text, html };
 }
 
-/** Sent once the refund's state is committed; a failed send is logged and never undoes it. */
-export function sendRefundMail(refund: ProcessedRefund, customer: { name: string; email: string }) {
-  sendInBackground(() => sendMail(refundMail(refund, customer)));
+/** Queued in the transaction that records the refund processed. */
+export function queueRefundMail(db: Db, refund: ProcessedRefund, customer: { name: string; email: string }) {
+  return queueMail(db, refundMail(refund, customer));
 }

@@ -15,7 +15,7 @@ import { errorMessage } from "~/lib/log.server";
 import { createGatewayRefund } from "~/lib/payments.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "./audit.server";
-import { sendRefundMail } from "./refund-mail.server";
+import { queueRefundMail } from "./refund-mail.server";
 import { getUserById } from "./users.server";
 
 export type RefundReason = Reason;
@@ -274,11 +274,12 @@ async function applyState(db: Db, id: number, change: StateChange, source: strin
       entityId: id,
       summary: `Refund #${id} of ${formatPrice(row.amount)} ${what}${row.gatewayRefundId ? ` [${row.gatewayRefundId}]` : ""}: ${source}`,
     });
+    if (change.status === "processed") await tellCustomer(id, trx);
     return change.status;
   });
 }
 
-/** The customer's mail once a refund is processed (after the commit; a failed send never undoes it). */
+/** The customer's mail once a refund is processed, queued in the transaction that records it. */
 async function tellCustomer(id: number, db: Db): Promise<void> {
   const row = await db
     .selectFrom("refunds")
@@ -289,7 +290,11 @@ async function tellCustomer(id: number, db: Db): Promise<void> {
   if (!row?.userId) return;
   const customer = await getUserById(row.userId, db);
   if (customer)
-    sendRefundMail({ id: row.id, amount: row.amount, orderId: row.orderId, reason: row.reason, at: row.processedAt ?? nowIso() }, customer);
+    await queueRefundMail(
+      db,
+      { id: row.id, amount: row.amount, orderId: row.orderId, reason: row.reason, at: row.processedAt ?? nowIso() },
+      customer,
+    );
 }
 
 /**
@@ -324,17 +329,15 @@ export async function sendRefund(id: number, db: Db = defaultDb): Promise<void> 
     receipt: `refund-${id}`,
     notes: { shop_refund_id: String(id), shop_refund_key: claimed.gatewayKey },
   });
-  let moved: RefundStatus | null;
   if (answer.outcome === "answered") {
     const failure = answer.status === "failed" ? "The payment gateway marked the refund failed" : null;
-    moved = await applyState(db, id, { status: answer.status, gatewayRefundId: answer.id, failureReason: failure }, "the gateway's answer");
+    await applyState(db, id, { status: answer.status, gatewayRefundId: answer.id, failureReason: failure }, "the gateway's answer");
   } else if (answer.outcome === "refused") {
-    moved = await applyState(db, id, { status: "failed", failureReason: answer.reason }, "the gateway refused it");
+    await applyState(db, id, { status: "failed", failureReason: answer.reason }, "the gateway refused it");
   } else {
     // No answer worth keeping: still pending, sent again later with the same key.
-    moved = await applyState(db, id, { status: "pending", failureReason: answer.reason }, "no answer");
+    await applyState(db, id, { status: "pending", failureReason: answer.reason }, "no answer");
   }
-  if (moved === "processed") await tellCustomer(id, db);
 }
 
 /** sendRefund after a commit, where a failure must not turn a done change into an error: the row stays pending for the sweep. */
@@ -389,13 +392,12 @@ export async function handleRefundWebhook(
   }
   if (!row) return { received: true };
   const failure = target === "failed" ? "Razorpay reported the refund failed" : undefined;
-  const moved = await applyState(
+  await applyState(
     db,
     row.id,
     { status: target, gatewayRefundId: refund.id, failureReason: failure },
     `Razorpay's ${String(event.event)} webhook`,
   );
-  if (moved === "processed") await tellCustomer(row.id, db);
   return { received: true };
 }
 

@@ -20,7 +20,7 @@ import { RETURN_MESSAGES, RETURN_REASONS } from "~/utils/returns";
 import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
-import { sendReturnMail } from "./order-mail.server";
+import { queueReturnMail } from "./order-mail.server";
 import { queueRefund, sendRefundQuietly } from "./refunds.server";
 import { getUserById } from "./users.server";
 
@@ -243,8 +243,8 @@ export async function requestReturn(
  * approve or reject (with a note the customer reads) a requested return; mark an approved one
  * `returned` when the goods arrive: their units go back to stock and, for an online payment, its
  * refund is queued, in the same transaction as the change and its audit row. A change racing
- * another is refused (409). The customer is mailed once it is committed; the refund is sent to
- * the gateway after that.
+ * another is refused (409). The customer's mail is queued in that transaction; the refund is sent
+ * to the gateway once it commits.
  */
 export async function decideReturn(
   returnId: number,
@@ -252,7 +252,7 @@ export async function decideReturn(
   note: string | null,
   db: Db = defaultDb,
 ): Promise<OrderReturn> {
-  const { orderId, refundId } = await db.transaction().execute(async (trx) => {
+  const { refundId, changed } = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("returnRequests").selectAll().where("id", "=", returnId).executeTakeFirst();
     if (!row) throw new AppError(404, "That return was not found");
     const check = checkReturnTransition(row.status, to, "admin");
@@ -310,13 +310,14 @@ export async function decideReturn(
     const change = `${RETURN_LABEL[row.status]} → ${RETURN_LABEL[to]}${note ? ` (${note})` : ""}`;
     const summary = `Return #${returnId} of order #${row.orderId}: ${change}`;
     await recordAudit(trx, { action: "status", entity: "return", entityId: returnId, summary });
-    return { orderId: row.orderId, refundId };
+    // The customer's mail, queued with the change.
+    const changed = (await returnsForOrder(row.orderId, trx)).find((r) => r.id === returnId)!;
+    const customer = await trx.selectFrom("orders").select("userId").where("id", "=", row.orderId).executeTakeFirstOrThrow();
+    const user = await getUserById(customer.userId, trx);
+    if (user) await queueReturnMail(trx, changed, user);
+    return { orderId: row.orderId, refundId, changed };
   });
   await sendRefundQuietly(refundId, db);
-  const changed = (await returnsForOrder(orderId, db)).find((r) => r.id === returnId)!;
-  const customer = await db.selectFrom("orders").select("userId").where("id", "=", orderId).executeTakeFirstOrThrow();
-  const user = await getUserById(customer.userId, db);
-  if (user) sendReturnMail(changed, user);
   return changed;
 }
 

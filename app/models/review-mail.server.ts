@@ -1,9 +1,10 @@
-// The review mails (issue 17, part 3), through the same path as the order status mails (sent in
-// the background once the change is committed; a failed send is logged and never undoes it):
+// The review mails (issue 17, part 3), through the same path as the order status mails (queued in
+// the outbox in the change's transaction; a failed send is retried and never undoes it):
 // the invitation to review the pieces of an order that was just delivered, and the notice to a
 // review's author that the staff hid it (with the reason) or showed it again. Every value is
 // escaped in the HTML part.
-import { escapeHtml, publicOrigin, sendInBackground, sendMail } from "~/lib/mail.server";
+import type { Db } from "~/lib/db.server";
+import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
 
 const SHOP = "Sagwan Living";
 
@@ -35,10 +36,10 @@ export function reviewInviteMail(orderId: number, pieces: InvitePiece[], custome
   return { to: customer.email, subject: `${SHOP}: how do you like your order #${orderId}?`, text, html };
 }
 
-/** Sent once the order's move to delivered is committed (a delivered order never moves again: one invitation per order). */
-export function sendReviewInvite(orderId: number, pieces: InvitePiece[], customer: { name: string; email: string }) {
+/** Queued with the order's move to delivered (a delivered order never moves again: one invitation per order). */
+export async function queueReviewInvite(db: Db, orderId: number, pieces: InvitePiece[], customer: { name: string; email: string }) {
   if (pieces.length === 0) return;
-  sendInBackground(() => sendMail(reviewInviteMail(orderId, pieces, customer)));
+  await queueMail(db, reviewInviteMail(orderId, pieces, customer));
 }
 
 export interface ModeratedReview {
@@ -70,6 +71,6 @@ export function reviewModeratedMail(review: ModeratedReview, customer: { name: s
   return { to: customer.email, subject, text, html };
 }
 
-export function sendReviewModeratedMail(review: ModeratedReview, customer: { name: string; email: string }) {
-  sendInBackground(() => sendMail(reviewModeratedMail(review, customer)));
+export function queueReviewModeratedMail(db: Db, review: ModeratedReview, customer: { name: string; email: string }) {
+  return queueMail(db, reviewModeratedMail(review, customer));
 }

@@ -8,7 +8,6 @@
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { errorMessage } from "~/lib/log.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
@@ -16,7 +15,7 @@ import type { AdminReviewQuery, ReviewInput, ReviewListQuery } from "~/utils/rev
 import type { ReviewSort } from "~/utils/reviews";
 import { averageRating, RATINGS, REVIEW_MESSAGES, REVIEWS_PAGE_SIZE } from "~/utils/reviews";
 import { recordAudit } from "./audit.server";
-import { sendReviewInvite, sendReviewModeratedMail } from "./review-mail.server";
+import { queueReviewInvite, queueReviewModeratedMail } from "./review-mail.server";
 
 /** A review as the storefront shows it: every one is by a customer who received the piece. */
 export interface PublicReview {
@@ -278,14 +277,14 @@ export async function markHelpful(
 /**
  * The staff hide a review (with the reason its author reads) or show it again. A hidden review
  * leaves the product's average, count and list; the change, the sums and the audit row are one
- * transaction; a review already in that state is a 409. The author is mailed once it is committed.
+ * transaction; a review already in that state is a 409. The author's mail is queued in it too.
  */
 export async function moderateReview(
   reviewId: number,
   change: { hide: true; reason: string } | { hide: false },
   db: Db = defaultDb,
 ): Promise<void> {
-  const review = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     const target = await trx.selectFrom("reviews").select("itemId").where("id", "=", reviewId).executeTakeFirst();
     if (!target) throw new AppError(404, REVIEW_MESSAGES.notFound);
     await lockProduct(trx, target.itemId);
@@ -319,19 +318,19 @@ export async function moderateReview(
     await moveTotals(trx, row.itemId, change.hide ? -1 : 1, change.hide ? -row.rating : row.rating);
     const summary = `Review #${reviewId} of ${row.product}: ${change.hide ? `hidden (${change.reason})` : "shown again"}`;
     await recordAudit(trx, { action: "status", entity: "review", entityId: reviewId, summary });
-    return row;
+    await queueReviewModeratedMail(
+      trx,
+      {
+        id: row.id,
+        title: row.title,
+        product: row.product,
+        slug: row.slug,
+        hidden: change.hide,
+        reason: change.hide ? change.reason : null,
+      },
+      { name: row.name, email: row.email },
+    );
   });
-  sendReviewModeratedMail(
-    {
-      id: review.id,
-      title: review.title,
-      product: review.product,
-      slug: review.slug,
-      hidden: change.hide,
-      reason: change.hide ? change.reason : null,
-    },
-    { name: review.name, email: review.email },
-  );
 }
 
 export interface AdminReviewRow {
@@ -409,18 +408,13 @@ export async function reviewablePieces(
 }
 
 /**
- * The invitation to review an order's pieces, when the order has just become delivered (called
- * after the status change commits; a delivered order never moves again, so once per order). Lists
- * the pieces still in the catalogue that the customer has not reviewed yet; none: no mail.
+ * The invitation to review an order's pieces, queued in the transaction that makes the order
+ * delivered (a delivered order never moves again, so once per order). Lists the pieces still in
+ * the catalogue that the customer has not reviewed yet; none: no mail.
  */
-export async function inviteReviews(order: { id: number; userId: number; status: string }, db: Db = defaultDb): Promise<void> {
-  try {
-    const pieces = (await reviewablePieces(order, db)).filter((p) => !p.reviewed);
-    if (pieces.length === 0) return;
-    const customer = await db.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirst();
-    if (customer) sendReviewInvite(order.id, pieces, customer);
-  } catch (error) {
-    // The delivery is committed: a failed invitation is logged, never the status change's failure.
-    console.error("review invitation failed:", errorMessage(error));
-  }
+export async function inviteReviews(order: { id: number; userId: number; status: string }, trx: Db): Promise<void> {
+  const pieces = (await reviewablePieces(order, trx)).filter((p) => !p.reviewed);
+  if (pieces.length === 0) return;
+  const customer = await trx.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirst();
+  if (customer) await queueReviewInvite(trx, order.id, pieces, customer);
 }

@@ -31,7 +31,13 @@ import { forgiveTry, forgiveUserTry, LIMITS, rateLimitClient, rateLimitUser, UNK
 import type { DB } from "~/lib/db-schema";
 import type { LoginInput, ProfileInput, RegisterInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
-import { sendEmailChangeCode, sendEmailChanged, sendPasswordChanged, sendPasswordResetLink, sendSignupCode } from "./account-mail.server";
+import {
+  queueEmailChangeCode,
+  queueEmailChanged,
+  queuePasswordChanged,
+  queuePasswordResetLink,
+  queueSignupCode,
+} from "./account-mail.server";
 
 /** A user as pages and API answers show it: never the password hash. */
 export interface User {
@@ -101,8 +107,12 @@ export async function registerAccount(
   const passwordHash = await hashPassword(input.password, client.ip);
   // boundToBrowser: the web page keeps the attempt's handle in the session, and only that session reaches it.
   const payload = JSON.stringify({ name: input.name, mobile: input.mobile, passwordHash, bound: options.boundToBrowser === true });
-  const { handle, code } = await issueSignupCode(db, input.email, payload);
-  await sendSignupCode(input.email, code);
+  // The attempt and its code's mail, in one transaction: the one is never without the other.
+  const handle = await db.transaction().execute(async (trx) => {
+    const issued = await issueSignupCode(trx, input.email, payload);
+    await queueSignupCode(trx, input.email, issued.code);
+    return issued.handle;
+  });
   return { attemptId: handle, user: { name: input.name, email: input.email, mobile: input.mobile } };
 }
 
@@ -114,8 +124,10 @@ export async function registerAccount(
  */
 export async function resendSignupCode(email: string, attempt: AttemptRef | null, client: Client, db: Db = defaultDb): Promise<void> {
   await rateLimitClient(LIMITS.otpResend, client, email);
-  const code = await renewSignupCode(db, email, attempt);
-  if (code) sendSignupCode(email, code, true);
+  await db.transaction().execute(async (trx) => {
+    const code = await renewSignupCode(trx, email, attempt);
+    if (code) await queueSignupCode(trx, email, code);
+  });
 }
 
 /**
@@ -223,16 +235,16 @@ export async function updateProfile(
   if (await findByEmail(input.email, db)) throw emailInUse();
   await rateLimitUser(LIMITS.emailCode, userId);
   await rateLimitClient(LIMITS.emailCodeTo, client, input.email);
-  const code = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     const result = await trx
       .updateTable("users")
       .set({ name: input.name, mobile: input.mobile, updatedAt: nowIso() })
       .where("id", "=", userId)
       .executeTakeFirst();
     expectChanged(result, signedOut);
-    return issueEmailChangeCode(trx, userId, input.email);
+    const code = await issueEmailChangeCode(trx, userId, input.email);
+    await queueEmailChangeCode(trx, input.email, code);
   });
-  await sendEmailChangeCode(input.email, code);
   return { user: toUser({ ...before, name: input.name, mobile: input.mobile }), emailChange: { pendingEmail: input.email } };
 }
 
@@ -273,13 +285,13 @@ export async function confirmEmailChange(userId: number, code: string, client: C
       await endResetTokens(trx, before.email);
       await endResetTokens(trx, newEmail);
       await endEmailChanges(trx, userId);
+      await queueEmailChanged(trx, before.email, before.name, newEmail);
     });
   } catch (error) {
     // Another account took the address at the same moment: the unique index decides.
     if (isUniqueViolation(error)) throw takenMeanwhile();
     throw error;
   }
-  sendEmailChanged(before.email, before.name, newEmail);
   return toUser({ ...before, email: newEmail });
 }
 
@@ -295,9 +307,12 @@ export async function resendEmailChangeCode(
   if (!waiting) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
   await rateLimitUser(LIMITS.emailCode, userId);
   await rateLimitClient(LIMITS.emailCodeTo, client, waiting.email);
-  const renewed = await renewEmailChangeCode(db, userId);
-  if (!renewed) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
-  await sendEmailChangeCode(renewed.email, renewed.code);
+  const renewed = await db.transaction().execute(async (trx) => {
+    const renewed = await renewEmailChangeCode(trx, userId);
+    if (!renewed) throw new AppError(400, EMAIL_CODE_MESSAGES.none);
+    await queueEmailChangeCode(trx, renewed.email, renewed.code);
+    return renewed;
+  });
   return { pendingEmail: renewed.email };
 }
 
@@ -335,6 +350,7 @@ export async function saveUserDetails(
         await endResetTokens(trx, before.email);
         await endResetTokens(trx, input.email);
         await endEmailChanges(trx, userId);
+        await queueEmailChanged(trx, before.email, input.name, input.email);
       }
       await options.audit?.(trx, toUser(before));
     });
@@ -343,7 +359,6 @@ export async function saveUserDetails(
     if (isUniqueViolation(error)) throw emailInUse();
     throw error;
   }
-  if (emailChanges) sendEmailChanged(before.email, input.name, input.email);
   return toUser({ id: userId, ...input });
 }
 
@@ -381,8 +396,8 @@ export async function changePassword(
     expectChanged(result, () => new AppError(401, "Please log in to continue"));
     await endOtherSignIns(trx, userId, keepSessionId);
     await endResetTokens(trx, user.email);
+    await queuePasswordChanged(trx, user.email, user.name);
   });
-  sendPasswordChanged(user.email, user.name);
 }
 
 /**
@@ -394,8 +409,10 @@ export async function requestPasswordReset(email: string, origin: string, client
   await rateLimitClient(LIMITS.passwordReset, client, email);
   const user = await findByEmail(email, db);
   if (!user) return;
-  const token = await issueResetToken(db, user.email);
-  sendPasswordResetLink(user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
+  await db.transaction().execute(async (trx) => {
+    const token = await issueResetToken(trx, user.email);
+    await queuePasswordResetLink(trx, user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
+  });
 }
 
 /** Whether a reset link's token still works (the page offers the form only then). */
@@ -413,7 +430,7 @@ export async function resetPassword(token: string, password: string, client: Cli
   if (!live) throw new AppError(400, RESET_INVALID);
   await rateLimitClient(LIMITS.resetSubmit, client, `token:${live.id}`);
   const passwordHash = await hashPassword(password, client.ip);
-  const user = await db.transaction().execute(async (trx) => {
+  await db.transaction().execute(async (trx) => {
     const email = await consumeResetToken(trx, token);
     // The other links still out end with it: a password set is the end of the reset.
     await endResetTokens(trx, email);
@@ -421,7 +438,6 @@ export async function resetPassword(token: string, password: string, client: Cli
     if (!user) throw new AppError(400, RESET_INVALID);
     await trx.updateTable("users").set({ passwordHash, updatedAt: nowIso() }).where("id", "=", user.id).execute();
     await endOtherSignIns(trx, user.id);
-    return user;
+    await queuePasswordChanged(trx, user.email, user.name);
   });
-  sendPasswordChanged(user.email, user.name);
 }

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedCategories, seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
+import { settleMail } from "~/lib/mail.server";
 import { action as cartAdd } from "~/routes/api.cart.add";
 import { action as cartClear } from "~/routes/api.cart.clear";
 import { action as cartClearLine } from "~/routes/api.cart.clear_.$id";
@@ -373,6 +374,8 @@ describe("contact API", () => {
       message: "Is the sofa available in blue?",
     });
 
+    // Queued with the message; sent by the outbox's worker (here: by settleMail).
+    await settleMail();
     const added = mailFiles().filter((f) => !before.includes(f));
     expect(added).toHaveLength(1);
     const mail = asRecord(JSON.parse(fs.readFileSync(path.join(mailDir, added[0]), "utf8")) as unknown);

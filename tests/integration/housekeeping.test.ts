@@ -44,7 +44,7 @@ describe("purgeExpired", () => {
 
     const result = await purgeExpired(db);
 
-    expect(result).toEqual({ sessions: 2, carts: 1, rateLimits: 1 });
+    expect(result).toEqual({ sessions: 2, carts: 1, rateLimits: 1, mails: 0 });
     expect((await db.selectFrom("sessions").select("id").execute()).map((r) => r.id)).toEqual(["live"]);
     expect((await db.selectFrom("carts").select("id").execute()).map((r) => r.id)).toEqual(["fresh-cart"]);
     expect(await db.selectFrom("cartLines").select("id").where("cartId", "=", "old-cart").execute()).toEqual([]);

@@ -10,8 +10,20 @@ export interface OutboxMail {
   sentAt: string;
 }
 
+/**
+ * Under Vitest no worker runs (MAIL_WORKER=0, tests/support/vitest-setup.ts): what the app queued is
+ * sent first, as the worker would. Elsewhere (Playwright, the cluster) the server's worker sends it, and
+ * the callers poll.
+ */
+async function sendQueued(): Promise<void> {
+  if (!process.env.VITEST) return;
+  const { settleMail } = await import("~/lib/mail.server");
+  await settleMail();
+}
+
 /** Every mail sent to `to`, oldest first. */
 export async function mailsTo(to: string, dir = process.env.MAIL_DIR ?? "./data/mail"): Promise<OutboxMail[]> {
+  await sendQueued();
   let names: string[];
   try {
     names = await fs.readdir(dir);

@@ -17,6 +17,8 @@ process.env.SMTP_URL = "";
 process.env.RAZORPAY_KEY_ID = "";
 process.env.RAZORPAY_KEY_SECRET = "";
 process.env.TRUST_PROXY = "0";
+// No background mail worker: a test sends what it queued with settleMail() (app/lib/mail.server.ts).
+process.env.MAIL_WORKER = "0";
 
 const adminUrl = process.env.TEST_PG_URL;
 if (adminUrl) {
