@@ -9,7 +9,7 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
+import { db as defaultDb, dbNow, nowIso, toCount } from "~/lib/db.server";
 import type { CouponsTable, DB } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
@@ -315,7 +315,8 @@ export async function holdCouponUse(
 ): Promise<void> {
   const coupon = await lockedCoupon(trx, hold.couponId);
   if (!coupon) throw refusal(409, atOrder(COUPON_MESSAGES.gone));
-  const problem = await stateProblem(trx, coupon, hold.userId, hold.now);
+  // Checked by the clock read once the lock is held (the database's on PostgreSQL: dbNow).
+  const problem = await stateProblem(trx, coupon, hold.userId, await dbNow(trx));
   if (problem) throw refusal(409, atOrder(problem));
   await trx
     .insertInto("couponHolds")
@@ -350,7 +351,7 @@ export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string): 
       .executeTakeFirst();
     if (!hold) return;
     await lockedCoupon(trx, hold.couponId);
-    const now = nowIso();
+    const now = await dbNow(trx);
     await trx
       .updateTable("couponHolds")
       .set({ paidAt: now })
@@ -373,9 +374,10 @@ export async function keepCouponHoldForPayment(db: Db, paymentOrderId: string): 
  */
 export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: number, userId: number, now: string): Promise<void> {
   const coupon = await lockedCoupon(trx, discount.couponId);
-  // Everything below is decided by the clock read once the lock is held: `now`, read when the
-  // order's transaction began, may be from before a wait on this lock while others used the code.
-  const lockedNow = nowIso();
+  // Everything below is decided by the clock read once the lock is held (the database's on
+  // PostgreSQL: dbNow): `now`, read when the order's transaction began, may be from before a wait
+  // on this lock while others used the code, and from another server's clock.
+  const lockedNow = await dbNow(trx);
   if (discount.paymentOrderId === null) {
     const problem = coupon ? await stateProblem(trx, coupon, userId, lockedNow) : COUPON_MESSAGES.gone;
     if (problem) throw refusal(409, atOrder(problem));

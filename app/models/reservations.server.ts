@@ -4,14 +4,15 @@
 // adds, orders (cash or online) and new payment orders all read it. A hold ends when its payment
 // fails, when it becomes an order (placeOrder deletes it with the stock it takes), when the same
 // customer makes a newer payment order, or when it expires: an expired row simply stops counting,
-// and housekeeping deletes it.
+// and housekeeping deletes it. "Now" is the database's clock on PostgreSQL (db.server's dbNow and
+// dbNowValue, read under the locks), so servers whose clocks differ agree on which holds are live.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, dbNowValue, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { PostgresAdapter } from "kysely";
 import { COD_LIMITS } from "~/utils/checkout";
 
-/** When a hold made now ends. */
+/** When a hold made at `now` (dbNow's, read under the locks) ends. */
 export function reservationExpiry(now = new Date()): string {
   return nowIso(new Date(now.getTime() + env.RESERVATION_MINUTES * 60 * 1000));
 }
@@ -23,15 +24,16 @@ export function availableUnits(stock: number, heldByOthers: number): number {
 
 /**
  * Units of these products held now by live reservations of customers other than `userId` (a guest,
- * `null`: everyone's), by product id; a product nobody holds is absent.
+ * `null`: everyone's), by product id; a product nobody holds is absent. Now is the database's clock
+ * as the query runs (in placeOrder and createPaymentOrder, after the products' locks).
  */
-export async function heldByOthers(db: Db, itemIds: number[], userId: number | null, now = nowIso()): Promise<Map<number, number>> {
+export async function heldByOthers(db: Db, itemIds: number[], userId: number | null): Promise<Map<number, number>> {
   if (itemIds.length === 0) return new Map();
   let query = db
     .selectFrom("stockReservations")
     .select(["itemId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
     .where("itemId", "in", itemIds)
-    .where("expiresAt", ">", now)
+    .where("expiresAt", ">", dbNowValue(db))
     .groupBy("itemId");
   if (userId !== null) query = query.where("userId", "!=", userId);
   const rows = await query.execute();
@@ -152,7 +154,7 @@ export async function heldUntil(paymentOrderId: string, db: Db = defaultDb): Pro
     .selectFrom("stockReservations")
     .select((eb) => eb.fn.min("expiresAt").as("expiresAt"))
     .where("paymentOrderId", "=", paymentOrderId)
-    .where("expiresAt", ">", nowIso())
+    .where("expiresAt", ">", dbNowValue(db))
     .executeTakeFirst();
   return row?.expiresAt ?? null;
 }
