@@ -24,6 +24,8 @@ export const CODE_MESSAGES = {
 
 type Purpose = "signup" | "password_reset" | "email_change";
 
+// Read once: the key never changes while the shop runs, and every server has the same one
+// (secrets.server: the variable, or on PostgreSQL the database's), so it cannot be stale.
 let key: string | null = null;
 function codeHash(purpose: Purpose, email: string, code: string): string {
   key ??= secret("one-time-codes");

@@ -8,8 +8,10 @@
 // - What: only a 200 HTML answer that sets no cookie and carries a nonce in its CSP; the key is
 //   the whole URL (origin, path and query), since pages name their own origin.
 // - How long: while the data generation it was rendered under is current (any write a page could
-//   show moves it: app/lib/write-watch.server.ts) and at most `ttlMs` (10 s: bounds what time alone
-//   changes, such as dates, and writes made by another process on the same database).
+//   show moves it, made by this server or, on PostgreSQL, by any other: app/lib/write-watch.server.ts)
+//   and at most `ttlMs` (10 s: bounds what time alone changes, such as dates, and writes made by
+//   another process on a SQLite file). On PostgreSQL the generation is null, and nothing is
+//   cached, while this server is not listening for the others' writes.
 // - Nonce: each answer gets 16 fresh random bytes, put wherever the rendered nonce stood, so a
 //   nonce is never handed out twice.
 // Plain JavaScript: scripts/server.mjs imports it beside the server build.
@@ -18,7 +20,7 @@ import crypto from "node:crypto";
 /** Paths that are never cached, whoever asks. */
 const NEVER = /^\/(api|admin|rzp|images|uploads|healthz|__manifest|logout)(\/|$)|\.data$/;
 
-/** The current data generation, or null when nothing reports one (then nothing is cached). */
+/** The current data generation, or null when nothing reports one or it cannot be trusted (then nothing is cached). */
 function sharedGeneration() {
   const generation = globalThis.__shopWrites?.generation;
   return typeof generation === "number" ? generation : null;

@@ -7,7 +7,8 @@
 // rolls back: a page rendered while a write was under way, or read before a transaction's commit,
 // is never served again once the write is visible. Writes to the tables below are not counted: no
 // page shown to a visitor without a cookie reads them (sessions, sign-in codes and tokens, rate
-// limits, the audit log, carts and wishlists, which are the visitor's own). Any other table,
+// limits, the audit log, carts and wishlists, which are the visitor's own, the mail outbox, leases
+// and secrets). Any other table,
 // including one added later, counts. A raw `sql` write counts whatever it names.
 //
 // Several servers on one PostgreSQL (issue 15): a transaction that made a counted write sends
@@ -91,6 +92,11 @@ const NOT_SHOWN = new Set([
   "cartlines",
   "wishlists",
   "wishlistitems",
+  // The mail outbox, the housekeeping lease and the shared secrets: written by workers and boots
+  // on every server, shown by no page (counted, each would drop every server's cached pages).
+  "mailoutbox",
+  "leases",
+  "sharedsecrets",
 ]);
 
 function tableName(node: OperationNode | undefined): string | null {
