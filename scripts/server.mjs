@@ -42,10 +42,14 @@ installGlobals({ nativeFetch: build.future.v3_singleFetch });
 const trustSetting = proxyTrustSetting(process.env.TRUST_PROXY) ?? false;
 const app = express();
 app.disable("x-powered-by");
-// While stopping: every answer closes its connection, and a connection left idle is closed at once.
+// While stopping: every answer not yet begun closes its connection (one in flight too), and a
+// connection left idle is closed at once.
 let stopping = false;
+const inFlight = new Set();
 app.use((_req, res, next) => {
   if (stopping) res.setHeader("Connection", "close");
+  inFlight.add(res);
+  res.once("close", () => inFlight.delete(res));
   res.once("finish", () => stopping && setImmediate(() => server.closeIdleConnections()));
   next();
 });
@@ -130,6 +134,7 @@ async function stop(signal) {
   if (stopping) return; // a second signal changes nothing: the time limit ends the wait
   stopping = true;
   lifecycle.beginShutdown();
+  for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
   console.info(`[shop] ${signal}: no new connections; finishing the requests in flight (at most ${shutdownTimeoutMs} ms)`);
   const closed = new Promise((resolve) => server.close(() => resolve(true)));
   server.closeIdleConnections();

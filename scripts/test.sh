@@ -36,8 +36,8 @@ step() {
 
 printf '\n== unit and integration: started beside typecheck, lint and build\n'
 # The files that start the production server wait for the build (they run after it, below): its
-# log, and the crash test (scripts/crash-test.mjs, 3 rounds).
-AFTER_BUILD=(tests/integration/server-log.test.ts tests/integration/crash.test.ts)
+# log, the crash test (scripts/crash-test.mjs, 3 rounds), and its stop and refused starts.
+AFTER_BUILD=(tests/integration/server-log.test.ts tests/integration/crash.test.ts tests/integration/shutdown.test.ts)
 excludes=""
 for file in "${AFTER_BUILD[@]}"; do excludes+=" --exclude $file"; done
 setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run$excludes" >"$logs/unit" 2>&1 &
@@ -54,6 +54,6 @@ unit=""
 cat "$logs/unit"
 [ "$unit_status" -eq 0 ] || exit "$unit_status"
 
-step "the production server: its log, crash safety" env SHOP_AFTER_BUILD=1 npx vitest run "${AFTER_BUILD[@]}"
+step "the production server: its log, crash safety, stop" env SHOP_AFTER_BUILD=1 npx vitest run "${AFTER_BUILD[@]}"
 step "browser" bash -c "node scripts/ensure-chromium.mjs && npx playwright test"
 printf '\n== npm test: everything passed in %ss\n' $((SECONDS - started))
