@@ -1,5 +1,6 @@
 // The browser entry: Remix's default (hydrate the document in a transition, in StrictMode), plus
-// one change to how Remix's own requests reach the page, so that moving on logs no error.
+// one change to how Remix's own requests reach the page, so that moving on logs no error, and a
+// wait for the page's data before hydrating (for Preact, below).
 //
 // Remix asks the server for two kinds of things while a page is shown: route discovery
 // (GET /__manifest?p=…, v3_lazyRouteDiscovery: right after hydrating and 100 ms after new links
@@ -65,11 +66,27 @@ async function remixFetch(input: RequestInfo | URL, init?: RequestInit): Promise
 window.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
   isRemixRequest(input) ? remixFetch(input, init) : browserFetch(input, init);
 
-startTransition(() => {
-  hydrateRoot(
-    document,
-    <StrictMode>
-      <RemixBrowser />
-    </StrictMode>,
-  );
-});
+// RemixBrowser's first render suspends (throws a promise) until the page's loader data, streamed
+// inline into the HTML, is decoded. React waits for it at the root; Preact, which the browser
+// build runs on (ADR 0016), cannot hydrate a tree suspended at its root, so the decoding is
+// started and waited for here first: rendered afterwards, RemixBrowser no longer suspends. Its
+// first lines read no hooks before that promise, so calling it bare is safe. Hydration also waits
+// until the page's inline module script has set Remix's manifest (it runs before any promise
+// settles), which Preact would otherwise read too early: it renders synchronously.
+async function hydrate() {
+  try {
+    RemixBrowser({});
+  } catch (thrown) {
+    if (!(thrown instanceof Promise)) throw thrown;
+    await thrown;
+  }
+  startTransition(() => {
+    hydrateRoot(
+      document,
+      <StrictMode>
+        <RemixBrowser />
+      </StrictMode>,
+    );
+  });
+}
+void hydrate();

@@ -146,13 +146,13 @@ export function Header({
           ))}
         </nav>
         <div className="flex items-center sm:gap-1">
-          <SearchBox className="mr-2 hidden w-64 xl:block" />
+          <SearchBox id="search-wide" className="mr-2 hidden w-64 xl:block" />
           <details ref={searchRef} className="xl:hidden" onToggle={onPanelToggle}>
             <summary className={MENU_BUTTON} aria-label="Open search">
               <SearchIcon className="h-6 w-6" />
             </summary>
             <div className={SEARCH_PANEL}>
-              <SearchBox />
+              <SearchBox id="search-narrow" />
             </div>
           </details>
           {user ? (

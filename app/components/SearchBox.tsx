@@ -5,7 +5,7 @@
 // fetcher: a failed suggestion call must never reach a route's error boundary, it just shows none.
 import { Form, useLocation, useNavigate } from "@remix-run/react";
 import type { KeyboardEvent } from "react";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { Item } from "~/utils/catalogue";
 import { useHydrated } from "~/utils/hooks";
 import { formatPrice } from "~/utils/money";
@@ -63,8 +63,11 @@ const DROPDOWN = [
   "rounded-2xl border border-sand-200 bg-white shadow-lg",
 ].join(" ");
 
-export function SearchBox({ className = "", autoFocus = false }: { className?: string; autoFocus?: boolean }) {
-  const id = useId();
+/**
+ * `id` names the field and its list (each box on a page needs its own): a fixed name rather than
+ * useId's, which the server's React and the browser's Preact would spell differently (ADR 0016).
+ */
+export function SearchBox({ id, className = "", autoFocus = false }: { id: string; className?: string; autoFocus?: boolean }) {
   const inputId = `${id}-q`;
   const listId = `${id}-suggestions`;
   const hydrated = useHydrated();

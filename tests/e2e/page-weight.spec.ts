@@ -1,0 +1,53 @@
+// What the storefront ships to a phone (issue 16, ADR 0016), JavaScript on: every script of the
+// page's own origin until the network is idle, gzip -9, stays within the budget, as the perf
+// harness counts it; and the browser build, which runs on Preact's React layer, hydrates the
+// server's document in place: the elements the server sent are the ones the page keeps (never a
+// second <html> or a page drawn anew), the search box's label still names its field.
+import zlib from "node:zlib";
+import { JS_BUDGET_KIB } from "../../scripts/page-weight.mjs";
+import { expect, jsEnabled, test } from "./fixtures";
+
+const PAGES = ["/", "/category/living-room", "/product/sheesham-wood-3-seater-sofa", "/search?q=sofa"];
+
+/** Runs before the page's scripts: marks the server's <main> and search field once parsed. */
+function markServerElements() {
+  document.addEventListener("DOMContentLoaded", () => {
+    for (const element of document.querySelectorAll("main, #search-wide-q")) (element as HTMLElement).dataset.fromServer = "yes";
+  });
+}
+
+for (const path of PAGES) {
+  test(`${path} ships at most ${JS_BUDGET_KIB} KiB of JavaScript (gzip) and hydrates the server's document in place`, async ({
+    page,
+    baseURL,
+  }, testInfo) => {
+    test.skip(!jsEnabled(testInfo.project.name), "JavaScript on only");
+    const bodies = new Map<string, Promise<Buffer>>();
+    page.on("response", (response) => {
+      const url = response.url();
+      const type = response.headers()["content-type"] ?? "";
+      const script = response.request().resourceType() === "script" || /javascript/.test(type);
+      if (script && url.startsWith(baseURL!) && !bodies.has(url)) bodies.set(url, response.body());
+    });
+    await page.addInitScript(markServerElements);
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+
+    const sizes = await Promise.all([...bodies.values()].map(async (body) => zlib.gzipSync(await body, { level: 9 }).length));
+    const kib = sizes.reduce((a, b) => a + b, 0) / 1024;
+    expect(bodies.size, "scripts loaded").toBeGreaterThan(0);
+    expect(kib, `JS gzip of ${path}: ${kib.toFixed(1)} KiB in ${bodies.size} files`).toBeLessThanOrEqual(JS_BUDGET_KIB);
+
+    const dom = await page.evaluate(() => ({
+      html: document.querySelectorAll("html").length,
+      body: document.querySelectorAll("body").length,
+      main: [...document.querySelectorAll("main")].map((m) => m.dataset.fromServer ?? "new"),
+      headerSearch: document.querySelector<HTMLInputElement>("#search-wide-q")?.dataset.fromServer ?? "missing",
+    }));
+    expect(dom).toEqual({ html: 1, body: 1, main: ["yes"], headerSearch: "yes" });
+    // The header's search field keeps its name (the label the server printed points at it) and
+    // its suggestions list is the one it names.
+    await expect(page.getByLabel("Search products").first()).toHaveAttribute("id", "search-wide-q");
+    await expect(page.locator("#search-wide-q")).toHaveAttribute("aria-controls", "search-wide-suggestions");
+  });
+}
