@@ -54,8 +54,13 @@ export interface StoredImage extends ImageInfo {
 
 export interface ImageStore {
   readonly kind: ImageStoreKind;
-  /** Store a new image under a new name; refuses a malformed name, bytes that are not what the name says, or a name taken. */
-  put(name: string, type: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Store a new image under a new name; refuses a malformed name, bytes that are not what the name
+   * says, or a name taken by other bytes. The database store writes through `trx` when given (the
+   * transaction of the row that shows the image: both commit or neither); the disk store writes at
+   * once, and again the same bytes under the same name is fine (a transaction retried).
+   */
+  put(name: string, type: string, bytes: Uint8Array, trx?: Db): Promise<void>;
   /** The image, or null for an unknown or malformed name (a malformed one is never looked up). */
   get(name: string): Promise<StoredImage | null>;
   /** Its type, ETag and size, or null (as get). */
@@ -79,7 +84,13 @@ export class DiskImageStore implements ImageStore {
   async put(name: string, type: string, bytes: Uint8Array): Promise<void> {
     checkPut(name, type, bytes);
     await fs.mkdir(this.dir, { recursive: true });
-    await fs.writeFile(path.join(this.dir, name), bytes, { flag: "wx", mode: 0o644 });
+    const file = path.join(this.dir, name);
+    try {
+      await fs.writeFile(file, bytes, { flag: "wx", mode: 0o644 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST" && Buffer.from(bytes).equals(await fs.readFile(file))) return;
+      throw error;
+    }
   }
 
   async get(name: string): Promise<StoredImage | null> {
@@ -120,10 +131,10 @@ export class DatabaseImageStore implements ImageStore {
   readonly kind = "database" as const;
   constructor(readonly db: Db) {}
 
-  async put(name: string, type: string, bytes: Uint8Array): Promise<void> {
+  async put(name: string, type: string, bytes: Uint8Array, trx: Db = this.db): Promise<void> {
     checkPut(name, type, bytes);
     const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    await this.db
+    await trx
       .insertInto("uploads")
       .values({ name, contentType: type, bytes: buffer, size: buffer.byteLength, etag: imageEtag(buffer), createdAt: nowIso() })
       .execute();

@@ -2,6 +2,7 @@
 // given a random name, and kept in the image store (app/lib/image-store.server.ts: DATA_DIR/uploads
 // on a single SQLite server, the database on PostgreSQL); served by app/routes/uploads.$.ts.
 import crypto from "node:crypto";
+import type { Db } from "./db.server";
 import { AppError } from "./errors.server";
 import type { ImageStore } from "./image-store.server";
 import { IMAGE_TYPES, imageStore, sniffImage, uploadNameExt } from "./image-store.server";
@@ -18,33 +19,38 @@ export function fileChosen(form: FormData, field = "imageFile"): boolean {
   return file !== null && typeof file !== "string" && (file.size > 0 || file.name !== "");
 }
 
+/** An uploaded image checked and named, not stored yet: its row's transaction stores it (putUpload). */
+export interface PendingUpload {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+  /** its public path, /uploads/{name} */
+  path: string;
+}
+
 /**
- * A form's image: the path an uploaded file is stored under, else the URL typed in. The form
- * is validated first (`parse`, given a stand-in path when a file was chosen), so a form that
- * fails stores no image.
+ * A form's image: the path an uploaded file will be stored under (with the checked file as
+ * `upload`, for the model to store in the transaction that writes the row: putUpload), else the
+ * URL typed in. The form is validated first (`parse`, given a stand-in path when a file was
+ * chosen), so a form that fails never reads the file.
  */
 export async function withImage<T extends { imgPath: string }>(
   form: FormData,
   parse: (imgPath: unknown) => T,
   field = "imageFile",
-  store: ImageStore = imageStore,
-): Promise<T> {
+): Promise<T & { upload: PendingUpload | null }> {
   const chosen = fileChosen(form, field);
   const input = parse(chosen ? "/uploads/pending" : form.get("imgPath"));
-  if (!chosen) return input;
-  const stored = await imageFromForm(form, field, store);
-  return { ...input, imgPath: stored ?? input.imgPath };
+  const upload = chosen ? await checkedUpload(form, field) : null;
+  return { ...input, imgPath: upload?.path ?? input.imgPath, upload };
 }
 
 /**
- * The image file chosen in `field` of an admin form, checked and put in the image store: its
- * public path (/uploads/…), or null when no file was chosen. A file that is not a JPEG, PNG or
- * WebP image (415), or is larger than MAX_UPLOAD_BYTES (413), is refused with a field message on
- * `field`, and nothing is stored. The image is stored (committed) before the row that shows it
- * is written, so no row ever points at an image that is not there; a refused row's image is
- * deleted again (app/models/admin-catalogue.server.ts).
+ * The image file chosen in `field` of an admin form, checked and given a new random name, or null
+ * when no file was chosen. A file that is not a JPEG, PNG or WebP image (415), or is larger than
+ * MAX_UPLOAD_BYTES (413), is refused with a field message on `field`.
  */
-export async function imageFromForm(form: FormData, field = "imageFile", store: ImageStore = imageStore): Promise<string | null> {
+export async function checkedUpload(form: FormData, field = "imageFile"): Promise<PendingUpload | null> {
   const file = form.get(field);
   if (file === null || typeof file === "string" || !fileChosen(form, field)) return null;
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
@@ -54,8 +60,25 @@ export async function imageFromForm(form: FormData, field = "imageFile", store: 
   const ext = sniffImage(bytes);
   if (!ext) throw new AppError(415, WRONG_TYPE, { [field]: WRONG_TYPE });
   const name = `${crypto.randomBytes(16).toString("hex")}.${ext}`;
-  await store.put(name, IMAGE_TYPES[ext], bytes);
-  return `/uploads/${name}`;
+  return { name, type: IMAGE_TYPES[ext], bytes, path: `/uploads/${name}` };
+}
+
+/**
+ * Store a form's upload (withImage) inside the transaction that writes the row showing it: on the
+ * database store both commit or neither; the disk store writes the file before the row commits (a
+ * row whose write fails leaves the file, which the model deletes: nothing shows it). Either way no
+ * row ever points at an image that is not there.
+ */
+export async function putUpload(trx: Db, upload: PendingUpload | null | undefined, store: ImageStore = imageStore): Promise<void> {
+  if (upload) await store.put(upload.name, upload.type, upload.bytes, trx);
+}
+
+/** The image chosen in `field`, checked and stored at once: its public path (/uploads/…), or null when no file was chosen. */
+export async function imageFromForm(form: FormData, field = "imageFile", store: ImageStore = imageStore): Promise<string | null> {
+  const upload = await checkedUpload(form, field);
+  if (!upload) return null;
+  await store.put(upload.name, upload.type, upload.bytes);
+  return upload.path;
 }
 
 /** A stored upload by its name (only names imageFromForm makes), or null. */

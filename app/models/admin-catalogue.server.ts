@@ -1,10 +1,12 @@
 // The back-office's catalogue: paged, searchable lists and every change to categories and
-// products. Each change writes its audit row in the same transaction.
+// products. Each change writes its audit row, and the image a form uploaded (app/lib/uploads.server.ts:
+// putUpload), in the same transaction.
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
-import { removeUpload } from "~/lib/uploads.server";
+import type { PendingUpload } from "~/lib/uploads.server";
+import { putUpload, removeUpload } from "~/lib/uploads.server";
 import type { AdminListQuery, CategoryInput, ProductDetails, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ADMIN_LIMITS } from "~/utils/admin-schemas";
 import type { Category, Item } from "~/utils/catalogue";
@@ -70,6 +72,19 @@ async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?: strin
   }
 }
 
+/** A form's input with the image file it uploads (withImage), stored in the transaction that writes the row. */
+type Uploading = { upload?: PendingUpload | null };
+
+/** A write that stores `upload` in its transaction: when it fails, the upload's file (disk store) is deleted too. */
+async function withUpload<T>(db: Db, upload: PendingUpload | null | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (upload) await dropUnusedUpload(db, upload.path);
+    throw error;
+  }
+}
+
 // ---- categories ----
 
 export async function listCategoriesPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminCategory>> {
@@ -100,7 +115,12 @@ export async function getCategoryForAdmin(id: number, db: Db = defaultDb): Promi
   return row ? toCategory(row) : null;
 }
 
-export async function createCategory(input: CategoryInput, db: Db = defaultDb): Promise<Category> {
+export async function createCategory(input: CategoryInput & Uploading, db: Db = defaultDb): Promise<Category> {
+  const { upload, ...fields } = input;
+  return withUpload(db, upload, () => insertCategory(db, fields, upload));
+}
+
+function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | null | undefined): Promise<Category> {
   return withSlugRetry(() =>
     db.transaction().execute(async (trx) => {
       const slug = await uniqueSlug(trx, "categories", input.title);
@@ -120,32 +140,36 @@ export async function createCategory(input: CategoryInput, db: Db = defaultDb): 
         entityId: row.id,
         summary: `Created category "${row.title}" (${row.slug})`,
       });
+      await putUpload(trx, upload);
       return toCategory(row);
     }),
   );
 }
 
 /** The slug stays as it was made: links to /category/{slug} keep working after a rename. */
-export async function updateCategory(id: number, input: CategoryInput, db: Db = defaultDb): Promise<Category> {
+export async function updateCategory(id: number, { upload, ...input }: CategoryInput & Uploading, db: Db = defaultDb): Promise<Category> {
   let previous: string | undefined;
-  const saved = await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
-    if (!before) throw new AppError(404, "Category Not Found");
-    const row = await trx
-      .updateTable("categories")
-      .set({ ...input, updatedAt: nowIso() })
-      .where("id", "=", id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await recordAudit(trx, {
-      action: "update",
-      entity: "category",
-      entityId: id,
-      summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
-    });
-    previous = before.imgPath;
-    return toCategory(row);
-  });
+  const saved = await withUpload(db, upload, () =>
+    db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!before) throw new AppError(404, "Category Not Found");
+      const row = await trx
+        .updateTable("categories")
+        .set({ ...input, updatedAt: nowIso() })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, {
+        action: "update",
+        entity: "category",
+        entityId: id,
+        summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
+      });
+      await putUpload(trx, upload);
+      previous = before.imgPath;
+      return toCategory(row);
+    }),
+  );
   await dropUnusedUpload(db, previous, saved.imgPath);
   return saved;
 }
@@ -242,8 +266,16 @@ function detailsRow(input: ProductDetails) {
   };
 }
 
-export async function createProduct(input: ProductInput, db: Db = defaultDb): Promise<AdminItem> {
-  return withSlugRetry(() => db.transaction().execute((trx) => insertProduct(trx, input)));
+export async function createProduct(input: ProductInput & Uploading, db: Db = defaultDb): Promise<AdminItem> {
+  return withUpload(db, input.upload, () =>
+    withSlugRetry(() =>
+      db.transaction().execute(async (trx) => {
+        const item = await insertProduct(trx, input);
+        await putUpload(trx, input.upload);
+        return item;
+      }),
+    ),
+  );
 }
 
 /** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
@@ -318,12 +350,16 @@ function stockNote(before: number, after: number, change: StockChange): string |
  * is still the version the form was opened at (its version is required). Its slug (and so its
  * storefront address) stays as it was made.
  */
-export async function updateProduct(id: number, edit: ProductEdit, db: Db = defaultDb): Promise<AdminItem> {
+export async function updateProduct(id: number, edit: ProductEdit & Uploading, db: Db = defaultDb): Promise<AdminItem> {
   const before = await db.selectFrom("items").select("imgPath").where("id", "=", id).executeTakeFirst();
   let saved: AdminItem;
   try {
     if (edit.version === null) throw new AppError(400, EDIT_OUT_OF_DATE);
-    saved = await db.transaction().execute((trx) => saveProduct(trx, id, edit));
+    saved = await db.transaction().execute(async (trx) => {
+      const item = await saveProduct(trx, id, edit);
+      await putUpload(trx, edit.upload);
+      return item;
+    });
   } catch (error) {
     // A refused edit's newly uploaded image is shown by nothing.
     if (edit.imgPath !== before?.imgPath) await dropUnusedUpload(db, edit.imgPath);

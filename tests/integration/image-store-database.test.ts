@@ -11,7 +11,7 @@ import type { Db } from "~/lib/db.server";
 import { createDb, db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { DatabaseImageStore, DISK_STORE_ON_POSTGRES, imageEtag, imageStore, imageStoreKind, uploadsDir } from "~/lib/image-store.server";
-import { imageFromForm, uploadResponse } from "~/lib/uploads.server";
+import { checkedUpload, imageFromForm, putUpload, uploadResponse } from "~/lib/uploads.server";
 import { grantAdmin } from "~/web/admin.server";
 import * as productsPage from "~/routes/admin.products";
 import { loader } from "~/routes/uploads.$";
@@ -81,6 +81,47 @@ describe("IMAGE_STORE=database", () => {
     expect(response.status).toBe(200);
     expect(Buffer.from(await response.arrayBuffer()).equals(PNG)).toBe(true);
     expect(fs.existsSync(uploadsDir())).toBe(false);
+  });
+});
+
+describe("an image and the row that shows it commit together", () => {
+  it("an upload put in a transaction that rolls back is not stored; one that commits is", async () => {
+    const form = new FormData();
+    form.set("imageFile", png());
+    const upload = (await checkedUpload(form))!;
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await putUpload(trx, upload);
+        expect((await trx.selectFrom("uploads").select("name").where("name", "=", upload.name).execute()).length).toBe(1);
+        throw new Error("the row's write failed");
+      }),
+    ).rejects.toThrow("the row's write failed");
+    expect(await imageStore.get(upload.name)).toBeNull();
+    await db.transaction().execute((trx) => putUpload(trx, upload));
+    expect((await imageStore.get(upload.name))?.bytes.equals(PNG)).toBe(true);
+  });
+
+  it("an edit refused as stale stores no image row", async () => {
+    const product = await db.selectFrom("items").select(["id", "version", "title", "categoryId"]).orderBy("id").executeTakeFirstOrThrow();
+    const before = await db.selectFrom("uploads").select("name").execute();
+    const fields = {
+      intent: "update",
+      id: String(product.id),
+      version: String(product.version + 1),
+      title: product.title,
+      categoryId: String(product.categoryId),
+      price: "4999",
+      imgPath: "",
+      description: "An edit from a form opened before someone else saved.",
+      inStock: "on",
+      imageFile: png(),
+    };
+    const refused = await call(
+      productsPage.action,
+      await multipartRequest(`/admin/products?edit=${product.id}`, fields, { Cookie: adminCookie }),
+    );
+    expect(refused.status).toBe(409);
+    expect(await db.selectFrom("uploads").select("name").execute()).toEqual(before);
   });
 });
 
