@@ -195,6 +195,10 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=1 fail_timeout=5s
       # may have been applied) is never sent twice: nginx retries those only when nothing was sent.
       proxy_next_upstream error timeout;
       proxy_next_upstream_tries 0;
+      # A request nginx has taken is carried to the app even when the browser leaves the page
+      # meanwhile (a click that adds to the cart, then a navigation): as the app itself would have
+      # finished it, had the browser been connected to it directly.
+      proxy_ignore_client_abort on;
       proxy_connect_timeout 2s;
       proxy_read_timeout 60s;
       # The app checks a post's Origin against the Host the browser used (nginx's host:port).

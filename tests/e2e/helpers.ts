@@ -76,3 +76,16 @@ export function dropExpectedStatusErrors(errors: string[], status: number) {
   const expected = new RegExp(`^Failed to load resource: the server responded with a status of ${status}\\b`);
   for (let i = errors.length - 1; i >= 0; i--) if (expected.test(errors[i])) errors.splice(i, 1);
 }
+
+/**
+ * The answers (or failures) of the posts `page` makes from now on to URLs matching `pattern`. A
+ * test that reloads or leaves a page after an optimistic change waits for them first: on several
+ * servers (npm run test:cluster) one could otherwise read before another has written.
+ */
+export function postsTo(page: Page, pattern: RegExp): Promise<unknown>[] {
+  const answers: Promise<unknown>[] = [];
+  page.on("request", (request) => {
+    if (request.method() === "POST" && pattern.test(request.url())) answers.push(request.response().catch(() => null));
+  });
+  return answers;
+}

@@ -2,16 +2,33 @@
 // The network is slowed by holding the data request until the test has seen the pending UI.
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { postsTo } from "./helpers";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "pending UI exists only with JavaScript");
 
+/**
+ * Holds the requests matching `pattern` until release(), then lets them go one at a time, each once
+ * the one before has its answer, in the order the page made them: on several servers (npm run
+ * test:cluster) writes let go together could otherwise be applied in any order.
+ */
 function holdRequests(page: Page, pattern: string | RegExp) {
   let release: () => void = () => {};
-  const released = new Promise<void>((resolve) => (release = resolve));
+  let previous: Promise<unknown> = new Promise<void>((resolve) => (release = resolve));
   return {
     ready: page.route(pattern, async (route) => {
-      await released;
-      await route.continue();
+      const turn = previous;
+      let answered: () => void = () => {};
+      previous = new Promise<void>((resolve) => (answered = resolve));
+      await turn;
+      try {
+        await route.continue();
+        await route
+          .request()
+          .response()
+          .catch(() => null);
+      } finally {
+        answered();
+      }
     }),
     release: () => release(),
   };
@@ -65,6 +82,9 @@ test("on the cart page the badge follows quantity changes, removals and clearing
 
   const hold = holdRequests(page, /\/cart\.data/);
   await hold.ready;
+  // The reload at the end waits for these writes' answers: on several servers (npm run
+  // test:cluster) one could otherwise read the cart before another has written it.
+  const writes = postsTo(page, /\/cart\.data/);
   await page.getByRole("button", { name: "Increase quantity" }).first().click();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
   await page
@@ -77,6 +97,8 @@ test("on the cart page the badge follows quantity changes, removals and clearing
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
   hold.release();
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
+  expect(writes).toHaveLength(3);
+  await Promise.all(writes);
   await page.reload();
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
 });
@@ -91,8 +113,10 @@ test("while a first item is being added, the other add buttons wait", async ({ p
   await expect(buttons.nth(1)).toBeDisabled();
   hold.release();
   await expect(buttons.nth(1)).toBeEnabled();
+  const second = postsTo(page, /\/cart\.data/);
   await buttons.nth(1).click();
   await expect(page.getByTestId("cart-count")).toHaveText("2");
+  await Promise.all(second);
   await page.reload();
   await expect(page.getByTestId("cart-count")).toHaveText("2");
 });
