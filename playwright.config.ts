@@ -23,6 +23,12 @@ const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // On the cluster, not again (npm test runs them on SQLite): the specs that start their own
+  // SQLite server with 100,000 products (search, category-pages: nothing in them reaches the
+  // cluster), the accessibility scans (axe reads the markup, the same whichever server rendered it;
+  // the paths they walk run on the cluster in the orders, admin and accounts specs) and the
+  // screenshots taken for people to look at (no assertion on the shop's state).
+  testIgnore: onCluster ? ["**/search.spec.ts", "**/category-pages.spec.ts", "**/a11y.spec.ts", "**/screens.spec.ts"] : undefined,
   fullyParallel: true,
   workers: 2,
   // No retries, in CI either: a test that fails once fails the run, so a flaky test is fixed, not hidden.
