@@ -5,7 +5,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 
 export type AuditAction = "create" | "update" | "delete" | "status" | "import";
-export type AuditEntity = "category" | "product" | "user" | "order" | "return" | "refund" | "coupon" | "review" | "delivery_zone";
+export type AuditEntity = "category" | "product" | "user" | "order" | "return" | "refund" | "coupon" | "review" | "delivery_zone" | "mail";
 
 export interface AuditEntry {
   id: number;

@@ -8,6 +8,7 @@ import { Logo } from "~/components/Header";
 import {
   GridIcon,
   LogoutIcon,
+  MailIcon,
   PercentIcon,
   ReceiptIcon,
   ReturnIcon,
@@ -44,6 +45,7 @@ const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVG
   { to: "/admin/reviews", label: "Reviews", icon: StarIcon },
   { to: "/admin/coupons", label: "Coupons", icon: PercentIcon },
   { to: "/admin/delivery", label: "Delivery", icon: TruckIcon },
+  { to: "/admin/mail", label: "Mail", icon: MailIcon },
 ];
 
 /** The section a child route names in its `handle` (Dashboard when none does). */
@@ -64,6 +66,7 @@ const LISTS = [
   "/admin/reviews",
   "/admin/coupons",
   "/admin/delivery",
+  "/admin/mail",
 ];
 
 const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";

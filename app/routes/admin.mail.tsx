@@ -1,0 +1,115 @@
+// Admin: the mail outbox (issue 15, item 2). How many mails wait to be sent, and the mails that
+// failed for good (a refused address, or too many tries), with the reason; 'Send again' puts one
+// back in the queue (audited). The outbox and its worker: app/lib/outbox.server.ts.
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
+import { FormBanner } from "~/components/AuthLayout";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { mailOutboxPage, sendFailedMailAgain } from "~/models/admin-mail.server";
+import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
+import { formatDateTime } from "~/utils/dates";
+import { useIsPending } from "~/utils/hooks";
+import { IdSchema } from "~/utils/schemas";
+
+export const handle = { section: "Mail" };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireAdmin(request);
+  return loadList(() => mailOutboxPage());
+}
+
+const SendAgainSchema = z.object({ intent: z.literal("retry", { error: "Unknown action" }), mailId: IdSchema });
+
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(
+    request,
+    async (form) => {
+      await requireAdmin(request);
+      const input = parseWith(SendAgainSchema, { intent: form.get("intent") ?? undefined, mailId: form.get("mailId") ?? undefined });
+      await sendFailedMailAgain(input.mailId);
+      return redirectWithToast(request, "/admin/mail", {
+        type: "success",
+        title: `Mail #${input.mailId} queued again`,
+        description: "It goes out in a moment; if it fails again, it comes back here.",
+      });
+    },
+    { read: readAdminForm },
+  );
+}
+
+function SendAgain({ id, recipient }: { id: number; recipient: string }) {
+  const busy = useIsPending({ state: "submitting", intent: "retry" });
+  return (
+    <Form method="post">
+      <input type="hidden" name="mailId" value={id} />
+      <button
+        type="submit"
+        name="intent"
+        value="retry"
+        className="btn-secondary px-3 py-1.5 text-sm"
+        disabled={busy}
+        aria-label={`Send mail #${id} to ${recipient} again`}
+      >
+        Send again
+      </button>
+    </Form>
+  );
+}
+
+function Count({ label, value, tone }: { label: string; value: number; tone: string }) {
+  return (
+    <div className="rounded-xl border border-sand-200 bg-white p-4">
+      <dt className="text-sm text-stone-600">{label}</dt>
+      <dd className={`mt-1 text-2xl font-semibold ${tone}`}>{value}</dd>
+    </div>
+  );
+}
+
+export default function AdminMail() {
+  const { list, error } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (error !== null) return <ListError message={error} />;
+  const { counts, failed } = list;
+  return (
+    <div>
+      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3" aria-label="The outbox">
+        <Count label="Waiting to be sent" value={counts.pending} tone="text-stone-900" />
+        <Count label="Being sent" value={counts.sending} tone="text-stone-900" />
+        <Count label="Failed" value={counts.failed} tone={counts.failed > 0 ? "text-red-700" : "text-stone-900"} />
+      </dl>
+      <div className="mt-4">
+        <FormBanner message={result?.formError} />
+      </div>
+      <h2 className="mt-6 font-display text-lg font-semibold">Failed mails</h2>
+      <p className="mt-1 text-sm text-stone-600">
+        Mails the mail server refused for good (an address that does not exist) or that failed too many times. Check the address, then send
+        again.
+      </p>
+      <div className="mt-3">
+        <AdminTable label="Failed mails" head={["Mail", "To", "Subject", "Tries", "Why it failed", "Queued", "Actions"]}>
+          {failed.length === 0 ? (
+            <EmptyRow colSpan={7}>No failed mails.</EmptyRow>
+          ) : (
+            failed.map((m) => (
+              <tr key={m.id} data-testid="failed-mail" className="align-top">
+                <td className="px-4 py-3 font-medium">#{m.id}</td>
+                <td className="break-all px-4 py-3">{m.recipient}</td>
+                <td className="min-w-48 px-4 py-3">{m.subject}</td>
+                <td className="px-4 py-3">{m.attempts}</td>
+                <td className="min-w-56 max-w-sm break-words px-4 py-3 text-sm text-red-800">{m.lastError ?? "Unknown"}</td>
+                <td className="whitespace-nowrap px-4 py-3 text-sm">{formatDateTime(m.createdAt)}</td>
+                <td className="px-4 py-3">
+                  <SendAgain id={m.id} recipient={m.recipient} />
+                </td>
+              </tr>
+            ))
+          )}
+        </AdminTable>
+      </div>
+    </div>
+  );
+}
