@@ -245,7 +245,8 @@ export async function startCluster(options = {}) {
     let pgAdmin = adminUrl;
     if (!pgAdmin) {
       const pgCluster = await startPostgres();
-      if (!options.keep) cleanups.push(async () => pgCluster.stop());
+      cleanups.push(async () => pgCluster.stop({ keep: options.keep }));
+      if (options.keep) log(`PostgreSQL's data (kept): ${pgCluster.dir}`);
       pgAdmin = pgCluster.adminUrl;
     }
     const database = await createPgDatabase(pgAdmin, "shop_cluster");

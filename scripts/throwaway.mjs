@@ -75,8 +75,8 @@ const PGBIN = process.env.PGBIN ?? "/usr/lib/postgresql/15/bin";
 /**
  * A throwaway PostgreSQL 15 cluster on 127.0.0.1 (a free port, trust authentication, its socket
  * and data in a temporary folder): `adminUrl` names its `postgres` superuser's connection, and
- * `stop()` stops it and removes the folder. Needs root (the server runs as the postgres user);
- * installs postgresql-15 with apt-get when its binaries are missing.
+ * `stop()` stops it and removes the folder (`stop({ keep: true })` leaves the folder). Needs root
+ * (the server runs as the postgres user); installs postgresql-15 with apt-get when missing.
  */
 export async function startPostgres() {
   ensureDebianPackage(path.join(PGBIN, "initdb"), "postgresql-15");
@@ -85,16 +85,17 @@ export async function startPostgres() {
   const asPostgres = (program, args) =>
     execFileSync("runuser", ["-u", "postgres", "--", path.join(PGBIN, program), ...args], { stdio: ["ignore", "ignore", "pipe"] });
   let started = false;
-  const stop = () => {
+  /** Stops the server; removes its folder unless `keep` (its data then stays, to look at or start again with pg_ctl). */
+  const stop = ({ keep = false } = {}) => {
     if (started) {
       try {
-        asPostgres("pg_ctl", ["-D", path.join(work, "data"), "-m", "immediate", "stop"]);
+        asPostgres("pg_ctl", ["-D", path.join(work, "data"), "-m", keep ? "fast" : "immediate", "stop"]);
       } catch {
         // already stopped
       }
       started = false;
     }
-    fs.rmSync(work, { recursive: true, force: true });
+    if (!keep) fs.rmSync(work, { recursive: true, force: true });
   };
   try {
     const uid = Number(execFileSync("id", ["-u", "postgres"]).toString().trim());

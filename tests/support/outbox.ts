@@ -11,12 +11,13 @@ export interface OutboxMail {
 }
 
 /**
- * Under Vitest no worker runs (MAIL_WORKER=0, tests/support/vitest-setup.ts): what the app queued is
- * sent first, as the worker would. Elsewhere (Playwright, the cluster) the server's worker sends it, and
- * the callers poll.
+ * Under Vitest with the app in the test's process, no worker runs (MAIL_WORKER=0,
+ * tests/support/vitest-setup.ts): what the app queued is sent first, as the worker would. Elsewhere
+ * (Playwright, and the cluster's tests, which run under Vitest but talk to servers) the servers'
+ * workers send it, and the callers poll.
  */
 async function sendQueued(): Promise<void> {
-  if (!process.env.VITEST) return;
+  if (!process.env.VITEST || process.env.MAIL_WORKER !== "0") return;
   const { settleMail } = await import("~/lib/mail.server");
   await settleMail();
 }
