@@ -43,20 +43,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { SHIPPING } from "../tests/support/shipping.mjs";
 import { createPgDatabase, freePort } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const SERVER_BUILD = path.join(root, "build", "server", "index.js");
 
-const SHIPPING = {
-  name: "Asha Verma",
-  address: "12 MG Road, Indiranagar",
-  city: "Bengaluru",
-  state: "Karnataka",
-  pincode: "560038",
-  phone: "9876543210",
-  email: "asha.ship@example.com",
-};
 const PASSWORD = "crash-test-password-1";
 /**
  * Tries each customer may spend before a fresh customer takes over: the per-account limits of

@@ -20,17 +20,7 @@ ensureBuild();
 steps=${CLUSTER_STEPS:-vitest,browser}
 inner=$(cat <<'INNER'
 set -euo pipefail
-timed() {
-  local name=$1 start=$SECONDS
-  shift
-  if "$@"; then
-    printf '== %s: done in %ss\n' "$name" $((SECONDS - start))
-  else
-    local status=$?
-    printf '== %s: FAILED after %ss\n' "$name" $((SECONDS - start))
-    return $status
-  fi
-}
+source scripts/timed.sh
 steps=$1
 shift
 if [[ ,$steps, == *,vitest,* ]]; then

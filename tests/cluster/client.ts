@@ -7,18 +7,9 @@ import crypto from "node:crypto";
 import { expect } from "vitest";
 import { latestCode, mailsTo } from "../support/outbox";
 import { mergeCookies } from "../support/requests";
+import { SHIPPING } from "../support/shipping.mjs";
 
 export const PASSWORD = "Cluster-teak-42";
-
-export const SHIPPING = {
-  name: "Asha Verma",
-  address: "12 MG Road, Indiranagar",
-  city: "Bengaluru",
-  state: "Karnataka",
-  pincode: "560038",
-  phone: "9876543210",
-  email: "asha.ship@example.com",
-};
 
 export interface Answer {
   status: number;
@@ -142,7 +133,7 @@ export async function adminClient(base: string, password: string): Promise<Clien
   return admin;
 }
 
-export { mailsTo };
+export { mailsTo, SHIPPING };
 
 /** A product the staff makes through `base`'s admin form (urlencoded, no image): its id. */
 export async function createProduct(

@@ -16,6 +16,7 @@ import { latestCode } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "./helpers";
 import { asRecord, call } from "./helpers";
+import { SHIPPING } from "../support/shipping.mjs";
 
 export const PASSWORD = "secret12";
 
@@ -44,16 +45,8 @@ export function newCustomers(tag: string, n: number): Promise<Customer[]> {
   return Promise.all(Array.from({ length: n }, (_, i) => newCustomer(`${tag}${i}`)));
 }
 
-/** The shipping address an order built from checkoutFields() carries. */
-export const SHIPPING = {
-  name: "Asha Verma",
-  address: "12 MG Road, Indiranagar",
-  city: "Bengaluru",
-  state: "Karnataka",
-  pincode: "560038",
-  phone: "9876543210",
-  email: "asha.ship@example.com",
-};
+/** The shipping address an order built from checkoutFields() carries (tests/support/shipping.mjs). */
+export { SHIPPING };
 
 /** The checkout form's fields; the shipping email differs from the account's on purpose. */
 export function checkoutFields(overrides: Record<string, unknown> = {}): Record<string, unknown> {
