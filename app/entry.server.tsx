@@ -17,6 +17,8 @@ import { scheduleRefundSweep } from "~/models/refund-queue.server";
 // scripts/server.mjs reaches these as build.entry.module: not ready at once on SIGTERM, then the
 // shutdown hooks and the database's close once the in-flight requests are done (lifecycle.server).
 export { beginShutdown, isShuttingDown, shutdown } from "~/lib/lifecycle.server";
+// scripts/worker.mjs (npm run worker): the mail outbox's worker and the housekeeping, alone.
+export { runWorker } from "~/lib/housekeeping.server";
 
 // Boot: the environment was checked on import; migrate and seed before serving anything.
 await ready;

@@ -4,9 +4,9 @@
 // Runs once an hour across every server: the worker that takes the "housekeeping" lease for the
 // hour runs it (app/lib/outbox.server.ts's worker, in each server or alone with `npm run worker`).
 import type { Db } from "./db.server";
-import { nowIso } from "./db.server";
+import { db as defaultDb, nowIso } from "./db.server";
 import { onShutdown } from "./lifecycle.server";
-import { failureText, purgeOutbox, startMailWorker, WORKER_ID } from "./outbox.server";
+import { failureText, purgeOutbox, runningMailWorker, startMailWorker, WORKER_ID } from "./outbox.server";
 import type { MailWorker } from "./outbox.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
@@ -104,6 +104,8 @@ export async function housekeepIfDue(db: Db, holder: string, now = new Date()) {
  * a minute. Stops cleanly at shutdown (the pass under way finishes, before the database closes).
  */
 export function startWorker(db: Db): MailWorker {
+  const running = runningMailWorker();
+  if (running) return running;
   const worker = startMailWorker(db, {
     id: WORKER_ID,
     periodic: {
@@ -113,4 +115,9 @@ export function startWorker(db: Db): MailWorker {
   });
   onShutdown(() => worker.stop());
   return worker;
+}
+
+/** `npm run worker` (scripts/worker.mjs, through the build's entry): this process's worker, started if boot did not. */
+export function runWorker(): MailWorker {
+  return startWorker(defaultDb);
 }
