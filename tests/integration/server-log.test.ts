@@ -1,90 +1,22 @@
 // The production server's log (scripts/server.mjs) never holds a secret a URL carries: a reset
 // token, an email address in a query string (issue 12, defect 6). The server is started as
 // `npm start` starts it, over this file's own database and mail folder, and its output is read.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
-import path from "node:path";
+import type net from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { accessLog, loggedUrl } from "../../scripts/access-log.mjs";
 import { latestCode, latestResetLink } from "../support/outbox";
+import { serverBuild, startProductionServer } from "../support/production-server";
+import type { ProductionServer } from "../support/production-server";
 
-const root = path.resolve(__dirname, "../..");
-const serverBuild = path.join(root, "build", "server", "index.js");
-
-interface RunningServer {
-  base: string;
-  output: () => string;
-  stop: () => Promise<void>;
-}
-
-let running: RunningServer | null = null;
+let running: ProductionServer | null = null;
 
 afterEach(async () => {
   await running?.stop();
   running = null;
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts scripts/server.mjs in production mode; null when the build went missing under it (a build running beside the tests). */
-async function startServer(): Promise<RunningServer | null> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    DATABASE_URL: process.env.DATABASE_URL,
-    DATA_DIR: process.env.DATA_DIR,
-    MAIL_DIR: process.env.MAIL_DIR,
-    PUBLIC_URL: base,
-    SEED: "none",
-    TRUST_PROXY: "0",
-  };
-  const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const listening = await new Promise<boolean>((resolve) => {
-    const timer = setInterval(() => {
-      if (output.includes(`[shop] http://127.0.0.1:${port}`)) {
-        clearInterval(timer);
-        resolve(true);
-      }
-    }, 50);
-    void exited.then(() => {
-      clearInterval(timer);
-      resolve(false);
-    });
-  });
-  if (!listening) {
-    if (!fs.existsSync(serverBuild)) return null;
-    throw new Error(`the server did not start:\n${output}`);
-  }
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const killer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-  };
-  return { base, output: () => output, stop };
-}
 
 async function waitFor<T>(read: () => Promise<T>, ms = 5000): Promise<T> {
   const until = Date.now() + ms;
@@ -147,7 +79,7 @@ const mustRun = process.env.SHOP_AFTER_BUILD === "1";
 
 describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server's access log", () => {
   it("holds no reset token and no email address after a sign-up and a password reset", { timeout: 60_000 }, async (ctx) => {
-    running = await startServer();
+    running = await startProductionServer();
     if (!running && mustRun) throw new Error("the production build is missing: run `npx remix vite:build` first");
     if (!running) return ctx.skip();
     const { base } = running;
@@ -211,7 +143,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
 
   it("holds no stack for requests anyone can send: a broken percent-encoding, a post to a page without a form", async (ctx) => {
     // Seventh security review (low): each of these wrote a 9-12 line stack to the log.
-    running = await startServer();
+    running = await startProductionServer();
     if (!running && mustRun) throw new Error("the production build is missing: run `npx remix vite:build` first");
     if (!running) return ctx.skip();
     const { base } = running;
