@@ -50,7 +50,7 @@ function SendAgain({ id, recipient }: { id: number; recipient: string }) {
         type="submit"
         name="intent"
         value="retry"
-        className="btn-secondary px-3 py-1.5 text-sm"
+        className="btn-secondary whitespace-nowrap px-3 py-1.5 text-sm"
         disabled={busy}
         aria-label={`Send mail #${id} to ${recipient} again`}
       >
@@ -62,8 +62,8 @@ function SendAgain({ id, recipient }: { id: number; recipient: string }) {
 
 function Count({ label, value, tone }: { label: string; value: number; tone: string }) {
   return (
-    <div className="rounded-xl border border-sand-200 bg-white p-4">
-      <dt className="text-sm text-stone-600">{label}</dt>
+    <div className="rounded-xl border border-sand-200 bg-white p-3 sm:p-4">
+      <dt className="text-xs text-stone-600 sm:text-sm">{label}</dt>
       <dd className={`mt-1 text-2xl font-semibold ${tone}`}>{value}</dd>
     </div>
   );
@@ -76,7 +76,7 @@ export default function AdminMail() {
   const { counts, failed } = list;
   return (
     <div>
-      <dl className="grid grid-cols-1 gap-3 sm:grid-cols-3" aria-label="The outbox">
+      <dl className="grid grid-cols-3 gap-2 sm:gap-3" aria-label="The outbox">
         <Count label="Waiting to be sent" value={counts.pending} tone="text-stone-900" />
         <Count label="Being sent" value={counts.sending} tone="text-stone-900" />
         <Count label="Failed" value={counts.failed} tone={counts.failed > 0 ? "text-red-700" : "text-stone-900"} />
@@ -97,9 +97,11 @@ export default function AdminMail() {
             failed.map((m) => (
               <tr key={m.id} data-testid="failed-mail" className="align-top">
                 <td className="px-4 py-3 font-medium">#{m.id}</td>
-                <td className="break-all px-4 py-3">{m.recipient}</td>
+                <td className="min-w-48 break-words px-4 py-3">{m.recipient}</td>
                 <td className="min-w-48 px-4 py-3">{m.subject}</td>
-                <td className="px-4 py-3">{m.attempts}</td>
+                <td className="whitespace-nowrap px-4 py-3">
+                  {m.attempts} {m.attempts === 1 ? "try" : "tries"}
+                </td>
                 <td className="min-w-56 max-w-sm break-words px-4 py-3 text-sm text-red-800">{m.lastError ?? "Unknown"}</td>
                 <td className="whitespace-nowrap px-4 py-3 text-sm">{formatDateTime(m.createdAt)}</td>
                 <td className="px-4 py-3">

@@ -141,6 +141,7 @@ test.describe("admin accessibility", () => {
       "/admin/coupons?new=1",
       "/admin/delivery",
       "/admin/delivery?new=1",
+      "/admin/mail",
     ];
     for (const path of adminPages) await expectNoViolations(page, path);
   });

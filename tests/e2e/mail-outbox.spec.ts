@@ -1,0 +1,63 @@
+// The staff's mail page (issue 15, item 2), with JavaScript off and on: a mail the mail server
+// refused for good is listed on /admin/mail with its recipient, subject, tries and reason, and
+// 'Send again' queues it: the server's outbox worker sends it (into MAIL_DIR) and the list no longer
+// shows it. The refusal is written into the server's SQLite database as the worker writes one (an
+// SMTP 5xx cannot happen with the MAIL_DIR transport); the integration tests (tests/integration/
+// outbox.test.ts) make real ones on both databases.
+import path from "node:path";
+import Database from "better-sqlite3";
+import { MAIL_DIR } from "../../playwright.config";
+import { mailsTo } from "../support/outbox";
+import { toast } from "./accounts-helpers";
+import { expectSection, loginAsAdmin, SHOTS, uniqueTag } from "./admin-helpers";
+import { expect, test } from "./fixtures";
+
+// The cluster run's database is PostgreSQL behind its servers; this page renders the same on any server.
+test.skip(process.env.E2E_TARGET === "cluster", "writes its failed mail into the SQLite database of npm test's server");
+
+function failedMail(to: string): number {
+  const db = new Database(path.join(process.env.E2E_DATA_DIR!, "shop.db"));
+  try {
+    db.pragma("busy_timeout = 5000");
+    const now = new Date().toISOString();
+    const row = db
+      .prepare(
+        `insert into mail_outbox (recipient, subject, text, html, reply_to, status, attempts, next_attempt_at, last_error, created_at)
+         values (?, ?, ?, null, null, 'failed', 1, ?, ?, ?) returning id`,
+      )
+      .get(
+        to,
+        "Sagwan Living: order #1 has shipped",
+        "Your order has shipped.",
+        now,
+        "550 5.1.1 <[email]>: Recipient address rejected",
+        now,
+      ) as {
+      id: number;
+    };
+    return row.id;
+  } finally {
+    db.close();
+  }
+}
+
+test("a failed mail is listed with its reason, and 'Send again' sends it", async ({ page }, testInfo) => {
+  const to = `${uniqueTag(testInfo)}@example.com`;
+  const id = failedMail(to);
+  await loginAsAdmin(page, testInfo);
+  await page.goto("/admin/mail");
+  await expectSection(page, "Mail");
+  await expect(page.getByRole("link", { name: "Mail", exact: true })).toHaveAttribute("aria-current", "page");
+  await expect(page.getByText("Failed", { exact: true })).toBeVisible();
+  const row = page.getByTestId("failed-mail").filter({ hasText: to });
+  await expect(row).toContainText(`#${id}`);
+  await expect(row).toContainText("order #1 has shipped");
+  await expect(row).toContainText("Recipient address rejected");
+  await page.screenshot({ path: `${SHOTS}/mail-${testInfo.project.name}.png`, fullPage: true });
+  await row.getByRole("button", { name: `Send mail #${id} to ${to} again` }).click();
+  await expect(toast(page, `Mail #${id} queued again`)).toBeVisible();
+  await expect(page.getByTestId("failed-mail").filter({ hasText: to })).toHaveCount(0);
+  await expect.poll(async () => (await mailsTo(to, MAIL_DIR)).length, { message: `the mail to ${to} is sent` }).toBe(1);
+  const [mail] = await mailsTo(to, MAIL_DIR);
+  expect(mail).toMatchObject({ to, subject: "Sagwan Living: order #1 has shipped", text: "Your order has shipped." });
+});
