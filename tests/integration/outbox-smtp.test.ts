@@ -1,0 +1,86 @@
+// The outbox over SMTP (issue 15, item 2), against a small SMTP server on a loopback port: a mail
+// goes out with a Message-ID derived from its row (the same on a resend, so a receiver can tell a
+// repeat), and a recipient the server refuses (550) ends the row failed at once, with the reason
+// and without the address.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
+import { queueMail } from "~/lib/mail.server";
+import { drainOutbox, messageIdOf } from "~/lib/outbox.server";
+
+const received: string[] = [];
+let server: net.Server;
+
+/** Speaks just enough SMTP: refuses any recipient at refused.example.com with 550, takes the rest. */
+function smtpServer(): net.Server {
+  return net.createServer((socket) => {
+    let data = false;
+    let message = "";
+    const reply = (line: string) => socket.write(`${line}\r\n`);
+    reply("220 test ESMTP");
+    let buffer = "";
+    socket.on("data", (chunk) => {
+      buffer += chunk.toString("utf8");
+      let at: number;
+      while ((at = buffer.indexOf("\r\n")) !== -1) {
+        const line = buffer.slice(0, at);
+        buffer = buffer.slice(at + 2);
+        if (data) {
+          if (line === ".") {
+            data = false;
+            received.push(message);
+            message = "";
+            reply("250 2.0.0 queued");
+          } else message += `${line}\n`;
+          continue;
+        }
+        const verb = line.slice(0, 4).toUpperCase();
+        if (verb === "EHLO" || verb === "HELO") reply("250 test");
+        else if (verb === "MAIL") reply("250 2.1.0 ok");
+        else if (verb === "RCPT")
+          reply(/refused\.example\.com/i.test(line) ? "550 5.1.1 <x@refused.example.com>: User unknown" : "250 2.1.5 ok");
+        else if (verb === "DATA") {
+          data = true;
+          reply("354 go on");
+        } else if (verb === "QUIT") {
+          reply("221 bye");
+          socket.end();
+        } else if (verb === "RSET" || verb === "NOOP") reply("250 ok");
+        else reply("502 5.5.2 not implemented");
+      }
+    });
+  });
+}
+
+beforeAll(async () => {
+  await ready;
+  server = smtpServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  env.SMTP_URL = `smtp://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  env.SMTP_URL = undefined;
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("the outbox over SMTP", () => {
+  it("sends with the row's Message-ID; a refused recipient (550) fails the row at once", async () => {
+    const ok = await queueMail(db, { to: "buyer@example.com", subject: "Your order", text: "Thank you", replyTo: "asha@example.com" });
+    const refused = await queueMail(db, { to: "nobody@refused.example.com", subject: "Lost", text: "never arrives" });
+    const result = await drainOutbox(db, "smtp-worker");
+    expect(result).toEqual({ sent: 1, retry: 0, failed: 1 });
+    const rows = await db.selectFrom("mailOutbox").selectAll().where("id", "in", [ok, refused]).orderBy("id").execute();
+    expect(rows.map((r) => r.status)).toEqual(["sent", "failed"]);
+    expect(rows[1]!.attempts).toBe(1);
+    expect(rows[1]!.lastError).toContain("User unknown");
+    expect(rows[1]!.lastError).not.toContain("nobody@refused.example.com");
+    expect(received).toHaveLength(1);
+    expect(received[0]).toContain(`Message-ID: ${messageIdOf(rows[0]!)}`);
+    expect(received[0]).toMatch(/Reply-To: asha@example\.com/i);
+    expect(received[0]).toContain("Subject: Your order");
+  });
+});
