@@ -4,7 +4,8 @@
 // Runs once an hour across every server: the worker that takes the "housekeeping" lease for the
 // hour runs it (app/lib/outbox.server.ts's worker, in each server or alone with `npm run worker`).
 import type { Db } from "./db.server";
-import { db as defaultDb, nowIso } from "./db.server";
+import { sql } from "kysely";
+import { db as defaultDb, dbNowValue, nowIso } from "./db.server";
 import { onShutdown } from "./lifecycle.server";
 import { failureText, purgeOutbox, runningMailWorker, startMailWorker, WORKER_ID } from "./outbox.server";
 import type { MailWorker } from "./outbox.server";
@@ -43,7 +44,11 @@ function sessionsOf(db: Db) {
   return db.selectFrom("sessions").select(["id", "data"]);
 }
 
-export async function purgeExpired(db: Db, now = new Date()) {
+export async function purgeExpired(db: Db, at?: Date) {
+  const now = at ?? new Date();
+  // Holds are judged by the clock every server shares (the database's, ADRs 0012 and 0019): a server
+  // whose own clock runs fast must not delete a hold that is still live. A test's `at` stands for it.
+  const holdsNow = at ? sql.val(nowIso(at)) : dbNowValue(db);
   const idleCutoff = nowIso(new Date(now.getTime() - SESSION_IDLE_MS));
   const nowText = nowIso(now);
   const sessions = await deleteSessions(db, (eb) => eb.or([eb("expiresAt", "<", nowText), eb("lastSeenAt", "<", idleCutoff)]));
@@ -57,9 +62,9 @@ export async function purgeExpired(db: Db, now = new Date()) {
     .where((eb) => eb.or([eb("expiresAt", "<", dayAgo), eb("revokedAt", "<", dayAgo)]))
     .execute();
   const limits = await db.deleteFrom("rateLimits").where("resetAt", "<", nowText).executeTakeFirst();
-  await db.deleteFrom("stockReservations").where("expiresAt", "<=", nowText).execute();
+  await db.deleteFrom("stockReservations").where("expiresAt", "<=", holdsNow).execute();
   // Coupon uses held by payment orders (ADR 0019) end with their stock; a paid one holds until its order or refund.
-  await db.deleteFrom("couponHolds").where("expiresAt", "<=", nowText).where("paidAt", "is", null).execute();
+  await db.deleteFrom("couponHolds").where("expiresAt", "<=", holdsNow).where("paidAt", "is", null).execute();
   const mails = await purgeOutbox(db, now);
   return {
     sessions,
