@@ -20,8 +20,11 @@ const cluster = clusterForFile({ TEST_GATEWAY_SECRET: GATEWAY_SECRET });
 const CUSTOMERS = 8;
 const TRAFFIC_MS = 5000;
 const KILL_AT_MS = 1500;
-/** Placements each customer makes at most: well inside place-order's 20 an hour. */
-const PLACEMENTS = 12;
+/**
+ * Orders each customer places, spread over the traffic (browsing in between): within the shop's
+ * 5 unpaid orders (cash or test payments) a customer may have waiting to ship.
+ */
+const PLACEMENTS = 4;
 /** A claim of a mail by a worker that died runs out after 2 minutes (app/lib/outbox.server.ts CLAIM_MS). */
 const MAIL_WAIT_MS = 150_000;
 
@@ -60,17 +63,21 @@ describe("a server killed mid-traffic", () => {
     const verified = new Map<string, { customer: Customer; proof: ReturnType<typeof gatewayPayment> }>();
     const began = Date.now();
     let killedAt = Infinity;
+    let postsInFlight = 0;
 
     /** One request through nginx; a broken connection is status 0. */
     const send = async (customer: Customer, method: string, path: string, json?: unknown): Promise<Answer | null> => {
       const entry: Sent = { started: Date.now(), what: `${method} ${path}`, status: 0 };
       sent.push(entry);
+      if (method === "POST") postsInFlight += 1;
       try {
         const answer = await customer.send(shop, method, path, json === undefined ? {} : { json });
         entry.status = answer.status;
         return answer;
       } catch {
         return null;
+      } finally {
+        if (method === "POST") postsInFlight -= 1;
       }
     };
     /** Retried (the same body) while the answer is lost or a 5xx, as a client does after a network error. */
@@ -88,7 +95,17 @@ describe("a server killed mid-traffic", () => {
     };
 
     const shopper = async (customer: Customer, index: number) => {
-      for (let n = 0; n < PLACEMENTS && Date.now() - began < TRAFFIC_MS; n += 1) {
+      let nextOrderAt = began + ((index * 173) % 700);
+      for (let n = 0; Date.now() - began < TRAFFIC_MS;) {
+        if (n >= PLACEMENTS || Date.now() < nextOrderAt) {
+          // Between orders the customer looks at the cart and the orders.
+          const looked = await sendUntilAnswered(customer, "GET", n % 2 === 0 ? "/api/cart/get" : "/api/orders?pageSize=5");
+          expect(looked.status, looked.text).toBe(200);
+          await sleep(60 + ((index * 41) % 90));
+          continue;
+        }
+        nextOrderAt = Date.now() + TRAFFIC_MS / PLACEMENTS;
+        n += 1;
         const added = await sendUntilAnswered(customer, "POST", "/api/cart/add", { itemId: item!.id, quantity: 1 + (n % 2) });
         expect(added.status, added.text).toBeLessThan(300);
         if ((index + n) % 2 === 0) {
@@ -117,12 +134,13 @@ describe("a server killed mid-traffic", () => {
             noteOrder(customer, placed);
           }
         }
-        await sleep(50 + ((index * 37 + n * 11) % 150));
       }
     };
     let killStarted = Infinity;
     const killer = (async () => {
       await sleep(KILL_AT_MS);
+      // At a moment when writes are under way (half of them on B, nginx's round-robin), if one comes soon.
+      for (const until = Date.now() + 1000; postsInFlight < 4 && Date.now() < until;) await sleep(2);
       killStarted = Date.now();
       await c.servers[1]!.kill();
       // The process is gone: from now on B refuses every connection.
@@ -130,6 +148,11 @@ describe("a server killed mid-traffic", () => {
     })();
     await Promise.all([...customers.map(shopper), killer]);
 
+    const cut = sent.filter((s) => s.status === 0 || s.status >= 500).length;
+    console.info(
+      `kill test: ${sent.length} requests (${cut} cut by the kill and retried), ${told.size} orders told placed, ` +
+        `${verified.size} payments verified; B killed ${killStarted - began} ms in, gone after ${killedAt - killStarted} ms`,
+    );
     // The kill happened mid-traffic, and traffic went on well after it.
     expect(sent.filter((s) => s.started < killStarted).length).toBeGreaterThan(10);
     const after = sent.filter((s) => s.started > killedAt);

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { adminClient, Client, mailsTo, PASSWORD, registerCustomer } from "./client";
+import { adminClient, Client, eventually, mailsTo, PASSWORD, registerCustomer } from "./client";
 import { ADMIN_PASSWORD, query as sql, clusterForFile } from "./setup";
 
 const cluster = clusterForFile();
@@ -26,11 +26,18 @@ describe("two app servers behind nginx", () => {
     const visitor = new Client();
     for (let i = 0; i < 8; i += 1) expect((await visitor.send(cluster().url, "GET", `/healthz?probe=${marker}-${i}`)).status).toBe(200);
     // The same visitor, with its cookies (none here) and its address: still spread over both.
-    const upstreams = fs
-      .readFileSync(cluster().nginxLog, "utf8")
-      .split("\n")
-      .filter((line) => line.includes(`probe=${marker}`))
-      .map((line) => line.split(" ")[1]);
+    // nginx writes a request's line once its answer is sent: the last may come a moment after.
+    const upstreams = await eventually(
+      async () =>
+        fs
+          .readFileSync(cluster().nginxLog, "utf8")
+          .split("\n")
+          .filter((line) => line.includes(`probe=${marker}`))
+          .map((line) => line.split(" ")[1]),
+      (lines) => lines.length >= 8,
+      "nginx's access log of the 8 requests",
+      5000,
+    );
     expect(upstreams).toHaveLength(8);
     for (let i = 1; i < upstreams.length; i += 1)
       expect(upstreams[i], `request ${i + 1} went where request ${i} went`).not.toBe(upstreams[i - 1]);
