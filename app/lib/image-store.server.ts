@@ -126,10 +126,50 @@ export class DiskImageStore implements ImageStore {
   }
 }
 
-/** Rows of the `uploads` table: every app server on the database serves every image. */
+/** How many bytes of recently served images one server keeps in memory (DatabaseImageStore.get). */
+export const RECENT_IMAGE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Rows of the `uploads` table: every app server on the database serves every image.
+ * Recently served bytes are kept in this process (least recently served dropped first, at most
+ * `recentBytes`), so a popular image is not read out of the database on every request: a 2 MB
+ * bytea read ties up one of the pool's connections that pages need. Each request still asks the
+ * database whether the image exists and which ETag it has (small columns only), so an image deleted
+ * through any server stops being served by every server at once, and bytes are only ever served
+ * under the ETag the database gives (names are never reused: a stored image never changes).
+ */
 export class DatabaseImageStore implements ImageStore {
   readonly kind = "database" as const;
-  constructor(readonly db: Db) {}
+  private readonly recent = new Map<string, StoredImage>();
+  private recentTotal = 0;
+  constructor(
+    readonly db: Db,
+    readonly recentBytes = RECENT_IMAGE_BYTES,
+  ) {}
+
+  private recall(name: string, etag: string): StoredImage | null {
+    const hit = this.recent.get(name);
+    if (!hit || hit.etag !== etag) return null;
+    this.recent.delete(name);
+    this.recent.set(name, hit);
+    return hit;
+  }
+
+  private remember(name: string, image: StoredImage): void {
+    if (image.size > this.recentBytes) return;
+    const old = this.recent.get(name);
+    if (old) {
+      this.recent.delete(name);
+      this.recentTotal -= old.size;
+    }
+    this.recent.set(name, image);
+    this.recentTotal += image.size;
+    for (const [oldest, dropped] of this.recent) {
+      if (this.recentTotal <= this.recentBytes) break;
+      this.recent.delete(oldest);
+      this.recentTotal -= dropped.size;
+    }
+  }
 
   async put(name: string, type: string, bytes: Uint8Array, trx: Db = this.db): Promise<void> {
     checkPut(name, type, bytes);
@@ -141,13 +181,25 @@ export class DatabaseImageStore implements ImageStore {
   }
 
   async get(name: string): Promise<StoredImage | null> {
-    if (!uploadNameExt(name)) return null;
+    const info = await this.info(name);
+    if (!info) return null;
+    const known = this.recall(name, info.etag);
+    if (known) return known;
     const row = await this.db
       .selectFrom("uploads")
       .select(["contentType", "bytes", "etag", "size"])
       .where("name", "=", name)
       .executeTakeFirst();
-    return row ? { bytes: Buffer.from(row.bytes), type: row.contentType, etag: row.etag, size: row.size } : null;
+    if (!row) return null;
+    // Both drivers hand bytea/BLOB over as a Buffer already: no copy.
+    const image = {
+      bytes: Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes),
+      type: row.contentType,
+      etag: row.etag,
+      size: row.size,
+    };
+    this.remember(name, image);
+    return image;
   }
 
   async info(name: string): Promise<ImageInfo | null> {

@@ -136,7 +136,7 @@ export async function uploadResponse(request: Request, name: string, store: Imag
     const bytes = image ?? (await store.get(name));
     // Deleted between the two reads (its row no longer shows it).
     if (!bytes) return notFound();
-    return new Response(new Uint8Array(bytes.bytes), { status: 200, headers });
+    return new Response(bytes.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
   } catch (error) {
     console.error(`/uploads/${name} could not be read:`, error instanceof Error ? error.message : error);
     return new Response("The image could not be read. Try again.", {

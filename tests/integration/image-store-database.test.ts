@@ -150,6 +150,49 @@ describe("two app servers on one database", () => {
   });
 });
 
+describe("the bytes one server keeps of recently served images", () => {
+  it("serves a popular image without reading its bytes again, yet stops at once when another server deletes it", async () => {
+    const second = new DatabaseImageStore(other);
+    const form = new FormData();
+    form.set("imageFile", png());
+    const name = nameOf((await imageFromForm(form))!);
+    const first = await uploadResponse(get(name), name, second);
+    expect(Buffer.from(await first.arrayBuffer()).equals(PNG)).toBe(true);
+
+    // The row's bytes changed behind its back (a stored image never changes; this only shows which read served it).
+    const marked = Buffer.from(PNG);
+    marked[marked.length - 1] ^= 0xff;
+    await db.updateTable("uploads").set({ bytes: marked }).where("name", "=", name).execute();
+    const again = await uploadResponse(get(name), name, second);
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).equals(PNG)).toBe(true);
+    // A store that keeps nothing (a limit below the image's size) reads the row each time.
+    const none = new DatabaseImageStore(other, PNG.byteLength - 1);
+    expect(Buffer.from(await (await uploadResponse(get(name), name, none)).arrayBuffer()).equals(marked)).toBe(true);
+
+    // Deleted through the first server: the second answers 404 on its next request, kept bytes or not.
+    expect(await imageStore.delete(name)).toBe(true);
+    expect((await uploadResponse(get(name), name, second)).status).toBe(404);
+  });
+
+  it("keeps at most its byte limit, dropping the least recently served first", async () => {
+    const small = new DatabaseImageStore(other, PNG.byteLength * 2);
+    const names: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const form = new FormData();
+      form.set("imageFile", png());
+      names.push(nameOf((await imageFromForm(form))!));
+    }
+    for (const name of names) await small.get(name);
+    const marked = Buffer.from(PNG);
+    marked[marked.length - 1] ^= 0xff;
+    await db.updateTable("uploads").set({ bytes: marked }).where("name", "in", names).execute();
+    // The first was dropped for the third; the last two are still kept.
+    expect((await small.get(names[0]!))!.bytes.equals(marked)).toBe(true);
+    expect((await small.get(names[2]!))!.bytes.equals(PNG)).toBe(true);
+  });
+});
+
 describe("which store", () => {
   it("unset: disk on SQLite, database on PostgreSQL; either may be chosen on SQLite; disk is refused on PostgreSQL", () => {
     expect(imageStoreKind(undefined, "file:./data/shop.db")).toBe("disk");
