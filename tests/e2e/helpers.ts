@@ -1,7 +1,7 @@
 // Small helpers shared by the browser tests: reading rupee amounts and the contract's money rules,
 // and full-page screenshots to look at.
 import fs from "node:fs/promises";
-import type { Locator, Page } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 
 /** Where the browser tests' screenshots go (looked at by people; nothing compares them). */
 export const SHOTS = "/tmp/e2e-shots";
@@ -78,14 +78,23 @@ export function dropExpectedStatusErrors(errors: string[], status: number) {
 }
 
 /**
- * The answers (or failures) of the posts `page` makes from now on to URLs matching `pattern`. A
- * test that reloads or leaves a page after an optimistic change waits for them first: on several
- * servers (npm run test:cluster) one could otherwise read before another has written.
+ * Resolves once `count` posts to URLs matching `pattern`, made from now on, have their answers (or
+ * have failed). A test that reloads or leaves a page after an optimistic change waits for it first:
+ * the change may not even have left the browser yet, and on several servers (npm run test:cluster)
+ * one could read before another has written.
  */
-export function postsTo(page: Page, pattern: RegExp): Promise<unknown>[] {
-  const answers: Promise<unknown>[] = [];
-  page.on("request", (request) => {
-    if (request.method() === "POST" && pattern.test(request.url())) answers.push(request.response().catch(() => null));
+export function postsAnswered(page: Page, pattern: RegExp, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const done = (request: Request) => {
+      if (request.method() !== "POST" || !pattern.test(request.url())) return;
+      seen += 1;
+      if (seen < count) return;
+      page.off("requestfinished", done);
+      page.off("requestfailed", done);
+      resolve();
+    };
+    page.on("requestfinished", done);
+    page.on("requestfailed", done);
   });
-  return answers;
 }

@@ -2,7 +2,7 @@
 // The network is slowed by holding the data request until the test has seen the pending UI.
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
-import { postsTo } from "./helpers";
+import { postsAnswered } from "./helpers";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "pending UI exists only with JavaScript");
 
@@ -84,7 +84,7 @@ test("on the cart page the badge follows quantity changes, removals and clearing
   await hold.ready;
   // The reload at the end waits for these writes' answers: on several servers (npm run
   // test:cluster) one could otherwise read the cart before another has written it.
-  const writes = postsTo(page, /\/cart\.data/);
+  const writes = postsAnswered(page, /\/cart\.data/, 3);
   await page.getByRole("button", { name: "Increase quantity" }).first().click();
   await expect(page.getByTestId("cart-count")).toHaveText("3");
   await page
@@ -97,8 +97,7 @@ test("on the cart page the badge follows quantity changes, removals and clearing
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
   hold.release();
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
-  expect(writes).toHaveLength(3);
-  await Promise.all(writes);
+  await writes;
   await page.reload();
   await expect(page.getByRole("heading", { name: "Your Cart is Empty" })).toBeVisible();
 });
@@ -113,10 +112,10 @@ test("while a first item is being added, the other add buttons wait", async ({ p
   await expect(buttons.nth(1)).toBeDisabled();
   hold.release();
   await expect(buttons.nth(1)).toBeEnabled();
-  const second = postsTo(page, /\/cart\.data/);
+  const second = postsAnswered(page, /\/cart\.data/, 1);
   await buttons.nth(1).click();
   await expect(page.getByTestId("cart-count")).toHaveText("2");
-  await Promise.all(second);
+  await second;
   await page.reload();
   await expect(page.getByTestId("cart-count")).toHaveText("2");
 });
