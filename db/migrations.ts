@@ -26,6 +26,7 @@ import * as m0021 from "../migrations/2026-11-26-0021-coupon-holds";
 import * as m0022 from "../migrations/2026-11-26-0022-shared-secrets";
 import * as m0023 from "../migrations/2026-11-26-0023-mail-outbox";
 import * as m0024 from "../migrations/2026-11-26-0024-uploads";
+import * as m0025 from "../migrations/2026-11-26-0025-mail-discard-after";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0022-shared-secrets": m0022,
   "2026-11-26-0023-mail-outbox": m0023,
   "2026-11-26-0024-uploads": m0024,
+  "2026-11-26-0025-mail-discard-after": m0025,
 };

@@ -441,6 +441,8 @@ export interface MailOutboxTable {
   lastError: string | null;
   createdAt: string;
   sentAt: string | null;
+  /** past it the mail is worthless (its code or link expired): failed unsent, body cleared (migration 0025) */
+  discardAfter: string | null;
 }
 
 /** A job one process at a time runs across every server (housekeeping): its holder until expiresAt. */

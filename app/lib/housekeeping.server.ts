@@ -7,7 +7,7 @@ import type { Db } from "./db.server";
 import { sql } from "kysely";
 import { db as defaultDb, dbNowValue, nowIso } from "./db.server";
 import { onShutdown } from "./lifecycle.server";
-import { failureText, purgeOutbox, runningMailWorker, startMailWorker, WORKER_ID } from "./outbox.server";
+import { failureText, outboxNow, purgeOutbox, runningMailWorker, startMailWorker, WORKER_ID } from "./outbox.server";
 import type { MailWorker } from "./outbox.server";
 import { SESSION_IDLE_MS } from "./session.server";
 
@@ -45,9 +45,10 @@ function sessionsOf(db: Db) {
 }
 
 export async function purgeExpired(db: Db, at?: Date) {
-  const now = at ?? new Date();
-  // Holds are judged by the clock every server shares (the database's, ADRs 0012 and 0019): a server
-  // whose own clock runs fast must not delete a hold that is still live. A test's `at` stands for it.
+  // Every cut-off is judged by the clock every server shares (the database's on PostgreSQL, ADRs 0012
+  // and 0019): a server whose own clock runs fast must not delete a session, a rate-limit window, a
+  // token or a hold that is still live. A test's `at` stands for it.
+  const now = at ?? (await outboxNow(db));
   const holdsNow = at ? sql.val(nowIso(at)) : dbNowValue(db);
   const idleCutoff = nowIso(new Date(now.getTime() - SESSION_IDLE_MS));
   const nowText = nowIso(now);
@@ -77,9 +78,12 @@ export async function purgeExpired(db: Db, at?: Date) {
 /**
  * Takes the lease `name` for `holder` until now + `ttlMs` when nobody holds it (absent, or run
  * out): one statement, atomic on SQLite and PostgreSQL, so of two contenders exactly one gets it.
- * A live lease is not renewed, its holder's included: it says when the job is due again.
+ * A live lease is not renewed, its holder's included: it says when the job is due again. `now` is
+ * the database's clock unless a test passes one: a server whose clock runs a year ahead must not
+ * take the lease until next year.
  */
-export async function takeLease(db: Db, name: string, holder: string, ttlMs: number, now = new Date()): Promise<boolean> {
+export async function takeLease(db: Db, name: string, holder: string, ttlMs: number, now?: Date): Promise<boolean> {
+  now ??= await outboxNow(db);
   const at = nowIso(now);
   const taken = await db
     .insertInto("leases")
@@ -99,7 +103,7 @@ export const HOUSEKEEPING_LEASE = "housekeeping";
 export const HOUSEKEEPING_EVERY_MS = 60 * 60 * 1000;
 
 /** purgeExpired, when this holder takes the hour's housekeeping lease (else another server has run it this hour). */
-export async function housekeepIfDue(db: Db, holder: string, now = new Date()) {
+export async function housekeepIfDue(db: Db, holder: string, now?: Date) {
   if (!(await takeLease(db, HOUSEKEEPING_LEASE, holder, HOUSEKEEPING_EVERY_MS, now))) return null;
   return purgeExpired(db, now);
 }

@@ -30,6 +30,7 @@ function row(fields: Partial<OutboxRow>): OutboxRow {
     lastError: null,
     createdAt: at,
     sentAt: null,
+    discardAfter: null,
     ...fields,
   };
 }
@@ -72,10 +73,27 @@ describe("the MAIL_DIR transport", () => {
     expect(messageIdOf(early)).toMatch(/^<outbox-99-\d+@[^>]+>$/);
   });
 
-  it("tells a permanent refusal (SMTP 5xx, rejected recipients) from a passing one", () => {
-    expect(isPermanentFailure(Object.assign(new Error("550 5.1.1 user unknown"), { responseCode: 550 }))).toBe(true);
-    expect(isPermanentFailure(Object.assign(new Error("No recipients defined"), { code: "EENVELOPE" }))).toBe(true);
-    expect(isPermanentFailure(Object.assign(new Error("421 try later"), { responseCode: 421 }))).toBe(false);
-    expect(isPermanentFailure(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNECTION" }))).toBe(false);
+  it("counts only a refusal of the recipient as permanent: a login, greeting, MAIL FROM or DATA refusal is for now", () => {
+    const smtpError = (message: string, fields: Record<string, unknown>) => Object.assign(new Error(message), fields);
+    // The recipient refused (550 to RCPT TO; every recipient rejected), or no usable address: permanent.
+    expect(isPermanentFailure(smtpError("550 5.1.1 user unknown", { responseCode: 550, command: "RCPT TO" }))).toBe(true);
+    const allRejected = { code: "EENVELOPE", command: "RCPT TO", responseCode: 550, rejected: ["x@example.com"] };
+    expect(isPermanentFailure(smtpError("all recipients were rejected", allRejected))).toBe(true);
+    expect(isPermanentFailure(smtpError("No recipients defined", { code: "EENVELOPE" }))).toBe(true);
+    // The shop's setup or its relay: a wrong password, STARTTLS demanded, a 554 greeting, relaying denied on MAIL FROM, DATA refused.
+    expect(isPermanentFailure(smtpError("535 5.7.8 bad credentials", { code: "EAUTH", responseCode: 535, command: "AUTH PLAIN" }))).toBe(
+      false,
+    );
+    expect(
+      isPermanentFailure(smtpError("530 5.7.0 must issue STARTTLS", { code: "EENVELOPE", responseCode: 530, command: "MAIL FROM" })),
+    ).toBe(false);
+    expect(isPermanentFailure(smtpError("554 no service", { code: "EPROTOCOL", responseCode: 554, command: "CONN" }))).toBe(false);
+    expect(isPermanentFailure(smtpError("550 relaying denied", { code: "EENVELOPE", responseCode: 550, command: "MAIL FROM" }))).toBe(
+      false,
+    );
+    expect(isPermanentFailure(smtpError("554 message refused", { code: "EMESSAGE", responseCode: 554, command: "DATA" }))).toBe(false);
+    expect(isPermanentFailure(smtpError("550 5.1.1 user unknown", { responseCode: 550 }))).toBe(false);
+    expect(isPermanentFailure(smtpError("421 try later", { responseCode: 421, command: "RCPT TO" }))).toBe(false);
+    expect(isPermanentFailure(smtpError("connect ECONNREFUSED", { code: "ECONNECTION" }))).toBe(false);
   });
 });

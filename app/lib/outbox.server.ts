@@ -2,12 +2,19 @@
 // of the change that causes it (queueMail), and a worker sends it afterwards. The worker claims due
 // rows under a lease (PostgreSQL: FOR UPDATE SKIP LOCKED, so workers on several servers take
 // disjoint rows; SQLite: one UPDATE … RETURNING, its single writer decides), sends each, and marks
-// it sent. A send that fails for now is retried with exponential backoff; a permanent refusal (an
-// SMTP 5xx, a rejected recipient) or MAX_ATTEMPTS ends it as failed, for the staff to see
-// (/admin/mail). A worker that dies mid-send leaves its claim to run out: another takes the row over
-// after CLAIM_MS, and the transport makes that resend harmless (a file named after the row, created
-// exclusively; an SMTP Message-ID derived from the row). The same worker runs housekeeping once
-// across every server, under the "housekeeping" lease (app/lib/housekeeping.server.ts).
+// it sent. Before each send it renews its claim on that row (and skips the row when another worker
+// has taken it over), and each send has SEND_LIMIT_MS, well under CLAIM_MS. A send that fails for
+// now (a connection, a login, a refusal of the sender or of the message) is retried with exponential
+// backoff; only a refused recipient, or MAX_ATTEMPTS, ends it as failed, for the staff to see
+// (/admin/mail). A mail with a "discard after" time (a code's or a reset link's expiry) is failed
+// unsent, its body cleared, once that time has passed. Claims, backoff and leases are timed by the
+// database's clock on PostgreSQL (dbNow), so one server's wrong clock does not move them.
+// Delivery is at least once, not exactly once: a worker that dies after the mail server took a mail
+// but before marking it sent leaves its claim to run out, and another worker sends it again after
+// CLAIM_MS. The file transport makes that resend harmless (a file named after the row, created
+// exclusively); over SMTP the receiver gets it twice, with the same Message-ID (derived from the
+// row), so a mail client can tell the repeat. The same worker runs housekeeping once across every
+// server, under the "housekeeping" lease (app/lib/housekeeping.server.ts).
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
@@ -17,7 +24,7 @@ import { PostgresAdapter } from "kysely";
 import nodemailer from "nodemailer";
 import type { MailOutboxTable } from "./db-schema";
 import type { Db } from "./db.server";
-import { nowIso } from "./db.server";
+import { dbNow, dbNowValue, nowIso } from "./db.server";
 import { env } from "./env.server";
 import { errorMessage } from "./log.server";
 
@@ -27,12 +34,18 @@ export interface Mail {
   text: string;
   html?: string;
   replyTo?: string;
+  /** when the mail is worthless (the code or link it carries expires): not sent after it, body cleared */
+  discardAfter?: Date;
 }
 
 export type OutboxRow = Selectable<MailOutboxTable>;
 
-/** How long a claim holds a row: longer than any send may take (the SMTP timeouts below). */
+/** How long a claim holds a row; renewed before each send, and much longer than SEND_LIMIT_MS. */
 export const CLAIM_MS = 2 * 60 * 1000;
+/** The most one send may take before it counts as a failure for now (its row goes back to wait). */
+export const SEND_LIMIT_MS = 60 * 1000;
+/** Why a mail whose code or link expired before it went out was failed. */
+export const EXPIRED_UNSENT = "expired before it could be sent";
 /** Tries before a mail that keeps failing for now is given up as failed. */
 export const MAX_ATTEMPTS = 8;
 /** The first retry's wait; each later one waits twice as long, up to BACKOFF_MAX_MS. */
@@ -45,7 +58,8 @@ export const WORKER_ID = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3
 
 /** Writes a mail to the outbox, in the caller's transaction when it passes one; the worker sends it once that commits. */
 export async function queueMail(db: Db, mail: Mail): Promise<number> {
-  const now = nowIso();
+  // Due by the database's clock (the one the worker judges by), whatever this server's says.
+  const now = dbNowValue(db);
   const row = await db
     .insertInto("mailOutbox")
     .values({
@@ -56,6 +70,7 @@ export async function queueMail(db: Db, mail: Mail): Promise<number> {
       replyTo: mail.replyTo ?? null,
       nextAttemptAt: now,
       createdAt: now,
+      discardAfter: mail.discardAfter ? nowIso(mail.discardAfter) : null,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -66,14 +81,21 @@ export async function queueMail(db: Db, mail: Mail): Promise<number> {
 // ---- Sending ----------------------------------------------------------------------------
 
 let transport: nodemailer.Transporter | null = null;
+let transportUrl: string | undefined;
 
 function smtp(): nodemailer.Transporter {
-  // Timeouts well inside CLAIM_MS: a send never outlives its claim.
+  if (transportUrl !== env.SMTP_URL) {
+    transport?.close();
+    transport = null;
+    transportUrl = env.SMTP_URL;
+  }
+  // Timeouts inside SEND_LIMIT_MS (sendWithin cuts a send that still drags on), which is well inside
+  // CLAIM_MS, renewed before each send: a send outlives its claim only when the worker hangs.
   transport ??= nodemailer.createTransport({
     url: env.SMTP_URL,
-    connectionTimeout: 20_000,
-    greetingTimeout: 20_000,
-    socketTimeout: 40_000,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 30_000,
   });
   return transport;
 }
@@ -116,11 +138,40 @@ export async function deliver(row: OutboxRow): Promise<void> {
   }
 }
 
-/** A refusal no retry can change: an SMTP 5xx answer, or recipients the server rejected. */
+/**
+ * A refusal no retry can change, of this one mail: the mail server refused its recipient (a 5xx
+ * answer to RCPT TO; nodemailer's EENVELOPE with the rejected recipients), or nodemailer refused
+ * its envelope before sending (no or a malformed address: EENVELOPE with no command). Everything
+ * else is for now: a wrong SMTP password (EAUTH, 535), a 5xx at the greeting, to STARTTLS, MAIL FROM
+ * or DATA, a lost connection. Those are the shop's or its relay's fault, and counting them permanent
+ * would fail every queued mail at its first try.
+ */
 export function isPermanentFailure(error: unknown): boolean {
+  const e = error as { responseCode?: unknown; code?: unknown; command?: unknown } | null;
+  if (!e) return false;
+  const command = typeof e.command === "string" ? e.command.toUpperCase() : null;
+  const onRecipient = command?.startsWith("RCPT TO") ?? false;
+  if (onRecipient && typeof e.responseCode === "number" && e.responseCode >= 500 && e.responseCode < 600) return true;
+  return e.code === "EENVELOPE" && (command === null || onRecipient);
+}
+
+/** A failure that is the shop's setup or its relay's (not one mail's): worth a loud log line. */
+function isServerTrouble(error: unknown): boolean {
   const e = error as { responseCode?: unknown; code?: unknown } | null;
-  if (typeof e?.responseCode === "number" && e.responseCode >= 500 && e.responseCode < 600) return true;
-  return e?.code === "EENVELOPE";
+  return e?.code === "EAUTH" || e?.code === "ETLS" || (typeof e?.responseCode === "number" && e.responseCode >= 500);
+}
+
+/** The send, cut off after `limitMs` as a failure for now (the row waits and is tried again). */
+async function sendWithin(send: () => Promise<void>, limitMs: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the send took longer than ${limitMs} ms`)), limitMs);
+  });
+  try {
+    await Promise.race([send(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** What a failure records: its message, email addresses masked and any credentials of a URL cut, at most 500 characters. */
@@ -137,14 +188,50 @@ export function backoffMs(attempts: number): number {
 
 // ---- Claiming ---------------------------------------------------------------------------
 
+/** The clock claims, backoff and leases go by: the database's on PostgreSQL (every server shares it), else this process's. */
+export async function outboxNow(db: Db): Promise<Date> {
+  return new Date(await dbNow(db));
+}
+
+/**
+ * Fails, unsent, the rows no worker should claim again: those whose code or link expired
+ * (discard_after passed; body cleared), and those whose claim ran out MAX_ATTEMPTS times (a mail
+ * whose send kills its worker would otherwise be taken over forever).
+ */
+async function failUnclaimable(db: Db, at: string): Promise<void> {
+  await db
+    .updateTable("mailOutbox")
+    .set({ status: "failed", text: "", html: null, claimedBy: null, claimedUntil: null, lastError: EXPIRED_UNSENT })
+    .where((eb) => eb.or([eb("status", "=", "pending"), eb.and([eb("status", "=", "sending"), eb("claimedUntil", "<", at)])]))
+    .where("discardAfter", "<=", at)
+    .execute();
+  await db
+    .updateTable("mailOutbox")
+    .set((eb) => ({
+      status: "failed",
+      claimedBy: null,
+      claimedUntil: null,
+      lastError: `its worker stopped mid-send ${MAX_ATTEMPTS} times; not tried again by itself`,
+      // A mail with an expiry is not kept to be sent again (see retryFailedMail): its body goes.
+      text: eb.case().when("discardAfter", "is not", null).then("").else(eb.ref("text")).end(),
+      html: eb.case().when("discardAfter", "is not", null).then(null).else(eb.ref("html")).end(),
+    }))
+    .where("status", "=", "sending")
+    .where("claimedUntil", "<", at)
+    .where("attempts", ">=", MAX_ATTEMPTS)
+    .execute();
+}
+
 /**
  * Claims up to `limit` due rows for `worker` until `now + CLAIM_MS`: pending rows whose time has
  * come, and rows another worker claimed whose claim ran out (it died mid-send). Each claim counts as
  * a try. PostgreSQL skips rows another worker is claiming at that moment; SQLite's one writer runs
- * one claim at a time.
+ * one claim at a time. `now` is the database's clock unless a test passes one.
  */
-export async function claimDue(db: Db, worker: string, limit = BATCH, now = new Date()): Promise<OutboxRow[]> {
+export async function claimDue(db: Db, worker: string, limit = BATCH, now?: Date): Promise<OutboxRow[]> {
+  now ??= await outboxNow(db);
   const at = nowIso(now);
+  await failUnclaimable(db, at);
   const until = nowIso(new Date(now.getTime() + CLAIM_MS));
   const due = db
     .selectFrom("mailOutbox")
@@ -167,18 +254,53 @@ export async function claimDue(db: Db, worker: string, limit = BATCH, now = new 
   return rows.sort((a, b) => a.id - b.id);
 }
 
-/** Marks a claimed row sent; its body is emptied (codes and links have no business in the database once mailed). */
-async function markSent(db: Db, row: OutboxRow, worker: string): Promise<void> {
-  await db
+/**
+ * Renews `worker`'s claim on a row right before its send, until now + CLAIM_MS. False when the
+ * worker no longer holds it (its claim ran out and another worker took the row): then it must not
+ * send. A row whose code or link has expired is failed here, unsent (also false).
+ */
+export async function renewClaim(db: Db, row: OutboxRow, worker: string, now?: Date): Promise<boolean> {
+  now ??= await outboxNow(db);
+  const at = nowIso(now);
+  if (row.discardAfter && row.discardAfter <= at) {
+    await db
+      .updateTable("mailOutbox")
+      .set({ status: "failed", text: "", html: null, claimedBy: null, claimedUntil: null, lastError: EXPIRED_UNSENT })
+      .where("id", "=", row.id)
+      .where("claimedBy", "=", worker)
+      .where("status", "=", "sending")
+      .execute();
+    return false;
+  }
+  const result = await db
     .updateTable("mailOutbox")
-    .set({ status: "sent", sentAt: nowIso(), text: "", html: null, claimedBy: null, claimedUntil: null, lastError: null })
+    .set({ claimedUntil: nowIso(new Date(now.getTime() + CLAIM_MS)) })
     .where("id", "=", row.id)
     .where("claimedBy", "=", worker)
-    .execute();
+    .where("status", "=", "sending")
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
-async function markFailedTry(db: Db, row: OutboxRow, worker: string, error: unknown, now = new Date()): Promise<"failed" | "retry"> {
+/** Marks a claimed row sent; its body is emptied (codes and links have no business in the database once mailed). */
+async function markSent(db: Db, row: OutboxRow, worker: string): Promise<void> {
+  const result = await db
+    .updateTable("mailOutbox")
+    .set({ status: "sent", sentAt: dbNowValue(db), text: "", html: null, claimedBy: null, claimedUntil: null, lastError: null })
+    .where("id", "=", row.id)
+    .where("claimedBy", "=", worker)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    // Another worker took the row over while this one sent it: it may go out twice (at least once, never lost).
+    console.error(`mail #${row.id} was sent, but this worker no longer held its claim: another may send it again`);
+  }
+}
+
+async function markFailedTry(db: Db, row: OutboxRow, worker: string, error: unknown): Promise<"failed" | "retry"> {
   const final = isPermanentFailure(error) || row.attempts >= MAX_ATTEMPTS;
+  const now = await outboxNow(db);
+  // A failed mail with an expiry is not kept to be sent again (see retryFailedMail): its body goes.
+  const clear = final && row.discardAfter !== null ? { text: "", html: null } : {};
   await db
     .updateTable("mailOutbox")
     .set({
@@ -187,11 +309,28 @@ async function markFailedTry(db: Db, row: OutboxRow, worker: string, error: unkn
       claimedBy: null,
       claimedUntil: null,
       lastError: failureText(error),
+      ...clear,
     })
     .where("id", "=", row.id)
     .where("claimedBy", "=", worker)
     .execute();
   return final ? "failed" : "retry";
+}
+
+/** Rows claimed but not tried (the worker is stopping) back to waiting, for any worker; their claim's try uncounted. */
+async function handBack(db: Db, rows: OutboxRow[], worker: string): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .updateTable("mailOutbox")
+    .set((eb) => ({ status: "pending", claimedBy: null, claimedUntil: null, attempts: eb("attempts", "-", 1) }))
+    .where(
+      "id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .where("claimedBy", "=", worker)
+    .where("status", "=", "sending")
+    .execute();
 }
 
 export interface DrainResult {
@@ -200,28 +339,50 @@ export interface DrainResult {
   failed: number;
 }
 
+export interface DrainOptions {
+  /** true once the worker is stopping: no further send starts, and unsent claimed rows are handed back */
+  stopped?: () => boolean;
+  /** the most one send may take (SEND_LIMIT_MS; tests make it short) */
+  sendLimitMs?: number;
+}
+
 /**
  * Claims and sends due rows until none is left (what one pass of the worker does). `send` is the
- * transport (tests give one that fails).
+ * transport (tests give one that fails or hangs).
  */
-export async function drainOutbox(db: Db, worker = WORKER_ID, send: (row: OutboxRow) => Promise<void> = deliver): Promise<DrainResult> {
+export async function drainOutbox(
+  db: Db,
+  worker = WORKER_ID,
+  send: (row: OutboxRow) => Promise<void> = deliver,
+  { stopped = () => false, sendLimitMs = SEND_LIMIT_MS }: DrainOptions = {},
+): Promise<DrainResult> {
   const result: DrainResult = { sent: 0, retry: 0, failed: 0 };
-  for (;;) {
+  while (!stopped()) {
     const rows = await claimDue(db, worker);
     if (rows.length === 0) return result;
-    for (const row of rows) {
+    for (const [index, row] of rows.entries()) {
+      if (stopped()) {
+        await handBack(db, rows.slice(index), worker);
+        return result;
+      }
+      // The claim is renewed for this row's send: a batch of slow sends never outlives its claims.
+      if (!(await renewClaim(db, row, worker))) continue;
       try {
-        await send(row);
+        await sendWithin(() => send(row), sendLimitMs);
       } catch (error) {
         const outcome = await markFailedTry(db, row, worker, error);
         result[outcome] += 1;
-        console.error(`mail #${row.id} ${outcome === "failed" ? "failed for good" : "failed, will retry"}:`, failureText(error));
+        const what = outcome === "failed" ? "failed for good" : "failed, will retry";
+        if (isServerTrouble(error) && outcome === "retry") {
+          console.error(`mail #${row.id} ${what}: the mail server refused the shop (check SMTP_URL and the relay):`, failureText(error));
+        } else console.error(`mail #${row.id} ${what}:`, failureText(error));
         continue;
       }
       await markSent(db, row, worker);
       result.sent += 1;
     }
   }
+  return result;
 }
 
 /**
@@ -237,7 +398,7 @@ export async function settleOutbox(db: Db, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await drainOutbox(db);
-    const at = nowIso();
+    const at = await dbNow(db);
     const waiting = await db
       .selectFrom("mailOutbox")
       .select("id")
@@ -265,31 +426,46 @@ export async function outboxCounts(db: Db): Promise<Record<"pending" | "sending"
   return counts;
 }
 
+/** The failed mails, newest first; one with a "discard after" time (a code, a reset link) cannot be sent again. */
 export function failedMails(db: Db, limit = 100) {
   return db
     .selectFrom("mailOutbox")
-    .select(["id", "recipient", "subject", "attempts", "lastError", "createdAt", "nextAttemptAt"])
+    .select(["id", "recipient", "subject", "attempts", "lastError", "createdAt", "nextAttemptAt", "discardAfter"])
     .where("status", "=", "failed")
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
 }
 
-/** A failed mail back in the queue, tries counted afresh; false when it is not failed (sent again already). */
+/**
+ * A failed mail back in the queue, tries counted afresh; false when it is not failed (sent again
+ * already) or carries a code or link (a "discard after" time: its body is gone, and a late code
+ * would be dead anyway).
+ */
 export async function retryFailedMail(db: Db, id: number): Promise<boolean> {
-  const result = await db
+  return (await retryFailed(db, id)) > 0;
+}
+
+/** Every failed mail that can be (see retryFailedMail) back in the queue; how many. */
+export async function retryAllFailedMails(db: Db): Promise<number> {
+  return retryFailed(db, null);
+}
+
+async function retryFailed(db: Db, id: number | null): Promise<number> {
+  let query = db
     .updateTable("mailOutbox")
-    .set({ status: "pending", attempts: 0, nextAttemptAt: nowIso(), claimedBy: null, claimedUntil: null })
-    .where("id", "=", id)
+    .set({ status: "pending", attempts: 0, nextAttemptAt: dbNowValue(db), claimedBy: null, claimedUntil: null })
     .where("status", "=", "failed")
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) return false;
-  nudgeMailWorker();
-  return true;
+    .where("discardAfter", "is", null);
+  if (id !== null) query = query.where("id", "=", id);
+  const changed = Number((await query.executeTakeFirst()).numUpdatedRows);
+  if (changed > 0) nudgeMailWorker();
+  return changed;
 }
 
 /** Sent mails (their bodies already emptied) kept a day for the record; failed ones a month. Housekeeping calls it. */
-export async function purgeOutbox(db: Db, now = new Date()): Promise<number> {
+export async function purgeOutbox(db: Db, now?: Date): Promise<number> {
+  now ??= await outboxNow(db);
   const day = nowIso(new Date(now.getTime() - 24 * 60 * 60 * 1000));
   const month = nowIso(new Date(now.getTime() - 30 * 24 * 60 * 60 * 1000));
   const result = await db
@@ -310,7 +486,7 @@ export interface MailWorker {
   id: string;
   /** another pass soon: a mail was just queued (its transaction may still be committing) */
   nudge(): void;
-  /** finishes the pass under way and stops */
+  /** finishes the send under way, hands the rest of its claimed rows back, and stops */
   stop(): Promise<void>;
 }
 
@@ -351,7 +527,7 @@ export function startMailWorker(db: Db, options: WorkerOptions = {}): MailWorker
           nextPeriodic = Date.now() + options.periodic.everyMs;
           await options.periodic.run();
         }
-        await drainOutbox(db, id);
+        await drainOutbox(db, id, deliver, { stopped: () => stopped });
       } catch (error) {
         console.error("mail worker:", failureText(error));
       }

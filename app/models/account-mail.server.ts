@@ -6,6 +6,8 @@ import { CODE_TTL_MS, RESET_TTL_MS } from "~/lib/one-time-codes.server";
 
 const SHOP = "Sagwan Living";
 const minutes = (ms: number) => Math.round(ms / 60000);
+/** When a mail carrying a code or link valid `ttlMs` from now is worthless: the outbox fails it unsent after that. */
+const expiresIn = (ttlMs: number) => new Date(Date.now() + ttlMs);
 
 function firstName(name: string) {
   return name.trim().split(/\s+/)[0] ?? name;
@@ -29,6 +31,7 @@ export function queueSignupCode(db: Db, to: string, code: string) {
   return queueMail(db, {
     to,
     subject: `Your ${SHOP} verification code: ${code}`,
+    discardAfter: expiresIn(CODE_TTL_MS),
     text: lines.join("\n\n"),
     html: paragraphs(lines).replace(
       escapeHtml(code) + ".",
@@ -49,6 +52,7 @@ export function queuePasswordResetLink(db: Db, to: string, name: string, link: s
   return queueMail(db, {
     to,
     subject: `Reset your ${SHOP} password`,
+    discardAfter: expiresIn(RESET_TTL_MS),
     text: lines.join("\n\n"),
     html: paragraphs(lines).replace(`<p>${escapeHtml(link)}</p>`, `<p><a href="${escapeHtml(link)}">Reset my password</a></p>`),
   });
@@ -74,6 +78,7 @@ export function queueEmailChangeCode(db: Db, to: string, code: string) {
   return queueMail(db, {
     to,
     subject: `Confirm your new email for ${SHOP}: ${code}`,
+    discardAfter: expiresIn(CODE_TTL_MS),
     text: lines.join("\n\n"),
     html: paragraphs(lines).replace(
       escapeHtml(code) + ".",

@@ -1,6 +1,7 @@
 // Admin: the mail outbox (issue 15, item 2). How many mails wait to be sent, and the mails that
 // failed for good (a refused address, or too many tries), with the reason; 'Send again' puts one
-// back in the queue (audited). The outbox and its worker: app/lib/outbox.server.ts.
+// back in the queue (audited), 'Send all failed again' every one that can be. A mail that carried a
+// code or a reset link cannot (it expired; its body is gone). The outbox and its worker: app/lib/outbox.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -9,7 +10,7 @@ import { FormBanner } from "~/components/AuthLayout";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { mailOutboxPage, sendFailedMailAgain } from "~/models/admin-mail.server";
+import { mailOutboxPage, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/utils/hooks";
@@ -23,12 +24,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 const SendAgainSchema = z.object({ intent: z.literal("retry", { error: "Unknown action" }), mailId: IdSchema });
+const SendAllSchema = z.object({ intent: z.literal("retry-all", { error: "Unknown action" }) });
 
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
     async (form) => {
       await requireAdmin(request);
+      if (form.get("intent") === "retry-all") {
+        parseWith(SendAllSchema, { intent: form.get("intent") });
+        const count = await sendAllFailedMailsAgain();
+        return redirectWithToast(request, "/admin/mail", {
+          type: "success",
+          title: count === 1 ? "1 mail queued again" : `${count} mails queued again`,
+          description: "They go out in a moment; any that fail again come back here.",
+        });
+      }
       const input = parseWith(SendAgainSchema, { intent: form.get("intent") ?? undefined, mailId: form.get("mailId") ?? undefined });
       await sendFailedMailAgain(input.mailId);
       return redirectWithToast(request, "/admin/mail", {
@@ -60,6 +71,17 @@ function SendAgain({ id, recipient }: { id: number; recipient: string }) {
   );
 }
 
+function SendAllAgain({ count }: { count: number }) {
+  const busy = useIsPending({ state: "submitting", intent: "retry-all" });
+  return (
+    <Form method="post" className="mt-3">
+      <button type="submit" name="intent" value="retry-all" className="btn-secondary px-3 py-1.5 text-sm" disabled={busy}>
+        Send all failed again ({count})
+      </button>
+    </Form>
+  );
+}
+
 function Count({ label, value, tone }: { label: string; value: number; tone: string }) {
   return (
     <div className="rounded-xl border border-sand-200 bg-white p-3 sm:p-4">
@@ -73,7 +95,7 @@ export default function AdminMail() {
   const { list, error } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   if (error !== null) return <ListError message={error} />;
-  const { counts, failed } = list;
+  const { counts, failed, resendable } = list;
   return (
     <div>
       <dl className="grid grid-cols-3 gap-2 sm:gap-3" aria-label="The outbox">
@@ -87,8 +109,9 @@ export default function AdminMail() {
       <h2 className="mt-6 font-display text-lg font-semibold">Failed mails</h2>
       <p className="mt-1 text-sm text-stone-600">
         Mails the mail server refused for good (an address that does not exist) or that failed too many times. Check the address, then send
-        again.
+        again. A mail that carried a sign-up code or a reset link cannot be sent again: it expired, and the customer can ask for a new one.
       </p>
+      {resendable > 0 ? <SendAllAgain count={resendable} /> : null}
       <div className="mt-3">
         <AdminTable label="Failed mails" head={["Mail", "To", "Subject", "Tries", "Why it failed", "Queued", "Actions"]}>
           {failed.length === 0 ? (
@@ -105,7 +128,11 @@ export default function AdminMail() {
                 <td className="min-w-56 max-w-sm break-words px-4 py-3 text-sm text-red-800">{m.lastError ?? "Unknown"}</td>
                 <td className="whitespace-nowrap px-4 py-3 text-sm">{formatDateTime(m.createdAt)}</td>
                 <td className="px-4 py-3">
-                  <SendAgain id={m.id} recipient={m.recipient} />
+                  {m.canSendAgain ? (
+                    <SendAgain id={m.id} recipient={m.recipient} />
+                  ) : (
+                    <span className="text-sm text-stone-600">Expired</span>
+                  )}
                 </td>
               </tr>
             ))

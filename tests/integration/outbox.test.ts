@@ -21,6 +21,7 @@ import { AppError } from "~/lib/errors.server";
 import * as adminMail from "~/routes/admin.mail";
 import { grantAdmin } from "~/web/admin.server";
 import * as m0023 from "../../migrations/2026-11-26-0023-mail-outbox";
+import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import { call } from "./helpers";
@@ -185,10 +186,13 @@ describe("failures", () => {
     expect(filesTo(email)).toEqual([]);
   });
 
-  it("a permanent refusal (SMTP 5xx) fails at once; the staff see it on /admin/mail and send it again", async () => {
+  it("a permanent refusal (SMTP 5xx to RCPT TO) fails at once; the staff see it on /admin/mail and send it again", async () => {
     const email = address("refused");
     const id = await queueMail(db, { to: email, subject: "Refused", text: "no such mailbox" });
-    const refusal = Object.assign(new Error(`550 5.1.1 <${email}>: Recipient address rejected: User unknown`), { responseCode: 550 });
+    const refusal = Object.assign(new Error(`550 5.1.1 <${email}>: Recipient address rejected: User unknown`), {
+      responseCode: 550,
+      command: "RCPT TO",
+    });
     expect((await drainOutbox(db, "w", () => Promise.reject(refusal))).failed).toBe(1);
     expect((await rowsTo(email))[0]).toMatchObject({ status: "failed", attempts: 1 });
     expect((await rowsTo(email))[0]!.lastError).toContain("Recipient address rejected");
@@ -265,10 +269,13 @@ describe("the in-process worker", () => {
 describe("migration 2026-11-26-0023-mail-outbox", () => {
   it("down drops the outbox and the leases; up makes them again, empty and working", async () => {
     const raw = db.withoutPlugins() as unknown as Parameters<typeof m0023.up>[0];
+    // 0025 adds a column to the outbox: down after it, up before it, as the migrator runs them.
+    await m0025.down(raw);
     await m0023.down(raw);
     await expect(db.selectFrom("mailOutbox").select("id").execute()).rejects.toThrow();
     await expect(db.selectFrom("leases").select("name").execute()).rejects.toThrow();
     await m0023.up(raw);
+    await m0025.up(raw);
     expect(await db.selectFrom("mailOutbox").select("id").execute()).toEqual([]);
     expect(await db.selectFrom("leases").select("name").execute()).toEqual([]);
     const email = address("after-up");
