@@ -131,7 +131,7 @@ export default function AdminMail() {
                   {m.canSendAgain ? (
                     <SendAgain id={m.id} recipient={m.recipient} />
                   ) : (
-                    <span className="text-sm text-stone-600">Expired</span>
+                    <span className="text-sm text-stone-600">Code or link: not sent again</span>
                   )}
                 </td>
               </tr>
