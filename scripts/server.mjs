@@ -7,8 +7,9 @@
 // trusts whatever connects; a list of addresses or ranges trusts only those (app/lib/proxy-trust.mjs).
 // Startup: the build's import migrates and loads the secrets; a reason not to start (a bad variable, a
 // secret the other servers do not share, migrations newer than this code) is printed alone, exit 1.
-// SIGTERM/SIGINT: not ready at once (GET /readyz 503), no new connections, idle kept-alive ones
-// closed, requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, 10 s), then the shutdown hooks and
+// SIGTERM/SIGINT: not ready at once (GET /readyz 503); with SHUTDOWN_DELAY_MS the server keeps serving
+// that long (a health-checking load balancer stops routing here first); then no new connections, idle
+// kept-alive ones closed, requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, 10 s), then the shutdown hooks and
 // the database's close (app/lib/lifecycle.server.ts), exit 0.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -129,11 +130,19 @@ const onListen = () => console.info(`[shop] http://${host ?? "localhost"}:${port
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
 // As app/lib/env.server.ts reads it (and has checked it): unset or blank is 10 s.
 const shutdownTimeoutMs = process.env.SHUTDOWN_TIMEOUT_MS?.trim() ? Number(process.env.SHUTDOWN_TIMEOUT_MS) : 10_000;
+// As app/lib/env.server.ts reads it (and has checked it): unset or blank is 0.
+const shutdownDelayMs = process.env.SHUTDOWN_DELAY_MS?.trim() ? Number(process.env.SHUTDOWN_DELAY_MS) : 0;
 
+let signalled = false;
 async function stop(signal) {
-  if (stopping) return; // a second signal changes nothing: the time limit ends the wait
-  stopping = true;
+  if (signalled) return; // a second signal changes nothing: the time limit ends the wait
+  signalled = true;
   lifecycle.beginShutdown();
+  if (shutdownDelayMs > 0) {
+    console.info(`[shop] ${signal}: not ready (GET /readyz 503); still serving for ${shutdownDelayMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, shutdownDelayMs));
+  }
+  stopping = true;
   for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
   console.info(`[shop] ${signal}: no new connections; finishing the requests in flight (at most ${shutdownTimeoutMs} ms)`);
   const closed = new Promise((resolve) => server.close(() => resolve(true)));

@@ -18,7 +18,15 @@ process.env.NODE_ENV ??= "production";
 // This process is the worker, whatever the servers' setting.
 process.env.MAIL_WORKER = "1";
 
-const build = await import(pathToFileURL(buildPath).href);
+let build;
+try {
+  build = await import(pathToFileURL(buildPath).href);
+} catch (error) {
+  // A reason not to start (a bad variable, a secret the servers do not share, newer migrations): one line, as scripts/server.mjs.
+  if (error?.name !== "StartupError") throw error;
+  console.error(`[worker] not started: ${error.message}`);
+  process.exit(1);
+}
 const entry = build.entry.module;
 const worker = entry.runWorker();
 console.info(`[worker] ${worker.id}: sending the mail outbox and running housekeeping; SIGTERM or Ctrl-C stops it`);

@@ -1,7 +1,9 @@
-// Runs once per process before the first request: migrate, load the secrets (shared through the
+// Runs once per process before the first request: migrate, check the clock against the database's
+// (PostgreSQL, app/lib/clock-skew.server.ts), load the secrets (shared through the
 // database on PostgreSQL), then seed a database on its first start only. A StartupError stops it.
 import { DEMO_GSTIN } from "~/utils/invoice";
 import { seedOnFirstStart } from "../../db/seed.server";
+import { assertClockInStep } from "./clock-skew.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
 import { startWorker } from "./housekeeping.server";
@@ -10,6 +12,7 @@ import { loadSecrets } from "./secrets.server";
 
 async function boot() {
   await migrateToLatest(db);
+  await assertClockInStep(db);
   await loadSecrets(db);
   if (await seedOnFirstStart(db, env.SEED)) console.info("Seeded the demo catalogue");
   // The mail outbox's worker and the hourly housekeeping (one server's at a time); MAIL_WORKER=0: another process runs them.

@@ -91,7 +91,7 @@ describe("parseEnv", () => {
       TEST_GATEWAY_SECRET: "g".repeat(32),
       TEST_GATEWAY_WEBHOOK_SECRET: "w".repeat(40),
     });
-    expect(env).toMatchObject({ ONE_TIME_CODE_SECRET: "c".repeat(32), TEST_GATEWAY_SECRET: "g".repeat(32), SECRETS_ACCEPT_NEW: false });
+    expect(env).toMatchObject({ ONE_TIME_CODE_SECRET: "c".repeat(32), TEST_GATEWAY_SECRET: "g".repeat(32), SECRETS_ACCEPT_NEW: [] });
     expect(env.TEST_GATEWAY_WEBHOOK_SECRET).toBe("w".repeat(40));
     const blank = parseEnv({ ONE_TIME_CODE_SECRET: " ", TEST_GATEWAY_SECRET: "", TEST_GATEWAY_WEBHOOK_SECRET: "" });
     expect([blank.ONE_TIME_CODE_SECRET, blank.TEST_GATEWAY_SECRET, blank.TEST_GATEWAY_WEBHOOK_SECRET]).toEqual([
@@ -111,10 +111,16 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ ONE_TIME_CODE_SECRET: "short-and-secret" })).not.toThrow(/short-and-secret/);
   });
 
-  it("reads SECRETS_ACCEPT_NEW (0 or 1) and SHUTDOWN_TIMEOUT_MS (10 s unless set, 0 to 600,000 ms)", () => {
-    expect(parseEnv({ SECRETS_ACCEPT_NEW: "1" }).SECRETS_ACCEPT_NEW).toBe(true);
-    expect(parseEnv({ SECRETS_ACCEPT_NEW: "0" }).SECRETS_ACCEPT_NEW).toBe(false);
-    expect(() => parseEnv({ SECRETS_ACCEPT_NEW: "yes" })).toThrow(/SECRETS_ACCEPT_NEW must be 0 or 1/);
+  it("reads SECRETS_ACCEPT_NEW (codes naming values), SHUTDOWN_TIMEOUT_MS (10 s unless set, 0 to 600,000 ms), SHUTDOWN_DELAY_MS", () => {
+    expect(parseEnv({ SECRETS_ACCEPT_NEW: "3kP_x9Qa2LmZ" }).SECRETS_ACCEPT_NEW).toEqual(["3kP_x9Qa2LmZ"]);
+    expect(parseEnv({ SECRETS_ACCEPT_NEW: " 3kP_x9Qa2LmZ, aaaaaaaaaaa- " }).SECRETS_ACCEPT_NEW).toEqual(["3kP_x9Qa2LmZ", "aaaaaaaaaaa-"]);
+    expect(parseEnv({}).SECRETS_ACCEPT_NEW).toEqual([]);
+    expect(parseEnv({ SECRETS_ACCEPT_NEW: "0" }).SECRETS_ACCEPT_NEW).toEqual([]);
+    for (const bad of ["1", "yes", "3kP_x9Qa2LmZ,1"])
+      expect(() => parseEnv({ SECRETS_ACCEPT_NEW: bad })).toThrow(/SECRETS_ACCEPT_NEW must be the code/);
+    expect(parseEnv({}).SHUTDOWN_DELAY_MS).toBe(0);
+    expect(parseEnv({ SHUTDOWN_DELAY_MS: "5000" }).SHUTDOWN_DELAY_MS).toBe(5000);
+    expect(() => parseEnv({ SHUTDOWN_DELAY_MS: "-5" })).toThrow(/SHUTDOWN_DELAY_MS/);
     expect(parseEnv({}).SHUTDOWN_TIMEOUT_MS).toBe(10_000);
     expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: "2500" }).SHUTDOWN_TIMEOUT_MS).toBe(2500);
     expect(parseEnv({ SHUTDOWN_TIMEOUT_MS: "0" }).SHUTDOWN_TIMEOUT_MS).toBe(0);

@@ -24,15 +24,30 @@ const EnvSchema = z.object({
   /** the offline test gateway's key secret and webhook secret (used only while Razorpay's keys are unset) */
   TEST_GATEWAY_SECRET: optional(z.string().min(32, "TEST_GATEWAY_SECRET must be at least 32 characters").optional()),
   TEST_GATEWAY_WEBHOOK_SECRET: optional(z.string().min(32, "TEST_GATEWAY_WEBHOOK_SECRET must be at least 32 characters").optional()),
-  /** 1: this start records its secrets as the ones every server must use (after a rotation, app/lib/secrets.server.ts) */
+  /**
+   * The new values this start may record as the ones every server must use (after a deliberate change,
+   * app/lib/secrets.server.ts): a comma-separated list of the codes a refusal prints, each naming one value.
+   */
   SECRETS_ACCEPT_NEW: optional(
     z
-      .enum(["0", "1"], { message: "SECRETS_ACCEPT_NEW must be 0 or 1" })
-      .default("0")
-      .transform((v) => v === "1"),
+      .string()
+      .transform((v) => (v.trim() === "0" ? "" : v))
+      .refine(
+        (v) => v === "" || /^\s*[\w-]{12}\s*(,\s*[\w-]{12}\s*)*$/.test(v),
+        "SECRETS_ACCEPT_NEW must be the code(s) the refusal to start printed, e.g. 3kP_x9Qa2LmZ",
+      )
+      .optional()
+      .transform((v) =>
+        (v ?? "")
+          .split(",")
+          .map((code) => code.trim())
+          .filter(Boolean),
+      ),
   ),
   /** how long a stopping server lets its in-flight requests finish (scripts/server.mjs) */
   SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().min(0).max(600_000).default(10_000)),
+  /** how long a stopping server keeps serving while /readyz already answers 503 (scripts/server.mjs) */
+  SHUTDOWN_DELAY_MS: optional(z.coerce.number().int().min(0).max(600_000).default(0)),
   ADMIN_PASSWORD: optional(z.string().min(1).optional()),
   MAIL_DIR: optional(z.string().default("./data/mail")),
   SMTP_URL: optional(

@@ -31,13 +31,7 @@ export async function unknownMigrations(db: Kysely<DB>, known: Record<string, un
  * second server waits and finds nothing left to do (tests/integration/startup.test.ts).
  */
 export async function migrateToLatest(db: Kysely<DB>, known: Record<string, Migration> = migrations) {
-  const newer = await unknownMigrations(db, known);
-  if (newer.length) {
-    throw new StartupError(
-      `the database has migrations this version does not know: ${newer.join(", ")}; ` +
-        "deploy the newer version (or a version that has them) on every server, or restore a backup taken before they ran",
-    );
-  }
+  await refuseNewer(db, known);
   const migrator = new Migrator({
     db: db.withoutPlugins() as unknown as Kysely<unknown>,
     provider: { getMigrations: async () => known },
@@ -50,7 +44,20 @@ export async function migrateToLatest(db: Kysely<DB>, known: Record<string, Migr
     const failed = results?.find((r) => r.status === "Error");
     throw new Error(`Migration ${failed?.migrationName ?? ""} failed: ${String(error)}`);
   }
+  // Checked again after the run: a newer version may have migrated while this server waited for the
+  // lock (the first check ran outside it).
+  await refuseNewer(db, known);
   return results ?? [];
+}
+
+async function refuseNewer(db: Kysely<DB>, known: Record<string, unknown>) {
+  const newer = await unknownMigrations(db, known);
+  if (newer.length) {
+    throw new StartupError(
+      `the database has migrations this version does not know: ${newer.join(", ")}; ` +
+        "deploy the newer version (or a version that has them) on every server, or restore a backup taken before they ran",
+    );
+  }
 }
 
 // Once every migration of this code has run, none can become pending again in this process.

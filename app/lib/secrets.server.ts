@@ -12,7 +12,10 @@
 //   server whose variable's fingerprint differs, or that lacks the variable the others were given,
 //   refuses to start (StartupError): no server runs with a secret only it knows. Rotation
 //   (docs/api.md, "Secrets"): a SESSION_SECRET list that still holds the recorded key is accepted
-//   and its first key recorded; any other new value is recorded by a start with SECRETS_ACCEPT_NEW=1.
+//   and its first key recorded; any other new value is recorded by a start whose SECRETS_ACCEPT_NEW
+//   names it (the code its refusal printed). Two servers racing to record different values: the
+//   second's write finds the row changed and it refuses. A running server whose value is no longer
+//   the recorded one answers GET /readyz 503 "secrets-mismatch" (app/lib/lifecycle.server.ts).
 //
 // Boot loads them (loadSecrets, app/lib/boot.server.ts) before the first request; the synchronous
 // getters below read what was loaded. No value is ever logged or sent.
@@ -80,18 +83,31 @@ function localKeys(name: SecretName, source: Env): string[] {
   return keysFromEnv(name, source) ?? [persistentSecret(name, 32, source.DATA_DIR)];
 }
 
-const FINGERPRINT_COST = { N: 4096, r: 8, p: 1 };
+// What a fingerprint costs: scrypt1 (N=4096) was the first; scrypt2 raises N (boot-time cost only,
+// a few tens of milliseconds a value). A row recorded as scrypt1 is compared as scrypt1, then recorded anew.
+const FINGERPRINT_COSTS = {
+  scrypt1: { N: 4096, r: 8, p: 1 },
+  scrypt2: { N: 16384, r: 8, p: 1 },
+} as const;
+type FingerprintVersion = keyof typeof FINGERPRINT_COSTS;
+const FINGERPRINT_VERSION: FingerprintVersion = "scrypt2";
 
 /** A one-way fingerprint of a secret (scrypt under a fixed label and the secret's name): what the database keeps of a variable. */
-export function secretFingerprint(name: SecretName, value: string): Promise<string> {
+export function secretFingerprint(name: SecretName, value: string, version: FingerprintVersion = FINGERPRINT_VERSION): Promise<string> {
   return new Promise((resolve, reject) => {
-    crypto.scrypt(value, `sagwan-living shared secret fingerprint v1: ${name}`, 32, FINGERPRINT_COST, (error, key) =>
-      error ? reject(error) : resolve(`scrypt1:${key.toString("base64url")}`),
+    crypto.scrypt(value, `sagwan-living shared secret fingerprint v1: ${name}`, 32, FINGERPRINT_COSTS[version], (error, key) =>
+      error ? reject(error) : resolve(`${version}:${key.toString("base64url")}`),
     );
   });
 }
 
-const ROTATION_HINT = 'or, after a deliberate change, start one server with SECRETS_ACCEPT_NEW=1 (docs/api.md, "Secrets")';
+/** The code SECRETS_ACCEPT_NEW takes to record this value: the start of its fingerprint (it names the value: no switch left on). */
+export function acceptCode(fingerprint: string): string {
+  return fingerprint.slice(fingerprint.indexOf(":") + 1).slice(0, 12);
+}
+
+const rotationHint = (print: string) =>
+  `or, after a deliberate change, start one server with SECRETS_ACCEPT_NEW=${acceptCode(print)} (it records this value; docs/api.md)`;
 
 async function sharedRow(db: Db, name: SecretName) {
   return db.selectFrom("sharedSecrets").select(["value", "fingerprint"]).where("name", "=", name).executeTakeFirst();
@@ -108,8 +124,26 @@ async function insertIfAbsent(db: Db, name: SecretName, value: string | null, fi
   return (await sharedRow(db, name))!;
 }
 
+/** Records a new fingerprint (and no value) only if the row still holds the one read: answers whether it did. */
+async function replaceRecorded(db: Db, name: SecretName, read: string, fingerprint: string): Promise<boolean> {
+  const result = await db
+    .updateTable("sharedSecrets")
+    .set({ value: null, fingerprint, updatedAt: nowIso() })
+    .where("name", "=", name)
+    .where("fingerprint", "=", read)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** One secret as a server loaded it: its keys, their fingerprints, and whether it was generated into the database. */
+interface SharedSecret {
+  keys: string[];
+  prints: string[];
+  generated: boolean;
+}
+
 /** PostgreSQL's: the variable checked against the recorded fingerprint, else the shared generated value. */
-async function sharedKeys(db: Db, name: SecretName, source: Env): Promise<string[]> {
+async function sharedKeys(db: Db, name: SecretName, source: Env): Promise<SharedSecret> {
   const variable = SECRET_VARIABLES[name];
   const keys = keysFromEnv(name, source);
   if (!keys) {
@@ -125,48 +159,98 @@ async function sharedKeys(db: Db, name: SecretName, source: Env): Promise<string
       );
     }
     if (row.value.length < 32) throw new StartupError(`shared_secrets holds a ${name} secret shorter than 32 characters: delete its row`);
-    return [row.value];
+    return { keys: [row.value], prints: [row.fingerprint], generated: true };
   }
   const prints = await Promise.all(keys.map((key) => secretFingerprint(name, key)));
-  const row = (await sharedRow(db, name)) ?? (await insertIfAbsent(db, name, null, prints[0]!));
-  if (row.fingerprint === prints[0] && row.value === null) return keys;
+  let row = (await sharedRow(db, name)) ?? (await insertIfAbsent(db, name, null, prints[0]!));
+  const recordedVersion = row.fingerprint.split(":")[0]!;
+  if (recordedVersion !== FINGERPRINT_VERSION && recordedVersion in FINGERPRINT_COSTS) {
+    // Recorded by the cheaper fingerprint: compared as it was made, and (when one of ours) recorded anew.
+    const older = await Promise.all(keys.map((key) => secretFingerprint(name, key, recordedVersion as FingerprintVersion)));
+    const at = older.indexOf(row.fingerprint);
+    if (at !== -1 && row.value === null) {
+      await db
+        .updateTable("sharedSecrets")
+        .set({ fingerprint: prints[at]!, updatedAt: nowIso() })
+        .where("name", "=", name)
+        .where("fingerprint", "=", row.fingerprint)
+        .execute();
+      row = (await sharedRow(db, name))!;
+    }
+  }
+  const loaded = { keys, prints, generated: false };
+  if (row.fingerprint === prints[0] && row.value === null) return loaded;
+  const differs = () =>
+    new StartupError(
+      `${variable} differs from the one the other servers on this database use (its fingerprint does not match the recorded one): ` +
+        `set the same value on every server, ${rotationHint(prints[0]!)}`,
+    );
   // A value the servers share no longer (a rotation, or a variable now set where a generated value
   // served): recorded only when this server still accepts the recorded key (a SESSION_SECRET list
-  // with a new key first) or is told to (SECRETS_ACCEPT_NEW=1).
-  if (row.fingerprint === prints[0] || prints.includes(row.fingerprint) || source.SECRETS_ACCEPT_NEW) {
-    await db
-      .updateTable("sharedSecrets")
-      .set({ value: null, fingerprint: prints[0]!, updatedAt: nowIso() })
-      .where("name", "=", name)
-      .where("fingerprint", "=", row.fingerprint)
-      .execute();
+  // with a new key first) or SECRETS_ACCEPT_NEW names this very value.
+  if (prints.includes(row.fingerprint) || source.SECRETS_ACCEPT_NEW.includes(acceptCode(prints[0]!))) {
+    if (!(await replaceRecorded(db, name, row.fingerprint, prints[0]!))) {
+      // Another server recorded a value between the read and the write (servers started together):
+      // judged again against what it recorded; never a start on a value only this server uses.
+      const now = await sharedRow(db, name);
+      if (now?.fingerprint !== prints[0] || now.value !== null) throw differs();
+    }
     if (row.fingerprint !== prints[0])
       console.info(`${variable}: recorded this server's value as the one every server on this database uses`);
-    return keys;
+    return loaded;
   }
   if (row.value !== null) {
     throw new StartupError(
       `${variable} is set here, but the other servers on this database use a ${name} secret generated into the database ` +
-        `(they were started without ${variable}): set ${variable} on every server, ${ROTATION_HINT}`,
+        `(they were started without ${variable}): set ${variable} on every server, ${rotationHint(prints[0]!)}`,
     );
   }
-  throw new StartupError(
-    `${variable} differs from the one the other servers on this database use (its fingerprint does not match the recorded one): ` +
-      `set the same value on every server, ${ROTATION_HINT}`,
-  );
+  throw differs();
+}
+
+async function readAll(db: Db, source: Env): Promise<Map<SecretName, SharedSecret>> {
+  const secrets = new Map<SecretName, SharedSecret>();
+  const shared = isPostgresUrl(source.DATABASE_URL);
+  for (const name of SECRET_NAMES) {
+    secrets.set(name, shared ? await sharedKeys(db, name, source) : { keys: localKeys(name, source), prints: [], generated: false });
+  }
+  return secrets;
 }
 
 /** Every secret as this server would use it (nothing is kept: loadSecrets keeps them). */
 export async function readSecrets(db: Db, source: Env = env): Promise<Secrets> {
-  const secrets: Secrets = new Map();
-  const shared = isPostgresUrl(source.DATABASE_URL);
-  for (const name of SECRET_NAMES) secrets.set(name, shared ? await sharedKeys(db, name, source) : localKeys(name, source));
-  return secrets;
+  return new Map([...(await readAll(db, source))].map(([name, { keys }]) => [name, keys]));
 }
+
+// The fingerprints of what this process loaded (PostgreSQL): /readyz compares them with the recorded ones.
+const globalForPrints = globalThis as unknown as { __shopSecretPrints?: Map<SecretName, string[]> };
+const loadedPrints = (globalForPrints.__shopSecretPrints ??= new Map());
 
 /** Boot: reads every secret once, before the first request (app/lib/boot.server.ts). */
 export async function loadSecrets(db: Db, source: Env = env): Promise<void> {
-  for (const [name, keys] of await readSecrets(db, source)) loaded.set(name, keys);
+  const all = await readAll(db, source);
+  for (const [name, { keys, prints }] of all) {
+    loaded.set(name, keys);
+    if (prints.length) loadedPrints.set(name, prints);
+  }
+  const generated = [...all].filter(([, secret]) => secret.generated).map(([name]) => SECRET_VARIABLES[name]);
+  if (source.NODE_ENV === "production" && generated.length) {
+    console.warn(
+      `${generated.join(", ")} not set: generated into the database (shared_secrets), where whoever reads the database reads them; ` +
+        "set them as variables on every server (README)",
+    );
+  }
+}
+
+/**
+ * The secrets whose recorded fingerprint is no longer one of this process's (another server recorded
+ * a new value after this one started): GET /readyz answers 503 "secrets-mismatch". None on SQLite.
+ */
+export async function mismatchedSecrets(db: Db): Promise<SecretName[]> {
+  if (loadedPrints.size === 0) return [];
+  const rows = await db.selectFrom("sharedSecrets").select(["name", "fingerprint"]).execute();
+  const recorded = new Map(rows.map((row) => [row.name, row.fingerprint]));
+  return [...loadedPrints].filter(([name, prints]) => !prints.includes(recorded.get(name) ?? "")).map(([name]) => name);
 }
 
 /** A secret's keys, first the signing one. On PostgreSQL only what boot loaded; on SQLite the file at first use too. */

@@ -12,6 +12,7 @@ import type { Session } from "@remix-run/node";
 import { db, expectChanged, nowIso } from "./db.server";
 import { AppError } from "./errors.server";
 import { isSecureRequest } from "./http.server";
+import type { AdminGrant } from "./admin-password.server";
 import { sessionSignedCookie } from "./secrets.server";
 
 export const SESSION_IDLE_MS = 30 * 24 * 60 * 60 * 1000; // a guest cart survives a month unused
@@ -28,8 +29,8 @@ export interface SessionData {
   wishlistId?: string;
   userId?: number;
   isAdmin?: boolean;
-  /** the Admin Access login behind isAdmin: a fingerprint of the password it used, and its end */
-  adminGrant?: { key: string; until: string };
+  /** the Admin Access login behind isAdmin: a salted scrypt hash of the password it used, and its end */
+  adminGrant?: AdminGrant;
   /** false when the visitor signed in without 'Remember me': the cookie then ends with the browser */
   remember?: boolean;
   /** what the sign-up form held, so the OTP step (and 'Change details') can show it */

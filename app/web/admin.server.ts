@@ -2,7 +2,7 @@
 // turning the flag on and off. The flag lives in the server-side session (never in the
 // browser); the password rules are in admin-password.server.
 import { redirect } from "@remix-run/node";
-import { ADMIN_SESSION_MS, adminKey, adminPassword } from "~/lib/admin-password.server";
+import { adminPassword, newAdminGrant } from "~/lib/admin-password.server";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { isAdminRequest } from "./auth.server";
@@ -39,7 +39,8 @@ export async function readAdminForm(request: Request, limit?: number): Promise<F
 export async function grantAdmin(request: Request): Promise<string> {
   const fresh: ShopSession = await rotateSession(await getSession(request));
   fresh.set("isAdmin", true);
-  fresh.set("adminGrant", { key: adminKey() ?? "", until: new Date(Date.now() + ADMIN_SESSION_MS).toISOString() });
+  const grant = await newAdminGrant();
+  if (grant) fresh.set("adminGrant", grant);
   return commitSession(fresh, request);
 }
 

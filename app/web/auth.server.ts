@@ -71,7 +71,7 @@ export async function requireApiUser(request: Request): Promise<User> {
 export async function isAdminRequest(request: Request): Promise<boolean> {
   if (bearerToken(request) !== null) return false;
   const session = await getSession(request);
-  return session.get("isAdmin") === true && adminGrantValid(session.get("adminGrant"));
+  return session.get("isAdmin") === true && (await adminGrantValid(session.get("adminGrant")));
 }
 
 /** Order pages: the signed-in customer (else the redirect to /login), and as orders.server's Viewer (the shop's admin sees every order). */

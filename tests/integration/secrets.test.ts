@@ -5,11 +5,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDb, db, isPostgresUrl } from "~/lib/db.server";
 import type { Db } from "~/lib/db.server";
 import { env, parseEnv, StartupError } from "~/lib/env.server";
-import { readSecrets, secret, SECRET_VARIABLES, sessionSecrets } from "~/lib/secrets.server";
+import {
+  acceptCode,
+  loadSecrets,
+  mismatchedSecrets,
+  readSecrets,
+  secret,
+  secretFingerprint,
+  SECRET_VARIABLES,
+  sessionSecrets,
+} from "~/lib/secrets.server";
 import type { SecretName } from "~/lib/secrets.server";
 import * as m0022 from "../../migrations/2026-11-26-0022-shared-secrets";
 
@@ -75,14 +84,19 @@ describe.skipIf(!onPostgres)("secrets on PostgreSQL", () => {
     expect(generatedRefusal.message).toMatch(
       /^ONE_TIME_CODE_SECRET is set here, but the other servers on this database use a one-time-codes secret/,
     );
-    expect(generatedRefusal.message).toContain("SECRETS_ACCEPT_NEW=1");
+    // The refusal names the code that records this very value (the start of its fingerprint).
+    const code = acceptCode(await secretFingerprint("one-time-codes", value));
+    expect(generatedRefusal.message).toContain(`start one server with SECRETS_ACCEPT_NEW=${code} (it records this value`);
     expect(generatedRefusal.message).not.toContain(value);
+    // A code naming another value (or left on from an earlier change) records nothing.
+    const otherCode = acceptCode(await secretFingerprint("one-time-codes", other));
+    await refusal(readSecrets(server(), serverEnv({ ONE_TIME_CODE_SECRET: value, SECRETS_ACCEPT_NEW: otherCode }).env));
 
-    const accepted = await readSecrets(server(), serverEnv({ ONE_TIME_CODE_SECRET: value, SECRETS_ACCEPT_NEW: "1" }).env);
+    const accepted = await readSecrets(server(), serverEnv({ ONE_TIME_CODE_SECRET: value, SECRETS_ACCEPT_NEW: code }).env);
     expect(accepted.get("one-time-codes")).toEqual([value]);
     const row = await db.selectFrom("sharedSecrets").selectAll().where("name", "=", "one-time-codes").executeTakeFirstOrThrow();
     expect(row.value).toBeNull();
-    expect(row.fingerprint).toMatch(/^scrypt1:[\w-]{43}$/);
+    expect(row.fingerprint).toMatch(/^scrypt2:[\w-]{43}$/);
     expect(JSON.stringify(row)).not.toContain(value);
 
     // The same value starts without the flag; another value, or none, does not.
@@ -107,6 +121,111 @@ describe.skipIf(!onPostgres)("secrets on PostgreSQL", () => {
     expect(results.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
     const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
     expect(String(refused.reason)).toMatch(/TEST_GATEWAY_SECRET differs/);
+  });
+
+  it("SECRETS_ACCEPT_NEW left on records nothing else: a stale server with the old value and the flag refuses", async () => {
+    await db.deleteFrom("sharedSecrets").execute();
+    const [old, next] = ["o".repeat(40), "n".repeat(40)];
+    await readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: old }).env);
+    const code = acceptCode(await secretFingerprint("offline-gateway", next));
+    await readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: next, SECRETS_ACCEPT_NEW: code }).env);
+    // The pod that kept the old value restarts with the same deployment's flag: refused, the new value stays recorded.
+    const stale = await refusal(readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: old, SECRETS_ACCEPT_NEW: code }).env));
+    expect(stale.message).toMatch(/^TEST_GATEWAY_SECRET differs/);
+    const row = await db.selectFrom("sharedSecrets").select("fingerprint").where("name", "=", "offline-gateway").executeTakeFirstOrThrow();
+    expect(row.fingerprint).toBe(await secretFingerprint("offline-gateway", next));
+  });
+
+  it("a server whose recording write finds the row changed by another server (started together) re-reads it and refuses", async () => {
+    await db.deleteFrom("sharedSecrets").execute();
+    const [old, mine, theirs] = ["o".repeat(40), "m".repeat(40), "t".repeat(40)];
+    await readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: old }).env);
+    const [mineCode, theirsPrint] = [
+      acceptCode(await secretFingerprint("offline-gateway", mine)),
+      await secretFingerprint("offline-gateway", theirs),
+    ];
+    // Right after this server reads the recorded row, the other server records its own value.
+    let raced = false;
+    const selects = new Set<unknown>();
+    const racing = server().withPlugin({
+      transformQuery(args) {
+        if (args.node.kind === "SelectQueryNode" && JSON.stringify(args.node).includes('"offline-gateway"')) selects.add(args.queryId);
+        return args.node;
+      },
+      async transformResult(args) {
+        if (!raced && selects.has(args.queryId)) {
+          raced = true;
+          await db
+            .updateTable("sharedSecrets")
+            .set({ fingerprint: theirsPrint, value: null })
+            .where("name", "=", "offline-gateway")
+            .execute();
+        }
+        return args.result;
+      },
+    });
+    const refused = await refusal(
+      readSecrets(racing, serverEnv({ TEST_GATEWAY_SECRET: mine, SECRETS_ACCEPT_NEW: `${mineCode},${acceptCode(theirsPrint)}` }).env),
+    );
+    expect(raced).toBe(true);
+    expect(refused.message).toMatch(/^TEST_GATEWAY_SECRET differs/);
+    const row = await db.selectFrom("sharedSecrets").select("fingerprint").where("name", "=", "offline-gateway").executeTakeFirstOrThrow();
+    expect(row.fingerprint).toBe(theirsPrint);
+  });
+
+  it("a running server whose value is no longer the recorded one is told by mismatchedSecrets (GET /readyz)", async () => {
+    await db.deleteFrom("sharedSecrets").execute();
+    const key = "k".repeat(40);
+    await loadSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: key }).env);
+    expect(await mismatchedSecrets(db)).toEqual([]);
+    const next = "z".repeat(40);
+    await readSecrets(
+      server(),
+      serverEnv({ TEST_GATEWAY_SECRET: next, SECRETS_ACCEPT_NEW: acceptCode(await secretFingerprint("offline-gateway", next)) }).env,
+    );
+    expect(await mismatchedSecrets(db)).toEqual(["offline-gateway"]);
+  });
+
+  it("a fingerprint recorded by the cheaper scrypt1 is still matched, and recorded anew as scrypt2", async () => {
+    await db.deleteFrom("sharedSecrets").execute();
+    const key = "q".repeat(40);
+    const v1 = await secretFingerprint("offline-gateway", key, "scrypt1");
+    expect(v1).toMatch(/^scrypt1:/);
+    await db
+      .insertInto("sharedSecrets")
+      .values({
+        name: "offline-gateway",
+        value: null,
+        fingerprint: v1,
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      })
+      .execute();
+    expect((await readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: key }).env)).get("offline-gateway")).toEqual([key]);
+    const row = await db.selectFrom("sharedSecrets").select("fingerprint").where("name", "=", "offline-gateway").executeTakeFirstOrThrow();
+    expect(row.fingerprint).toBe(await secretFingerprint("offline-gateway", key));
+    await refusal(readSecrets(server(), serverEnv({ TEST_GATEWAY_SECRET: "r".repeat(40) }).env));
+  });
+
+  it("in production, a secret generated into the database is warned about at boot in one line, without its value", async () => {
+    await db.deleteFrom("sharedSecrets").execute();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const local = serverEnv({ NODE_ENV: "production", SESSION_SECRET: "s".repeat(32) }).env;
+      await loadSecrets(server(), local);
+      expect(warn.mock.calls).toHaveLength(1);
+      const line = String(warn.mock.calls[0]![0]);
+      expect(line).toMatch(/^ONE_TIME_CODE_SECRET, TEST_GATEWAY_SECRET, TEST_GATEWAY_WEBHOOK_SECRET not set: generated into the database/);
+      expect(line).not.toContain("\n");
+      for (const row of await db.selectFrom("sharedSecrets").select("value").execute())
+        if (row.value) expect(line).not.toContain(row.value);
+      warn.mockClear();
+      await loadSecrets(server(), serverEnv({ NODE_ENV: "development", SESSION_SECRET: "s".repeat(32) }).env);
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      await db.deleteFrom("sharedSecrets").execute();
+    }
   });
 
   it("SESSION_SECRET rotates: a list that still holds the recorded key is accepted and its first key recorded", async () => {

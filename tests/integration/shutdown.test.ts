@@ -11,8 +11,8 @@ import type { TestContext } from "vitest";
 import { db, isPostgresUrl } from "~/lib/db.server";
 import { env, parseEnv } from "~/lib/env.server";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { readSecrets } from "~/lib/secrets.server";
-import { refusedStart, serverBuild, startProductionServer } from "../support/production-server";
+import { acceptCode, readSecrets, secretFingerprint } from "~/lib/secrets.server";
+import { refusedStart, root, serverBuild, startProductionServer } from "../support/production-server";
 import type { ProductionServer } from "../support/production-server";
 
 // npm test runs this file once the build is done (SHOP_AFTER_BUILD=1, scripts/test.sh), and then
@@ -113,6 +113,41 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(server.output()).toContain("[shop] requests still running after 400 ms: their connections are closed");
   });
 
+  it("SHUTDOWN_DELAY_MS: on SIGTERM /readyz answers 503 at once while requests are still served, then the listener closes", async (ctx) => {
+    const server = await start(ctx, { SHUTDOWN_DELAY_MS: "1500" });
+    const base = `http://127.0.0.1:${server.port}`;
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+    await until(async () => (await fetch(`${base}/readyz`)).status === 503);
+    const body = (await (await fetch(`${base}/readyz`)).json()) as { status: string };
+    expect(body).toEqual({ status: "shutting-down" });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect(Date.now() - signalled).toBeLessThan(1500);
+    await until(() => refused(server.port), 5000);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1500);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain("[shop] SIGTERM: not ready (GET /readyz 503); still serving for 1500 ms");
+  });
+
+  it("npm run worker: a reason not to start is one line, exit code 1, no stack", async (ctx) => {
+    if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
+    const { spawn } = await import("node:child_process");
+    const child = spawn(process.execPath, ["scripts/worker.mjs"], {
+      cwd: root,
+      env: { ...process.env, TEST_GATEWAY_SECRET: "not-long-enough-secret" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const [code] = (await once(child, "exit")) as [number];
+    expect(code).toBe(1);
+    expect(output.trim()).toBe(
+      "[worker] not started: Invalid environment: TEST_GATEWAY_SECRET: TEST_GATEWAY_SECRET must be at least 32 characters",
+    );
+  });
+
   it("a bad variable: one line naming it (never its value), exit code 1, no stack", async (ctx) => {
     const { code, output } = await refusal(ctx, { TEST_GATEWAY_SECRET: "not-long-enough-secret" });
     expect(code).toBe(1);
@@ -141,7 +176,8 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
       await migrateToLatest(db);
       const [theirs, mine] = ["the-servers-session-key-0123", "another-session-key-45678901"];
       // What another server started with SESSION_SECRET=theirs recorded.
-      await readSecrets(db, parseEnv({ ...process.env, SESSION_SECRET: theirs, SECRETS_ACCEPT_NEW: "1" }));
+      const code = acceptCode(await secretFingerprint("session", theirs));
+      await readSecrets(db, parseEnv({ ...process.env, SESSION_SECRET: theirs, SECRETS_ACCEPT_NEW: code }));
       try {
         const { code, output } = await refusal(ctx, { SESSION_SECRET: mine });
         expect(code).toBe(1);
