@@ -12,13 +12,13 @@
 // kept-alive ones closed, requests in flight finish (at most SHUTDOWN_TIMEOUT_MS, 10 s), then the shutdown hooks and
 // the database's close (app/lib/lifecycle.server.ts), exit 0.
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { createReadableStreamFromReadable, createRequestHandler, installGlobals, writeReadableStreamToWritable } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import { createPageCache, isCacheable } from "../app/lib/page-cache.mjs";
 import { proxyTrustSetting } from "../app/lib/proxy-trust.mjs";
 import { accessLog } from "./access-log.mjs";
+import { importBuild } from "./import-build.mjs";
 import { requestErrors, requestGate } from "./request-gate.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
@@ -28,14 +28,7 @@ process.env.NODE_ENV ??= "production";
 // Read by app/lib/rate-limit.server.ts: the header below is set by this server, so it can be trusted.
 globalThis.__shopClientAddressHeader = "x-shop-client-address";
 
-let build;
-try {
-  build = await import(pathToFileURL(buildPath).href);
-} catch (error) {
-  if (error?.name !== "StartupError") throw error;
-  console.error(`[shop] not started: ${error.message}`);
-  process.exit(1);
-}
+const build = await importBuild(buildPath, "shop");
 const lifecycle = build.entry.module;
 installGlobals({ nativeFetch: build.future.v3_singleFetch });
 

@@ -6,7 +6,7 @@
 // under way finishes, then the database closes.
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { importBuild } from "./import-build.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const buildPath = path.join(root, "build", "server", "index.js");
@@ -18,15 +18,8 @@ process.env.NODE_ENV ??= "production";
 // This process is the worker, whatever the servers' setting.
 process.env.MAIL_WORKER = "1";
 
-let build;
-try {
-  build = await import(pathToFileURL(buildPath).href);
-} catch (error) {
-  // A reason not to start (a bad variable, a secret the servers do not share, newer migrations): one line, as scripts/server.mjs.
-  if (error?.name !== "StartupError") throw error;
-  console.error(`[worker] not started: ${error.message}`);
-  process.exit(1);
-}
+// A reason not to start is one line and exit 1, as for scripts/server.mjs.
+const build = await importBuild(buildPath, "worker");
 const entry = build.entry.module;
 const worker = entry.runWorker();
 console.info(`[worker] ${worker.id}: sending the mail outbox and running housekeeping; SIGTERM or Ctrl-C stops it`);
