@@ -76,7 +76,7 @@ describe("logged failures", () => {
     const id = await queueMail(db, { to: EMAIL, subject: "Hello", text: "Hello" });
     const refusal = new Error(`Can't send mail - all recipients were rejected: 550 5.1.1 <${EMAIL}>: Recipient address rejected`);
     await drainOutbox(db, "log-test", async () => {
-      throw Object.assign(refusal, { responseCode: 550 });
+      throw Object.assign(refusal, { code: "EENVELOPE", command: "RCPT TO", responseCode: 550 });
     });
     const log = expectNoSecrets();
     expect(log).toContain("failed for good");
