@@ -163,7 +163,7 @@ function appServer(name, port, env, dir) {
 }
 
 /** nginx's configuration: round-robin over the servers, no stickiness, the client's address and the Host passed on. */
-function nginxConfig({ dir, port, servers, asRoot }) {
+function nginxConfig({ dir, port, servers, asRoot, forwardedFor }) {
   const temp = (name) => path.join(dir, "nginx", name);
   // Large enough for every body the app takes (its own door answers a bigger one with its 413).
   const bodyLimitMb = Math.ceil(MAX_ADMIN_BODY_BYTES / (1024 * 1024)) + 1;
@@ -174,7 +174,8 @@ pid ${temp("nginx.pid")};
 error_log ${path.join(dir, "nginx-error.log")} warn;
 events { worker_connections 1024; }
 http {
-  log_format upstream '$status $upstream_addr "$request"';
+  # Method and path only, never the query (reset tokens, email addresses), as the app's own access log.
+  log_format upstream '$status $upstream_addr "$request_method $uri" $http_x_forwarded_for';
   access_log ${path.join(dir, "nginx-access.log")} upstream;
   client_body_temp_path ${temp("body")};
   proxy_temp_path ${temp("proxy")};
@@ -185,7 +186,7 @@ http {
   # Round-robin (nginx's default): consecutive requests go to different servers. A server that
   # refuses a connection is skipped for 5 s, and the request goes to the next one.
   upstream shop {
-${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=1 fail_timeout=5s;`).join("\n")}
+${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=3 fail_timeout=5s;`).join("\n")}
   }
   server {
     listen 127.0.0.1:${port};
@@ -193,8 +194,9 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=1 fail_timeout=5s
       proxy_pass http://shop;
       # Connection errors and timeouts go to the next server; a request already sent (a POST that
       # may have been applied) is never sent twice: nginx retries those only when nothing was sent.
-      proxy_next_upstream error timeout;
-      proxy_next_upstream_tries 0;
+      # A slow answer (a timeout) is not retried: one slow request must not run on every server.
+      proxy_next_upstream error;
+      proxy_next_upstream_tries 2;
       # A request nginx has taken is carried to the app even when the browser leaves the page
       # meanwhile (a click that adds to the cart, then a navigation): as the app itself would have
       # finished it, had the browser been connected to it directly.
@@ -205,8 +207,16 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=1 fail_timeout=5s
       proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Forwarded-Proto $scheme;
-      # Appends the connecting client: with TRUST_PROXY=loopback the app walks back past nginx.
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      ${
+        forwardedFor === "append"
+          ? `# Behind a client that names the visitor itself (the browser tests: each test stands for its own
+      # address, as a CDN in front would name its visitors): appends the connecting client, and with
+      # TRUST_PROXY=loopback the app walks back past every loopback hop to the address before them.
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;`
+          : `# nginx is the edge: the connecting client's address replaces whatever X-Forwarded-For it sent, so no
+      # client can name another address to get round the rate limits.
+      proxy_set_header X-Forwarded-For $remote_addr;`
+      }
     }
   }
 }
@@ -223,6 +233,9 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=1 fail_timeout=5s
  * @param {Record<string, string>} [options.env] variables for every server, over the process's own
  * @param {string} [options.pgAdminUrl] an admin connection to an existing PostgreSQL (default TEST_PG_URL; else a throwaway cluster)
  * @param {boolean} [options.keep] keep the temporary folder (and the database) afterwards
+ * @param {"replace" | "append"} [options.forwardedFor] what nginx does with a client's X-Forwarded-For: replace it
+ * with the client's address (the default: nginx is the edge), or append to it (the browser tests, each test naming its
+ * own address as a CDN in front would)
  * @param {(line: string) => void} [options.log]
  * @returns {Promise<Cluster>}
  */
@@ -284,7 +297,7 @@ export async function startCluster(options = {}) {
       if (asRoot) fs.chownSync(path.join(dir, "nginx", name), Number(execFileSync("id", ["-u", "nobody"]).toString().trim()), -1);
     }
     const configFile = path.join(dir, "nginx", "nginx.conf");
-    fs.writeFileSync(configFile, nginxConfig({ dir, port, servers, asRoot }));
+    fs.writeFileSync(configFile, nginxConfig({ dir, port, servers, asRoot, forwardedFor: options.forwardedFor ?? "replace" }));
     const nginxOut = fs.openSync(path.join(dir, "nginx-error.log"), "a");
     const nginx = spawn(NGINX, ["-p", path.join(dir, "nginx"), "-c", configFile, "-e", path.join(dir, "nginx-error.log")], {
       stdio: ["ignore", nginxOut, nginxOut],
@@ -328,6 +341,7 @@ async function main() {
       port: { type: "string" },
       "mail-dir": { type: "string" },
       keep: { type: "boolean", default: false },
+      "forwarded-for": { type: "string", default: "replace" },
     },
   });
   const servers = Number(values.servers);
@@ -338,7 +352,9 @@ async function main() {
   // Production has no default admin password: make one for this run, and say it.
   if (!process.env.ADMIN_PASSWORD) env.ADMIN_PASSWORD = crypto.randomBytes(12).toString("base64url");
   const started = Date.now();
-  const cluster = await startCluster({ servers, port, mailDir: values["mail-dir"], keep: values.keep, env });
+  const forwardedFor = values["forwarded-for"];
+  if (forwardedFor !== "replace" && forwardedFor !== "append") throw new Error("--forwarded-for must be replace or append");
+  const cluster = await startCluster({ servers, port, mailDir: values["mail-dir"], keep: values.keep, forwardedFor, env });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   let stopping = false;
   const stop = async () => {

@@ -7,14 +7,22 @@ import { afterAll, beforeAll } from "vitest";
 import { startCluster } from "../../scripts/cluster.mjs";
 
 export type Cluster = Awaited<ReturnType<typeof startCluster>>;
+type ClusterOptions = NonNullable<Parameters<typeof startCluster>[0]>;
 
 export const ADMIN_PASSWORD = `cluster-admin-${crypto.randomBytes(6).toString("hex")}`;
 
 /** The file's cluster, once beforeAll has run: `cluster()` answers it. */
-export function clusterForFile(env: Record<string, string> = {}): () => Cluster {
+export function clusterForFile(env: Record<string, string> = {}, options: Partial<ClusterOptions> = {}): () => Cluster {
   let cluster: Cluster | null = null;
   beforeAll(async () => {
-    cluster = await startCluster({ servers: 2, env: { ADMIN_PASSWORD, SEED: "demo", ...env }, log: () => {} });
+    // Each client names its own address (tests/cluster/client.ts), as a CDN in front would: nginx appends.
+    cluster = await startCluster({
+      servers: 2,
+      forwardedFor: "append",
+      env: { ADMIN_PASSWORD, SEED: "demo", ...env },
+      log: () => {},
+      ...options,
+    });
   });
   afterAll(async () => {
     await cluster?.stop();
