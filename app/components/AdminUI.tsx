@@ -70,7 +70,8 @@ const TABLE_BODY = [
 export function AdminTable({ label, head, children, empty }: { label: string; head: string[]; children: ReactNode; empty?: ReactNode }) {
   return (
     <div className="card mt-5 overflow-hidden">
-      <div className="overflow-x-auto">
+      {/* Focusable, so a keyboard can scroll a table wider than the screen even when no cell holds a control. */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
         <table className="admin-table w-full text-left text-sm sm:min-w-[40rem]" aria-label={label}>
           <thead className="bg-sand-50 text-xs uppercase tracking-wide text-stone-600 max-sm:sr-only">
             <tr>
