@@ -19,6 +19,7 @@
 import type { ComponentChild, VNode } from "preact";
 import { options } from "preact";
 import { hydrate, render } from "preact/compat";
+import { hydrationPass } from "~/components/HydrateLater";
 
 const FIELDS = new Set(["input", "textarea", "select"]);
 const LENGTH_PROPS = ["maxLength", "minLength"] as const;
@@ -78,10 +79,12 @@ function root(parent: Element) {
 export function hydrateRoot(container: Element | Document, children: ComponentChild) {
   const parent = container === document ? documentParent() : (container as Element);
   hydrating = true;
+  hydrationPass.running = true;
   try {
     hydrate(children, parent);
   } finally {
     hydrating = false;
+    hydrationPass.running = false;
   }
   return root(parent);
 }

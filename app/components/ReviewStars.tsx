@@ -2,6 +2,7 @@
 // in the label say it (colour is never the only signal).
 import { StarIcon } from "./icons";
 import { ratingLabel } from "~/utils/reviews";
+import { formatCount } from "~/utils/money";
 
 /** Five stars, the first `Math.round(rating)` filled; decorative (the caller says the rating in words). */
 export function Stars({ rating, className = "h-4 w-4" }: { rating: number; className?: string }) {
@@ -23,7 +24,7 @@ export function RatingBadge({ average, count, className = "" }: { average: numbe
       <Stars rating={average} />
       <span className="sr-only">{ratingLabel(average, count)}</span>
       <span aria-hidden="true">
-        <span className="font-semibold text-ink">{average.toFixed(1)}</span> ({count.toLocaleString("en-IN")})
+        <span className="font-semibold text-ink">{average.toFixed(1)}</span> ({formatCount(count)})
       </span>
     </p>
   );

@@ -10,6 +10,7 @@ import type { ReviewSort } from "~/utils/reviews";
 import { ratingLabel, REVIEW_PARAMS, REVIEW_SORT_LABELS, REVIEW_SORTS } from "~/utils/reviews";
 import { ReviewForm } from "./ReviewForm";
 import { Stars } from "./ReviewStars";
+import { formatCount } from "~/utils/money";
 
 /** This page's URL with the reviews list's parameters changed, ending at the list. */
 function listHref(search: string, change: { sort?: ReviewSort; page?: number }): string {
@@ -41,7 +42,7 @@ function Histogram({ data }: { data: ProductReviews }) {
               <span className="block h-full rounded-full bg-wood-600" style={{ width: `${share}%` }} />
             </span>
             <span className="text-right tabular-nums text-stone-600" data-testid={`histogram-${rating}`}>
-              {count.toLocaleString("en-IN")}
+              {formatCount(count)}
             </span>
           </li>
         );
@@ -68,7 +69,7 @@ function HelpfulButton({ review, slug, viewer }: { review: PublicReview; slug: s
   return (
     <div className="mt-3 flex flex-wrap items-center gap-3 text-sm text-stone-600">
       <span data-testid="helpful-count">
-        {count === 0 ? "No one has marked this helpful yet" : `${count.toLocaleString("en-IN")} found this helpful`}
+        {count === 0 ? "No one has marked this helpful yet" : `${formatCount(count)} found this helpful`}
       </span>
       {own ? null : !viewer.signedIn ? (
         <Link to={`/login?redirectTo=${encodeURIComponent(`${here}#review-${review.id}`)}`} className="font-medium text-wood-700 underline">
@@ -141,7 +142,7 @@ export function ReviewsSection({ slug, data, viewer }: { slug: string; data: Pro
                 <Stars rating={data.averageRating} className="h-5 w-5" />
                 <span className="sr-only">{ratingLabel(data.averageRating, data.reviewCount)}</span>
                 <span className="text-sm text-stone-600" aria-hidden="true">
-                  {data.reviewCount.toLocaleString("en-IN")} {data.reviewCount === 1 ? "review" : "reviews"}
+                  {formatCount(data.reviewCount)} {data.reviewCount === 1 ? "review" : "reviews"}
                 </span>
               </div>
               <Histogram data={data} />

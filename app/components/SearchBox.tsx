@@ -8,7 +8,7 @@ import type { KeyboardEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import type { Item } from "~/utils/catalogue";
 import { useHydrated } from "~/utils/hooks";
-import { formatPrice } from "~/utils/money";
+import { formatCount, formatPrice } from "~/utils/money";
 import { parseSearch, SEARCH_MAX_LENGTH } from "~/utils/search";
 import { SearchIcon } from "./icons";
 
@@ -210,7 +210,7 @@ export function SearchBox({ id, className = "", autoFocus = false }: { id: strin
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => go(items.length)}
             >
-              See all {found.total.toLocaleString("en-IN")} results
+              See all {formatCount(found.total)} results
             </li>
           ) : null}
         </ul>

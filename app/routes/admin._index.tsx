@@ -10,7 +10,7 @@ import type { StatCard } from "~/models/admin-orders.server";
 import { dashboardStats } from "~/models/admin-orders.server";
 import { latestAudit } from "~/models/audit.server";
 import { formatDateTime, formatShortDate } from "~/utils/dates";
-import { formatPrice } from "~/utils/money";
+import { formatCount, formatPrice } from "~/utils/money";
 import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
 
 export const handle = { section: "Dashboard" };
@@ -59,7 +59,7 @@ export default function Dashboard() {
                 <div>
                   <p className="text-sm text-stone-600">{card.label}</p>
                   <p className="mt-1 text-2xl font-semibold" data-testid="stat-value">
-                    {card.key === "revenue" ? formatPrice(card.value) : card.value.toLocaleString("en-IN")}
+                    {card.key === "revenue" ? formatPrice(card.value) : formatCount(card.value)}
                   </p>
                 </div>
                 <span className="flex h-10 w-10 items-center justify-center rounded-full bg-wood-50 text-wood-700">

@@ -5,6 +5,7 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { DeliveryCheck } from "~/components/DeliveryCheck";
+import { HydrateLater } from "~/components/HydrateLater";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
@@ -252,42 +253,48 @@ export default function ProductPage() {
         </div>
       </section>
 
-      <section className="container-page py-6">
-        <div role="tablist" aria-label="Product information" className="flex border-b border-sand-200">
-          {tabLink("description", "Description")}
-          {tabLink("specifications", "Specifications")}
-        </div>
-        <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="py-6">
-          {tab === "description" ? (
-            <p className="max-w-3xl leading-relaxed text-stone-700">{item.description}</p>
-          ) : specs.length ? (
-            <table className="w-full max-w-2xl text-left text-sm">
-              <tbody className="divide-y divide-sand-200">
-                {specs.map(([key, value]) => (
-                  <tr key={key}>
-                    <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">
-                      {key}
-                    </th>
-                    <td className="py-3 text-stone-700">{value}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : (
-            <p className="text-stone-600">No specifications listed.</p>
-          )}
-        </div>
-      </section>
-
-      <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
-
-      {related.length ? (
-        <section className="container-page py-10">
-          <h2 className="text-2xl font-semibold">Related Products</h2>
-          <div className="mt-6">
-            <ProductGrid items={related} />
+      <HydrateLater>
+        <section className="container-page py-6">
+          <div role="tablist" aria-label="Product information" className="flex border-b border-sand-200">
+            {tabLink("description", "Description")}
+            {tabLink("specifications", "Specifications")}
+          </div>
+          <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="py-6">
+            {tab === "description" ? (
+              <p className="max-w-3xl leading-relaxed text-stone-700">{item.description}</p>
+            ) : specs.length ? (
+              <table className="w-full max-w-2xl text-left text-sm">
+                <tbody className="divide-y divide-sand-200">
+                  {specs.map(([key, value]) => (
+                    <tr key={key}>
+                      <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">
+                        {key}
+                      </th>
+                      <td className="py-3 text-stone-700">{value}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            ) : (
+              <p className="text-stone-600">No specifications listed.</p>
+            )}
           </div>
         </section>
+      </HydrateLater>
+
+      <HydrateLater>
+        <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
+      </HydrateLater>
+
+      {related.length ? (
+        <HydrateLater>
+          <section className="container-page py-10">
+            <h2 className="text-2xl font-semibold">Related Products</h2>
+            <div className="mt-6">
+              <ProductGrid items={related} />
+            </div>
+          </section>
+        </HydrateLater>
       ) : null}
     </>
   );

@@ -13,6 +13,7 @@ import { searchFor } from "~/web/search.server";
 import type { Sort } from "~/utils/catalogue";
 import { searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
+import { formatCount } from "~/utils/money";
 import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_RESULTS, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 import { privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
@@ -146,7 +147,7 @@ export default function SearchPage() {
             />
             <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
               {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
-              {capped ? ` among the ${SEARCH_MAX_RESULTS.toLocaleString("en-IN")} most relevant: add a word to narrow the search` : ""}
+              {capped ? ` among the ${formatCount(SEARCH_MAX_RESULTS)} most relevant: add a word to narrow the search` : ""}
             </p>
             <div className={`mt-4 transition-opacity ${loading ? "opacity-50" : ""}`} aria-busy={loading}>
               {items.length === 0 ? (

@@ -2,6 +2,7 @@
 // (/admin/coupons). The rules and messages are coupon-fields.ts's, which the inputs print too.
 import { z } from "zod";
 import { COUPON_FIELDS, COUPON_KINDS, COUPON_LIMITS, COUPON_MESSAGES, istDayEnd, istDayStart, normaliseCode } from "./coupon-fields";
+import { formatCount } from "./money";
 import { IdSchema } from "./schemas";
 
 const CODE = new RegExp(`^${COUPON_FIELDS.code.pattern}$`);
@@ -21,8 +22,7 @@ const wholeNumber = (optional: boolean) => (v: unknown) => {
   return /^\d{1,12}$/.test(s) ? Number(s) : NaN;
 };
 
-const rangeMessage = (label: string, max: number, min = 1) =>
-  `${label} must be a whole number from ${min} to ${max.toLocaleString("en-IN")}`;
+const rangeMessage = (label: string, max: number, min = 1) => `${label} must be a whole number from ${min} to ${formatCount(max)}`;
 
 /** A required whole number from 1 to `max`. */
 function count(label: string, max: number) {

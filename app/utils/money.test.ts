@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPrice } from "./money";
+import { formatCount, formatPrice } from "./money";
 
 describe("formatPrice", () => {
   it.each([
@@ -32,5 +32,43 @@ describe("formatPrice", () => {
       expect(text).not.toMatch(/\./);
       expect(text).toMatch(/^₹[\d,]+$/);
     }
+  });
+});
+
+// The formatters are written by hand (ADR 0016, decision 14): they must say what Intl's en-IN says.
+describe("the same as Intl's en-IN", () => {
+  const intlPrice = new Intl.NumberFormat("en-IN", {
+    style: "currency",
+    currency: "INR",
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  });
+  const samples = [
+    0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 99999, 100000, 999999, 1000000, 12345678, 123456789, 1234567890, 98765432109,
+    9007199254740991, 1e21, 2.5, 3.5, 99999.5, 1234.49, -1, -1234, -123456.5, -98765432,
+  ];
+  // and a few thousand more, of every length
+  for (let digits = 1; digits <= 15; digits++) {
+    for (let i = 0; i < 200; i++) samples.push(Math.floor(Math.random() * 10 ** digits) + Math.random());
+  }
+
+  it("formatPrice", () => {
+    for (const n of samples) expect(formatPrice(n), String(n)).toBe(intlPrice.format(n));
+  });
+
+  it("formatCount on whole numbers", () => {
+    for (const n of samples.map(Math.trunc)) expect(formatCount(n), String(n)).toBe(n.toLocaleString("en-IN"));
+  });
+
+  it("shows no minus before a price or count that rounds to nothing (Intl writes -₹0)", () => {
+    expect(formatPrice(-0.4)).toBe("₹0");
+    expect(formatPrice(-0)).toBe("₹0");
+    expect(formatCount(-0)).toBe("0");
+  });
+
+  it("writes what is not a number as JavaScript does, never throwing", () => {
+    expect(formatPrice(Number.NaN)).toBe("₹NaN");
+    expect(formatPrice(Number.POSITIVE_INFINITY)).toBe("₹Infinity");
+    expect(formatCount(Number.NaN)).toBe("NaN");
   });
 });

@@ -1,5 +1,7 @@
 // Admin lists: page size 10 (docs/product.md), pages counted from 1, state kept in the URL.
 // Storefront product lists (category pages): 24 a page, `?page=N` (docs/decisions/0013).
+import { formatCount } from "./money";
+
 export const ADMIN_PAGE_SIZE = 10;
 export const STOREFRONT_PAGE_SIZE = 24;
 
@@ -33,7 +35,7 @@ export function storefrontPage(values: string[]): number | null {
   return page >= 1 ? page : null;
 }
 
-const count = (n: number) => n.toLocaleString("en-IN");
+const count = formatCount;
 
 /** 'Showing X to Y of Z' (orders: 'Showing X to Y of Z orders'), numbers grouped the Indian way (1,00,000). */
 export function showingText(info: Pick<PageInfo, "from" | "to" | "total">, noun?: string): string {

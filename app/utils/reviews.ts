@@ -2,6 +2,8 @@
 // the list's sorts, and the figures a product's rating is shown with. Zod-free (the browser reads
 // it); the schemas are review-schemas.ts. The rules are in docs/product.md, Reviews.
 
+import { formatCount } from "./money";
+
 export const RATINGS = [5, 4, 3, 2, 1] as const;
 export const MIN_RATING = 1;
 export const MAX_RATING = 5;
@@ -47,7 +49,7 @@ export function averageRating(total: number, count: number): number | null {
 
 /** '4.3 out of 5 stars from 12 reviews' (what a screen reader says for the stars). */
 export function ratingLabel(average: number, count: number): string {
-  return `Rated ${average.toFixed(1)} out of 5 from ${count.toLocaleString("en-IN")} ${count === 1 ? "review" : "reviews"}`;
+  return `Rated ${average.toFixed(1)} out of 5 from ${formatCount(count)} ${count === 1 ? "review" : "reviews"}`;
 }
 
 /** Plain text as typed, made tidy: NFC, no control characters but line breaks, at most one blank line in a row. */
