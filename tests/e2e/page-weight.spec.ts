@@ -2,7 +2,9 @@
 // page's own origin until the network is idle, gzip -9, stays within the budget, as the perf
 // harness counts it; and the browser build, which runs on Preact's React layer, hydrates the
 // server's document in place: the elements the server sent are the ones the page keeps (never a
-// second <html> or a page drawn anew), the search box's label still names its field.
+// second <html> or a page drawn anew), the search box's label still names its field. The regions
+// hydrated in later tasks (components/HydrateLater: header, footer, product cards, the product
+// page's panels) are the server's elements too, and they work once the page says it has hydrated.
 import zlib from "node:zlib";
 import { JS_BUDGET_KIB } from "../../scripts/page-weight.mjs";
 import { expect, jsEnabled, test } from "./fixtures";
@@ -12,7 +14,8 @@ const PAGES = ["/", "/category/living-room", "/product/sheesham-wood-3-seater-so
 /** Runs before the page's scripts: marks the server's <main> and search field once parsed. */
 function markServerElements() {
   document.addEventListener("DOMContentLoaded", () => {
-    for (const element of document.querySelectorAll("main, #search-wide-q")) (element as HTMLElement).dataset.fromServer = "yes";
+    const kept = "main, #search-wide-q, header, footer, [data-testid='product-card'], #reviews";
+    for (const element of document.querySelectorAll(kept)) (element as HTMLElement).dataset.fromServer = "yes";
   });
 }
 
@@ -43,11 +46,35 @@ for (const path of PAGES) {
       body: document.querySelectorAll("body").length,
       main: [...document.querySelectorAll("main")].map((m) => m.dataset.fromServer ?? "new"),
       headerSearch: document.querySelector<HTMLInputElement>("#search-wide-q")?.dataset.fromServer ?? "missing",
+      later: [...document.querySelectorAll<HTMLElement>("header, footer, [data-testid='product-card'], #reviews")].map(
+        (element) => `${element.tagName.toLowerCase()} ${element.dataset.fromServer ?? "new"}`,
+      ),
     }));
-    expect(dom).toEqual({ html: 1, body: 1, main: ["yes"], headerSearch: "yes" });
+    expect(dom).toMatchObject({ html: 1, body: 1, main: ["yes"], headerSearch: "yes" });
+    // one header and one footer, and every card (and the product page's reviews) as the server sent them
+    expect(dom.later.filter((e) => e.startsWith("header ") || e.startsWith("footer "))).toEqual(["header yes", "footer yes"]);
+    expect(
+      dom.later.filter((e) => e.endsWith(" new")),
+      "regions drawn anew",
+    ).toEqual([]);
+    expect(dom.later.filter((e) => e.startsWith("article ")).length, "product cards").toBeGreaterThan(0);
     // The header's search field keeps its name (the label the server printed points at it) and
     // its suggestions list is the one it names.
     await expect(page.getByLabel("Search products").first()).toHaveAttribute("id", "search-wide-q");
     await expect(page.locator("#search-wide-q")).toHaveAttribute("aria-controls", "search-wide-suggestions");
   });
 }
+
+// Regions hydrated after the page's first pass (HydrateLater) have their scripts once the page says
+// it has hydrated: their links move on inside the page (Remix's <Link>), no new document loaded.
+test("the footer and the product cards, hydrated in later tasks, navigate inside the page", async ({ page }, testInfo) => {
+  test.skip(!jsEnabled(testInfo.project.name), "JavaScript on only");
+  await page.goto("/category/living-room");
+  await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
+  await page.locator("[data-testid='product-card'] a").last().click();
+  await expect(page).toHaveURL(/\/product\//);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
+  await expect(page).toHaveURL(/\/privacy-policy$/);
+  expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+});
