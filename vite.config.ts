@@ -33,7 +33,8 @@ function shellChunk(id: string, meta: ManualChunkMeta): string | undefined {
     const browser = ids.some((m) => /\/app\/entry\.client\.tsx$/.test(m));
     const queue = browser ? ids.filter((m) => SHELL_ROOTS.test(m)) : [];
     // what the storefront routes import, not the routes themselves (Remix loads each route's own chunk)
-    if (browser) for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) queue.push(...(meta.getModuleInfo(route)?.importedIds ?? []));
+    if (browser)
+      for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) queue.push(...(meta.getModuleInfo(route)?.importedIds ?? []));
     while (queue.length > 0) {
       const next = queue.pop()!;
       if (gathered.has(next) || (ROUTE_MODULE.test(next) && !SHELL_ROOTS.test(next))) continue;
