@@ -55,7 +55,9 @@ export function QuantityInput({ id, name = "quantity", label, value, min = 1, ma
         step={1}
         required
         disabled={disabled}
-        {...(interactive
+        // controlled from the first render when the page follows it (React warns when a field
+        // turns from uncontrolled to controlled); before hydration the browser edits it natively
+        {...(onChange
           ? { value, onChange: (e: React.ChangeEvent<HTMLInputElement>) => set(Number(e.target.value)) }
           : { defaultValue: value })}
         className={NUMBER_FIELD}
