@@ -35,48 +35,38 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
     return () => clearTimeout(timer);
   }, [hydrated, paused, index, count, intervalMs, go]);
 
-  if (!hydrated) {
-    return (
-      <section aria-roledescription="carousel" aria-label={label} className={`relative ${className}`}>
-        <div className="flex h-full snap-x snap-mandatory overflow-x-auto">
-          {slides.map((s, i) => (
-            <div
-              key={i}
-              id={`slide-${i + 1}`}
-              className="relative h-full w-full shrink-0 snap-start"
-              aria-roledescription="slide"
-              aria-label={`${i + 1} of ${count}`}
-            >
-              {renderSlide(s, i, true)}
-            </div>
-          ))}
-        </div>
-      </section>
-    );
-  }
-
+  // One structure before and after hydration, only its classes change: the server's slides (and
+  // the hero image, the page's largest paint) are kept as they are, never drawn anew once the
+  // scripts run (a new image element is a new largest paint, after the scripts).
   return (
     <section
       aria-roledescription="carousel"
       aria-label={label}
-      className={`relative overflow-hidden ${className}`}
+      className={`relative ${hydrated ? "overflow-hidden" : ""} ${className}`}
       onMouseEnter={() => setPaused(true)}
       onMouseLeave={() => setPaused(false)}
       onFocus={() => setPaused(true)}
       onBlur={() => setPaused(false)}
     >
-      {slides.map((s, i) => (
-        <div
-          key={i}
-          aria-roledescription="slide"
-          aria-label={`${i + 1} of ${count}`}
-          aria-hidden={i !== index}
-          className={`absolute inset-0 transition-opacity duration-500 ${i === index ? "opacity-100" : "pointer-events-none opacity-0"}`}
-        >
-          {renderSlide(s, i, i === index)}
-        </div>
-      ))}
-      {count > 1 ? (
+      <div className={hydrated ? "relative h-full" : "flex h-full snap-x snap-mandatory overflow-x-auto"}>
+        {slides.map((s, i) => (
+          <div
+            key={i}
+            id={`slide-${i + 1}`}
+            aria-roledescription="slide"
+            aria-label={`${i + 1} of ${count}`}
+            aria-hidden={hydrated ? i !== index : undefined}
+            className={
+              !hydrated
+                ? "relative h-full w-full shrink-0 snap-start"
+                : `absolute inset-0 transition-opacity duration-500 ${i === index ? "opacity-100" : "pointer-events-none opacity-0"}`
+            }
+          >
+            {renderSlide(s, i, !hydrated || i === index)}
+          </div>
+        ))}
+      </div>
+      {hydrated && count > 1 ? (
         <>
           <button type="button" onClick={() => go(index - 1)} aria-label="Previous slide" className={`${ARROW} left-3 hover:bg-white`}>
             <ChevronLeftIcon className="h-5 w-5" />

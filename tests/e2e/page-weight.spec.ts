@@ -14,7 +14,7 @@ const PAGES = ["/", "/category/living-room", "/product/sheesham-wood-3-seater-so
 /** Runs before the page's scripts: marks the server's <main> and search field once parsed. */
 function markServerElements() {
   document.addEventListener("DOMContentLoaded", () => {
-    const kept = "main, #search-wide-q, header, footer, [data-testid='product-card'], #reviews";
+    const kept = "main, #search-wide-q, header, footer, [data-testid='product-card'], #reviews, img[fetchpriority='high']";
     for (const element of document.querySelectorAll(kept)) (element as HTMLElement).dataset.fromServer = "yes";
   });
 }
@@ -46,9 +46,9 @@ for (const path of PAGES) {
       body: document.querySelectorAll("body").length,
       main: [...document.querySelectorAll("main")].map((m) => m.dataset.fromServer ?? "new"),
       headerSearch: document.querySelector<HTMLInputElement>("#search-wide-q")?.dataset.fromServer ?? "missing",
-      later: [...document.querySelectorAll<HTMLElement>("header, footer, [data-testid='product-card'], #reviews")].map(
-        (element) => `${element.tagName.toLowerCase()} ${element.dataset.fromServer ?? "new"}`,
-      ),
+      later: [
+        ...document.querySelectorAll<HTMLElement>("header, footer, [data-testid='product-card'], #reviews, img[fetchpriority='high']"),
+      ].map((element) => `${element.tagName.toLowerCase()} ${element.dataset.fromServer ?? "new"}`),
     }));
     expect(dom).toMatchObject({ html: 1, body: 1, main: ["yes"], headerSearch: "yes" });
     // one header and one footer, and every card (and the product page's reviews) as the server sent them
