@@ -24,7 +24,6 @@ import { hydrationPass } from "~/components/HydrateLater";
 const FIELDS = new Set(["input", "textarea", "select"]);
 const LENGTH_PROPS = ["maxLength", "minLength"] as const;
 
-let hydrating = false;
 const autoFocused = new WeakSet<HTMLElement>();
 
 function focusOnMount(vnode: VNode) {
@@ -32,7 +31,7 @@ function focusOnMount(vnode: VNode) {
   vnode.ref = (element: HTMLElement | null) => {
     if (element && !autoFocused.has(element)) {
       autoFocused.add(element);
-      if (!hydrating) element.focus();
+      if (!hydrationPass.running) element.focus();
     }
     if (typeof ref === "function") ref(element);
     else if (ref) ref.current = element;
@@ -78,12 +77,10 @@ function root(parent: Element) {
 
 export function hydrateRoot(container: Element | Document, children: ComponentChild) {
   const parent = container === document ? documentParent() : (container as Element);
-  hydrating = true;
   hydrationPass.running = true;
   try {
     hydrate(children, parent);
   } finally {
-    hydrating = false;
     hydrationPass.running = false;
   }
   return root(parent);

@@ -16,16 +16,19 @@ function indiaTime(iso: string): Date {
   return new Date(time + IST_OFFSET_MS);
 }
 
+/** "22 Nov 2026" from India's wall clock, with `months`' names. */
+function dayMonthYear(d: Date, months: readonly string[]): string {
+  return `${d.getUTCDate()} ${months[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+}
+
 /** 22 November 2026 */
 export function formatLongDate(iso: string): string {
-  const d = indiaTime(iso);
-  return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return dayMonthYear(indiaTime(iso), MONTHS);
 }
 
 /** 22 Nov 2026 */
 export function formatShortDate(iso: string): string {
-  const d = indiaTime(iso);
-  return `${d.getUTCDate()} ${SHORT_MONTHS[d.getUTCMonth()]} ${d.getUTCFullYear()}`;
+  return dayMonthYear(indiaTime(iso), SHORT_MONTHS);
 }
 
 /** 22 Nov 2026, 4:30 pm */
@@ -33,5 +36,5 @@ export function formatDateTime(iso: string): string {
   const d = indiaTime(iso);
   const hours = d.getUTCHours();
   const minutes = String(d.getUTCMinutes()).padStart(2, "0");
-  return `${formatShortDate(iso)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? "am" : "pm"}`;
+  return `${dayMonthYear(d, SHORT_MONTHS)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? "am" : "pm"}`;
 }
