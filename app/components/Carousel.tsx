@@ -25,7 +25,16 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
   const [index, setIndex] = useState(0);
   const [paused, setPaused] = useState(false);
   const count = slides.length;
-  const go = useCallback((next: number) => setIndex(((next % count) + count) % count), [count]);
+  // Slides fade only once one has moved: as hydration stacks the server's strip, the hidden slides
+  // turn transparent at once (a fade then would show them over the first for half a second).
+  const [moved, setMoved] = useState(false);
+  const go = useCallback(
+    (next: number) => {
+      setMoved(true);
+      setIndex(((next % count) + count) % count);
+    },
+    [count],
+  );
 
   useEffect(() => {
     if (!hydrated || paused || count < 2) return;
@@ -59,7 +68,11 @@ export function Carousel<T>({ slides, label, intervalMs = 3000, renderSlide, cla
             className={
               !hydrated
                 ? "relative h-full w-full shrink-0 snap-start"
-                : `absolute inset-0 transition-opacity duration-500 ${i === index ? "opacity-100" : "pointer-events-none opacity-0"}`
+                : [
+                    "absolute inset-0",
+                    moved ? "transition-opacity duration-500" : "",
+                    i === index ? "opacity-100" : "pointer-events-none opacity-0",
+                  ].join(" ")
             }
           >
             {renderSlide(s, i, !hydrated || i === index)}
