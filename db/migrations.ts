@@ -27,6 +27,7 @@ import * as m0022 from "../migrations/2026-11-26-0022-shared-secrets";
 import * as m0023 from "../migrations/2026-11-26-0023-mail-outbox";
 import * as m0024 from "../migrations/2026-11-26-0024-uploads";
 import * as m0025 from "../migrations/2026-11-26-0025-mail-discard-after";
+import * as m0026 from "../migrations/2026-11-28-0026-payment-order-order-id";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-26-0023-mail-outbox": m0023,
   "2026-11-26-0024-uploads": m0024,
   "2026-11-26-0025-mail-discard-after": m0025,
+  "2026-11-28-0026-payment-order-order-id": m0026,
 };

@@ -138,6 +138,8 @@ export interface PaymentOrdersTable {
   failure: string | null;
   /** JSON of the coupon rule its amount was priced with (migration 0019): the order is placed at that price */
   coupon: Generated<string | null>;
+  /** the order this payment became (migration 0026), written in that order's transaction */
+  orderId: Generated<number | null>;
   createdAt: string;
   updatedAt: string;
 }

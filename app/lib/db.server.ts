@@ -17,6 +17,11 @@ export function isPostgresUrl(url: string) {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/** Is this database PostgreSQL (row locks needed), not SQLite (one writer at a time)? */
+export function isPostgres(db: Kysely<DB>): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
 export function sqlitePath(url: string) {
   return url.startsWith("file:") ? url.slice("file:".length) : url;
 }

@@ -31,7 +31,11 @@ export type ErrorCode =
   /** a payment's signature did not verify */
   | "PAYMENT_FAILED"
   /** the payment order was already paid by another payment */
-  | "ANOTHER_PAYMENT";
+  | "ANOTHER_PAYMENT"
+  /** the payment order was marked failed (its payment refunded or being refunded): it can never become an order */
+  | "PAYMENT_ORDER_FAILED"
+  /** the gateway holds no captured payment of the payment order's amount for this proof */
+  | "NOT_CAPTURED";
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
 

@@ -28,6 +28,8 @@ import type { Order, PaymentForOrder } from "./orders.server";
 import { assertUnpaidAllowed, CART_CHANGED, getOrder, orderableLines, placeOrder } from "./orders.server";
 import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } from "./refunds.server";
 import { holdUnits, releaseForCustomer, releaseForPayment, reservationExpiry } from "./reservations.server";
+import type { LockedPaymentOrder } from "./payment-orders.server";
+import { failedMessage, lockPaymentOrder, paymentUsedFor } from "./payment-orders.server";
 import { checkOrderDelivery } from "./delivery.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
@@ -221,20 +223,9 @@ export async function startPayment(userId: number, db: Db = defaultDb) {
 export async function getPaymentOrder(id: string, userId: number, db: Db = defaultDb): Promise<PaymentOrder | null> {
   const row = await db
     .selectFrom("paymentOrders")
-    .leftJoin("orders", "orders.paymentOrderId", "paymentOrders.id")
-    .select([
-      "paymentOrders.id",
-      "paymentOrders.userId",
-      "paymentOrders.amountPaise",
-      "paymentOrders.currency",
-      "paymentOrders.status",
-      "paymentOrders.paymentId",
-      "paymentOrders.checkout",
-      "paymentOrders.failure",
-      "orders.id as orderId",
-    ])
-    .where("paymentOrders.id", "=", id)
-    .where("paymentOrders.userId", "=", userId)
+    .select(["id", "userId", "amountPaise", "currency", "status", "paymentId", "checkout", "failure", "orderId"])
+    .where("id", "=", id)
+    .where("userId", "=", userId)
     .executeTakeFirst();
   if (!row) return null;
   const checkout = row.checkout ? (JSON.parse(row.checkout) as { shipping?: ShippingAddress }) : null;
@@ -256,46 +247,46 @@ type PaymentNews = { placed: false } | { placed: true } | { refused: string };
 const VERIFIED: PaymentNews = { placed: false };
 
 /**
- * Record a verified payment on its payment order; a different payment for the same order, or one
- * payment for two orders, is refused. The row is written only when this changes it: a payment
- * recorded already stays as it is (its first refusal reason too), so a retry refused again, or a
- * second verification, writes nothing.
+ * Record a verified payment on its payment order, decided under the payment order's locked row:
+ * a different payment for a payment order paid already, one marked failed, or one payment for two
+ * payment orders, is refused. The row is written only when this changes it: a payment recorded
+ * already stays as it is (its first refusal reason too; a refusal never touches a payment order that
+ * became an order), so a retry refused again, or a second verification, writes nothing.
  */
 async function recordPayment(paymentOrderId: string, paymentId: string, db: Db, news: PaymentNews = VERIFIED): Promise<void> {
-  const reason = "refused" in news ? news.refused.slice(0, 500) : null;
-  try {
-    const result = await db
-      .updateTable("paymentOrders")
-      .set({ paymentId, status: "paid", ...("refused" in news || news.placed ? { failure: reason } : {}), updatedAt: nowIso() })
-      .where("id", "=", paymentOrderId)
-      .where("status", "!=", "failed")
-      .where((eb) => {
-        const changes = [eb("status", "!=", "paid")];
-        if ("refused" in news) changes.push(eb("failure", "is", null));
-        else if (news.placed) changes.push(eb("failure", "is not", null));
-        return eb.or([eb("paymentId", "is", null), eb.and([eb("paymentId", "=", paymentId), eb.or(changes)])]);
-      })
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 1) {
-      // Verified within its coupon hold: the use stays held for this payment until its order or refund.
-      await keepCouponHoldForPayment(db, paymentOrderId);
-      return;
+  const verdict = await inTransaction(db, async (trx): Promise<"recorded" | "unchanged" | LockedPaymentOrder> => {
+    const row = await lockPaymentOrder(trx, paymentOrderId);
+    if (!row) throw new AppError(404, "That payment order was not found");
+    if (row.status === "failed" || (row.paymentId !== null && row.paymentId !== paymentId)) return row;
+    const failure =
+      row.orderId !== null
+        ? row.failure
+        : "refused" in news
+          ? (row.failure ?? news.refused.slice(0, 500))
+          : news.placed
+            ? null
+            : row.failure;
+    if (row.status === "paid" && row.paymentId === paymentId && failure === row.failure) return "unchanged";
+    try {
+      await trx
+        .updateTable("paymentOrders")
+        .set({ paymentId, status: "paid", failure, updatedAt: nowIso() })
+        .where("id", "=", paymentOrderId)
+        .execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
+      throw error;
     }
-    const row = await db
-      .selectFrom("paymentOrders")
-      .select(["status", "failure", "paymentId"])
-      .where("id", "=", paymentOrderId)
-      .executeTakeFirst();
-    if (row?.status === "paid" && row.paymentId === paymentId) return;
-    // A second verified payment of a payment order paid by another: it is refunded (in the caller's
-    // transaction that would roll back with the refusal: placePaidOrder refunds it after).
-    if (!db.isTransaction) await refundPaidTwice(paymentOrderId, paymentId, db);
-    if (row?.status === "failed") throw new AppError(409, failedMessage(row.failure));
-    throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, "This payment has already been used");
-    throw error;
-  }
+    return row.status === "created" ? "recorded" : "unchanged";
+  });
+  // Verified within its coupon hold: the use stays held for this payment until its order or refund.
+  if (verdict === "recorded") await keepCouponHoldForPayment(db, paymentOrderId);
+  if (typeof verdict === "string") return;
+  // A second verified payment of a payment order paid by another, or failed: it is refunded (in the
+  // caller's transaction that would roll back with the refusal: placePaidOrder refunds it after).
+  if (!db.isTransaction && verdict.paymentId !== paymentId) await refundPaidTwice(paymentOrderId, paymentId, db);
+  if (verdict.status === "failed") throw new AppError(409, failedMessage(verdict.failure), undefined, undefined, "PAYMENT_ORDER_FAILED");
+  throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
 }
 
 /**
@@ -377,11 +368,13 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
   } catch (error) {
     // The order was refused after the payment could be recorded (rolled back with it): record it alone.
     if (recordable && (isAppError(error, "STOCK_SHORTAGE") || isAppError(error, "COUPON_LAPSED"))) {
-      const refundId = await db.transaction().execute(async (trx) => {
+      const marked = await db.transaction().execute(async (trx) => {
         await recordPayment(payment.paymentOrderId, payment.paymentId, trx, { refused: error.message });
         return markFailed(payment.paymentOrderId, error.message, trx);
       });
-      await sendRefundQuietly(refundId, db);
+      // Another placement of the same payment (a second tab, the webhook) placed its order meanwhile.
+      const placed = await settleFailed(marked, db);
+      if (placed !== null) throw paymentUsedFor(placed);
       throw new AppError(409, failedMessage(error.message), undefined, undefined, error.code);
     }
     if (!recordable && isAppError(error)) await refundPaidTwice(payment.paymentOrderId, payment.paymentId, db);
@@ -549,7 +542,7 @@ export async function paymentCallback(
 ): Promise<CallbackResult> {
   const failedId = GatewayIdSchema.safeParse(fields["error[metadata][order_id]"]);
   if (!("razorpay_signature" in fields)) {
-    if (failedId.success && reporterId !== null) await releaseForPayment(db, failedId.data, reporterId);
+    if (failedId.success && reporterId !== null) await releaseUnpaid(failedId.data, db, reporterId);
     return { paymentOrderId: failedId.success ? failedId.data : null, outcome: "failed" };
   }
   const proof = parseWith(PaymentProofSchema, fields);
@@ -618,7 +611,7 @@ export async function handleWebhook(
     .executeTakeFirst();
   if (!row || row.userId === null) return { received: true };
   if (payment.amount !== row.amountPaise) {
-    await sendRefundQuietly(await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db), db);
+    await settleFailed(await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db), db);
     return { received: true };
   }
   const paymentOrder = (await getPaymentOrder(row.id, row.userId, db))!;
@@ -649,46 +642,52 @@ export async function handleWebhook(
   } catch (error) {
     if (error instanceof OrderExistsError) return { received: true, orderId: error.orderId };
     if (!isAppError(error)) throw error;
-    await sendRefundQuietly(await markFailed(row.id, error.message, db), db);
-    return { received: true };
+    const placed = await settleFailed(await markFailed(row.id, error.message, db), db);
+    return placed === null ? { received: true } : { received: true, orderId: placed };
   }
 }
 
 /** End a payment order's stock hold while nothing is paid for it (its payment failed). */
-async function releaseUnpaid(paymentOrderId: string, db: Db): Promise<void> {
-  const row = await db.selectFrom("paymentOrders").select("status").where("id", "=", paymentOrderId).executeTakeFirst();
-  if (row?.status === "created") await releaseForPayment(db, paymentOrderId);
+async function releaseUnpaid(paymentOrderId: string, db: Db, userId?: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    // Under its lock: a payment recorded meanwhile keeps what it holds.
+    const row = await lockPaymentOrder(trx, paymentOrderId);
+    if (row?.status === "created") await releaseForPayment(trx, paymentOrderId, userId);
+  });
 }
+
+/** What marking a payment order failed did: its refund queued (null: none owed or none recorded), or nothing, as it became an order. */
+type Marked = { refundId: number | null } | { orderId: number };
 
 /**
  * A paid payment that could not become an order, for the shop to refund; never one that did become
- * an order. What it held is free again, and its refund (of the whole payment, key
- * `unplaced:{id}`) is queued in the same transaction: answers its id, for the caller to send once
- * committed (null when nothing was marked, or no payment is recorded to refund: the staff's queue
- * shows it). `refused`: only a paid payment order whose order was refused (the staff's 'Refund now'
- * and the sweep after REFUSED_PAYMENT_HOURS): one whose order was placed meanwhile is left alone.
+ * an order. Decided under the payment order's locked row, from its own `order_id`: an order placed
+ * meanwhile wins, and this marks nothing (answers that order). What it held is free again, and its
+ * refund (of the whole payment, key `unplaced:{id}`) is queued in the same transaction: answers its
+ * id, for the caller to send once committed (null when no payment is recorded to refund: the staff's
+ * queue shows it). `refused`: only a paid payment order whose order was refused (the staff's 'Refund
+ * now' and the sweep after REFUSED_PAYMENT_HOURS).
  */
 async function markFailed(
   id: string,
   reason: string,
   db: Db,
   options: { refused?: boolean; actor?: "admin" | "system" } = {},
-): Promise<number | null> {
+): Promise<Marked> {
   return inTransaction(db, async (trx) => {
-    let update = trx
-      .updateTable("paymentOrders")
-      .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
-      .where("id", "=", id)
-      .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
-      );
-    // Placing the order clears `failure` on the same row, so this waits for it and then matches nothing.
-    if (options.refused) update = update.where("status", "=", "paid").where("failure", "is not", null);
-    const marked = await update.executeTakeFirst();
-    if (Number(marked.numUpdatedRows) !== 1) return null;
-    await releaseForPayment(trx, id);
-    const row = await trx.selectFrom("paymentOrders").select(["paymentId", "amountPaise"]).where("id", "=", id).executeTakeFirstOrThrow();
-    if (!row.paymentId || row.amountPaise < 100) return null;
+    const row = await lockPaymentOrder(trx, id);
+    if (!row) return { refundId: null };
+    if (row.orderId !== null) return { orderId: row.orderId };
+    if (options.refused && !(row.status === "paid" && row.failure !== null)) return { refundId: null };
+    if (row.status !== "failed") {
+      await trx
+        .updateTable("paymentOrders")
+        .set({ status: "failed", failure: reason.slice(0, 500), updatedAt: nowIso() })
+        .where("id", "=", id)
+        .execute();
+      await releaseForPayment(trx, id);
+    }
+    if (!row.paymentId || row.amountPaise < 100) return { refundId: null };
     const refund = await queueRefund(trx, {
       paymentOrderId: id,
       orderId: null,
@@ -697,8 +696,15 @@ async function markFailed(
       key: `unplaced:${id}`,
       actor: options.actor ?? "system",
     });
-    return refund.id;
+    return { refundId: refund.id };
   });
+}
+
+/** Send a failed payment order's refund once committed; the order id when an order had won the race instead. */
+async function settleFailed(marked: Marked, db: Db): Promise<number | null> {
+  if ("orderId" in marked) return marked.orderId;
+  await sendRefundQuietly(marked.refundId, db);
+  return null;
 }
 
 /** How long a paid payment whose order was refused waits for its customer to place it before it is refunded. */
@@ -713,16 +719,15 @@ export const REFUSED_PAYMENT_HOURS = 24;
  */
 export async function refundUnplacedPayment(paymentOrderId: string, actor: "admin" | "system", db: Db = defaultDb): Promise<number> {
   const refundId = await inTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom("paymentOrders")
-      .select(["status", "paymentId", "amountPaise"])
-      .where("id", "=", paymentOrderId)
-      .executeTakeFirst();
+    const row = await lockPaymentOrder(trx, paymentOrderId);
     if (!row) throw new AppError(404, "That payment order was not found");
+    if (row.orderId !== null) throw new AppError(409, "This payment has become an order, or has nothing to refund");
     if (row.status === "paid") {
-      const id = await markFailed(paymentOrderId, "Not placed by the customer: refunded", trx, { refused: true, actor });
-      if (id === null) throw new AppError(409, "This payment has become an order, or has nothing to refund");
-      return id;
+      const marked = await markFailed(paymentOrderId, "Not placed by the customer: refunded", trx, { refused: true, actor });
+      if (!("refundId" in marked) || marked.refundId === null) {
+        throw new AppError(409, "This payment has become an order, or has nothing to refund");
+      }
+      return marked.refundId;
     }
     if (row.status !== "failed" || !row.paymentId) throw new AppError(409, "This payment has nothing to refund");
     const refund = await queueRefund(trx, {
@@ -747,12 +752,7 @@ export async function refundUnplacedPayment(paymentOrderId: string, actor: "admi
  */
 async function refundPaidTwice(paymentOrderId: string, paymentId: string, db: Db): Promise<void> {
   const refundId = await inTransaction(db, async (trx) => {
-    const row = await trx
-      .selectFrom("paymentOrders")
-      .leftJoin("orders", "orders.paymentOrderId", "paymentOrders.id")
-      .select(["paymentOrders.status", "paymentOrders.paymentId", "paymentOrders.amountPaise", "orders.id as orderId"])
-      .where("paymentOrders.id", "=", paymentOrderId)
-      .executeTakeFirst();
+    const row = await lockPaymentOrder(trx, paymentOrderId);
     if (!row?.paymentId || row.paymentId === paymentId || row.status === "created" || row.amountPaise < 100) return null;
     const refund = await queueRefund(trx, {
       paymentOrderId,
@@ -768,6 +768,4 @@ async function refundPaidTwice(paymentOrderId: string, paymentId: string, db: Db
   await sendRefundQuietly(refundId, db);
 }
 
-export function failedMessage(reason: string | null): string {
-  return `This payment could not become an order${reason ? ` (${reason.replace(/\.$/, "")})` : ""}. It will be refunded.`;
-}
+export { failedMessage };

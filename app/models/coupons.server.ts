@@ -9,7 +9,7 @@
 import type { Expression, ExpressionBuilder, Selectable, SqlBool } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, dbNow, nowIso, toCount } from "~/lib/db.server";
+import { db as defaultDb, dbNow, isPostgres, nowIso, toCount } from "~/lib/db.server";
 import type { CouponsTable, DB } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
@@ -19,7 +19,6 @@ import { COUPON_MESSAGES, describeDeal } from "~/utils/coupon-fields";
 import { CouponCodeSchema } from "~/utils/coupon-schemas";
 import type { DiscountLine, DiscountRule } from "~/utils/pricing";
 import { couponDiscount } from "~/utils/pricing";
-import { isPostgres } from "./reservations.server";
 
 export type CouponRow = Selectable<CouponsTable>;
 

@@ -22,6 +22,7 @@ import { assertStock, CART_FULL } from "./cart.server";
 import { checkOrderDelivery } from "./delivery.server";
 import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
 import { queueOrderConfirmation, queueShippedMail } from "./order-mail.server";
+import { lockForPlacement, recordPlacement } from "./payment-orders.server";
 import type { OrderRefund } from "./refunds.server";
 import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
 import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
@@ -414,6 +415,9 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         .where("userId", "=", input.userId)
         .returning(["id", "couponCode"])
         .executeTakeFirst();
+      // The payment order next (placement, refund and failure all decide under its lock): one that
+      // became an order, or was marked failed for a refund, is never placed again.
+      const paymentOrder = input.payment ? await lockForPlacement(trx, input.payment.paymentOrderId) : null;
       const previous = await existingOrderFor(input, key, trx);
       if (previous) throw previous;
       if (input.withOrder) await input.withOrder(trx);
@@ -426,10 +430,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
         lines.map((l) => l.itemId),
       );
       // A paid payment is priced by the coupon it was paid with; else the cart's code, checked again now.
-      const paidWith = input.payment
-        ? await trx.selectFrom("paymentOrders").select("coupon").where("id", "=", input.payment.paymentOrderId).executeTakeFirst()
-        : undefined;
-      const snapshot = input.payment ? parseSnapshot(paidWith?.coupon ?? null) : null;
+      const snapshot = paymentOrder ? parseSnapshot(paymentOrder.coupon) : null;
       const discount = await discountForOrder(trx, {
         code: input.payment ? null : (cart?.couponCode ?? null),
         snapshot,
@@ -491,6 +492,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           })),
         )
         .execute();
+      if (input.payment) await recordPlacement(trx, input.payment.paymentOrderId, order.id, now);
       // The coupon's use, counted here so racing orders never pass its limit (coupons.server).
       if (discount) await countCouponUse(trx, discount, order.id, input.userId, now);
       // In item id order, so two carts never wait on each other's rows in opposite orders.

@@ -6,7 +6,6 @@
 // Never more than a payment took: checked under a lock on its payment order, counting every refund
 // of that payment not failed. Amounts are whole rupees here, paise at the gateway.
 import type { Updateable } from "kysely";
-import { PostgresAdapter } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import type { RefundReason as Reason, RefundsTable, RefundStatus } from "~/lib/db-schema";
@@ -16,6 +15,7 @@ import { createGatewayRefund } from "~/lib/payments.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { queueRefundMail } from "./refund-mail.server";
+import { lockPaymentOrder } from "./payment-orders.server";
 import { getUserById } from "./users.server";
 
 export type RefundReason = Reason;
@@ -108,21 +108,6 @@ const REASON_WORDS: Record<RefundReason, string> = {
   cancelled: "a cancelled order",
   returned: "a return",
 };
-
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
-
-/**
- * The payment order's row, locked for the rest of the transaction on PostgreSQL (FOR UPDATE:
- * every refund of its payments is decided one at a time); SQLite runs one transaction at a time.
- */
-async function lockPaymentOrder(trx: Db, paymentOrderId: string) {
-  let query = trx
-    .selectFrom("paymentOrders")
-    .select(["id", "userId", "status", "paymentId", "amountPaise"])
-    .where("id", "=", paymentOrderId);
-  if (isPostgres(trx)) query = query.forUpdate();
-  return query.executeTakeFirst();
-}
 
 /** What a payment took, in rupees: every payment of a payment order is for its amount. */
 const paidRupees = (amountPaise: number) => Math.floor(amountPaise / 100);

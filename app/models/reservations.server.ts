@@ -7,9 +7,8 @@
 // and housekeeping deletes it. "Now" is the database's clock on PostgreSQL (db.server's dbNow and
 // dbNowValue, read under the locks), so servers whose clocks differ agree on which holds are live.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, dbNowValue, nowIso } from "~/lib/db.server";
+import { db as defaultDb, dbNowValue, isPostgres, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { PostgresAdapter } from "kysely";
 import { COD_LIMITS } from "~/utils/checkout";
 
 /** When a hold made at `now` (dbNow's, read under the locks) ends. */
@@ -68,11 +67,6 @@ export async function withAvailability<T extends { itemId: number; stock: number
 export async function availabilityOf(db: Db, item: { id: number; stock: number }, userId: number | null): Promise<Availability> {
   const [line] = await withAvailability(db, [{ itemId: item.id, stock: item.stock }], userId);
   return { available: line!.available, held: line!.held };
-}
-
-/** Is this database PostgreSQL (row locks needed), not SQLite (one writer at a time)? */
-export function isPostgres(db: Db): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /**
