@@ -137,7 +137,7 @@ describe("a paid payment order raced by two placements and a cart change", () =>
         tally.refunded++;
       }
     }
-    console.log(`${ROUNDS} rounds: ${tally.placed} placed one order, ${tally.refunded} refunded once`);
+    console.info(`${ROUNDS} rounds: ${tally.placed} placed one order, ${tally.refunded} refunded once`);
     expect(tally.placed + tally.refunded).toBe(ROUNDS);
   });
 });
