@@ -4,6 +4,7 @@
 // hex) and both are checked by `isValidPaymentSignature`, one code path, timing-safe.
 import crypto from "node:crypto";
 import { env } from "./env.server";
+import { AppError } from "./errors.server";
 import { secret } from "./secrets.server";
 
 export type PaymentMode = "razorpay" | "offline";
@@ -73,16 +74,38 @@ export function isTestPaymentId(paymentId: string | null): boolean {
 }
 
 /**
+ * A Razorpay client with the shop's keys, and its axios instance (the SDK's, not in its types),
+ * whose calls give up after 20 s: a hung gateway never holds a customer's request longer.
+ */
+async function razorpayClient() {
+  const { default: Razorpay } = await import("razorpay");
+  const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
+  const http = (
+    client.api as unknown as { rq?: { defaults: { headers: { common: Record<string, string> }; timeout?: number } } } | undefined
+  )?.rq;
+  if (http) http.defaults.timeout = 20_000;
+  return { client, http };
+}
+
+/**
  * Create the gateway's order for an amount in paise. Razorpay mode calls Razorpay's Orders API
  * (network); offline mode makes a local id.
  */
 export async function createGatewayOrder(amountPaise: number, receipt: string): Promise<string> {
   if (paymentMode() === "offline") return gatewayId("order", TEST_MARKER);
-  const { default: Razorpay } = await import("razorpay");
-  const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
-  const order = await client.orders.create({ amount: amountPaise, currency: "INR", receipt });
-  return String(order.id);
+  const { client } = await razorpayClient();
+  try {
+    const order = await client.orders.create({ amount: amountPaise, currency: "INR", receipt });
+    if (typeof order.id !== "string") throw new Error("no order id");
+    return order.id;
+  } catch (error) {
+    // The SDK rejects with a plain object or a TypeError: said once here, never as a 500.
+    console.warn(`Razorpay's Orders API failed: ${gatewayError(error, "refused").reason}`);
+    throw new AppError(503, GATEWAY_UNAVAILABLE);
+  }
 }
+
+export const GATEWAY_UNAVAILABLE = "The payment gateway could not be reached. Please try again in a minute, or choose Cash on Delivery.";
 
 /**
  * The offline gateway's "payment": a new payment id and its signature. `failed` (to try the failure
@@ -108,6 +131,83 @@ export function offlineGatewayPayment(orderId: string, outcome: "paid" | "failed
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const tail = Array.from(digest.subarray(0, 14 - TEST_MARKER.length), (byte) => alphabet[byte % alphabet.length]).join("");
   return offlinePayment(orderId, outcome, `pay_${TEST_MARKER}${tail}`);
+}
+
+// ---- Capture (ADR 0012) ---------------------------------------------------------------------
+
+/** The payment a proof names, as the shop checks it before anything is ordered for it. */
+export interface CaptureRequest {
+  paymentId: string;
+  /** the payment order (Razorpay's order) it must belong to */
+  orderId: string;
+  amountPaise: number;
+}
+
+/**
+ * The gateway's word on a payment: captured (the money is the shop's), refused (it is not and will
+ * not be: failed, only authorised and not capturable, or not this order's amount, currency or
+ * order), or unavailable (no answer worth acting on: ask again later).
+ */
+export type CaptureAnswer = { outcome: "captured" } | { outcome: "refused"; reason: string } | { outcome: "unavailable"; reason: string };
+
+interface GatewayPayment {
+  id?: unknown;
+  order_id?: unknown;
+  amount?: unknown;
+  currency?: unknown;
+  status?: unknown;
+}
+
+/** Is this Razorpay payment the one the shop asked for: its order, its amount in paise, rupees? */
+function mismatch(payment: GatewayPayment, request: CaptureRequest): string | null {
+  if (payment.order_id !== request.orderId) return "The payment belongs to another order";
+  if (payment.currency !== "INR") return `The payment is in ${String(payment.currency)}, not INR`;
+  if (payment.amount !== request.amountPaise) return `The payment is of ${String(payment.amount)} paise, not ${request.amountPaise}`;
+  return null;
+}
+
+/**
+ * A checkout signature proves that a payment was authorised, not that the money was taken. Before an
+ * order is paid by it, the payment is read from the gateway's Payments API: captured, it is the
+ * shop's; only authorised, the shop captures it (the order's amount, INR) and reads the answer; any
+ * other state, amount, currency or order refuses it. The offline test gateway moves no money: its
+ * payments (`pay_TEST…`, made by the shop's own page and signed with its key) are captured as made.
+ */
+export async function capturePayment(request: CaptureRequest): Promise<CaptureAnswer> {
+  if (isTestPaymentId(request.paymentId)) {
+    return paymentMode() === "offline"
+      ? { outcome: "captured" }
+      : { outcome: "refused", reason: "A test payment while Razorpay keys are set" };
+  }
+  if (paymentMode() === "offline") return { outcome: "refused", reason: "Razorpay keys are not set: a Razorpay payment cannot be checked" };
+  const { client } = await razorpayClient();
+  const read = async (): Promise<CaptureAnswer | GatewayPayment> => {
+    try {
+      const payment = (await client.payments.fetch(request.paymentId)) as GatewayPayment;
+      const wrong = mismatch(payment, request);
+      return wrong ? { outcome: "refused", reason: wrong } : payment;
+    } catch (error) {
+      return gatewayError(error, "The payment gateway did not find the payment");
+    }
+  };
+  const verdict = (payment: GatewayPayment): CaptureAnswer =>
+    payment.status === "captured"
+      ? { outcome: "captured" }
+      : { outcome: "refused", reason: `The payment is ${String(payment.status)}, not captured` };
+  const first = await read();
+  if ("outcome" in first) return first;
+  if (first.status !== "authorized") return verdict(first);
+  try {
+    await client.payments.capture(request.paymentId, request.amountPaise, "INR");
+  } catch (error) {
+    // Captured meanwhile by another request for the same payment (Razorpay refuses a second capture)?
+    const again = await read();
+    if (!("outcome" in again) && again.status === "captured") return { outcome: "captured" };
+    return gatewayError(error, "The payment gateway refused to capture the payment");
+  }
+  // What counts is the payment as the gateway now holds it, not the capture call's echo.
+  const captured = await read();
+  return "outcome" in captured ? captured : verdict(captured);
 }
 
 // ---- Refunds (ADR 0012) ---------------------------------------------------------------------
@@ -136,7 +236,7 @@ export type GatewayRefundAnswer =
 const REFUND_STATES = new Set(["pending", "processed", "failed"]);
 
 /** The SDK rejects an API error as `{ statusCode, error: { description } }`, and a network failure as a TypeError. */
-function refundError(error: unknown): GatewayRefundAnswer {
+function gatewayError(error: unknown, refusal: string): { outcome: "refused" | "unavailable"; reason: string } {
   const answer = typeof error === "object" && error !== null ? (error as { statusCode?: unknown; error?: { description?: unknown } }) : {};
   const status = typeof answer.statusCode === "number" ? answer.statusCode : null;
   const description = typeof answer.error?.description === "string" ? answer.error.description.slice(0, 300) : null;
@@ -144,7 +244,7 @@ function refundError(error: unknown): GatewayRefundAnswer {
   if (status === 409 || status === 429 || status >= 500) {
     return { outcome: "unavailable", reason: `The payment gateway answered ${status}${description ? `: ${description}` : ""}` };
   }
-  return { outcome: "refused", reason: description ?? `The payment gateway refused the refund (${status})` };
+  return { outcome: "refused", reason: description ?? `${refusal} (${status})` };
 }
 
 /**
@@ -160,12 +260,9 @@ export async function createGatewayRefund(request: GatewayRefundRequest): Promis
   if (paymentMode() === "offline") {
     return { outcome: "refused", reason: "Razorpay keys are not set: a Razorpay payment cannot be refunded from here" };
   }
-  const { default: Razorpay } = await import("razorpay");
-  const client = new Razorpay({ key_id: env.RAZORPAY_KEY_ID!, key_secret: env.RAZORPAY_KEY_SECRET! });
-  // The SDK's axios instance (not in its types): this client's requests carry the key.
-  const http = (client.api as unknown as { rq: { defaults: { headers: { common: Record<string, string> }; timeout?: number } } }).rq;
-  http.defaults.headers.common["X-Refund-Idempotency"] = request.idempotencyKey;
-  http.defaults.timeout = 20_000;
+  const { client, http } = await razorpayClient();
+  // This client's requests carry the key (the SDK's refund call takes no headers).
+  if (http) http.defaults.headers.common["X-Refund-Idempotency"] = request.idempotencyKey;
   try {
     const refund = (await client.payments.refund(request.paymentId, {
       amount: request.amountPaise,
@@ -178,6 +275,6 @@ export async function createGatewayRefund(request: GatewayRefundRequest): Promis
     }
     return { outcome: "answered", id: refund.id, status: refund.status as "pending" | "processed" | "failed" };
   } catch (error) {
-    return refundError(error);
+    return gatewayError(error, "The payment gateway refused the refund");
   }
 }

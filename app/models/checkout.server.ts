@@ -7,6 +7,7 @@ import { db as defaultDb, dbNow, isUniqueViolation, nowIso } from "~/lib/db.serv
 import { AppError, isAppError, OrderExistsError } from "~/lib/errors.server";
 import { z } from "zod";
 import {
+  capturePayment,
   createGatewayOrder,
   isValidPaymentSignature,
   isValidWebhookSignature,
@@ -34,6 +35,9 @@ import { checkOrderDelivery } from "./delivery.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
 export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";
+export const NOT_CAPTURED =
+  "The payment gateway has not taken this payment, so nothing was ordered. If money left your account, the bank returns it on its own.";
+export const PAYMENT_UNCONFIRMED = "The payment gateway could not confirm your payment just now. Please try again in a minute.";
 export const COUPON_BEFORE_PAYING =
   "An online order is paid at its payment order's price: apply the coupon to the cart (POST /api/cart/coupon) before /rzp/create-order.";
 /** What one online payment may be: Razorpay's usual ceiling per payment, well inside the paise column. */
@@ -297,6 +301,19 @@ async function checkedPaymentOrder(proof: PaymentProofInput, userId: number, db:
   if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) throw paymentFailed();
   const paymentOrder = await getPaymentOrder(proof.razorpay_order_id, userId, db);
   if (!paymentOrder) throw new AppError(404, "That payment order was not found");
+  // The payment recorded already was captured when it was recorded; any other is read from the gateway now.
+  if (paymentOrder.paymentId !== proof.razorpay_payment_id) {
+    const payment = { paymentId: proof.razorpay_payment_id, orderId: paymentOrder.id, amountPaise: paymentOrder.amountPaise };
+    const answer = await capturePayment(payment);
+    if (answer.outcome === "unavailable") {
+      console.warn(`payment ${payment.paymentId} of ${payment.orderId} could not be confirmed: ${answer.reason}`);
+      throw new AppError(503, PAYMENT_UNCONFIRMED);
+    }
+    if (answer.outcome === "refused") {
+      console.warn(`payment ${payment.paymentId} of ${payment.orderId} refused: ${answer.reason}`);
+      throw new AppError(409, NOT_CAPTURED, undefined, undefined, "NOT_CAPTURED");
+    }
+  }
   return paymentOrder;
 }
 
@@ -559,7 +576,7 @@ export async function paymentCallback(
   } catch (error) {
     if (error instanceof OrderExistsError) return { orderId: error.orderId };
     if (!isAppError(error)) throw error;
-    if (error.status === 429) return { paymentOrderId, outcome: "busy" };
+    if (error.status === 429 || error.status === 503) return { paymentOrderId, outcome: "busy" };
     return { paymentOrderId, outcome: isAppError(error, "PAYMENT_FAILED") ? "failed" : "refused" };
   }
 }
@@ -568,6 +585,7 @@ interface WebhookPayment {
   id?: unknown;
   order_id?: unknown;
   amount?: unknown;
+  currency?: unknown;
   status?: unknown;
 }
 
@@ -610,8 +628,12 @@ export async function handleWebhook(
     .where("id", "=", payment.order_id)
     .executeTakeFirst();
   if (!row || row.userId === null) return { received: true };
-  if (payment.amount !== row.amountPaise) {
-    await settleFailed(await markFailed(row.id, `Paid ${payment.amount} paise, expected ${row.amountPaise}`, db), db);
+  if (payment.amount !== row.amountPaise || (payment.currency !== undefined && payment.currency !== "INR")) {
+    const reason =
+      payment.amount !== row.amountPaise
+        ? `Paid ${payment.amount} paise, expected ${row.amountPaise}`
+        : `Paid in ${String(payment.currency).slice(0, 3)}, expected INR`;
+    await settleFailed(await markFailed(row.id, reason, db), db);
     return { received: true };
   }
   const paymentOrder = (await getPaymentOrder(row.id, row.userId, db))!;

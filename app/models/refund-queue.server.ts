@@ -51,7 +51,7 @@ function needingAction(db: Db) {
         eb.and([
           eb("paymentOrders.status", "=", "paid"),
           eb("paymentOrders.failure", "is not", null),
-          eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
+          eb("paymentOrders.orderId", "is", null),
         ]),
       ]),
     );
@@ -146,9 +146,8 @@ export async function sweepRefunds(db: Db = defaultDb, now = new Date()): Promis
     .where("status", "=", "paid")
     .where("failure", "is not", null)
     .where("updatedAt", "<", before)
-    .where((eb) =>
-      eb.not(eb.exists(eb.selectFrom("orders").select("orders.id").whereRef("orders.paymentOrderId", "=", "paymentOrders.id"))),
-    )
+    // Candidates only: refundUnplacedPayment decides again under the payment order's lock.
+    .where("orderId", "is", null)
     .orderBy("updatedAt")
     .limit(50)
     .execute();
