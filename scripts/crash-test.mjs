@@ -12,7 +12,8 @@
 //   verified through /rzp/verify-payment waits for its order) or its order was refused (the
 //   reason is recorded with it, and the payment page offers 'Place my order', ADR 0007), or it
 //   carries the refund flag (status `failed`, with the reason); no online order without its
-//   recorded payment; no failed payment that became an order;
+//   recorded payment; no failed payment that became an order; the payment order records the order
+//   that names it; no payment order that became an order is also refunded whole as never placed;
 // - refunds (ADR 0012): a cancelled online order has its refund (queued in the cancellation's
 //   transaction), a failed payment order with a recorded payment has one of that payment, and no
 //   payment has refunds (pending or processed) above what it took;
@@ -27,10 +28,10 @@
 // restart (the same idempotency key or payment proof, or a reload of the payment page). Fresh
 // customers take over from those near the per-account limits.
 //
-//   node scripts/crash-test.mjs [--rounds 50] [--customers 8] [--window 2500] [--seed N] [--pg ADMIN_URL] [--keep]
+//   node scripts/crash-test.mjs [--rounds 50] [--customers 8] [--window 2500] [--seed N] [--pg [ADMIN_URL]] [--keep]
 //
 // It builds nothing: it runs build/ (npx remix vite:build first). SQLite by default, in a
-// temporary folder; with --pg (or TEST_PG_URL) an admin connection to PostgreSQL, on which it
+// temporary folder; with --pg ADMIN_URL (or TEST_PG_URL) an admin connection to PostgreSQL, on which it
 // creates a fresh database (and drops it afterwards). Exits 1 on any violation.
 // tests/integration/crash.test.ts runs a short version in npm test.
 import { spawn } from "node:child_process";
@@ -534,10 +535,14 @@ async function checkInvariants(database, initialStock, run) {
     let paidWaiting = 0;
     let failedCount = 0;
     const payments = await all(
-      `select p.id, p.status, p.payment_id, p.failure, o.id as order_id, o.payment_id as order_payment_id
+      `select p.id, p.status, p.payment_id, p.failure, p.order_id as recorded_order_id, o.id as order_id, o.payment_id as order_payment_id
        from payment_orders p left join orders o on o.payment_order_id = p.id`,
     );
     for (const p of payments) {
+      // The payment order records the order it became, in that order's transaction (migration 0026).
+      if (p.recorded_order_id !== p.order_id) {
+        violations.push(`payments: ${p.id} records order ${p.recorded_order_id ?? "none"}, but order ${p.order_id ?? "none"} names it`);
+      }
       if (p.status === "failed") {
         failedCount += 1;
         if (p.order_id !== null) violations.push(`payments: ${p.id} is marked failed (refund due) but became order #${p.order_id}`);
@@ -577,6 +582,12 @@ async function checkInvariants(database, initialStock, run) {
        and not exists (select 1 from refunds f where f.order_id = o.id and f.reason = 'cancelled')`,
     )) {
       violations.push(`refunds: online order #${r.id} was cancelled without its refund`);
+    }
+    for (const r of await all(
+      `select p.id from payment_orders p join refunds f on f.payment_order_id = p.id and f.idempotency_key = 'unplaced:' || p.id
+       where p.order_id is not null or exists (select 1 from orders o where o.payment_order_id = p.id)`,
+    )) {
+      violations.push(`refunds: ${r.id} became an order and was also refunded whole as never placed`);
     }
     for (const r of await all(
       `select p.id from payment_orders p where p.status = 'failed' and p.payment_id is not null
@@ -1103,6 +1114,14 @@ async function adminRound(run, admin) {
 // ---- the command line ------------------------------------------------------------------
 
 async function main() {
+  // A bare `--pg` (npm run crash-test -- --pg): a throwaway PostgreSQL cluster of its own.
+  const bare = process.argv.indexOf("--pg");
+  if (bare !== -1 && (process.argv[bare + 1] === undefined || process.argv[bare + 1].startsWith("--"))) {
+    const { startPostgres } = await import("./throwaway.mjs");
+    const cluster = await startPostgres();
+    process.argv.splice(bare + 1, 0, cluster.adminUrl);
+    process.on("exit", () => cluster.stop());
+  }
   const { values } = parseArgs({
     options: {
       rounds: { type: "string", default: "50" },
