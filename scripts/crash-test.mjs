@@ -244,11 +244,9 @@ export async function runCrashTest(options = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-crash-"));
   const mailDir = path.join(dataDir, "mail");
   const database = await createDatabase(dataDir, options.pgAdminUrl ?? null);
-  // The offline test gateway's key secret (app/lib/payments.server.ts keeps it in DATA_DIR as
-  // offline-gateway.secret, made on first use): made here, so the API customers can sign their
-  // payments exactly as the gateway does.
+  // The offline test gateway's key secret (TEST_GATEWAY_SECRET, app/lib/secrets.server.ts): made
+  // here and given to the server, so the API customers can sign their payments as the gateway does.
   const gatewaySecret = crypto.randomBytes(32).toString("hex");
-  fs.writeFileSync(path.join(dataDir, "offline-gateway.secret"), gatewaySecret, { mode: 0o600 });
   const adminPassword = crypto.randomBytes(18).toString("base64url");
   const port = await freePort();
   const server = new ShopServer({
@@ -265,6 +263,7 @@ export async function runCrashTest(options = {}) {
       MAIL_DIR: mailDir,
       SEED: "demo",
       ADMIN_PASSWORD: adminPassword,
+      TEST_GATEWAY_SECRET: gatewaySecret,
       TRUST_PROXY: "1",
     },
   });
@@ -275,7 +274,7 @@ export async function runCrashTest(options = {}) {
     windowMs,
     /** set the moment the kill is decided: nobody starts a request after it */
     killed: false,
-    stats: { requests: 0, cut: 0, byClass: {}, serverErrors: new Map() },
+    stats: { requests: 0, cut: 0, forged: 0, byClass: {}, serverErrors: new Map() },
     /** every payment order a customer started, by id */
     payments: new Map(),
     catalogue: [],
@@ -377,6 +376,8 @@ export async function runCrashTest(options = {}) {
     summary.requests = run.stats.requests;
     summary.cut = run.stats.cut;
     summary.serverErrors = [...run.stats.serverErrors.entries()].map(([what, n]) => `${what} (${n}×)`);
+    if (run.stats.forged > 0)
+      violations.add(`payments: ${run.stats.forged} payments signed with the gateway's secret were refused as forged`);
     summary.violations = [...violations];
     summary.seconds = Math.round((Date.now() - began) / 100) / 10;
     const keep = options.keep || failed || violations.size > 0;
@@ -757,7 +758,11 @@ async function send(run, who, method, urlPath, { json, form } = {}) {
       parsed = null;
     }
   }
-  return { status: answer.status, body: parsed, text: answer.text, location: String(answer.headers.location ?? "") };
+  const location = String(answer.headers.location ?? "");
+  // The customers sign with the gateway's key secret: a refused signature means the run's secret is not
+  // the server's, and no online payment of the run could be tested.
+  if (parsed?.message === "Payment verification failed" || location.includes("payment=failed")) run.stats.forged += 1;
+  return { status: answer.status, body: parsed, text: answer.text, location };
 }
 
 /** Retries what the shop answers 503 (busy hashing) or 429 to; the customers' setup must not give up. */
