@@ -152,6 +152,10 @@ export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: 
   const paymentId = input.paymentId ?? paymentOrder.paymentId;
   if (!paymentId || paymentOrder.status === "created")
     throw new AppError(409, "Nothing was paid for this payment order: there is nothing to refund");
+  // A payment that became an order is refunded through that order (a cancellation, a return), never as never placed.
+  if (input.orderId === null && paymentOrder.orderId !== null && paymentId === paymentOrder.paymentId) {
+    throw new AppError(409, `This payment became order #${paymentOrder.orderId}: refund it through that order`);
+  }
   const left = paidRupees(paymentOrder.amountPaise) - (await committedAmount(trx, input.paymentOrderId, paymentId));
   if (input.amount > left) {
     const message = REFUND_TOO_LARGE(input.amount, Math.max(0, left));

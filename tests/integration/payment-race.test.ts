@@ -14,6 +14,7 @@ import * as cartClearLine from "~/routes/api.cart.clear_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { offlinePayment } from "~/lib/payments.server";
+import { queueRefund } from "~/models/refunds.server";
 import { jsonRequest } from "../support/requests";
 import { asRecord, call } from "./helpers";
 import type { Customer } from "./order-helpers";
@@ -139,5 +140,29 @@ describe("a paid payment order raced by two placements and a cart change", () =>
     }
     console.info(`${ROUNDS} rounds: ${tally.placed} placed one order, ${tally.refunded} refunded once`);
     expect(tally.placed + tally.refunded).toBe(ROUNDS);
+  });
+
+  it("never queues a refund of a placed order's payment as never placed", async () => {
+    const buyer = await customer(ROUNDS);
+    await addToCart(buyer, await item("placed", 2500, 2), 1);
+    const created = await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, buyer.auth));
+    const paymentOrderId = (asRecord(created.body) as { id: string; amount: number }).id;
+    const paid = offlinePayment(paymentOrderId);
+    const proof = { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+    expect((await placeViaApi(buyer, checkoutFields({ paymentMethod: "online", ...proof }))).status).toBe(201);
+    const refund = db
+      .transaction()
+      .execute((trx) =>
+        queueRefund(trx, {
+          paymentOrderId,
+          orderId: null,
+          amount: 2500,
+          reason: "unplaced",
+          key: `unplaced:${paymentOrderId}`,
+          actor: "system",
+        }),
+      );
+    await expect(refund).rejects.toMatchObject({ status: 409 });
+    expect((await outcome(paymentOrderId)).refunds).toBe(0);
   });
 });
