@@ -150,18 +150,16 @@ describe("a paid payment order raced by two placements and a cart change", () =>
     const paid = offlinePayment(paymentOrderId);
     const proof = { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
     expect((await placeViaApi(buyer, checkoutFields({ paymentMethod: "online", ...proof }))).status).toBe(201);
-    const refund = db
-      .transaction()
-      .execute((trx) =>
-        queueRefund(trx, {
-          paymentOrderId,
-          orderId: null,
-          amount: 2500,
-          reason: "unplaced",
-          key: `unplaced:${paymentOrderId}`,
-          actor: "system",
-        }),
-      );
+    const refund = db.transaction().execute((trx) =>
+      queueRefund(trx, {
+        paymentOrderId,
+        orderId: null,
+        amount: 2500,
+        reason: "unplaced",
+        key: `unplaced:${paymentOrderId}`,
+        actor: "system",
+      }),
+    );
     await expect(refund).rejects.toMatchObject({ status: 409 });
     expect((await outcome(paymentOrderId)).refunds).toBe(0);
   });
