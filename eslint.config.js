@@ -11,6 +11,8 @@ const LAYER_PATHS = {
   routes: ["~/routes/*", "**/routes/*"],
   root: ["~/root", "**/root"],
   content: ["~/content/*", "**/content/*"],
+  // The production server (server/, ADR 0021) wraps the app; the app never imports it.
+  server: ["**/server/*"],
 };
 
 /** Files under `files` may not import the named layers (tests beside them may). */
@@ -63,13 +65,13 @@ export default tseslint.config(
   // other layer; lib is infrastructure and imports only lib and utils; models add lib; web
   // (request glue) adds models; components see utils, content and models' types only.
   // Routes and root may import any of them, and nothing imports a route or root.
-  ...layer("app/utils/**", ["lib", "web", "models", "components", "routes", "root", "content"], { server: true }),
-  ...layer("app/content/**", ["lib", "web", "models", "components", "routes", "root"], { server: true }),
-  ...layer("app/lib/**", ["web", "models", "components", "routes", "root", "content"]),
-  ...layer("app/models/**", ["web", "components", "routes", "root"]),
-  ...layer("app/web/**", ["components", "routes", "root"]),
-  ...layer("app/components/**", ["lib", "web", "routes", "root"], { server: true, typesFrom: ["models"] }),
-  ...layer("app/routes/**", ["routes", "root"]),
+  ...layer("app/utils/**", ["lib", "web", "models", "components", "routes", "root", "content", "server"], { server: true }),
+  ...layer("app/content/**", ["lib", "web", "models", "components", "routes", "root", "server"], { server: true }),
+  ...layer("app/lib/**", ["web", "models", "components", "routes", "root", "content", "server"]),
+  ...layer("app/models/**", ["web", "components", "routes", "root", "server"]),
+  ...layer("app/web/**", ["components", "routes", "root", "server"]),
+  ...layer("app/components/**", ["lib", "web", "routes", "root", "server"], { server: true, typesFrom: ["models"] }),
+  ...layer("app/routes/**", ["routes", "root", "server"]),
   {
     // Models are called with what a request means (ids, a client's address), never the Request.
     files: ["app/models/**/*.ts"],

@@ -14,10 +14,14 @@ import { NonceProvider } from "~/utils/nonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
 import { scheduleRefundSweep } from "~/models/refund-queue.server";
 
-// scripts/server.mjs reaches these as build.entry.module: not ready at once on SIGTERM, then the
-// shutdown hooks and the database's close once the in-flight requests are done (lifecycle.server).
+// The production server (server/index.ts) reaches these as build.entry.module: not ready at once
+// on SIGTERM, then the shutdown hooks and the database's close once the in-flight requests are done
+// (lifecycle.server); the data generation its page cache keys on; the header it writes each
+// client's address into.
 export { beginShutdown, isShuttingDown, shutdown } from "~/lib/lifecycle.server";
-// scripts/worker.mjs (npm run worker): the mail outbox's worker and the housekeeping, alone.
+export { dataGeneration } from "~/lib/write-watch.server";
+export { trustClientAddressHeader } from "~/lib/rate-limit.server";
+// server/worker.ts (npm run worker): the mail outbox's worker and the housekeeping, alone.
 export { runWorker } from "~/lib/housekeeping.server";
 
 // Boot: the environment was checked on import; migrate and seed before serving anything.

@@ -1,6 +1,6 @@
 // npm run cluster: the shop on two app servers behind nginx over one PostgreSQL, all on loopback
 // ports, as in production (issue 15, ADR 0020): a throwaway PostgreSQL 15 cluster (or, with
-// TEST_PG_URL, a fresh database on that server), N production servers (scripts/server.mjs over
+// TEST_PG_URL, a fresh database on that server), N production servers (server/index.ts, compiled, over
 // build/), each with a DATA_DIR of its own (nothing may live on one server's disk) and one shared
 // MAIL_DIR (the mail transport's stand-in, as an SMTP relay would be), and nginx in front, round-robin
 // without stickiness. Prints the URL; Ctrl-C (or SIGTERM) stops the servers gracefully, then nginx and
@@ -19,12 +19,15 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { MAX_ADMIN_BODY_BYTES } from "../app/lib/request-rules.mjs";
+import { tsImport } from "tsx/esm/api";
+import { serverEntry } from "./build-server.mjs";
 import { createPgDatabase, ensureDebianPackage, freePort, startPostgres } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_BUILD = path.join(root, "build", "server", "index.js");
 const NGINX = process.env.NGINX ?? "/usr/sbin/nginx";
+// The largest body the app takes, from the app's own rules (TypeScript, read through tsx).
+const { MAX_ADMIN_BODY_BYTES } = await tsImport("../app/lib/request-rules.ts", import.meta.url);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -110,7 +113,7 @@ function tail(file, lines = 30) {
 }
 
 /**
- * One app server: scripts/server.mjs over build/, with its own DATA_DIR and log.
+ * One app server: server/index.ts (compiled) over build/, with its own DATA_DIR and log.
  * @returns {ClusterServer}
  */
 function appServer(name, port, env, dir) {
@@ -132,7 +135,7 @@ function appServer(name, port, env, dir) {
     async start() {
       if (running()) return;
       const log = fs.openSync(logFile, "a");
-      child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
+      child = spawn(process.execPath, [serverEntry()], {
         cwd: root,
         env: { ...env, PORT: String(port), DATA_DIR: dataDir },
         stdio: ["ignore", log, log],

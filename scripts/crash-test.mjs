@@ -45,6 +45,7 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { SHIPPING } from "../tests/support/shipping.mjs";
+import { serverEntry } from "./build-server.mjs";
 import { createPgDatabase, freePort } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -113,7 +114,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // ---- the server ------------------------------------------------------------------------
 
-/** scripts/server.mjs as npm start runs it, started, killed and started again over one data folder. */
+/** The production server (server/index.ts) as npm start runs it, started, killed and started again over one data folder. */
 class ShopServer {
   constructor({ env, port, logFile }) {
     this.env = env;
@@ -145,7 +146,7 @@ class ShopServer {
 
   async startOnce() {
     const log = fs.createWriteStream(this.logFile, { flags: "a" });
-    const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
+    const child = spawn(process.execPath, [serverEntry()], {
       cwd: root,
       env: this.env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -35,7 +35,7 @@ unit=$!
 
 step "typecheck" npx tsc
 step "lint" bash -c "npx eslint --max-warnings=0 . && npx prettier --check . >/dev/null && echo \"Prettier: every file formatted\""
-step "build" npx remix vite:build
+step "build" npm run build
 
 printf '\n== unit and integration\n'
 unit_status=0

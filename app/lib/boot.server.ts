@@ -8,6 +8,7 @@ import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
 import { startWorker } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
+import { remember } from "./remember.server";
 import { loadSecrets } from "./secrets.server";
 
 async function boot() {
@@ -38,5 +39,4 @@ async function boot() {
   }
 }
 
-const globalForBoot = globalThis as unknown as { __shopBoot?: Promise<void> };
-export const ready: Promise<void> = globalForBoot.__shopBoot ?? (globalForBoot.__shopBoot = boot());
+export const ready: Promise<void> = remember("boot", boot);

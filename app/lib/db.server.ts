@@ -8,6 +8,7 @@ import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteD
 import pg from "pg";
 import { env } from "./env.server";
 import type { DB } from "./db-schema";
+import { remember } from "./remember.server";
 import type { WriteListener, WriteState } from "./write-watch.server";
 import { listenForWrites, sharedWrites, watchingCommits, WriteWatchPlugin } from "./write-watch.server";
 
@@ -61,8 +62,7 @@ export function createDb(url: string, { writes = sharedWrites }: { writes?: Writ
   return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: sqlite }), writes), plugins });
 }
 
-const globalForDb = globalThis as unknown as { __shopDb?: Db };
-export const db: Db = globalForDb.__shopDb ?? (globalForDb.__shopDb = createDb(env.DATABASE_URL));
+export const db: Db = remember("db", () => createDb(env.DATABASE_URL));
 
 /** Current time as the ISO string every timestamp column stores. */
 export function nowIso(date = new Date()) {

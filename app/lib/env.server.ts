@@ -1,6 +1,6 @@
 // The typed environment, checked once at boot. Every variable is optional (.env.example, docs/api.md).
 import { z } from "zod";
-import { proxyTrustSetting } from "./proxy-trust.mjs";
+import { proxyTrustSetting } from "./proxy-trust";
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), schema);
@@ -44,9 +44,9 @@ const EnvSchema = z.object({
           .filter(Boolean),
       ),
   ),
-  /** how long a stopping server lets its in-flight requests finish (scripts/server.mjs) */
+  /** how long a stopping server lets its in-flight requests finish (server/shutdown.ts) */
   SHUTDOWN_TIMEOUT_MS: optional(z.coerce.number().int().min(0).max(600_000).default(10_000)),
-  /** how long a stopping server keeps serving while /readyz already answers 503 (scripts/server.mjs) */
+  /** how long a stopping server keeps serving while /readyz already answers 503 (server/shutdown.ts) */
   SHUTDOWN_DELAY_MS: optional(z.coerce.number().int().min(0).max(600_000).default(0)),
   ADMIN_PASSWORD: optional(z.string().min(1).optional()),
   MAIL_DIR: optional(z.string().default("./data/mail")),
@@ -93,7 +93,7 @@ const EnvSchema = z.object({
   ),
   /** 1 (default): this server runs the mail outbox's worker and housekeeping; 0: `npm run worker` runs them elsewhere */
   MAIL_WORKER: optional(z.enum(["0", "1"]).default("1")).transform((v) => v === "1"),
-  /** Whether any proxy is trusted; scripts/server.mjs reads which (app/lib/proxy-trust.mjs). */
+  /** Whether any proxy is trusted; server/index.ts reads which (app/lib/proxy-trust.ts). */
   TRUST_PROXY: optional(
     z
       .string()
@@ -109,7 +109,7 @@ export type Env = z.output<typeof EnvSchema>;
 
 /**
  * A reason the server will not start (a bad variable, a secret the other servers do not share,
- * migrations newer than the code): scripts/server.mjs prints its message alone, without a stack.
+ * migrations newer than the code): server/import-build.ts prints its message alone, without a stack.
  */
 export class StartupError extends Error {
   override name = "StartupError";

@@ -126,7 +126,7 @@ export function startWorker(db: Db): MailWorker {
   return worker;
 }
 
-/** `npm run worker` (scripts/worker.mjs, through the build's entry): this process's worker, started if boot did not. */
+/** `npm run worker` (server/worker.ts, through the build's entry): this process's worker, started if boot did not. */
 export function runWorker(): MailWorker {
   return startWorker(defaultDb);
 }

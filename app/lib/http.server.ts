@@ -4,11 +4,11 @@
 import type { z } from "zod";
 import { env } from "./env.server";
 import { AppError } from "./errors.server";
-import { MAX_BODY_BYTES, isSameSite } from "./request-rules.mjs";
+import { MAX_BODY_BYTES, isSameSite } from "./request-rules";
 
 export { MAX_BODY_BYTES };
 
-/** Refuse cross-site state changes (403): the rule of ./request-rules.mjs, which the Express server applies first. */
+/** Refuse cross-site state changes (403): the rule of ./request-rules, which the Express server applies first. */
 export function assertSameOrigin(request: Request) {
   const url = new URL(request.url);
   const header = (name: string) => request.headers.get(name) ?? (name === "host" ? url.host : null);

@@ -1,5 +1,5 @@
 // The process's end: what must stop before it exits (the mail worker, timers) registers here with
-// onShutdown, and scripts/server.mjs calls shutdown() on SIGTERM/SIGINT once the HTTP server has
+// onShutdown, and server/shutdown.ts calls shutdown() on SIGTERM/SIGINT once the HTTP server has
 // finished its in-flight requests (through build.entry.module, app/entry.server.tsx). From the
 // first signal on, isShuttingDown() is true and GET /readyz answers 503 so the load balancer stops
 // sending work here (SHUTDOWN_DELAY_MS: while the server still serves). The hooks run newest first, each at
@@ -9,6 +9,7 @@ import type { Db } from "./db.server";
 import { logError } from "./log.server";
 import { clockSkewMs, MAX_CLOCK_SKEW_MS } from "./clock-skew.server";
 import { pendingMigrations } from "./migrate.server";
+import { remember } from "./remember.server";
 import { mismatchedSecrets } from "./secrets.server";
 
 export type ShutdownHook = () => void | Promise<void>;
@@ -20,8 +21,7 @@ interface Lifecycle {
 }
 
 // One per process, also when a development server reloads the modules.
-const globalForLifecycle = globalThis as unknown as { __shopLifecycle?: Lifecycle };
-const state: Lifecycle = (globalForLifecycle.__shopLifecycle ??= { hooks: [], shuttingDown: false, finished: null });
+const state: Lifecycle = remember("lifecycle", (): Lifecycle => ({ hooks: [], shuttingDown: false, finished: null }));
 
 /** Registers a hook run once at shutdown, before the database closes; returns a function that removes it. */
 export function onShutdown(hook: ShutdownHook): () => void {

@@ -1,7 +1,7 @@
 // What the server writes about a failure, and how: the error's name, message and stack (and its
 // causes), never its other fields (a pg error's `detail` names the row's values, a driver error
 // may carry the query's parameters, a mail error the rejected recipients), and every email
-// address masked. The access log never writes a query value (scripts/access-log.mjs).
+// address masked. The access log never writes a query value (server/access-log.ts).
 
 const LOCAL_CHAR = /[\w.!#$%&'*+=?^`{|}~-]/;
 const DOMAIN_CHAR = /[A-Za-z0-9.-]/;

@@ -27,6 +27,7 @@ import type { Db } from "./db.server";
 import { dbNow, dbNowValue, nowIso } from "./db.server";
 import { env } from "./env.server";
 import { errorMessage } from "./log.server";
+import { remember } from "./remember.server";
 
 export interface Mail {
   to: string;
@@ -494,11 +495,12 @@ export interface MailWorker {
 const FAST_POLL_MS = 50;
 const FAST_FOR_MS = 2000;
 
-const globalForWorker = globalThis as unknown as { __shopMailWorker?: MailWorker | null };
+/** This process's running worker (one per process). */
+const mailWorker = remember("mailWorker", () => ({ current: null as MailWorker | null }));
 
 /** Tells this process's worker, if it runs, that a mail was queued. */
 export function nudgeMailWorker(): void {
-  const worker = globalForWorker.__shopMailWorker;
+  const worker = mailWorker.current;
   if (worker) setImmediate(() => worker.nudge());
 }
 
@@ -512,7 +514,7 @@ export interface WorkerOptions {
 
 /** Starts this process's worker (one per process; a second call answers the first). */
 export function startMailWorker(db: Db, options: WorkerOptions = {}): MailWorker {
-  if (globalForWorker.__shopMailWorker) return globalForWorker.__shopMailWorker;
+  if (mailWorker.current) return mailWorker.current;
   const id = options.id ?? WORKER_ID;
   const pollMs = options.pollMs ?? 1000;
   let stopped = false;
@@ -553,14 +555,14 @@ export function startMailWorker(db: Db, options: WorkerOptions = {}): MailWorker
       stopped = true;
       wake?.();
       await loop;
-      if (globalForWorker.__shopMailWorker === worker) globalForWorker.__shopMailWorker = null;
+      if (mailWorker.current === worker) mailWorker.current = null;
     },
   };
-  globalForWorker.__shopMailWorker = worker;
+  mailWorker.current = worker;
   return worker;
 }
 
 /** This process's running worker, if any. */
 export function runningMailWorker(): MailWorker | null {
-  return globalForWorker.__shopMailWorker ?? null;
+  return mailWorker.current ?? null;
 }

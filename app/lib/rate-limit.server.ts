@@ -108,7 +108,7 @@ export const LIMITS = {
 
 /**
  * Shop-wide ceilings per action. Used when the client's address is unknown (a server other
- * than scripts/server.mjs, without a trusted proxy): a client changing the email on every
+ * than server/index.ts, without a trusted proxy): a client changing the email on every
  * request is then held by these instead. With the address known they would mostly let one
  * client lock everyone out, so only the ones marked `always` hold then: the actions that mail
  * a code or link to any address typed in, so the shop cannot be made to mail strangers in bulk,
@@ -146,14 +146,26 @@ export const SLOWDOWN = { ms: 2000, fairShare: 2 };
 /** IPv6 networks are limited as a whole /48 too, at this many times one address's figure. */
 const NETWORK_FACTOR = 4;
 
+/** The header the shop's own server writes each client's address into; null under any other server. */
+let clientAddressHeader: string | null = null;
+
 /**
- * The client's address. The shop's own server (scripts/server.mjs) writes it into a header it
- * names on globalThis, overwriting anything the client sent. Elsewhere (the dev server) it is
- * known only behind a reverse proxy (TRUST_PROXY=1), as the right-most X-Forwarded-For entry:
- * the one the proxy added, not the ones the client wrote itself.
+ * Called by the shop's own server (server/index.ts, through the build's entry) before it serves:
+ * it writes each request's client address into `header`, overwriting anything the client sent
+ * under that name, so the app may trust it.
+ */
+export function trustClientAddressHeader(header: string): void {
+  clientAddressHeader = header;
+}
+
+/**
+ * The client's address. The shop's own server writes it into the header it named through
+ * trustClientAddressHeader. Elsewhere (the dev server) it is known only behind a reverse proxy
+ * (TRUST_PROXY=1), as the right-most X-Forwarded-For entry: the one the proxy added, not the ones
+ * the client wrote itself.
  */
 export function clientIp(request: Request): string | null {
-  const header = (globalThis as { __shopClientAddressHeader?: string }).__shopClientAddressHeader;
+  const header = clientAddressHeader;
   if (header) return addressKey(request.headers.get(header));
   if (!env.TRUST_PROXY) return null;
   return addressKey(request.headers.get("X-Forwarded-For")?.split(",").at(-1)?.trim());

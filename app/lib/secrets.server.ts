@@ -28,6 +28,7 @@ import { isPostgresUrl, nowIso } from "./db.server";
 import type { Db } from "./db.server";
 import { env, StartupError } from "./env.server";
 import type { Env } from "./env.server";
+import { remember } from "./remember.server";
 
 export const SECRET_VARIABLES = {
   session: "SESSION_SECRET",
@@ -43,8 +44,7 @@ const SECRET_NAMES = Object.keys(SECRET_VARIABLES) as SecretName[];
 export type Secrets = Map<SecretName, string[]>;
 
 // One per process, also when a development server reloads the modules (boot runs once).
-const globalForSecrets = globalThis as unknown as { __shopSecrets?: Secrets };
-const loaded: Secrets = (globalForSecrets.__shopSecrets ??= new Map());
+const loaded: Secrets = remember("secrets", (): Secrets => new Map());
 
 export function persistentSecret(name: string, bytes = 32, dataDir = env.DATA_DIR): string {
   const file = path.resolve(dataDir, `${name}.secret`);
@@ -223,8 +223,7 @@ export async function readSecrets(db: Db, source: Env = env): Promise<Secrets> {
 }
 
 // The fingerprints of what this process loaded (PostgreSQL): /readyz compares them with the recorded ones.
-const globalForPrints = globalThis as unknown as { __shopSecretPrints?: Map<SecretName, string[]> };
-const loadedPrints = (globalForPrints.__shopSecretPrints ??= new Map());
+const loadedPrints = remember("secretPrints", () => new Map<SecretName, string[]>());
 
 /** Boot: reads every secret once, before the first request (app/lib/boot.server.ts). */
 export async function loadSecrets(db: Db, source: Env = env): Promise<void> {

@@ -6,7 +6,7 @@ import type { Db } from "./db.server";
 import { AppError } from "./errors.server";
 import type { ImageStore } from "./image-store.server";
 import { IMAGE_TYPES, imageStore, sniffImage, uploadNameExt } from "./image-store.server";
-import { MAX_UPLOAD_BYTES } from "./request-rules.mjs";
+import { MAX_UPLOAD_BYTES } from "./request-rules";
 
 export { MAX_UPLOAD_BYTES };
 

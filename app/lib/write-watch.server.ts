@@ -1,5 +1,5 @@
 // The data generation: a number that changes whenever a page may show something else. The
-// anonymous page cache (app/lib/page-cache.mjs, ADR 0016) keeps a rendered page only while the
+// anonymous page cache (server/page-cache.ts, ADR 0016) keeps a rendered page only while the
 // generation it was rendered under is still current, so any admin edit, CSV import, stock change,
 // order, review or setting written through `db` drops every cached page at once, on every server.
 //
@@ -20,6 +20,7 @@
 // generation is null and nothing is cached: a write committed meanwhile would go unheard. On
 // SQLite (one server) nothing is sent or listened for.
 import { AliasNode, CompiledQuery, TableNode } from "kysely";
+import { remember } from "./remember.server";
 import crypto from "node:crypto";
 import pg from "pg";
 import type {
@@ -62,10 +63,8 @@ export function createWriteState(): WriteState {
   };
 }
 
-const globals = globalThis as { __shopWrites?: WriteState };
-if (!globals.__shopWrites || !("count" in globals.__shopWrites)) globals.__shopWrites = createWriteState();
-/** The process's own database's generation (read by app/lib/page-cache.mjs through globalThis.__shopWrites). */
-export const sharedWrites: WriteState = globals.__shopWrites;
+/** The process's own database's generation (the production server's page cache reads it through the build's entry). */
+export const sharedWrites: WriteState = remember("writes", createWriteState);
 
 /** The current generation of the process's database, or null while it cannot be trusted (see above). */
 export function dataGeneration(): number | null {

@@ -9,7 +9,7 @@ import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/components/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
-import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules.mjs";
+import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules";
 import { withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, getCategoryForAdmin, listCategoriesPage, updateCategory } from "~/models/admin-catalogue.server";
 import { CATEGORY_FIELDS } from "~/utils/admin-fields";

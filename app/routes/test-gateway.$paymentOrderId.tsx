@@ -10,7 +10,7 @@ import { z } from "zod";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError } from "~/lib/errors.server";
-import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
+import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { testGatewayPage } from "~/models/checkout.server";
 import { requireUser } from "~/web/auth.server";
 import { formatPrice } from "~/utils/money";

@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { serverEntry } from "../../scripts/build-server.mjs";
 import { freePort } from "../../scripts/throwaway.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
@@ -20,7 +21,7 @@ export async function startLargeShop(tag: string, total: number): Promise<{ orig
   const port: number = await freePort();
   const origin = `http://localhost:${port}`;
   const log = fs.openSync(path.join(dir, "server.log"), "a");
-  const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], {
+  const server = spawn(process.execPath, [serverEntry()], {
     cwd: root,
     stdio: ["ignore", log, log],
     env: { ...env, NODE_ENV: "production", PORT: String(port), SEED: "none", PUBLIC_URL: origin, TRUST_PROXY: "1" },

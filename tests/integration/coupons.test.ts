@@ -14,7 +14,7 @@ import { env } from "~/lib/env.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
 import { settleMail } from "~/lib/mail.server";
 import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
-import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
+import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { createCoupon, deleteCoupon, listCouponsPage } from "~/models/admin-coupons.server";
 import { createPaymentOrder, gatewayFailureFields, REFUSED_PAYMENT_HOURS } from "~/models/checkout.server";
 import type { OrderDiscount } from "~/models/coupons.server";

@@ -21,6 +21,8 @@ describe("layer rules", () => {
     ["app/lib/probe.server.ts", 'import { getCart } from "~/models/cart.server";\nexport const x = getCart;\n'],
     ["app/lib/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
     ["app/lib/probe.server.ts", 'import { getCart } from "../models/cart.server";\nexport const x = getCart;\n'],
+    ["app/lib/probe.server.ts", 'import { createPageCache } from "../../server/page-cache";\nexport const x = createPageCache;\n'],
+    ["app/routes/probe.tsx", 'import { requestGate } from "../../server/request-gate";\nexport const x = requestGate;\n'],
     ["app/models/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
     ["app/models/probe.server.ts", "export function f(request: Request) {\n  return request.url;\n}\n"],
     ["app/utils/probe.ts", 'import { db } from "~/lib/db.server";\nexport const x = db;\n'],

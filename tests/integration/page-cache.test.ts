@@ -1,4 +1,4 @@
-// The anonymous page cache (app/lib/page-cache.mjs, ADR 0016): who gets a cached page, that each
+// The anonymous page cache (server/page-cache.ts, ADR 0016): who gets a cached page, that each
 // answer carries a nonce of its own, and that every kind of write a page can show (an admin
 // edit, a CSV import, stock sold by an order and put back by a cancellation, a write racing a
 // render) makes the next visitor get a freshly rendered page. The "page" here is the product
@@ -7,7 +7,6 @@ import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPageCache, isCacheableRequest } from "~/lib/page-cache.mjs";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { dataGeneration, whenListening } from "~/lib/write-watch.server";
@@ -15,6 +14,7 @@ import { changeOrderStatus } from "~/models/orders.server";
 import { CSV_COLUMNS, exportProductsCsv, importProductsCsv } from "~/models/product-csv.server";
 import { loader as productLoader } from "~/routes/product.$slug";
 import { grantAdmin } from "~/web/admin.server";
+import { createPageCache, isCacheableRequest } from "../../server/page-cache";
 import { saveProductForm } from "../support/admin-products";
 import { createTestItem } from "../support/items";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
@@ -72,7 +72,7 @@ describe("what a cached page tells", () => {
   it("in production, nothing says whether another visitor opened the URL (no X-Page-Cache header)", async () => {
     const page = productPage();
     const p = await product();
-    const cache = createPageCache({ stateHeader: false });
+    const cache = createPageCache({ generation: dataGeneration, stateHeader: false });
     for (let i = 0; i < 2; i++) expect((await visit(cache, page.render, p.path)).headers.has("X-Page-Cache")).toBe(false);
     expect(page.renders()).toBe(1);
   });
@@ -80,7 +80,7 @@ describe("what a cached page tells", () => {
 
 describe("who gets a cached page", () => {
   it("a second anonymous visit is served from the cache, each answer with a nonce of its own in the page and the header", async () => {
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     const page = productPage();
     const p = await product();
     const first = await shown(await visit(cache, page.render, p.path));
@@ -100,7 +100,7 @@ describe("who gets a cached page", () => {
   });
 
   it("a visitor with any cookie or a bearer token always gets a page rendered for them, and fills nothing", async () => {
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     let renders = 0;
     const render = async () => {
       renders++;
@@ -135,7 +135,7 @@ describe("who gets a cached page", () => {
     expect(isCacheableRequest(new Request(`${ORIGIN}/product/x`, { method: "POST", body: "a=1" }))).toBe(false);
     expect(isCacheableRequest(new Request(`${ORIGIN}/category/living-room?page=2`))).toBe(true);
 
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     const csp = "script-src 'nonce-AAAAAAAAAAAAAAAAAAAAAA=='";
     const answers = [
       new Response("<p>missing</p>", { status: 404, headers: { "Content-Type": "text/html", "Content-Security-Policy": csp } }),
@@ -149,7 +149,7 @@ describe("who gets a cached page", () => {
 
   it("keeps a page at most ttlMs, and at most maxEntries pages (least recently used dropped first)", async () => {
     let clock = 0;
-    const cache = createPageCache({ ttlMs: 1000, maxEntries: 2, now: () => clock });
+    const cache = createPageCache({ generation: dataGeneration, ttlMs: 1000, maxEntries: 2, now: () => clock });
     const page = productPage();
     const [a, b, c] = [await product(), await product(), await product()];
     await visit(cache, page.render, a.path);
@@ -168,7 +168,7 @@ describe("who gets a cached page", () => {
 describe("what a page shows is never older than the last write", () => {
   /** Warms the cache for the product, runs `write`, and answers what the next two anonymous visits show. */
   async function across(p: { path: string }, write: () => Promise<unknown>) {
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     const page = productPage();
     await visit(cache, page.render, p.path);
     expect((await shown(await visit(cache, page.render, p.path))).state).toBe("hit");
@@ -220,7 +220,7 @@ describe("what a page shows is never older than the last write", () => {
   });
 
   it("a page rendered while a write ran is not kept", async () => {
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     const p = await product(20, 4000);
     const page = productPage();
     const racing = async (request: Request) => {
@@ -235,7 +235,7 @@ describe("what a page shows is never older than the last write", () => {
   });
 
   it("writes no cookie-less page shows (sessions, rate limits, the mail outbox, leases) leave cached pages in place", async () => {
-    const cache = createPageCache();
+    const cache = createPageCache({ generation: dataGeneration });
     const p = await product();
     const page = productPage();
     await visit(cache, page.render, p.path);

@@ -1,9 +1,9 @@
-// TRUST_PROXY as the production server applies it (scripts/server.mjs): which address a request
+// TRUST_PROXY as the production server applies it (server/index.ts): which address a request
 // is limited under, behind no proxy, one proxy of any address, or proxies named by address.
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { describe, expect, it } from "vitest";
-import { proxyTrustSetting } from "~/lib/proxy-trust.mjs";
+import { proxyTrustSetting } from "~/lib/proxy-trust";
 
 /** The client address Express reports for one request from 127.0.0.1 with the given X-Forwarded-For. */
 async function clientAddress(trustProxy: string, forwardedFor: string | null): Promise<string | undefined> {

@@ -1,10 +1,10 @@
-// The production server's door (scripts/request-gate.mjs), in front of a stand-in for Remix that
+// The production server's door (server/request-gate.ts), in front of a stand-in for Remix that
 // answers 200: what it refuses before the app runs, and what it lets through untouched.
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestGate } from "../../scripts/request-gate.mjs";
+import { requestGate } from "../../server/request-gate";
 
 function serve(
   trustProxy: boolean | ((req: express.Request) => boolean),

@@ -12,7 +12,7 @@ import { env } from "~/lib/env.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
 import { settleMail } from "~/lib/mail.server";
 import { offlinePayment, signWebhook } from "~/lib/payments.server";
-import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
+import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { createPaymentOrder, gatewayFailureFields, placeCodOrder } from "~/models/checkout.server";
 import { holdUnits, MAX_HELD_PER_PIECE } from "~/models/reservations.server";
 import { LIMITS } from "~/lib/rate-limit.server";

@@ -13,10 +13,10 @@ import { SEEDED, seedDemo, seedOnFirstStart } from "../../db/seed.server";
 import type { Db } from "~/lib/db.server";
 import { createDb, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
+import { forget, remember } from "~/lib/remember.server";
 
 const FLAG_MIGRATION = "2026-11-23-0007-seeded-flag";
 const original = { DATABASE_URL: process.env.DATABASE_URL, SEED: process.env.SEED };
-type Globals = { __shopBoot?: Promise<void>; __shopDb?: Db };
 
 /** A database of its own: a SQLite file in this file's data folder, or a new PostgreSQL database. */
 async function newDatabaseUrl(): Promise<string> {
@@ -33,10 +33,9 @@ async function newDatabaseUrl(): Promise<string> {
 }
 
 async function closeProcessDb() {
-  const g = globalThis as Globals;
-  await g.__shopDb?.destroy();
-  delete g.__shopDb;
-  delete g.__shopBoot;
+  await remember<Db | null>("db", () => null)?.destroy();
+  forget("db");
+  forget("boot");
 }
 
 /** Starts the app over `url` as a restarted server would, and answers its database. */

@@ -1,12 +1,12 @@
-// The production server's log (scripts/server.mjs) never holds a secret a URL carries: a reset
-// token, an email address in a query string (issue 12, defect 6). The server is started as
+// The production server's log (server/access-log.ts) never holds a secret a URL carries: a reset
+// token, an email address in a query string. The server is started as
 // `npm start` starts it, over this file's own database and mail folder, and its output is read.
 import fs from "node:fs";
 import type net from "node:net";
 import { Writable } from "node:stream";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { accessLog, loggedUrl } from "../../scripts/access-log.mjs";
+import { accessLog, loggedUrl } from "../../server/access-log";
 import { latestCode, latestResetLink } from "../support/outbox";
 import { serverBuild, startProductionServer } from "../support/production-server";
 import type { ProductionServer } from "../support/production-server";

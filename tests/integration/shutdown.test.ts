@@ -1,4 +1,4 @@
-// The production server's start and stop (issue 15; scripts/server.mjs): on SIGTERM the request in
+// The production server's start and stop (server/index.ts, server/shutdown.ts): on SIGTERM the request in
 // flight finishes (its answer closes the connection), new connections are refused and the process
 // exits 0; past SHUTDOWN_TIMEOUT_MS what still runs is cut off. A reason not to start (a bad
 // variable, migrations newer than the code) is one clear line and exit code 1, no stack.
@@ -133,7 +133,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
   it("npm run worker: a reason not to start is one line, exit code 1, no stack", async (ctx) => {
     if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
     const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["scripts/worker.mjs"], {
+    const child = spawn(process.execPath, ["scripts/start.mjs", "worker"], {
       cwd: root,
       env: { ...process.env, TEST_GATEWAY_SECRET: "not-long-enough-secret" },
       stdio: ["ignore", "pipe", "pipe"],

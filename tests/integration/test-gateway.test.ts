@@ -8,7 +8,7 @@ import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { settleMail } from "~/lib/mail.server";
 import { isValidPaymentSignature } from "~/lib/payments.server";
-import { isSameSite, PAYMENT_CALLBACK_PATH } from "~/lib/request-rules.mjs";
+import { isSameSite, PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { PAYMENT_FAILED } from "~/models/checkout.server";
 import * as ordersAdd from "~/routes/api.orders_.add";
 import * as checkoutPage from "~/routes/checkout";

@@ -1,4 +1,4 @@
-// Starts the production server (scripts/server.mjs over build/) as `npm start` does, over the test
+// Starts the production server (server/index.ts, compiled, over build/) as `npm start` does, over the test
 // file's own database, data and mail folders, and reads its output. For the files that run after
 // the build (scripts/test.sh's AFTER_BUILD).
 import { spawn } from "node:child_process";
@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { serverEntry } from "../../scripts/build-server.mjs";
 
 export const root = path.resolve(__dirname, "../..");
 export const serverBuild = path.join(root, "build", "server", "index.js");
@@ -46,7 +47,7 @@ function spawnServer(port: number, variables: Record<string, string>) {
     TRUST_PROXY: "0",
     ...variables,
   };
-  const child = spawn(process.execPath, [path.join(root, "scripts", "server.mjs")], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [serverEntry()], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,8 +1,10 @@
-// The access log of scripts/server.mjs: morgan's "tiny" line (method, path, status, length,
-// time) without the secrets a URL can carry. Query values are never written (a reset link's
-// `token`, the `email` of /verify-otp): `/reset-password?token=[redacted]`. A query name that
-// is not a plain word, and a path segment holding an email address, are redacted whole.
+// The access log of the production server (server/index.ts): morgan's "tiny" line (method, path,
+// status, length, time) without the secrets a URL can carry. Query values are never written (a
+// reset link's `token`, the `email` of /verify-otp): `/reset-password?token=[redacted]`. A query
+// name that is not a plain word, and a path segment holding an email address, are redacted whole.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import morgan from "morgan";
+import type { Options, TokenIndexer } from "morgan";
 
 export const REDACTED = "[redacted]";
 
@@ -10,7 +12,7 @@ const PLAIN_NAME = /^[\w.-]{1,40}$/;
 const EMAIL_LIKE = /@|%40/i;
 
 /** The URL as the log shows it: the path, with each query parameter's name but never its value. */
-export function loggedUrl(url) {
+export function loggedUrl(url: string): string {
   const q = url.indexOf("?");
   const path = (q === -1 ? url : url.slice(0, q))
     .split("/")
@@ -30,12 +32,15 @@ export function loggedUrl(url) {
   return `${path}?${params.join("&")}`;
 }
 
+/** Express's request, as morgan sees it (originalUrl is Express's own). */
+type LoggedRequest = IncomingMessage & { originalUrl?: string };
+
 /** A morgan format: "tiny" with loggedUrl in place of the URL. */
-export function accessLine(tokens, req, res) {
-  const field = (value) => value ?? "-";
+export function accessLine(tokens: TokenIndexer<LoggedRequest, ServerResponse>, req: LoggedRequest, res: ServerResponse): string {
+  const field = (value: string | undefined) => value ?? "-";
   return [
     tokens.method(req, res),
-    loggedUrl(req.originalUrl || req.url),
+    loggedUrl(req.originalUrl || req.url || "/"),
     field(tokens.status(req, res)),
     field(tokens.res(req, res, "content-length")),
     "-",
@@ -45,6 +50,6 @@ export function accessLine(tokens, req, res) {
 }
 
 /** The access-log middleware; `options` are morgan's (the tests pass a `stream`). */
-export function accessLog(options = {}) {
-  return morgan(accessLine, options);
+export function accessLog(options: Options<LoggedRequest, ServerResponse> = {}) {
+  return morgan<LoggedRequest, ServerResponse>(accessLine, options);
 }

@@ -1,6 +1,6 @@
-// The door rules every request meets, in plain JavaScript so that one copy serves both the
-// Express server (scripts/request-gate.mjs, before Remix sees the request) and the app
-// (app/lib/http.server.ts, for `npm run dev` and as a second line). docs/decisions/0011.
+// The door rules every request meets, one copy for both the production server
+// (server/request-gate.ts, before Remix sees the request) and the app (app/lib/http.server.ts,
+// for `npm run dev` and as a second line). docs/decisions/0011.
 
 /** Largest body of an ordinary form or JSON request. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -19,21 +19,21 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 export const PAYMENT_CALLBACK_PATH = "/rzp/payment-callback";
 
 /** Whether a method may change state (and so must come from this site). */
-export function changesState(method) {
-  return !SAFE_METHODS.has(String(method).toUpperCase());
+export function changesState(method: string): boolean {
+  return !SAFE_METHODS.has(method.toUpperCase());
 }
 
 /** Paths answered in JSON (the API and the payment callbacks). */
-export function isApiPath(pathname) {
+export function isApiPath(pathname: string): boolean {
   return pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/rzp/");
 }
 
 /** The largest body a path accepts. */
-export function bodyLimitFor(pathname) {
+export function bodyLimitFor(pathname: string): number {
   return pathname === "/admin" || pathname.startsWith("/admin/") ? MAX_ADMIN_BODY_BYTES : MAX_BODY_BYTES;
 }
 
-function hostOf(value) {
+function hostOf(value: string | null | undefined): string | null {
   if (!value) return null;
   try {
     return new URL(value).host;
@@ -42,19 +42,26 @@ function hostOf(value) {
   }
 }
 
+/** What isSameSite reads of a request. */
+export interface SameSiteQuestion {
+  method: string;
+  pathname: string;
+  /** a request header's (first) value by its lower-case name */
+  header: (name: string) => string | null | undefined;
+  /** whether the request came through a proxy the server trusts */
+  trustProxy: boolean;
+}
+
 /**
  * Whether a request comes from this site, or is exempt: a safe method, or a call to the API that
  * carries a bearer token and no cookie (a mobile app, not a browser; pages take no token). Otherwise its Origin (or,
  * without one, its Referer) must name the host it was sent to: the Host header, or with
  * `trustProxy` the proxy's X-Forwarded-Host. An Origin of "null" (a sandboxed frame, a
  * redirect across sites) or one that is not a URL is refused.
- *
- * @param {{ method: string, pathname: string, header: (name: string) => string | null | undefined, trustProxy: boolean }} request
- * @returns {boolean}
  */
-export function isSameSite({ method, pathname, header, trustProxy }) {
+export function isSameSite({ method, pathname, header, trustProxy }: SameSiteQuestion): boolean {
   if (!changesState(method)) return true;
-  if (pathname === PAYMENT_CALLBACK_PATH && String(method).toUpperCase() === "POST") return true;
+  if (pathname === PAYMENT_CALLBACK_PATH && method.toUpperCase() === "POST") return true;
   const bearerOnly = isApiPath(pathname) && /^Bearer\s+/i.test(header("authorization") ?? "") && !header("cookie");
   if (bearerOnly) return true;
   const expected = (trustProxy ? header("x-forwarded-host")?.split(",")[0]?.trim() : null) || header("host");

@@ -8,68 +8,89 @@
 // - What: only a 200 HTML answer that sets no cookie and carries a nonce in its CSP; the key is
 //   the whole URL (origin, path and query), since pages name their own origin.
 // - How long: while the data generation it was rendered under is current (any write a page could
-//   show moves it, made by this server or, on PostgreSQL, by any other: app/lib/write-watch.server.ts)
+//   show moves it, made by this server or, on PostgreSQL, by any other: app/lib/write-watch.server.ts,
+//   which the server passes in as `generation` from the build's entry)
 //   and at most `ttlMs` (10 s: bounds what time alone changes, such as dates, and writes made by
 //   another process on a SQLite file). On PostgreSQL the generation is null, and nothing is
 //   cached, while this server is not listening for the others' writes.
 // - Nonce: each answer gets 16 fresh random bytes, put wherever the rendered nonce stood, so a
 //   nonce is never handed out twice.
-// Plain JavaScript: scripts/server.mjs imports it beside the server build.
 import crypto from "node:crypto";
 
 /** Paths that are never cached, whoever asks. */
 const NEVER = /^\/(api|admin|rzp|images|uploads|healthz|__manifest|logout)(\/|$)|\.data$/;
 
-/** The current data generation, or null when nothing reports one or it cannot be trusted (then nothing is cached). */
-function sharedGeneration() {
-  const generation = globalThis.__shopWrites?.generation;
-  return typeof generation === "number" ? generation : null;
-}
-
 /** Whether a request may be answered from (and fill) the cache, from its method, path and credentials. */
-export function isCacheable(method, pathname, hasCredentials) {
+export function isCacheable(method: string, pathname: string, hasCredentials: boolean): boolean {
   return method === "GET" && !hasCredentials && !NEVER.test(pathname);
 }
 
 /** isCacheable for a Fetch API request. */
-export function isCacheableRequest(request) {
+export function isCacheableRequest(request: Request): boolean {
   const credentials = request.headers.has("cookie") || request.headers.has("authorization");
   return isCacheable(request.method, new URL(request.url).pathname, credentials);
 }
 
-function nonceOf(csp) {
+function nonceOf(csp: string | null): string | null {
   return /'nonce-([A-Za-z0-9+/=_-]{16,})'/.exec(csp ?? "")?.[1] ?? null;
 }
 
-/**
- * createPageCache({ generation?, ttlMs?, maxEntries?, maxBytes?, now?, stateHeader? }) →
- * { handle(request, render): Promise<Response>, clear(), size }
- */
+export interface PageCacheOptions {
+  /** the current data generation, or null while it cannot be trusted (then nothing is cached) */
+  generation: () => number | null;
+  /** the longest a page is served again, in ms */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** the most the kept pages may take (a string's length twice); one page at most an eighth */
+  maxBytes?: number;
+  now?: () => number;
+  /** whether answers carry X-Page-Cache: hit or miss */
+  stateHeader?: boolean;
+}
+
+/** Renders a request: Remix's request handler, or a stand-in in tests. */
+export type Render = (request: Request) => Promise<Response>;
+
+export interface PageCache {
+  /** The answer to `request`: a kept page with a fresh nonce, or `render`'s (kept when it may be). */
+  handle(request: Request, render: Render): Promise<Response>;
+  clear(): void;
+  readonly size: number;
+}
+
+/** One kept page: its body split at the nonce, so that a fresh one can be put in its places. */
+interface Entry {
+  generation: number;
+  storedAt: number;
+  status: number;
+  headers: [string, string][];
+  parts: string[];
+  nonce: string;
+  bytes: number;
+}
+
 export function createPageCache({
-  generation = sharedGeneration,
+  generation,
   ttlMs = 10_000,
   maxEntries = 500,
   maxBytes = 32 * 1024 * 1024,
   now = Date.now,
   // X-Page-Cache: hit or miss, for tests and development only: in production it would tell anyone
-  // whether another visitor opened that URL in the last seconds (security review, low).
+  // whether another visitor opened that URL in the last seconds.
   stateHeader = process.env.NODE_ENV !== "production",
-} = {}) {
-  /**
-   * url → { generation, storedAt, status, headers: [name, value][], parts: string[], nonce, bytes }, in Map order:
-   * least recently used first
-   */
-  const entries = new Map();
+}: PageCacheOptions): PageCache {
+  /** url → its entry, in Map order: least recently used first */
+  const entries = new Map<string, Entry>();
   let bytes = 0;
 
-  function drop(key) {
+  function drop(key: string) {
     const entry = entries.get(key);
     if (!entry) return;
     bytes -= entry.bytes;
     entries.delete(key);
   }
 
-  function respond(entry, state) {
+  function respond(entry: Entry, state: "hit" | "miss") {
     const nonce = crypto.randomBytes(16).toString("base64");
     const headers = new Headers();
     for (const [name, value] of entry.headers)
@@ -78,7 +99,7 @@ export function createPageCache({
     return new Response(entry.parts.join(nonce), { status: entry.status, headers });
   }
 
-  async function handle(request, render) {
+  async function handle(request: Request, render: Render): Promise<Response> {
     if (!isCacheableRequest(request)) return render(request);
     const key = request.url;
     const started = generation();
@@ -103,7 +124,7 @@ export function createPageCache({
       return response;
     }
     const body = await response.text();
-    const entry = {
+    const entry: Entry = {
       generation: started,
       storedAt: now(),
       status: response.status,

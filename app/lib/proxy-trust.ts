@@ -1,11 +1,11 @@
-// TRUST_PROXY, read once for the Express server (scripts/server.mjs) and checked at boot by
+// TRUST_PROXY, read once for the production server (server/index.ts) and checked at boot by
 // app/lib/env.server.ts. docs/decisions/0011 ("Proxies").
 import net from "node:net";
 
 /** Names Express (proxy-addr) knows for whole address ranges. */
 const RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 
-function isAddressOrRange(token) {
+function isAddressOrRange(token: string): boolean {
   if (RANGE_NAMES.has(token)) return true;
   const [address, prefix, ...rest] = token.split("/");
   const family = net.isIP(address ?? "");
@@ -15,6 +15,9 @@ function isAddressOrRange(token) {
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
+/** Express's "trust proxy": off, the number of proxies in front, or the addresses and ranges trusted. */
+export type ProxyTrust = false | 1 | string[];
+
 /**
  * What Express's "trust proxy" is set to for a TRUST_PROXY value:
  * - unset, "", "0" or "false": false (the socket's peer is the client; X-Forwarded-* are ignored);
@@ -23,10 +26,8 @@ function isAddressOrRange(token) {
  * - a comma-separated list of addresses, CIDR ranges or the names loopback, linklocal and
  *   uniquelocal: X-Forwarded-* count only on requests whose peer is one of them.
  * Null for a value that is none of these.
- * @param {string | undefined} raw
- * @returns {false | 1 | string[] | null}
  */
-export function proxyTrustSetting(raw) {
+export function proxyTrustSetting(raw: string | undefined): ProxyTrust | null {
   const value = (raw ?? "").trim();
   if (value === "" || value === "0" || value === "false") return false;
   if (value === "1" || value === "true") return 1;

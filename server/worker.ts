@@ -1,0 +1,32 @@
+// `npm run worker`: the mail outbox's worker and the hourly housekeeping alone, without serving
+// HTTP. It imports the Remix server build, as server/index.ts does (the import boots the app:
+// environment check, migrations, secrets), and runs the worker the build's entry exports. Start
+// the app servers with MAIL_WORKER=0 to leave the sending to this process, or keep their own
+// workers too: every worker claims disjoint rows (app/lib/outbox.server.ts). SIGTERM/SIGINT: the
+// pass under way finishes, then the database closes.
+import fs from "node:fs";
+import { importBuild, remixBuildPath } from "./import-build";
+
+if (!fs.existsSync(remixBuildPath)) {
+  console.error("No build: run `npm run build` first.");
+  process.exit(1);
+}
+process.env.NODE_ENV ??= "production";
+// This process is the worker, whatever the servers' setting.
+process.env.MAIL_WORKER = "1";
+
+// A reason not to start is one line and exit 1, as for the server.
+const build = await importBuild("worker");
+const entry = build.entry.module;
+const worker = entry.runWorker();
+console.info(`[worker] ${worker.id}: sending the mail outbox and running housekeeping; SIGTERM or Ctrl-C stops it`);
+
+let stopping = false;
+async function stop(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  console.info(`[worker] ${signal}: finishing the pass under way`);
+  await entry.shutdown();
+  process.exit(0);
+}
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void stop(signal));
