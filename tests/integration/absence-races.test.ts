@@ -1,0 +1,121 @@
+// Decisions taken on the absence of a row another request may be writing at that moment. Each
+// case forces the interleaving on PostgreSQL (a second connection holds the row lock the requests
+// meet, they queue behind it in a set order, then it lets go: tests/support/pg-locks.ts); on
+// SQLite the same calls run at once. Either way the outcome must be one a serial order allows.
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db, nowIso } from "~/lib/db.server";
+import { isAppError } from "~/lib/errors.server";
+import { issueToken } from "~/lib/identity.server";
+import { offlinePayment } from "~/lib/payments.server";
+import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
+import * as createOrder from "~/routes/rzp.create-order";
+import * as verifyRoute from "~/routes/rzp.verify-payment";
+import { lockHolder, queuedBehind } from "../support/pg-locks";
+import { jsonRequest } from "../support/requests";
+import { asRecord, call } from "./helpers";
+import type { Customer } from "./order-helpers";
+import { addToCart, itemMaker, uniqueEmail } from "./order-helpers";
+
+const item = itemMaker("absence");
+let holder: pg.Client | null = null;
+
+beforeAll(async () => {
+  await ready;
+  holder = await lockHolder();
+});
+
+afterAll(async () => {
+  await holder?.end();
+});
+
+/** A verified customer with a token, written directly (the sign-up path has its own tests and limits). */
+async function customer(tag: string): Promise<Customer> {
+  const email = uniqueEmail(tag);
+  const now = nowIso();
+  const row = await db
+    .insertInto("users")
+    .values({ name: `Absence ${tag}`, email, mobile: null, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .returning(["id", "name", "email", "mobile"])
+    .executeTakeFirstOrThrow();
+  const token = await issueToken(row.id);
+  return { user: { ...row, emailVerified: true } as unknown as Customer["user"], email, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+/** A settled call's outcome as a status: its own, an AppError's, or 500 for any other failure. */
+function statusOf(result: PromiseSettledResult<unknown>, ok = 200): number {
+  if (result.status === "fulfilled") {
+    const value = result.value as { status?: number } | undefined;
+    return typeof value?.status === "number" ? value.status : ok;
+  }
+  return isAppError(result.reason) ? result.reason.status : 500;
+}
+
+const userExists = async (id: number) => Boolean(await db.selectFrom("users").select("id").where("id", "=", id).executeTakeFirst());
+
+describe("deleting a customer while a payment is on its way", () => {
+  const startPayment = (buyer: Customer) => call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, buyer.auth));
+
+  it("refuses while a payment is paid with no order, or being paid (a live hold), and keeps the payment's customer", async () => {
+    const buyer = await customer("delete-paid");
+    await addToCart(buyer, await item("paid", 2500, 5), 1);
+    const created = await startPayment(buyer);
+    expect(created.status).toBe(200);
+    const paymentOrderId = (asRecord(created.body) as { id: string }).id;
+    // Being paid: its units are held.
+    await expect(deleteUserByAdmin(buyer.user.id)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
+    const paid = offlinePayment(paymentOrderId);
+    const proof = { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
+    expect((await call(verifyRoute.action, jsonRequest("POST", "/rzp/verify-payment", proof, buyer.auth))).status).toBe(200);
+    // Paid, its hold ended, no order yet.
+    await db.deleteFrom("stockReservations").where("paymentOrderId", "=", paymentOrderId).execute();
+    await expect(deleteUserByAdmin(buyer.user.id)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
+    const row = await db.selectFrom("paymentOrders").select("userId").where("id", "=", paymentOrderId).executeTakeFirstOrThrow();
+    expect(row.userId).toBe(buyer.user.id);
+    // A payment that ended unpaid (no hold left) does not keep the account.
+    const other = await customer("delete-unpaid");
+    await addToCart(other, await item("unpaid", 2500, 5), 1);
+    const unpaid = (asRecord((await startPayment(other)).body) as { id: string }).id;
+    await db.deleteFrom("stockReservations").where("paymentOrderId", "=", unpaid).execute();
+    await deleteUserByAdmin(other.user.id);
+    expect(await userExists(other.user.id)).toBe(false);
+  });
+
+  it(
+    "a payment started while the delete runs: one of them wins, the other is refused with a 4xx, never a 500",
+    { timeout: 60_000 },
+    async () => {
+      for (const first of ["payment", "delete"] as const) {
+        for (let round = 0; round < 5; round++) {
+          const buyer = await customer(`delete-race-${first}-${round}`);
+          await addToCart(buyer, await item("race", 2500, 5), 1);
+          const cart = await db.selectFrom("carts").select("id").where("userId", "=", buyer.user.id).executeTakeFirstOrThrow();
+          const pay = () => startPayment(buyer);
+          const remove = () => deleteUserByAdmin(buyer.user.id);
+          const steps: (() => Promise<unknown>)[] = first === "payment" ? [pay, remove] : [remove, pay];
+          // The customer's cart row: the payment locks it first; so must the delete.
+          const results = holder
+            ? await queuedBehind(holder, { sql: "select id from carts where id = $1 for update", params: [cart.id] }, steps)
+            : await Promise.allSettled(steps.map((step) => step()));
+          const [payment, deletion] = first === "payment" ? results : [results[1]!, results[0]!];
+          const paymentStatus = statusOf(payment!);
+          const deleteStatus = statusOf(deletion!);
+          const payments = await db.selectFrom("paymentOrders").select(["userId"]).where("userId", "=", buyer.user.id).execute();
+          const label = `${first} first, round ${round}: payment ${paymentStatus}, delete ${deleteStatus}`;
+          if (await userExists(buyer.user.id)) {
+            // The payment won: the delete was refused, the payment keeps its customer.
+            expect([paymentStatus, deleteStatus], label).toEqual([200, 409]);
+            expect(payments, label).toHaveLength(1);
+          } else {
+            // The delete won: the payment was refused before anything was made for the account.
+            expect(deleteStatus, label).toBe(200);
+            expect(paymentStatus, label).toBeGreaterThanOrEqual(400);
+            expect(paymentStatus, label).toBeLessThan(500);
+          }
+          if (holder) expect(first === "payment" ? paymentStatus : deleteStatus, label).toBe(200);
+        }
+      }
+    },
+  );
+});
