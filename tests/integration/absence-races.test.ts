@@ -9,14 +9,20 @@ import { db, nowIso } from "~/lib/db.server";
 import { isAppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { offlinePayment } from "~/lib/payments.server";
+import { issueResetToken } from "~/lib/one-time-codes.server";
+import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
+import { changePassword, resetPassword } from "~/models/users.server";
+import * as cartAdd from "~/routes/api.cart.add";
+import * as apiLogin from "~/routes/api.user.auth.login";
+import * as pageLogin from "~/routes/login";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { lockHolder, queuedBehind } from "../support/pg-locks";
-import { jsonRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
+import { formRequest, jsonRequest } from "../support/requests";
+import { asRecord, call, cookieJar } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, itemMaker, uniqueEmail } from "./order-helpers";
+import { addToCart, itemMaker, PASSWORD, uniqueEmail } from "./order-helpers";
 
 const item = itemMaker("absence");
 let holder: pg.Client | null = null;
@@ -31,12 +37,12 @@ afterAll(async () => {
 });
 
 /** A verified customer with a token, written directly (the sign-up path has its own tests and limits). */
-async function customer(tag: string): Promise<Customer> {
+async function customer(tag: string, passwordHash: string | null = null): Promise<Customer> {
   const email = uniqueEmail(tag);
   const now = nowIso();
   const row = await db
     .insertInto("users")
-    .values({ name: `Absence ${tag}`, email, mobile: null, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .values({ name: `Absence ${tag}`, email, mobile: null, passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now })
     .returning(["id", "name", "email", "mobile"])
     .executeTakeFirstOrThrow();
   const token = await issueToken(row.id);
@@ -118,4 +124,69 @@ describe("deleting a customer while a payment is on its way", () => {
       }
     },
   );
+});
+
+describe("a login that checked the old password, against a password change or reset", () => {
+  const NEW_PASSWORD = "another-secret-34";
+  /**
+   * A guest's cookie whose session names a cart of its own, and that cart's id: the sign-in merges
+   * it, so holding its row pauses the login after its password check.
+   */
+  async function guestWithCart(): Promise<{ cookie: string; cartId: string }> {
+    const piece = await item("guest", 1200, 50);
+    const added = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: piece, quantity: 1 }));
+    expect(added.status).toBe(200);
+    const line = await db.selectFrom("cartLines").select("cartId").where("itemId", "=", piece).executeTakeFirstOrThrow();
+    return { cookie: cookieJar(added), cartId: line.cartId };
+  }
+
+  /** What any sign-in of the account still has: live sessions and live API tokens. */
+  async function liveSignIns(userId: number) {
+    const sessions = await db.selectFrom("sessions").select("id").where("userId", "=", userId).execute();
+    const tokens = await db.selectFrom("apiTokens").select("id").where("userId", "=", userId).where("revokedAt", "is", null).execute();
+    return sessions.length + tokens.length;
+  }
+
+  const cases = [
+    {
+      name: "a page login (session) against a password change",
+      login: (email: string, cookie: string) =>
+        call(pageLogin.action, formRequest("/login", { email, password: PASSWORD, redirectTo: "/profile" }, { Cookie: cookie })),
+      change: async (userId: number) => changePassword(userId, { currentPassword: PASSWORD, newPassword: NEW_PASSWORD }, undefined),
+    },
+    {
+      name: "an API login (token) against a password reset",
+      login: (email: string, cookie: string) =>
+        call(apiLogin.action, jsonRequest("POST", "/api/user/auth/login", { email, password: PASSWORD }, { Cookie: cookie })),
+      change: async (_userId: number, email: string) => {
+        const token = await issueResetToken(db, email);
+        await resetPassword(token, NEW_PASSWORD, { ip: "203.0.113.7" });
+      },
+    },
+  ];
+
+  for (const { name, login, change } of cases) {
+    it(`${name}: no session or token made with the old password outlives the change`, { timeout: 60_000 }, async () => {
+      const hash = await hashPassword(PASSWORD);
+      for (let round = 0; round < 3; round++) {
+        const buyer = await customer(`login-race-${round}`, hash);
+        // The account's own cart, so the sign-in merges into a row that exists.
+        await addToCart(buyer, await item("own", 900, 50), 1);
+        await db.updateTable("apiTokens").set({ revokedAt: nowIso() }).where("userId", "=", buyer.user.id).execute();
+        const guest = await guestWithCart();
+        const steps: (() => Promise<unknown>)[] = [() => login(buyer.email, guest.cookie), () => change(buyer.user.id, buyer.email)];
+        // The login checks the old password, then waits on the guest cart's row; the change runs to its end meanwhile.
+        const [signedIn, changed] = holder
+          ? await queuedBehind(holder, { sql: "select id from carts where id = $1 for update", params: [guest.cartId] }, steps, [
+              true,
+              false,
+            ])
+          : await Promise.allSettled(steps.map((step) => step()));
+        expect(changed!.status, `round ${round}`).toBe("fulfilled");
+        const label = `round ${round}: login answered ${statusOf(signedIn!)}`;
+        expect(await liveSignIns(buyer.user.id), label).toBe(0);
+        if (holder) expect(statusOf(signedIn!), label).toBe(401);
+      }
+    });
+  }
 });
