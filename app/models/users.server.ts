@@ -437,6 +437,10 @@ export async function requestPasswordReset(email: string, origin: string, client
   const user = await findByEmail(email, db);
   if (!user) return;
   await db.transaction().execute(async (trx) => {
+    // The account's row locked first (PostgreSQL; SQLite has one writer): two requests at once
+    // would each keep the same older links and each add one, past LIVE_RESET_LINKS.
+    const locked = trx.selectFrom("users").select("id").where("id", "=", user.id);
+    if (!(await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirst())) return;
     const token = await issueResetToken(trx, user.email);
     await queuePasswordResetLink(trx, user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
   });

@@ -9,10 +9,10 @@ import { db, nowIso } from "~/lib/db.server";
 import { isAppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { offlinePayment } from "~/lib/payments.server";
-import { issueResetToken } from "~/lib/one-time-codes.server";
+import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
-import { changePassword, resetPassword } from "~/models/users.server";
+import { changePassword, requestPasswordReset, resetPassword } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as apiLogin from "~/routes/api.user.auth.login";
 import * as pageLogin from "~/routes/login";
@@ -189,4 +189,29 @@ describe("a login that checked the old password, against a password change or re
       }
     });
   }
+});
+
+describe("password reset requests at once", () => {
+  it(`never leave more than ${LIVE_RESET_LINKS} live links`, { timeout: 60_000 }, async () => {
+    for (let round = 0; round < 3; round++) {
+      const account = await customer(`reset-race-${round}`);
+      for (let i = 0; i < LIVE_RESET_LINKS; i++) await issueResetToken(db, account.email);
+      const links = () =>
+        db
+          .selectFrom("oneTimeCodes")
+          .select("id")
+          .where("email", "=", account.email)
+          .where("purpose", "=", "password_reset")
+          .orderBy("id")
+          .execute();
+      const oldest = (await links())[0]!.id;
+      const steps = [1, 2, 3].map((n) => () => requestPasswordReset(account.email, "http://localhost:3000", { ip: `203.0.113.${n}` }));
+      // Each request ends the oldest link: held, so all three have read the others' links before any writes.
+      const results = holder
+        ? await queuedBehind(holder, { sql: "select id from one_time_codes where id = $1 for update", params: [oldest] }, steps)
+        : await Promise.allSettled(steps.map((step) => step()));
+      for (const result of results) expect(result.status).toBe("fulfilled");
+      expect((await links()).length, `round ${round}`).toBe(LIVE_RESET_LINKS);
+    }
+  });
 });
