@@ -2,16 +2,21 @@
 // case forces the interleaving on PostgreSQL (a second connection holds the row lock the requests
 // meet, they queue behind it in a set order, then it lets go: tests/support/pg-locks.ts); on
 // SQLite the same calls run at once. Either way the outcome must be one a serial order allows.
+import crypto from "node:crypto";
+import type { KyselyPlugin } from "kysely";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db, nowIso } from "~/lib/db.server";
+import type { Db } from "~/lib/db.server";
+import { createDb, db, nowIso } from "~/lib/db.server";
+import { env } from "~/lib/env.server";
 import { isAppError } from "~/lib/errors.server";
 import { issueToken } from "~/lib/identity.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
+import { handleRefundWebhook } from "~/models/refunds.server";
 import { changePassword, requestPasswordReset, resetPassword } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as apiLogin from "~/routes/api.user.auth.login";
@@ -213,5 +218,94 @@ describe("password reset requests at once", () => {
       for (const result of results) expect(result.status).toBe("fulfilled");
       expect((await links()).length, `round ${round}`).toBe(LIVE_RESET_LINKS);
     }
+  });
+});
+
+describe("a refund webhook while the gateway's answer is being recorded", () => {
+  let other: Db;
+  beforeAll(() => {
+    // Another server on the same database: its writes go through a connection of their own.
+    other = createDb(env.DATABASE_URL);
+  });
+  afterAll(async () => {
+    await other.destroy();
+  });
+
+  /** A paid payment order and its pending refund, sent but not answered yet (no gateway id). */
+  async function pendingRefund() {
+    const tag = crypto.randomBytes(5).toString("hex");
+    const now = nowIso();
+    const paymentOrderId = `order_abs${tag}`;
+    const paymentId = `pay_abs${tag}`;
+    await db
+      .insertInto("paymentOrders")
+      .values({
+        id: paymentOrderId,
+        userId: null,
+        amountPaise: 150_000,
+        currency: "INR",
+        status: "paid",
+        paymentId,
+        checkout: null,
+        failure: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const row = await db
+      .insertInto("refunds")
+      .values({
+        paymentOrderId,
+        paymentId,
+        orderId: null,
+        amount: 1500,
+        reason: "unplaced",
+        idempotencyKey: `unplaced:${paymentOrderId}`,
+        gatewayKey: `key-${tag}`,
+        status: "pending",
+        gatewayRefundId: null,
+        failureReason: null,
+        sendingUntil: null,
+        actor: "system",
+        actorUserId: null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(["id", "gatewayKey", "paymentId"])
+      .executeTakeFirstOrThrow();
+    return { ...row, gatewayRefundId: `rfnd_abs${tag}` };
+  }
+
+  it("is applied to the refund even when its gateway id is recorded right after the webhook's first read", async () => {
+    const refund = await pendingRefund();
+    const event = {
+      event: "refund.processed",
+      payload: {
+        refund: {
+          entity: {
+            id: refund.gatewayRefundId,
+            payment_id: refund.paymentId,
+            status: "processed",
+            notes: { shop_refund_key: refund.gatewayKey },
+          },
+        },
+      },
+    };
+    // Right after the webhook's first statement answers, the sender records the gateway's answer (its id) on another connection.
+    let recorded = false;
+    const recordAnswer: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        if (!recorded) {
+          recorded = true;
+          await other.updateTable("refunds").set({ gatewayRefundId: refund.gatewayRefundId }).where("id", "=", refund.id).execute();
+        }
+        return args.result;
+      },
+    };
+    await handleRefundWebhook(event, db.withPlugin(recordAnswer));
+    expect(recorded).toBe(true);
+    const row = await db.selectFrom("refunds").select(["status", "gatewayRefundId"]).where("id", "=", refund.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: "processed", gatewayRefundId: refund.gatewayRefundId });
   });
 });
