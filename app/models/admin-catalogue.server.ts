@@ -6,7 +6,7 @@ import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } fro
 import type { ItemRow } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import type { PendingUpload } from "~/lib/uploads.server";
-import { putUpload, removeUpload } from "~/lib/uploads.server";
+import { holdUpload, putUpload, removeUnusedUpload } from "~/lib/uploads.server";
 import type { AdminListQuery, CategoryInput, ProductDetails, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ADMIN_LIMITS } from "~/utils/admin-schemas";
 import type { Category, Item } from "~/utils/catalogue";
@@ -54,19 +54,20 @@ async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * After a change has committed: the uploaded image a row no longer shows is deleted, unless
- * another category or product, or a past order's line, still shows it. A failure here is
+ * another category or product, or a past order's line, still shows it (asked under the upload's
+ * lock, which every write pointing a row at an upload takes too: holdUpload). A failure here is
  * logged, never the change's.
  */
 async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?: string): Promise<void> {
   if (!imgPath?.startsWith("/uploads/") || imgPath === now) return;
   try {
-    const users = await Promise.all([
-      db.selectFrom("items").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-      db.selectFrom("categories").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-      // Past orders keep showing the picture of what was bought.
-      db.selectFrom("orderItems").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-    ]);
-    if (users.every((row) => row === undefined)) await removeUpload(imgPath);
+    await removeUnusedUpload(db, imgPath, async (trx) => {
+      for (const table of ["items", "categories", "orderItems"] as const) {
+        // Past orders keep showing the picture of what was bought.
+        if (await trx.selectFrom(table).select("id").where("imgPath", "=", imgPath).executeTakeFirst()) return true;
+      }
+      return false;
+    });
   } catch (error) {
     console.error("an unused upload could not be removed:", error instanceof Error ? error.message : error);
   }
@@ -123,6 +124,8 @@ export async function createCategory(input: CategoryInput & Uploading, db: Db = 
 function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | null | undefined): Promise<Category> {
   return withSlugRetry(() =>
     db.transaction().execute(async (trx) => {
+      await putUpload(trx, upload);
+      await holdUpload(trx, input.imgPath);
       const slug = await uniqueSlug(trx, "categories", input.title);
       const last = await trx
         .selectFrom("categories")
@@ -140,7 +143,6 @@ function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | nu
         entityId: row.id,
         summary: `Created category "${row.title}" (${row.slug})`,
       });
-      await putUpload(trx, upload);
       return toCategory(row);
     }),
   );
@@ -153,6 +155,8 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
     db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
       if (!before) throw new AppError(404, "Category Not Found");
+      await putUpload(trx, upload);
+      await holdUpload(trx, input.imgPath);
       const row = await trx
         .updateTable("categories")
         .set({ ...input, updatedAt: nowIso() })
@@ -165,7 +169,6 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
         entityId: id,
         summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
       });
-      await putUpload(trx, upload);
       previous = before.imgPath;
       return toCategory(row);
     }),
@@ -270,9 +273,8 @@ export async function createProduct(input: ProductInput & Uploading, db: Db = de
   return withUpload(db, input.upload, () =>
     withSlugRetry(() =>
       db.transaction().execute(async (trx) => {
-        const item = await insertProduct(trx, input);
         await putUpload(trx, input.upload);
-        return item;
+        return insertProduct(trx, input);
       }),
     ),
   );
@@ -281,6 +283,7 @@ export async function createProduct(input: ProductInput & Uploading, db: Db = de
 /** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
 export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<AdminItem> {
   await requireCategory(trx, input.categoryId);
+  await holdUpload(trx, input.imgPath);
   const now = nowIso();
   const values = {
     ...detailsRow(input),
@@ -356,9 +359,8 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, d
   try {
     if (edit.version === null) throw new AppError(400, EDIT_OUT_OF_DATE);
     saved = await db.transaction().execute(async (trx) => {
-      const item = await saveProduct(trx, id, edit);
       await putUpload(trx, edit.upload);
-      return item;
+      return saveProduct(trx, id, edit);
     });
   } catch (error) {
     // A refused edit's newly uploaded image is shown by nothing.
@@ -384,6 +386,7 @@ export async function saveProduct(trx: Db, id: number, edit: ProductEdit): Promi
     throw new AppError(400, "A stock figure is written only with the version of the product it was read from");
   }
   await requireCategory(trx, edit.categoryId);
+  await holdUpload(trx, edit.imgPath);
   const stock = nextStock(before.stock, edit.stock);
   const values = detailsRow(edit);
   const fields = (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== before[k]);

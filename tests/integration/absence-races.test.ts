@@ -17,6 +17,10 @@ import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
 import { handleRefundWebhook } from "~/models/refunds.server";
+import { createProduct, updateProduct } from "~/models/admin-catalogue.server";
+import { imageStore } from "~/lib/image-store.server";
+import { UPLOAD_GONE } from "~/lib/uploads.server";
+import type { ProductInput } from "~/utils/admin-schemas";
 import { changePassword, requestPasswordReset, resetPassword } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as apiLogin from "~/routes/api.user.auth.login";
@@ -182,10 +186,7 @@ describe("a login that checked the old password, against a password change or re
         const steps: (() => Promise<unknown>)[] = [() => login(buyer.email, guest.cookie), () => change(buyer.user.id, buyer.email)];
         // The login checks the old password, then waits on the guest cart's row; the change runs to its end meanwhile.
         const [signedIn, changed] = holder
-          ? await queuedBehind(holder, { sql: "select id from carts where id = $1 for update", params: [guest.cartId] }, steps, [
-              true,
-              false,
-            ])
+          ? await queuedBehind(holder, { sql: "select id from carts where id = $1 for update", params: [guest.cartId] }, steps)
           : await Promise.allSettled(steps.map((step) => step()));
         expect(changed!.status, `round ${round}`).toBe("fulfilled");
         const label = `round ${round}: login answered ${statusOf(signedIn!)}`;
@@ -307,5 +308,66 @@ describe("a refund webhook while the gateway's answer is being recorded", () => 
     expect(recorded).toBe(true);
     const row = await db.selectFrom("refunds").select(["status", "gatewayRefundId"]).where("id", "=", refund.id).executeTakeFirstOrThrow();
     expect(row).toEqual({ status: "processed", gatewayRefundId: refund.gatewayRefundId });
+  });
+});
+
+describe("an uploaded image dropped while another save points a product at it", () => {
+  // A real 1×1 PNG.
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+
+  async function product(title: string, imgPath: string, withUpload: boolean) {
+    const categoryId = (await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
+    const name = `${crypto.randomBytes(16).toString("hex")}.png`;
+    const input: ProductInput = {
+      title,
+      categoryId,
+      price: 4999,
+      featured: false,
+      madeToOrder: false,
+      description: "A piece for the upload race.",
+      imgPath: withUpload ? `/uploads/${name}` : imgPath,
+      specifications: {},
+      inStock: true,
+      stock: 3,
+    };
+    const upload = withUpload ? { name, type: "image/png", bytes: new Uint8Array(PNG), path: `/uploads/${name}` } : null;
+    return { input, item: await createProduct({ ...input, upload }) };
+  }
+
+  it("never leaves a product showing an image that was deleted", { timeout: 60_000 }, async () => {
+    for (let round = 0; round < 3; round++) {
+      const shown = await product(`Upload race shown ${round}`, "", true);
+      const image = shown.item.imgPath;
+      const other = await product(`Upload race other ${round}`, "/images/products/sofa.svg", false);
+      const edit = (input: ProductInput, version: number, imgPath: string) => {
+        const { inStock: _, stock: __, ...details } = input;
+        return { ...details, imgPath, stock: null, version, upload: null };
+      };
+      // The first product lets go of the image (which is then deleted, nothing else showing it);
+      // the second is pointed at it.
+      const steps: (() => Promise<unknown>)[] = [
+        () => updateProduct(shown.item.id, edit(shown.input, shown.item.version, "/images/products/sofa.svg")),
+        () => updateProduct(other.item.id, edit(other.input, other.item.version, image)),
+      ];
+      const name = image.slice("/uploads/".length);
+      // The image's row (the database store): the drop deletes it; the save, since the fix, holds it.
+      const results = holder
+        ? await queuedBehind(holder, { sql: "select name from uploads where name = $1 for update", params: [name] }, steps)
+        : await Promise.allSettled(steps.map((step) => step()));
+      expect(results[0]!.status, `round ${round}`).toBe("fulfilled");
+      const exists = (await imageStore.get(name)) !== null;
+      const showing = await db.selectFrom("items").select("id").where("imgPath", "=", image).execute();
+      const label = `round ${round}: image ${exists ? "kept" : "deleted"}, save ${statusOf(results[1]!)}`;
+      if (!exists) {
+        expect(showing, label).toEqual([]);
+        expect(results[1], label).toMatchObject({ status: "rejected", reason: { status: 400, message: UPLOAD_GONE } });
+      } else {
+        expect(
+          showing.map((r) => r.id),
+          label,
+        ).toEqual([other.item.id]);
+      }
+      if (holder) expect(exists, label).toBe(false);
+    }
   });
 });

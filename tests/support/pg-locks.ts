@@ -33,31 +33,41 @@ export async function untilWaiting(client: pg.Client, n: number, what = "the hel
 
 /**
  * Holds the lock `lock` takes (a statement run by the holder in its own transaction), starts each
- * of `steps` in turn once the ones before it wait, lets go once all do, and answers their
- * results (settled: a refusal is an answer too). `waits[i]` is false for a step that is not
- * expected to wait (it runs to its end while the lock is held).
+ * of `steps` in turn once the one before it either waits on a lock or has finished, lets go, and
+ * answers their results (settled: a refusal is an answer too). The steps that waited then run in
+ * the order they queued.
  */
 export async function queuedBehind<T>(
   holder: pg.Client,
   lock: { sql: string; params?: unknown[] },
   steps: (() => Promise<T>)[],
-  waits: boolean[] = steps.map(() => true),
 ): Promise<PromiseSettledResult<T>[]> {
   await holder.query("begin");
-  const started: Promise<T>[] = [];
+  const started: Promise<PromiseSettledResult<T>>[] = [];
   try {
     await holder.query(lock.sql, lock.params);
     let queued = 0;
-    for (const [i, step] of steps.entries()) {
-      const run = step();
-      // Observed, so a refusal while the others start is not an unhandled rejection.
-      run.catch(() => undefined);
+    for (const step of steps) {
+      let done = false;
+      const run = step().then(
+        (value): PromiseSettledResult<T> => ({ status: "fulfilled", value }),
+        (reason: unknown): PromiseSettledResult<T> => ({ status: "rejected", reason }),
+      );
+      void run.then(() => (done = true));
       started.push(run);
-      if (waits[i]) await untilWaiting(holder, ++queued);
-      else await run.catch(() => undefined);
+      const deadline = Date.now() + 5_000;
+      for (;;) {
+        if ((await waiting(holder)) > queued) {
+          queued++;
+          break;
+        }
+        if (done) break;
+        if (Date.now() > deadline) throw new Error(`step ${started.length} neither waited on a lock nor finished`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
     }
   } finally {
     await holder.query("commit");
   }
-  return Promise.allSettled(started);
+  return Promise.all(started);
 }
