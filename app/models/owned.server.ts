@@ -77,7 +77,17 @@ export async function adoptOwned(
   userId: number,
   mergeLines: (trx: Db, fromId: string, toId: string) => Promise<void>,
 ): Promise<void> {
-  if (!guestId || !(await guestRow(table, guestId, trx))) return;
+  if (!guestId) return;
+  // The guest's row first, locked (an UPDATE, as every change to its lines takes it): a line being
+  // added to it meanwhile is committed before its lines are read below, not deleted with the row
+  // after the read missed it. Then the customer's row: no path holds the two the other way round.
+  const guest = await trx
+    .updateTable(table)
+    .set({ updatedAt: nowIso() })
+    .where("id", "=", guestId)
+    .where("userId", "is", null)
+    .executeTakeFirst();
+  if (Number(guest.numUpdatedRows) === 0) return;
   await insertRow(table, userId, trx);
   const mine = (await userRow(table, userId, trx))!;
   // The row before its lines, as every cart change and order placement does (lock order).

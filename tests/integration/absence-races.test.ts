@@ -371,3 +371,48 @@ describe("an uploaded image dropped while another save points a product at it", 
     }
   });
 });
+
+describe("a guest's cart adopted at sign-in while a line is being added to it", () => {
+  it("keeps the line the add answered for", { timeout: 60_000 }, async () => {
+    const hash = await hashPassword(PASSWORD);
+    for (let round = 0; round < 3; round++) {
+      const buyer = await customer(`adopt-race-${round}`, hash);
+      const first = await item("adopt-first", 1500, 50);
+      const added = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: first, quantity: 1 }));
+      expect(added.status).toBe(200);
+      const cookie = cookieJar(added);
+      const guestCart = (await db.selectFrom("cartLines").select("cartId").where("itemId", "=", first).executeTakeFirstOrThrow()).cartId;
+      const late = await item("adopt-late", 1700, 50);
+      const steps: (() => Promise<unknown>)[] = [
+        // Another tab adds a second piece to the guest cart; this tab signs in.
+        () => call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: late, quantity: 2 }, { Cookie: cookie })),
+        () =>
+          call(
+            apiLogin.action,
+            jsonRequest("POST", "/api/user/auth/login", { email: buyer.email, password: PASSWORD }, { Cookie: cookie }),
+          ),
+      ];
+      const [add, login] = holder
+        ? await queuedBehind(holder, { sql: "select id from carts where id = $1 for update", params: [guestCart] }, steps)
+        : await Promise.allSettled(steps.map((step) => step()));
+      const label = `round ${round}: add ${statusOf(add!)}, login ${statusOf(login!)}`;
+      expect(statusOf(login!), label).toBe(200);
+      const lines = await db
+        .selectFrom("cartLines")
+        .innerJoin("carts", "carts.id", "cartLines.cartId")
+        .select(["cartLines.itemId", "cartLines.quantity"])
+        .where("carts.userId", "=", buyer.user.id)
+        .orderBy("cartLines.itemId")
+        .execute();
+      const expected =
+        statusOf(add!) === 200
+          ? [
+              { itemId: first, quantity: 1 },
+              { itemId: late, quantity: 2 },
+            ]
+          : [{ itemId: first, quantity: 1 }];
+      expect(lines, label).toEqual(expected);
+      if (holder) expect(statusOf(add!), label).toBe(200);
+    }
+  });
+});
