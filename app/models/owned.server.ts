@@ -60,6 +60,8 @@ export async function ensureOwned(table: OwnedTable, owner: Owner, db: Db = defa
   if (existing && (await guestRow(table, existing, db))) return existing;
   // Each cookie-less request would make a new row: a client may make only so many.
   if (owner.client) await rateLimitAddress(LIMITS.guestRows, owner.client);
+  // Accepted: two first adds of one guest at once each make a row (no lock both take: the session
+  // row learns its cart only after this, in asOwner's commit), and the session keeps the later one.
   return insertRow(table, null, db);
 }
 
