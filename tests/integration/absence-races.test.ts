@@ -17,7 +17,8 @@ import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
 import { handleRefundWebhook } from "~/models/refunds.server";
-import { createProduct, updateProduct } from "~/models/admin-catalogue.server";
+import { createProduct, insertProduct, updateProduct } from "~/models/admin-catalogue.server";
+import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
 import type { ProductInput } from "~/utils/admin-schemas";
@@ -27,7 +28,7 @@ import * as apiLogin from "~/routes/api.user.auth.login";
 import * as pageLogin from "~/routes/login";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
-import { lockHolder, queuedBehind } from "../support/pg-locks";
+import { lockHolder, queuedBehind, untilWaiting } from "../support/pg-locks";
 import { formRequest, jsonRequest } from "../support/requests";
 import { asRecord, call, cookieJar } from "./helpers";
 import type { Customer } from "./order-helpers";
@@ -415,4 +416,91 @@ describe("a guest's cart adopted at sign-in while a line is being added to it", 
       if (holder) expect(statusOf(add!), label).toBe(200);
     }
   });
+});
+
+describe("a CSV import creating a slug that a product takes meanwhile", () => {
+  it("is refused whole (409), never duplicating the product under another slug", { timeout: 60_000 }, async () => {
+    const category = await db.selectFrom("categories").select(["id", "slug"]).orderBy("id").executeTakeFirstOrThrow();
+    for (let round = 0; round < 3; round++) {
+      const tag = crypto.randomBytes(4).toString("hex");
+      const slug = `csv-race-${tag}`;
+      const title = `Csv Race Import ${tag}`;
+      const existing = await product(`Csv race existing ${tag}`);
+      const csv = [
+        "slug,title,category,price,description,imgPath,version",
+        // An edit of an existing product (its row's lock is where the import waits on PostgreSQL), then a new product by slug.
+        [existing.slug, existing.title, category.slug, existing.price + 1, existing.description, existing.imgPath, existing.version].join(
+          ",",
+        ),
+        `${slug},${title},${category.slug},2999,Made by the import.,/images/products/sofa.svg,`,
+      ].join("\n");
+      const rival = async () => {
+        // The same slug, made by another admin's save (the slug given: as another import would).
+        await db.transaction().execute((trx) =>
+          insertProduct(
+            trx,
+            {
+              title: `Csv Race Rival ${tag}`,
+              categoryId: category.id,
+              price: 1999,
+              featured: false,
+              madeToOrder: false,
+              description: "Made by the rival.",
+              imgPath: "/images/products/sofa.svg",
+              specifications: {},
+              inStock: true,
+              stock: 1,
+            },
+            slug,
+          ),
+        );
+      };
+      let result: PromiseSettledResult<unknown>;
+      if (holder) {
+        // The import has planned (no product has the slug) and waits in its transaction; the rival commits meanwhile.
+        await holder.query("begin");
+        await holder.query("select id from items where id = $1 for update", [existing.id]);
+        const running = importProductsCsv(csv).then(
+          (value) => ({ status: "fulfilled" as const, value }),
+          (reason: unknown) => ({ status: "rejected" as const, reason }),
+        );
+        await untilWaiting(holder, 1);
+        await rival();
+        await holder.query("commit");
+        result = await running;
+      } else {
+        [result] = await Promise.allSettled([importProductsCsv(csv), rival().catch(() => undefined)]);
+      }
+      const imported = await db.selectFrom("items").select(["slug"]).where("title", "=", title).execute();
+      const label = `round ${round}: import ${statusOf(result!)}`;
+      // Never the import's product under a slug of its own while another product holds the file's slug.
+      expect(
+        imported.filter((r) => r.slug !== slug),
+        label,
+      ).toEqual([]);
+      if (result!.status === "rejected") {
+        expect(result!.reason, label).toMatchObject({ status: 409, message: IMPORT_RACE });
+        const after = await db.selectFrom("items").select("price").where("id", "=", existing.id).executeTakeFirstOrThrow();
+        expect(after.price, `${label}: nothing written`).toBe(existing.price);
+      }
+      if (holder) expect(statusOf(result!), label).toBe(409);
+    }
+  });
+
+  async function product(title: string) {
+    const categoryId = (await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
+    return createProduct({
+      title,
+      categoryId,
+      price: 4999,
+      featured: false,
+      madeToOrder: false,
+      description: "A piece for the import race.",
+      imgPath: "/images/products/sofa.svg",
+      specifications: {},
+      inStock: true,
+      stock: 3,
+      upload: null,
+    });
+  }
 });
