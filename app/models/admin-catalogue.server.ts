@@ -2,7 +2,7 @@
 // products. Each change writes its audit row, and the image a form uploaded (app/lib/uploads.server.ts:
 // putUpload), in the same transaction.
 import type { Db } from "~/lib/db.server";
-import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import { containsText, db as defaultDb, isForeignKeyViolation, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import type { PendingUpload } from "~/lib/uploads.server";
@@ -127,6 +127,7 @@ function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | nu
       await putUpload(trx, upload);
       await holdUpload(trx, input.imgPath);
       const slug = await uniqueSlug(trx, "categories", input.title);
+      // Two categories made at once may get the same position: only their tie-break order (by id) differs, so accepted.
       const last = await trx
         .selectFrom("categories")
         .select((eb) => eb.fn.max("position").as("p"))
@@ -180,8 +181,21 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
 export const CATEGORY_IN_USE = (n: number) =>
   `This category still has ${n} product${n === 1 ? "" : "s"}. Move or delete ${n === 1 ? "it" : "them"} first, then delete the category.`;
 
+/** A product joined the category while it was being deleted: the foreign key refused the delete. */
+export const CATEGORY_GAINED_PRODUCT =
+  "A product was just added to this category, so it was not deleted. Move or delete its products first, then delete the category.";
+
 export async function deleteCategory(id: number, db: Db = defaultDb): Promise<void> {
-  const imgPath = await db.transaction().execute(async (trx) => {
+  const imgPath = await onForeignKey(
+    () => new AppError(409, CATEGORY_GAINED_PRODUCT),
+    () => deleteCategoryRow(id, db),
+  );
+  await dropUnusedUpload(db, imgPath);
+}
+
+/** The count below is of committed products; one being saved into the category meanwhile meets the foreign key. */
+function deleteCategoryRow(id: number, db: Db): Promise<string> {
+  return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Category Not Found");
     const { n } = await trx
@@ -199,8 +213,20 @@ export async function deleteCategory(id: number, db: Db = defaultDb): Promise<vo
     });
     return row.imgPath;
   });
-  await dropUnusedUpload(db, imgPath);
 }
+
+/** Run `write`; a foreign-key refusal (a row it points at, or a row it deletes, changed meanwhile) becomes `refusal()`. */
+async function onForeignKey<T>(refusal: () => AppError, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw refusal();
+    throw error;
+  }
+}
+
+const CHOOSE_CATEGORY = "Please choose a category";
+const categoryGone = () => new AppError(400, CHOOSE_CATEGORY, { categoryId: CHOOSE_CATEGORY });
 
 // ---- products ----
 
@@ -249,9 +275,10 @@ export async function getProductForAdmin(id: number, db: Db = defaultDb): Promis
   return row ? toAdminItem(row) : null;
 }
 
+/** The category must exist; one deleted while the write runs meets the foreign key (the form's callers: the same 400). */
 async function requireCategory(db: Db, categoryId: number) {
   const category = await db.selectFrom("categories").select(["id", "title"]).where("id", "=", categoryId).executeTakeFirst();
-  if (!category) throw new AppError(400, "Please choose a category", { categoryId: "Please choose a category" });
+  if (!category) throw categoryGone();
   return category;
 }
 
@@ -272,10 +299,12 @@ function detailsRow(input: ProductDetails) {
 export async function createProduct(input: ProductInput & Uploading, db: Db = defaultDb): Promise<AdminItem> {
   return withUpload(db, input.upload, () =>
     withSlugRetry(() =>
-      db.transaction().execute(async (trx) => {
-        await putUpload(trx, input.upload);
-        return insertProduct(trx, input);
-      }),
+      onForeignKey(categoryGone, () =>
+        db.transaction().execute(async (trx) => {
+          await putUpload(trx, input.upload);
+          return insertProduct(trx, input);
+        }),
+      ),
     ),
   );
 }
@@ -358,10 +387,12 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, d
   let saved: AdminItem;
   try {
     if (edit.version === null) throw new AppError(400, EDIT_OUT_OF_DATE);
-    saved = await db.transaction().execute(async (trx) => {
-      await putUpload(trx, edit.upload);
-      return saveProduct(trx, id, edit);
-    });
+    saved = await onForeignKey(categoryGone, () =>
+      db.transaction().execute(async (trx) => {
+        await putUpload(trx, edit.upload);
+        return saveProduct(trx, id, edit);
+      }),
+    );
   } catch (error) {
     // A refused edit's newly uploaded image is shown by nothing.
     if (edit.imgPath !== before?.imgPath) await dropUnusedUpload(db, edit.imgPath);

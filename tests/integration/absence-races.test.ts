@@ -17,7 +17,16 @@ import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
 import { handleRefundWebhook } from "~/models/refunds.server";
-import { createProduct, insertProduct, updateProduct } from "~/models/admin-catalogue.server";
+import {
+  CATEGORY_GAINED_PRODUCT,
+  CATEGORY_IN_USE,
+  createCategory,
+  createProduct,
+  deleteCategory,
+  insertProduct,
+  updateProduct,
+} from "~/models/admin-catalogue.server";
+import { createCoupon } from "~/models/admin-coupons.server";
 import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
@@ -503,4 +512,83 @@ describe("a CSV import creating a slug that a product takes meanwhile", () => {
       upload: null,
     });
   }
+});
+
+describe("a category deleted while a product or coupon is saved into it", () => {
+  const category = async (tag: string) =>
+    (
+      await createCategory({
+        title: `Fk race ${tag} ${crypto.randomBytes(3).toString("hex")}`,
+        description: "For the race.",
+        imgPath: "/images/products/sofa.svg",
+        upload: null,
+      })
+    ).id;
+  const productIn = (categoryId: number, tag: string) =>
+    createProduct({
+      title: `Fk race piece ${tag} ${crypto.randomBytes(3).toString("hex")}`,
+      categoryId,
+      price: 999,
+      featured: false,
+      madeToOrder: false,
+      description: "A piece for the category race.",
+      imgPath: "/images/products/sofa.svg",
+      specifications: {},
+      inStock: true,
+      stock: 1,
+      upload: null,
+    });
+  const couponIn = (categoryId: number) =>
+    createCoupon({
+      code: `FK${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
+      kind: "percent",
+      value: 10,
+      minSubtotal: 0,
+      maxDiscount: null,
+      validFrom: null,
+      validUntil: null,
+      usageLimit: null,
+      perCustomerLimit: null,
+      categoryIds: [categoryId],
+    });
+
+  it("a delete that meets a product saved meanwhile is a 409 in words, not a 500", async () => {
+    const id = await category("delete");
+    if (holder) {
+      // A product being saved into the category: its insert holds the category's key.
+      const [deleted] = await queuedBehind(
+        holder,
+        {
+          sql: `insert into items (category_id, title, slug, description, price, img_path, created_at, updated_at)
+                values ($1, 'Fk race held', $2, 'Held.', 100, '/images/products/sofa.svg', $3, $3)`,
+          params: [id, `fk-race-held-${id}`, nowIso()],
+        },
+        [() => deleteCategory(id)],
+      );
+      expect(deleted).toMatchObject({ status: "rejected", reason: { status: 409, message: CATEGORY_GAINED_PRODUCT } });
+    } else {
+      const [saved, deleted] = await Promise.allSettled([productIn(id, "delete"), deleteCategory(id)]);
+      if (saved.status === "fulfilled")
+        expect(deleted).toMatchObject({ status: "rejected", reason: { status: 409, message: CATEGORY_IN_USE(1) } });
+      else expect(saved.reason).toMatchObject({ status: 400, fieldErrors: { categoryId: "Please choose a category" } });
+    }
+    const left = await db.selectFrom("categories").select("id").where("id", "=", id).executeTakeFirst();
+    expect(left).toBeDefined();
+  });
+
+  it("a product or coupon saved into a category being deleted is refused (400 on the field), not a 500", async () => {
+    for (const save of ["product", "coupon"] as const) {
+      const id = await category(save);
+      const step = (): Promise<unknown> => (save === "product" ? productIn(id, "save") : couponIn(id));
+      const [saved] = holder
+        ? await queuedBehind(holder, { sql: "delete from categories where id = $1", params: [id] }, [step])
+        : await Promise.allSettled([step(), deleteCategory(id)]);
+      const field =
+        save === "product"
+          ? { categoryId: "Please choose a category" }
+          : { categoryIds: "A chosen category no longer exists. Reload the form." };
+      if (holder || saved!.status === "rejected")
+        expect(saved, save).toMatchObject({ status: "rejected", reason: { status: 400, fieldErrors: field } });
+    }
+  });
 });
