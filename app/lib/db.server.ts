@@ -95,7 +95,6 @@ export function toCount(value: string | number | bigint | null | undefined) {
   return Number(value ?? 0);
 }
 
-/** A write refused by a unique constraint (SQLite and PostgreSQL word it differently). */
 /**
  * A write that must change a row: when none changed (the row vanished underneath, deleted by
  * another request or by housekeeping), it fails with `error` instead of passing silently.
@@ -104,8 +103,21 @@ export function expectChanged(result: { numUpdatedRows?: bigint; numDeletedRows?
   if (Number(result.numUpdatedRows ?? result.numDeletedRows ?? 0n) === 0) throw error();
 }
 
+/** A write refused by a unique constraint (SQLite and PostgreSQL word it differently). */
 export function isUniqueViolation(error: unknown) {
   return /unique|duplicate/i.test(error instanceof Error ? error.message : "");
+}
+
+/**
+ * A write refused by a foreign key: a row it points at was deleted meanwhile, or a row it deletes
+ * gained a child meanwhile (PostgreSQL 23503; SQLite's FOREIGN KEY constraint failed). The checks
+ * before such a write read committed rows only, so a request in flight can still hit the key: the
+ * caller answers with its own 4xx, never a 500.
+ */
+export function isForeignKeyViolation(error: unknown) {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "23503" || code === "SQLITE_CONSTRAINT_FOREIGNKEY") return true;
+  return /foreign key constraint/i.test(error instanceof Error ? error.message : "");
 }
 
 /**

@@ -8,7 +8,7 @@ import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "./db.server";
-import { db, isPostgresUrl, nowIso } from "./db.server";
+import { db, isPostgres, isPostgresUrl, nowIso } from "./db.server";
 import { env } from "./env.server";
 
 export const IMAGE_TYPES = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
@@ -65,8 +65,14 @@ export interface ImageStore {
   get(name: string): Promise<StoredImage | null>;
   /** Its type, ETag and size, or null (as get). */
   info(name: string): Promise<ImageInfo | null>;
-  /** Delete it; false when there was nothing to delete. */
-  delete(name: string): Promise<boolean>;
+  /**
+   * Inside a transaction: is the image there? The database store also locks its row until the
+   * transaction ends (PostgreSQL; SQLite has one writer): "share" for a write that makes a row show
+   * it, "update" before deciding to delete it, so one of the two always sees the other's outcome.
+   */
+  hold(name: string, trx: Db, mode: "share" | "update"): Promise<boolean>;
+  /** Delete it (the database store through `trx` when given); false when there was nothing to delete. */
+  delete(name: string, trx?: Db): Promise<boolean>;
 }
 
 /** The checks every put makes, whatever the store: only what uploads.server.ts would make. */
@@ -112,6 +118,16 @@ export class DiskImageStore implements ImageStore {
   async info(name: string): Promise<ImageInfo | null> {
     const image = await this.get(name);
     return image && { type: image.type, etag: image.etag, size: image.size };
+  }
+
+  async hold(name: string): Promise<boolean> {
+    if (!uploadNameExt(name)) return false;
+    try {
+      await fs.access(path.join(this.dir, name));
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   async delete(name: string): Promise<boolean> {
@@ -208,9 +224,16 @@ export class DatabaseImageStore implements ImageStore {
     return row ? { type: row.contentType, etag: row.etag, size: row.size } : null;
   }
 
-  async delete(name: string): Promise<boolean> {
+  async hold(name: string, trx: Db, mode: "share" | "update"): Promise<boolean> {
     if (!uploadNameExt(name)) return false;
-    const result = await this.db.deleteFrom("uploads").where("name", "=", name).executeTakeFirst();
+    const query = trx.selectFrom("uploads").select("name").where("name", "=", name);
+    const locked = !isPostgres(trx) ? query : mode === "share" ? query.forShare() : query.forUpdate();
+    return (await locked.executeTakeFirst()) !== undefined;
+  }
+
+  async delete(name: string, trx: Db = this.db): Promise<boolean> {
+    if (!uploadNameExt(name)) return false;
+    const result = await trx.deleteFrom("uploads").where("name", "=", name).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

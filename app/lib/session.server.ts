@@ -9,6 +9,7 @@
 import crypto from "node:crypto";
 import { createSession, createSessionStorage } from "@remix-run/node";
 import type { Session } from "@remix-run/node";
+import type { Db } from "./db.server";
 import { db, expectChanged, nowIso } from "./db.server";
 import { AppError } from "./errors.server";
 import { isSecureRequest } from "./http.server";
@@ -85,25 +86,28 @@ async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: numb
   return { data, expiresAt, touched };
 }
 
+/** A new session's row (a signed-in one lives the absolute window, a guest's first one a day): its id. */
+async function insertRow(db: Db, data: Partial<SessionData>): Promise<string> {
+  const id = newSessionId();
+  const now = new Date();
+  const lifetime = data.userId ? SESSION_ABSOLUTE_MS : FIRST_VISIT_MS;
+  await db
+    .insertInto("sessions")
+    .values({
+      id,
+      userId: data.userId ?? null,
+      data: JSON.stringify(data),
+      createdAt: nowIso(now),
+      lastSeenAt: nowIso(now),
+      expiresAt: nowIso(new Date(now.getTime() + lifetime)),
+    })
+    .execute();
+  return id;
+}
+
 const storage = createSessionStorage<SessionData>({
   cookie: sessionCookie,
-  async createData(data) {
-    const id = newSessionId();
-    const now = new Date();
-    const lifetime = data.userId ? SESSION_ABSOLUTE_MS : FIRST_VISIT_MS;
-    await db
-      .insertInto("sessions")
-      .values({
-        id,
-        userId: data.userId ?? null,
-        data: JSON.stringify(data),
-        createdAt: nowIso(now),
-        lastSeenAt: nowIso(now),
-        expiresAt: nowIso(new Date(now.getTime() + lifetime)),
-      })
-      .execute();
-    return id;
-  },
+  createData: (data) => insertRow(db, data),
   async readData(id) {
     return (await loadRow(id))?.data ?? null;
   },
@@ -188,14 +192,28 @@ function cookieMaxAge(session: ShopSession): number {
   return Math.max(0, Math.floor(Math.min(SESSION_IDLE_MS, end - Date.now()) / 1000));
 }
 
-export async function commitSession(session: ShopSession, request: Request): Promise<string> {
+function cookieOptions(session: ShopSession, request: Request) {
   const secure = isSecureRequest(request);
   // Without 'Remember me' the cookie has no Max-Age: the browser drops it when it closes.
-  const options =
-    session.get("remember") === false ? { secure, maxAge: undefined, expires: undefined } : { secure, maxAge: cookieMaxAge(session) };
+  return session.get("remember") === false ? { secure, maxAge: undefined, expires: undefined } : { secure, maxAge: cookieMaxAge(session) };
+}
+
+export async function commitSession(session: ShopSession, request: Request): Promise<string> {
+  const options = cookieOptions(session, request);
   if (!session.id) return storage.commitSession(session, options);
   await saveChanges(session);
   return sessionCookie.serialize(session.id, options);
+}
+
+/**
+ * A session with no row yet (a sign-in's, from rotateSession), its row written in `trx`, the
+ * caller's transaction: the row commits only with what the caller checked there (the password
+ * the sign-in was checked against is still the account's). The Set-Cookie that names it.
+ */
+export async function commitNewSession(trx: Db, session: ShopSession, request: Request): Promise<string> {
+  if (session.id) throw new Error("commitNewSession writes a session that has no row yet");
+  const id = await insertRow(trx, session.data);
+  return sessionCookie.serialize(id, cookieOptions(session, request));
 }
 
 /**
@@ -214,12 +232,12 @@ export function destroySession(session: ShopSession, request: Request): Promise<
   return storage.destroySession(session, { secure: isSecureRequest(request) });
 }
 
-/** Give the session a fresh id (at login and privilege change): same data, old id gone. */
-export async function rotateSession(session: ShopSession): Promise<ShopSession> {
+/** Give the session a fresh id (at login and privilege change): same data, old id gone (in `trx` when given). */
+export async function rotateSession(session: ShopSession, trx: Db = db): Promise<ShopSession> {
   const fresh = await storage.getSession();
   for (const [key, value] of Object.entries(session.data)) {
     fresh.set(key as keyof SessionData, value as never);
   }
-  if (session.id) await db.deleteFrom("sessions").where("id", "=", session.id).execute();
+  if (session.id) await trx.deleteFrom("sessions").where("id", "=", session.id).execute();
   return fresh;
 }

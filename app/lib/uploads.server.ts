@@ -87,14 +87,53 @@ export async function readUpload(name: string, store: ImageStore = imageStore): 
   return image && { body: image.bytes, type: image.type };
 }
 
+/** The upload name of a public path (/uploads/{name}), or null for any other path. */
+function uploadName(publicPath: string): string | null {
+  const name = publicPath.startsWith("/uploads/") ? publicPath.slice("/uploads/".length) : "";
+  return uploadNameExt(name) ? name : null;
+}
+
+export const UPLOAD_GONE = "That uploaded image no longer exists. Choose the image again.";
+
+/**
+ * Inside the transaction of a write that makes a row show `imgPath` (after putUpload, when the
+ * write stores its own): an upload it names must still be there (400 on the field otherwise), and
+ * stays until the write commits (its row locked FOR SHARE on PostgreSQL), so removeUnusedUpload
+ * either sees this row or deletes first and this write is refused.
+ */
+export async function holdUpload(trx: Db, imgPath: string, store: ImageStore = imageStore): Promise<void> {
+  const name = uploadName(imgPath);
+  if (!name) return;
+  if (!(await store.hold(name, trx, "share"))) throw new AppError(400, UPLOAD_GONE, { imgPath: UPLOAD_GONE });
+}
+
 /**
  * Delete an uploaded image by its public path (/uploads/…), once nothing shows it any more.
  * Anything that is not one of our uploads is left alone; an image already gone is fine.
  */
 export async function removeUpload(publicPath: string, store: ImageStore = imageStore): Promise<boolean> {
-  const name = publicPath.startsWith("/uploads/") ? publicPath.slice("/uploads/".length) : "";
-  if (!uploadNameExt(name)) return false;
-  return store.delete(name);
+  const name = uploadName(publicPath);
+  return name ? store.delete(name) : false;
+}
+
+/**
+ * In one transaction: the upload at `publicPath` is deleted if `stillShown` (asked under the
+ * upload's lock, FOR UPDATE on PostgreSQL; SQLite has one writer) finds nothing showing it. A
+ * write pointing a row at it meanwhile holds the same row (holdUpload): it either committed
+ * before, and `stillShown` sees its row, or waits and is refused. True when it was deleted.
+ */
+export async function removeUnusedUpload(
+  db: Db,
+  publicPath: string,
+  stillShown: (trx: Db) => Promise<boolean>,
+  store: ImageStore = imageStore,
+): Promise<boolean> {
+  const name = uploadName(publicPath);
+  if (!name) return false;
+  return db.transaction().execute(async (trx) => {
+    if (!(await store.hold(name, trx, "update")) || (await stillShown(trx))) return false;
+    return store.delete(name, trx);
+  });
 }
 
 /** Names are random and never reused: an image at a URL never changes. */

@@ -2,11 +2,11 @@
 // products. Each change writes its audit row, and the image a form uploaded (app/lib/uploads.server.ts:
 // putUpload), in the same transaction.
 import type { Db } from "~/lib/db.server";
-import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import { containsText, db as defaultDb, isForeignKeyViolation, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import type { PendingUpload } from "~/lib/uploads.server";
-import { putUpload, removeUpload } from "~/lib/uploads.server";
+import { holdUpload, putUpload, removeUnusedUpload } from "~/lib/uploads.server";
 import type { AdminListQuery, CategoryInput, ProductDetails, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ADMIN_LIMITS } from "~/utils/admin-schemas";
 import type { Category, Item } from "~/utils/catalogue";
@@ -54,19 +54,20 @@ async function withSlugRetry<T>(fn: () => Promise<T>): Promise<T> {
 
 /**
  * After a change has committed: the uploaded image a row no longer shows is deleted, unless
- * another category or product, or a past order's line, still shows it. A failure here is
+ * another category or product, or a past order's line, still shows it (asked under the upload's
+ * lock, which every write pointing a row at an upload takes too: holdUpload). A failure here is
  * logged, never the change's.
  */
 async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?: string): Promise<void> {
   if (!imgPath?.startsWith("/uploads/") || imgPath === now) return;
   try {
-    const users = await Promise.all([
-      db.selectFrom("items").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-      db.selectFrom("categories").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-      // Past orders keep showing the picture of what was bought.
-      db.selectFrom("orderItems").select("id").where("imgPath", "=", imgPath).executeTakeFirst(),
-    ]);
-    if (users.every((row) => row === undefined)) await removeUpload(imgPath);
+    await removeUnusedUpload(db, imgPath, async (trx) => {
+      for (const table of ["items", "categories", "orderItems"] as const) {
+        // Past orders keep showing the picture of what was bought.
+        if (await trx.selectFrom(table).select("id").where("imgPath", "=", imgPath).executeTakeFirst()) return true;
+      }
+      return false;
+    });
   } catch (error) {
     console.error("an unused upload could not be removed:", error instanceof Error ? error.message : error);
   }
@@ -123,7 +124,10 @@ export async function createCategory(input: CategoryInput & Uploading, db: Db = 
 function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | null | undefined): Promise<Category> {
   return withSlugRetry(() =>
     db.transaction().execute(async (trx) => {
+      await putUpload(trx, upload);
+      await holdUpload(trx, input.imgPath);
       const slug = await uniqueSlug(trx, "categories", input.title);
+      // Two categories made at once may get the same position: only their tie-break order (by id) differs, so accepted.
       const last = await trx
         .selectFrom("categories")
         .select((eb) => eb.fn.max("position").as("p"))
@@ -140,7 +144,6 @@ function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | nu
         entityId: row.id,
         summary: `Created category "${row.title}" (${row.slug})`,
       });
-      await putUpload(trx, upload);
       return toCategory(row);
     }),
   );
@@ -153,6 +156,8 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
     db.transaction().execute(async (trx) => {
       const before = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
       if (!before) throw new AppError(404, "Category Not Found");
+      await putUpload(trx, upload);
+      await holdUpload(trx, input.imgPath);
       const row = await trx
         .updateTable("categories")
         .set({ ...input, updatedAt: nowIso() })
@@ -165,7 +170,6 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
         entityId: id,
         summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
       });
-      await putUpload(trx, upload);
       previous = before.imgPath;
       return toCategory(row);
     }),
@@ -177,8 +181,21 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
 export const CATEGORY_IN_USE = (n: number) =>
   `This category still has ${n} product${n === 1 ? "" : "s"}. Move or delete ${n === 1 ? "it" : "them"} first, then delete the category.`;
 
+/** A product joined the category while it was being deleted: the foreign key refused the delete. */
+export const CATEGORY_GAINED_PRODUCT =
+  "A product was just added to this category, so it was not deleted. Move or delete its products first, then delete the category.";
+
 export async function deleteCategory(id: number, db: Db = defaultDb): Promise<void> {
-  const imgPath = await db.transaction().execute(async (trx) => {
+  const imgPath = await onForeignKey(
+    () => new AppError(409, CATEGORY_GAINED_PRODUCT),
+    () => deleteCategoryRow(id, db),
+  );
+  await dropUnusedUpload(db, imgPath);
+}
+
+/** The count below is of committed products; one being saved into the category meanwhile meets the foreign key. */
+function deleteCategoryRow(id: number, db: Db): Promise<string> {
+  return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Category Not Found");
     const { n } = await trx
@@ -196,8 +213,20 @@ export async function deleteCategory(id: number, db: Db = defaultDb): Promise<vo
     });
     return row.imgPath;
   });
-  await dropUnusedUpload(db, imgPath);
 }
+
+/** Run `write`; a foreign-key refusal (a row it points at, or a row it deletes, changed meanwhile) becomes `refusal()`. */
+async function onForeignKey<T>(refusal: () => AppError, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw refusal();
+    throw error;
+  }
+}
+
+const CHOOSE_CATEGORY = "Please choose a category";
+const categoryGone = () => new AppError(400, CHOOSE_CATEGORY, { categoryId: CHOOSE_CATEGORY });
 
 // ---- products ----
 
@@ -246,9 +275,10 @@ export async function getProductForAdmin(id: number, db: Db = defaultDb): Promis
   return row ? toAdminItem(row) : null;
 }
 
+/** The category must exist; one deleted while the write runs meets the foreign key (the form's callers: the same 400). */
 async function requireCategory(db: Db, categoryId: number) {
   const category = await db.selectFrom("categories").select(["id", "title"]).where("id", "=", categoryId).executeTakeFirst();
-  if (!category) throw new AppError(400, "Please choose a category", { categoryId: "Please choose a category" });
+  if (!category) throw categoryGone();
   return category;
 }
 
@@ -269,11 +299,12 @@ function detailsRow(input: ProductDetails) {
 export async function createProduct(input: ProductInput & Uploading, db: Db = defaultDb): Promise<AdminItem> {
   return withUpload(db, input.upload, () =>
     withSlugRetry(() =>
-      db.transaction().execute(async (trx) => {
-        const item = await insertProduct(trx, input);
-        await putUpload(trx, input.upload);
-        return item;
-      }),
+      onForeignKey(categoryGone, () =>
+        db.transaction().execute(async (trx) => {
+          await putUpload(trx, input.upload);
+          return insertProduct(trx, input);
+        }),
+      ),
     ),
   );
 }
@@ -281,6 +312,7 @@ export async function createProduct(input: ProductInput & Uploading, db: Db = de
 /** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
 export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<AdminItem> {
   await requireCategory(trx, input.categoryId);
+  await holdUpload(trx, input.imgPath);
   const now = nowIso();
   const values = {
     ...detailsRow(input),
@@ -355,11 +387,12 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, d
   let saved: AdminItem;
   try {
     if (edit.version === null) throw new AppError(400, EDIT_OUT_OF_DATE);
-    saved = await db.transaction().execute(async (trx) => {
-      const item = await saveProduct(trx, id, edit);
-      await putUpload(trx, edit.upload);
-      return item;
-    });
+    saved = await onForeignKey(categoryGone, () =>
+      db.transaction().execute(async (trx) => {
+        await putUpload(trx, edit.upload);
+        return saveProduct(trx, id, edit);
+      }),
+    );
   } catch (error) {
     // A refused edit's newly uploaded image is shown by nothing.
     if (edit.imgPath !== before?.imgPath) await dropUnusedUpload(db, edit.imgPath);
@@ -384,6 +417,7 @@ export async function saveProduct(trx: Db, id: number, edit: ProductEdit): Promi
     throw new AppError(400, "A stock figure is written only with the version of the product it was read from");
   }
   await requireCategory(trx, edit.categoryId);
+  await holdUpload(trx, edit.imgPath);
   const stock = nextStock(before.stock, edit.stock);
   const values = detailsRow(edit);
   const fields = (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== before[k]);

@@ -2,7 +2,7 @@
 // creating and editing one, pausing and resuming it, and deleting one nobody used. Each change
 // writes its audit row in the same transaction. The customer's side is coupons.server.
 import type { Db } from "~/lib/db.server";
-import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import { containsText, db as defaultDb, isForeignKeyViolation, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { CouponKind } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { describeDeal } from "~/utils/coupon-fields";
@@ -121,14 +121,20 @@ function columns(input: CouponInput) {
 async function setCategories(trx: Db, couponId: number, categoryIds: number[]): Promise<void> {
   await trx.deleteFrom("couponCategories").where("couponId", "=", couponId).execute();
   if (categoryIds.length === 0) return;
+  const gone = () =>
+    new AppError(400, "A chosen category no longer exists", { categoryIds: "A chosen category no longer exists. Reload the form." });
   const known = await trx.selectFrom("categories").select("id").where("id", "in", categoryIds).execute();
-  if (known.length !== categoryIds.length) {
-    throw new AppError(400, "A chosen category no longer exists", { categoryIds: "A chosen category no longer exists. Reload the form." });
+  if (known.length !== categoryIds.length) throw gone();
+  try {
+    await trx
+      .insertInto("couponCategories")
+      .values(categoryIds.map((categoryId) => ({ couponId, categoryId })))
+      .execute();
+  } catch (error) {
+    // The check above reads committed rows: a category being deleted meanwhile meets the foreign key.
+    if (isForeignKeyViolation(error)) throw gone();
+    throw error;
   }
-  await trx
-    .insertInto("couponCategories")
-    .values(categoryIds.map((categoryId) => ({ couponId, categoryId })))
-    .execute();
 }
 
 /** Is this coupon already exactly what the input asks for? (A repeated create is then no change.) */

@@ -1,7 +1,16 @@
 // The back-office's customers: the paged list, and adding, editing and deleting accounts.
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
-import { containsText, db as defaultDb, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
+import {
+  containsText,
+  db as defaultDb,
+  dbNowValue,
+  isForeignKeyViolation,
+  isPostgres,
+  isUniqueViolation,
+  nowIso,
+  toCount,
+} from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endResetTokens } from "~/lib/one-time-codes.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
@@ -123,25 +132,67 @@ export async function updateUserByAdmin(id: number, input: ProfileInput, db: Db 
 export const USER_HAS_ORDERS = (n: number) =>
   `This user has ${n} order${n === 1 ? "" : "s"} and cannot be deleted: the shop must keep its order records.`;
 
-/** Deletes the account with its sessions, tokens, cart and wishlist; never one with orders. */
+export const USER_HAS_PAYMENT =
+  "This user has a payment that has not become an order yet (paid, or being paid right now) and cannot be deleted: " +
+  "the payment must become an order or be refunded first. Try again later.";
+
+/** A write for the user (an order, a payment) committed while the delete ran: the foreign key refused the delete. */
+export const USER_BUSY = "This user placed an order or started a payment just now and cannot be deleted. Reload the page to see it.";
+
+/**
+ * Deletes the account with its sessions, tokens, cart and wishlist; never one with orders, nor one
+ * with a payment still on its way to an order: paid with no order yet, or being paid (a stock hold
+ * still live). Such a payment's row would lose its customer (user_id is SET NULL) and could then
+ * neither become an order nor be offered for a refund.
+ */
 export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const row = await trx
-      .selectFrom("users")
-      .select(["id", "name", "email"])
-      .where("id", "=", id)
-      .where("emailVerifiedAt", "is not", null)
-      .executeTakeFirst();
-    if (!row) throw new AppError(404, "User Not Found");
-    const { n } = await trx
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll().as("n"))
-      .where("userId", "=", id)
-      .executeTakeFirstOrThrow();
-    if (toCount(n) > 0) throw new AppError(409, USER_HAS_ORDERS(toCount(n)));
-    await trx.deleteFrom("users").where("id", "=", id).execute();
-    // Reset links still out for the address would otherwise outlive the account.
-    await endResetTokens(trx, row.email);
-    await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>` });
-  });
+  try {
+    await db.transaction().execute(async (trx) => {
+      // The customer's cart row, then the user's, both locked (PostgreSQL; SQLite has one writer):
+      // placeOrder and createPaymentOrder lock the cart first and then insert a row pointing at the
+      // user, so the same order here never deadlocks with them; either they commit first and the
+      // checks below (later statements) see what they wrote, or they find the cart gone.
+      const cart = trx.selectFrom("carts").select("id").where("userId", "=", id);
+      await (isPostgres(trx) ? cart.forUpdate() : cart).execute();
+      const user = trx.selectFrom("users").select(["id", "name", "email"]).where("id", "=", id).where("emailVerifiedAt", "is not", null);
+      const row = await (isPostgres(trx) ? user.forUpdate() : user).executeTakeFirst();
+      if (!row) throw new AppError(404, "User Not Found");
+      const { n } = await trx
+        .selectFrom("orders")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("userId", "=", id)
+        .executeTakeFirstOrThrow();
+      if (toCount(n) > 0) throw new AppError(409, USER_HAS_ORDERS(toCount(n)));
+      const now = dbNowValue(trx);
+      const payment = await trx
+        .selectFrom("paymentOrders")
+        .select("id")
+        .where("userId", "=", id)
+        .where("orderId", "is", null)
+        .where((eb) =>
+          eb.or([
+            eb("status", "=", "paid"),
+            eb.and([
+              eb("status", "=", "created"),
+              eb.exists(
+                eb
+                  .selectFrom("stockReservations")
+                  .select("stockReservations.itemId")
+                  .whereRef("stockReservations.paymentOrderId", "=", "paymentOrders.id")
+                  .where("stockReservations.expiresAt", ">", now),
+              ),
+            ]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (payment) throw new AppError(409, USER_HAS_PAYMENT);
+      await trx.deleteFrom("users").where("id", "=", id).execute();
+      // Reset links still out for the address would otherwise outlive the account.
+      await endResetTokens(trx, row.email);
+      await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>` });
+    });
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new AppError(409, USER_BUSY);
+    throw error;
+  }
 }

@@ -60,6 +60,8 @@ export async function ensureOwned(table: OwnedTable, owner: Owner, db: Db = defa
   if (existing && (await guestRow(table, existing, db))) return existing;
   // Each cookie-less request would make a new row: a client may make only so many.
   if (owner.client) await rateLimitAddress(LIMITS.guestRows, owner.client);
+  // Accepted: two first adds of one guest at once each make a row (no lock both take: the session
+  // row learns its cart only after this, in asOwner's commit), and the session keeps the later one.
   return insertRow(table, null, db);
 }
 
@@ -77,7 +79,17 @@ export async function adoptOwned(
   userId: number,
   mergeLines: (trx: Db, fromId: string, toId: string) => Promise<void>,
 ): Promise<void> {
-  if (!guestId || !(await guestRow(table, guestId, trx))) return;
+  if (!guestId) return;
+  // The guest's row first, locked (an UPDATE, as every change to its lines takes it): a line being
+  // added to it meanwhile is committed before its lines are read below, not deleted with the row
+  // after the read missed it. Then the customer's row: no path holds the two the other way round.
+  const guest = await trx
+    .updateTable(table)
+    .set({ updatedAt: nowIso() })
+    .where("id", "=", guestId)
+    .where("userId", "is", null)
+    .executeTakeFirst();
+  if (Number(guest.numUpdatedRows) === 0) return;
   await insertRow(table, userId, trx);
   const mine = (await userRow(table, userId, trx))!;
   // The row before its lines, as every cart change and order placement does (lock order).

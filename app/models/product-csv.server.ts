@@ -3,7 +3,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, isUniqueViolation } from "~/lib/db.server";
+import { db as defaultDb, isForeignKeyViolation, isUniqueViolation } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { AdminListQuery, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ProductFormSchema } from "~/utils/admin-schemas";
@@ -406,9 +406,12 @@ export async function importProductsCsv(text: string, db: Db = defaultDb): Promi
           });
           continue;
         }
-        if (row.slug) reserved.delete(row.slug);
-        const slug = row.slug && (await slugIsFree(trx, row.slug)) ? row.slug : await titleSlug(trx, row.input.title, reserved);
-        await insertProduct(trx, row.input, slug);
+        if (row.slug) {
+          reserved.delete(row.slug);
+          // The check found no product with this slug; one made since would be duplicated under another slug.
+          if (!(await slugIsFree(trx, row.slug))) throw new AppError(409, IMPORT_RACE);
+        }
+        await insertProduct(trx, row.input, row.slug ?? (await titleSlug(trx, row.input.title, reserved)));
       }
       await recordAudit(trx, {
         action: "import",
@@ -417,7 +420,8 @@ export async function importProductsCsv(text: string, db: Db = defaultDb): Promi
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, IMPORT_RACE);
+    // A slug taken by a product being made at the same moment, or a category deleted meanwhile.
+    if (isUniqueViolation(error) || isForeignKeyViolation(error)) throw new AppError(409, IMPORT_RACE);
     throw error;
   }
   return { created, updated };

@@ -6,6 +6,7 @@
 // Never more than a payment took: checked under a lock on its payment order, counting every refund
 // of that payment not failed. Amounts are whole rupees here, paise at the gateway.
 import type { Updateable } from "kysely";
+import { sql } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import type { RefundReason as Reason, RefundsTable, RefundStatus } from "~/lib/db-schema";
@@ -369,16 +370,20 @@ export async function handleRefundWebhook(
     throw new AppError(400, "The webhook has no refund");
   const notes = typeof refund.notes === "object" && refund.notes !== null ? (refund.notes as Record<string, unknown>) : {};
   const key = typeof notes.shop_refund_key === "string" ? notes.shop_refund_key : null;
-  let row = await db.selectFrom("refunds").select(["id"]).where("gatewayRefundId", "=", refund.id).executeTakeFirst();
-  if (!row && key) {
-    row = await db
-      .selectFrom("refunds")
-      .select(["id"])
-      .where("gatewayKey", "=", key)
-      .where("paymentId", "=", refund.payment_id)
-      .where("gatewayRefundId", "is", null)
-      .executeTakeFirst();
-  }
+  const gatewayId = refund.id;
+  const paymentId = refund.payment_id;
+  // One statement, one snapshot: with two, a refund whose gateway id was recorded between them
+  // (sendRefund's answer) matched neither, and the event was dropped.
+  const row = await db
+    .selectFrom("refunds")
+    .select(["id"])
+    .where((eb) => {
+      const byId = eb("gatewayRefundId", "=", gatewayId);
+      if (!key) return byId;
+      return eb.or([byId, eb.and([eb("gatewayKey", "=", key), eb("paymentId", "=", paymentId), eb("gatewayRefundId", "is", null)])]);
+    })
+    .orderBy(sql`case when gateway_refund_id = ${gatewayId} then 0 else 1 end`)
+    .executeTakeFirst();
   if (!row) return { received: true };
   const failure = target === "failed" ? "Razorpay reported the refund failed" : undefined;
   await applyState(

@@ -4,7 +4,7 @@
 import type { Selectable } from "kysely";
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, expectChanged, isUniqueViolation, nowIso } from "~/lib/db.server";
+import { db as defaultDb, expectChanged, isPostgres, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { endOtherSignIns } from "~/lib/identity.server";
 import type { AttemptRef } from "~/lib/one-time-codes.server";
@@ -174,27 +174,54 @@ export async function verifySignup(
   }
 }
 
+/** A login whose password was right: the account, and the stored hash the password was checked against. */
+export interface VerifiedLogin {
+  user: User;
+  passwordHash: string;
+}
+
 /**
  * Check an email and password. One answer for an unknown email and a wrong password (401),
  * taking the same time. A sign-up not yet verified has no account, so it gets the same 401.
+ * The session or token the login then makes is written through assertLoginCurrent.
  */
-export async function verifyLogin(input: LoginInput, client: Client, db: Db = defaultDb): Promise<User> {
+export async function verifyLogin(input: LoginInput, client: Client, db: Db = defaultDb): Promise<VerifiedLogin> {
   // Counted before the check, given back on success: only failures count, and a success starts
   // the email's count again, so a customer who knows the password is never locked out.
   await rateLimitClient(LIMITS.login, client, input.email);
   const user = await findByEmail(input.email, db);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? null, client.ip);
   // Accounts exist only once verified; the check stays as a second line.
-  if (!user || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
+  if (!user?.passwordHash || !ok || !user.emailVerifiedAt) throw new AppError(401, MESSAGES.invalidLogin);
   await forgiveTry(LIMITS.login, client, input.email, { reset: true });
-  if (user.passwordHash && needsRehash(user.passwordHash)) {
-    await db
+  let passwordHash = user.passwordHash;
+  if (needsRehash(passwordHash)) {
+    const rehashed = await hashPassword(input.password, client.ip);
+    // Only over the hash just checked: a password changed meanwhile is not overwritten.
+    const result = await db
       .updateTable("users")
-      .set({ passwordHash: await hashPassword(input.password, client.ip) })
+      .set({ passwordHash: rehashed })
       .where("id", "=", user.id)
-      .execute();
+      .where("passwordHash", "=", passwordHash)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 1) passwordHash = rehashed;
   }
-  return toUser(user);
+  return { user: toUser(user), passwordHash };
+}
+
+/**
+ * In the transaction that writes a login's session or API token, before it does: the account's
+ * row, locked (FOR SHARE on PostgreSQL; SQLite has one writer), must still hold the hash the
+ * password was checked against. A password change or reset updates that row and then ends every
+ * other sign-in, so either it waits for this one to commit and ends it too, or this one waits for
+ * it and finds the new hash: refused (401) like a wrong password, as it now is. `null`: an account
+ * this very request made (a verified sign-up), with no older password to outlive.
+ */
+export async function assertLoginCurrent(trx: Db, userId: number, passwordHash: string | null): Promise<void> {
+  if (passwordHash === null) return;
+  const query = trx.selectFrom("users").select("passwordHash").where("id", "=", userId);
+  const row = await (isPostgres(trx) ? query.forShare() : query).executeTakeFirst();
+  if (row?.passwordHash !== passwordHash) throw new AppError(401, MESSAGES.invalidLogin);
 }
 
 /** What a profile update did: the user as saved, and the email change it started (null when the email stayed). */
@@ -410,6 +437,10 @@ export async function requestPasswordReset(email: string, origin: string, client
   const user = await findByEmail(email, db);
   if (!user) return;
   await db.transaction().execute(async (trx) => {
+    // The account's row locked first (PostgreSQL; SQLite has one writer): two requests at once
+    // would each keep the same older links and each add one, past LIVE_RESET_LINKS.
+    const locked = trx.selectFrom("users").select("id").where("id", "=", user.id);
+    if (!(await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirst())) return;
     const token = await issueResetToken(trx, user.email);
     await queuePasswordResetLink(trx, user.email, user.name, `${origin}/reset-password?token=${encodeURIComponent(token)}`);
   });

@@ -16,6 +16,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
     // Through the API a handle reaches only sign-ups made through the API.
     const attempt = input.attemptId === undefined ? null : { handle: input.attemptId, via: "api" as const };
     const user = await verifySignup(input.email, input.otp, attempt, clientOf(request));
-    return tokenAnswer(request, user);
+    // The account this request just made: no older password for the token to outlive.
+    return tokenAnswer(request, user, null);
   });
 export const loader = otherMethods(["POST"]);

@@ -28,8 +28,8 @@ export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
     async (form) => {
-      const user = await authenticateCredentials(request, Object.fromEntries(form));
-      return signIn(request, user, {
+      const { user, passwordHash } = await authenticateCredentials(request, Object.fromEntries(form));
+      return signIn(request, user, passwordHash, {
         redirectTo: redirectTarget(form.get("redirectTo")),
         toast: { type: "success", title: "Login successfully" },
         remember: form.get("remember") === "on",

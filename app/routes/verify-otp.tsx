@@ -46,7 +46,8 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
       const user = await verifySignup(input.email, input.otp, attemptFor(input.email), clientOf(request));
-      return signIn(request, user, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
+      // The account this request just made: no older password for the session to outlive.
+      return signIn(request, user, null, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
     },
     { unexpected: "OTP verification failed." },
   );

@@ -5,26 +5,29 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { bearerToken, issueToken, revokeRequestToken } from "~/lib/identity.server";
+import { bearerToken, revokeRequestToken } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { destroySession, getSession } from "~/lib/session.server";
 import type { User } from "~/models/users.server";
 import { registerAccount } from "~/models/users.server";
 import { RegisterSchema } from "~/utils/account-schemas";
-import { authenticateCredentials, joinGuestRowsForToken } from "./auth.server";
+import { authenticateCredentials, signInForToken } from "./auth.server";
 
 /** POST email, password → `{ token, user }` (401 on bad credentials). */
 export const loginAction = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
-    const user = await authenticateCredentials(request, await readBody(request));
-    return tokenAnswer(request, user);
+    const { user, passwordHash } = await authenticateCredentials(request, await readBody(request));
+    return tokenAnswer(request, user, passwordHash);
   });
 
-/** `{ token, user }` for a fresh API sign-in; a guest cart built with the cookie joins the account. */
-export async function tokenAnswer(request: Request, user: User): Promise<Response> {
-  const cookie = await joinGuestRowsForToken(request, user.id);
-  return jsonResponse({ token: await issueToken(user.id), user }, { headers: cookie ? { "Set-Cookie": cookie } : undefined });
+/**
+ * `{ token, user }` for a fresh API sign-in; a guest cart built with the cookie joins the account.
+ * `passwordHash`: the hash the login's password was checked against (null: a sign-up just verified).
+ */
+export async function tokenAnswer(request: Request, user: User, passwordHash: string | null): Promise<Response> {
+  const { token, cookie } = await signInForToken(request, user.id, passwordHash);
+  return jsonResponse({ token, user }, { headers: cookie ? { "Set-Cookie": cookie } : undefined });
 }
 
 /** POST name, email, password, mobile? → the code is mailed; `shape` picks the answer's form. */

@@ -4,22 +4,23 @@ import { redirect } from "@remix-run/node";
 import { adminGrantValid } from "~/lib/admin-password.server";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
+import type { Db } from "~/lib/db.server";
 import { db } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
-import { bearerToken, getUserId } from "~/lib/identity.server";
+import { bearerToken, getUserId, issueToken } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { ShopSession } from "~/lib/session.server";
-import { commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
+import { commitNewSession, commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adoptGuestCart } from "~/models/cart.server";
-import type { User } from "~/models/users.server";
-import { getUserById, verifyLogin } from "~/models/users.server";
+import type { User, VerifiedLogin } from "~/models/users.server";
+import { assertLoginCurrent, getUserById, verifyLogin } from "~/models/users.server";
 import { adoptGuestWishlist } from "~/models/wishlist.server";
 import { LoginSchema } from "~/utils/account-schemas";
 import type { ToastInput } from "~/utils/toast";
 
-export const authenticator = new Authenticator<User>();
+export const authenticator = new Authenticator<VerifiedLogin>();
 authenticator.use(
   new FormStrategy(async ({ form, request }) => verifyLogin(parseWith(LoginSchema, Object.fromEntries(form)), clientOf(request))),
   "form",
@@ -30,7 +31,7 @@ authenticator.use(
  * API routes their JSON body: both become the one form the strategy reads. The request's
  * headers go with it, so the strategy's clientOf sees the same client address.
  */
-export function authenticateCredentials(request: Request, fields: Record<string, unknown>): Promise<User> {
+export function authenticateCredentials(request: Request, fields: Record<string, unknown>): Promise<VerifiedLogin> {
   const body = new URLSearchParams();
   for (const key of ["email", "password"]) {
     const value = fields[key];
@@ -88,53 +89,64 @@ export async function requireOrderViewer(request: Request): Promise<{ userId: nu
 }
 
 /**
- * Sign the browser in: the guest's cart and wishlist join the account's, the session gets a
- * fresh id (no fixation), and the answer redirects with a toast.
+ * Sign the browser in, in one transaction: the guest's cart and wishlist join the account's, the
+ * session gets a fresh id (no fixation), and its row is written only while the account still has
+ * the password the login was checked against (`passwordHash`, see assertLoginCurrent). The
+ * answer redirects with a toast.
  */
 export async function signIn(
   request: Request,
   user: User,
+  passwordHash: string | null,
   options: { redirectTo: string; toast: ToastInput; remember?: boolean },
 ): Promise<Response> {
-  const session = await joinGuestRows(request, user.id);
-  const fresh = await rotateSession(session);
-  fresh.unset("cartId");
-  fresh.unset("wishlistId");
-  fresh.unset("pendingSignup");
-  // Whoever signs in is not the staff member who opened Admin Access in this browser.
-  fresh.unset("isAdmin");
-  fresh.unset("adminGrant");
-  fresh.set("userId", user.id);
-  fresh.set("remember", options.remember ?? true);
-  const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
-  return redirectWithToast(request, options.redirectTo, options.toast, { headers });
-}
-
-/**
- * The guest's cart and wishlist (found through the request's session) join the account's, in
- * one transaction. Returns the session, which then points at neither.
- */
-export async function joinGuestRows(request: Request, userId: number): Promise<ShopSession> {
   const session = await getSession(request);
-  await db.transaction().execute(async (trx) => {
-    await adoptGuestCart(trx, session.get("cartId"), userId);
-    await adoptGuestWishlist(trx, session.get("wishlistId"), userId);
+  const cookie = await db.transaction().execute(async (trx) => {
+    await joinGuestRows(trx, session, user.id);
+    // After the cart rows, as an order and a customer's deletion take them: then the user row.
+    await assertLoginCurrent(trx, user.id, passwordHash);
+    const fresh = await rotateSession(session, trx);
+    fresh.unset("cartId");
+    fresh.unset("wishlistId");
+    fresh.unset("pendingSignup");
+    // Whoever signs in is not the staff member who opened Admin Access in this browser.
+    fresh.unset("isAdmin");
+    fresh.unset("adminGrant");
+    fresh.set("userId", user.id);
+    fresh.set("remember", options.remember ?? true);
+    return commitNewSession(trx, fresh, request);
   });
-  return session;
+  return redirectWithToast(request, options.redirectTo, options.toast, { headers: new Headers({ "Set-Cookie": cookie }) });
+}
+
+/** Inside the sign-in's transaction: the guest's cart and wishlist (the session's) join the account's. */
+async function joinGuestRows(trx: Db, session: ShopSession, userId: number): Promise<void> {
+  await adoptGuestCart(trx, session.get("cartId"), userId);
+  await adoptGuestWishlist(trx, session.get("wishlistId"), userId);
 }
 
 /**
- * An API sign-in (login or code verification answering a token): a guest cart and wishlist
- * the client built with the session cookie join the account too. The Set-Cookie to send back
- * (the session no longer points at them), or null when there was nothing to join.
+ * An API sign-in (login or code verification answering a token), in one transaction: a guest
+ * cart and wishlist the client built with the session cookie join the account, and the token is
+ * issued only while the account still has the password the login was checked against
+ * (`passwordHash`, see assertLoginCurrent). The token, and the Set-Cookie to send back (the
+ * session no longer points at the guest's rows), or null when there was nothing to join.
  */
-export async function joinGuestRowsForToken(request: Request, userId: number): Promise<string | null> {
-  if (!request.headers.get("Cookie")) return null;
-  const session = await joinGuestRows(request, userId);
-  if (!session.has("cartId") && !session.has("wishlistId")) return null;
+export async function signInForToken(
+  request: Request,
+  userId: number,
+  passwordHash: string | null,
+): Promise<{ token: string; cookie: string | null }> {
+  const session = request.headers.get("Cookie") ? await getSession(request) : null;
+  const token = await db.transaction().execute(async (trx) => {
+    if (session) await joinGuestRows(trx, session, userId);
+    await assertLoginCurrent(trx, userId, passwordHash);
+    return issueToken(userId, trx);
+  });
+  if (!session || (!session.has("cartId") && !session.has("wishlistId"))) return { token, cookie: null };
   session.unset("cartId");
   session.unset("wishlistId");
-  return commitSession(session, request);
+  return { token, cookie: await commitSession(session, request) };
 }
 
 /** Sign the browser out: the session row is deleted and the cookie cleared. */

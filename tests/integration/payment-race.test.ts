@@ -5,16 +5,17 @@
 // one order and no refund of the whole payment, or with no order and that refund once. On
 // PostgreSQL a second connection holds the cart's row while the three requests queue behind it,
 // so they start in the order A, R, B the moment it is let go; on SQLite they simply run at once.
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db, isPostgres, nowIso, toCount } from "~/lib/db.server";
+import { db, nowIso, toCount } from "~/lib/db.server";
 import { issueToken } from "~/lib/identity.server";
 import * as cartClearLine from "~/routes/api.cart.clear_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { offlinePayment } from "~/lib/payments.server";
 import { queueRefund } from "~/models/refunds.server";
+import { lockHolder, untilWaiting } from "../support/pg-locks";
 import { jsonRequest } from "../support/requests";
 import { asRecord, call } from "./helpers";
 import type { Customer } from "./order-helpers";
@@ -26,10 +27,7 @@ let holder: pg.Client | null = null;
 
 beforeAll(async () => {
   await ready;
-  if (isPostgres(db)) {
-    holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-  }
+  holder = await lockHolder();
 });
 
 afterAll(async () => {
@@ -47,23 +45,6 @@ async function customer(round: number): Promise<Customer> {
     .executeTakeFirstOrThrow();
   const token = await issueToken(row.id);
   return { user: { ...row, emailVerified: true } as unknown as Customer["user"], email, token, auth: { Authorization: `Bearer ${token}` } };
-}
-
-/** Backends of this database waiting on a lock (PostgreSQL; read afresh: a transaction keeps one snapshot of the statistics). */
-async function waiting(client: pg.Client): Promise<number> {
-  await client.query("select pg_stat_clear_snapshot()");
-  const result = await client.query<{ n: string }>(
-    "select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
-  );
-  return Number(result.rows[0].n);
-}
-
-async function untilWaiting(client: pg.Client, n: number): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while ((await waiting(client)) < n) {
-    if (Date.now() > deadline) throw new Error(`fewer than ${n} requests queued on the cart's row`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
 }
 
 /** What one payment order became: its orders, and the refunds of its whole payment as unplaced. */

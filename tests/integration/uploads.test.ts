@@ -75,6 +75,7 @@ const failingStore: ImageStore = {
   put: () => Promise.reject(new Error("connection refused (put)")),
   get: () => Promise.reject(new Error("connection refused (get)")),
   info: () => Promise.reject(new Error("connection refused (info)")),
+  hold: () => Promise.reject(new Error("connection refused (hold)")),
   delete: () => Promise.reject(new Error("connection refused (delete)")),
 };
 
