@@ -11,7 +11,6 @@ import type { Db } from "~/lib/db.server";
 import { createDb, db, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { isAppError } from "~/lib/errors.server";
-import { issueToken } from "~/lib/identity.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
@@ -41,7 +40,7 @@ import { lockHolder, queuedBehind, untilWaiting } from "../support/pg-locks";
 import { formRequest, jsonRequest } from "../support/requests";
 import { asRecord, call, cookieJar } from "./helpers";
 import type { Customer } from "./order-helpers";
-import { addToCart, itemMaker, PASSWORD, uniqueEmail } from "./order-helpers";
+import { addToCart, directCustomer, itemMaker, PASSWORD } from "./order-helpers";
 
 const item = itemMaker("absence");
 let holder: pg.Client | null = null;
@@ -54,19 +53,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await holder?.end();
 });
-
-/** A verified customer with a token, written directly (the sign-up path has its own tests and limits). */
-async function customer(tag: string, passwordHash: string | null = null): Promise<Customer> {
-  const email = uniqueEmail(tag);
-  const now = nowIso();
-  const row = await db
-    .insertInto("users")
-    .values({ name: `Absence ${tag}`, email, mobile: null, passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now })
-    .returning(["id", "name", "email", "mobile"])
-    .executeTakeFirstOrThrow();
-  const token = await issueToken(row.id);
-  return { user: { ...row, emailVerified: true } as unknown as Customer["user"], email, token, auth: { Authorization: `Bearer ${token}` } };
-}
 
 /** A settled call's outcome as a status: its own, an AppError's, or 500 for any other failure. */
 function statusOf(result: PromiseSettledResult<unknown>, ok = 200): number {
@@ -83,7 +69,7 @@ describe("deleting a customer while a payment is on its way", () => {
   const startPayment = (buyer: Customer) => call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, buyer.auth));
 
   it("refuses while a payment is paid with no order, or being paid (a live hold), and keeps the payment's customer", async () => {
-    const buyer = await customer("delete-paid");
+    const buyer = await directCustomer("delete-paid");
     await addToCart(buyer, await item("paid", 2500, 5), 1);
     const created = await startPayment(buyer);
     expect(created.status).toBe(200);
@@ -99,7 +85,7 @@ describe("deleting a customer while a payment is on its way", () => {
     const row = await db.selectFrom("paymentOrders").select("userId").where("id", "=", paymentOrderId).executeTakeFirstOrThrow();
     expect(row.userId).toBe(buyer.user.id);
     // A payment that ended unpaid (no hold left) does not keep the account.
-    const other = await customer("delete-unpaid");
+    const other = await directCustomer("delete-unpaid");
     await addToCart(other, await item("unpaid", 2500, 5), 1);
     const unpaid = (asRecord((await startPayment(other)).body) as { id: string }).id;
     await db.deleteFrom("stockReservations").where("paymentOrderId", "=", unpaid).execute();
@@ -113,7 +99,7 @@ describe("deleting a customer while a payment is on its way", () => {
     async () => {
       for (const first of ["payment", "delete"] as const) {
         for (let round = 0; round < 5; round++) {
-          const buyer = await customer(`delete-race-${first}-${round}`);
+          const buyer = await directCustomer(`delete-race-${first}-${round}`);
           await addToCart(buyer, await item("race", 2500, 5), 1);
           const cart = await db.selectFrom("carts").select("id").where("userId", "=", buyer.user.id).executeTakeFirstOrThrow();
           const pay = () => startPayment(buyer);
@@ -188,7 +174,7 @@ describe("a login that checked the old password, against a password change or re
     it(`${name}: no session or token made with the old password outlives the change`, { timeout: 60_000 }, async () => {
       const hash = await hashPassword(PASSWORD);
       for (let round = 0; round < 3; round++) {
-        const buyer = await customer(`login-race-${round}`, hash);
+        const buyer = await directCustomer(`login-race-${round}`, hash);
         // The account's own cart, so the sign-in merges into a row that exists.
         await addToCart(buyer, await item("own", 900, 50), 1);
         await db.updateTable("apiTokens").set({ revokedAt: nowIso() }).where("userId", "=", buyer.user.id).execute();
@@ -210,7 +196,7 @@ describe("a login that checked the old password, against a password change or re
 describe("password reset requests at once", () => {
   it(`never leave more than ${LIVE_RESET_LINKS} live links`, { timeout: 60_000 }, async () => {
     for (let round = 0; round < 3; round++) {
-      const account = await customer(`reset-race-${round}`);
+      const account = await directCustomer(`reset-race-${round}`);
       for (let i = 0; i < LIVE_RESET_LINKS; i++) await issueResetToken(db, account.email);
       const links = () =>
         db
@@ -386,7 +372,7 @@ describe("a guest's cart adopted at sign-in while a line is being added to it", 
   it("keeps the line the add answered for", { timeout: 60_000 }, async () => {
     const hash = await hashPassword(PASSWORD);
     for (let round = 0; round < 3; round++) {
-      const buyer = await customer(`adopt-race-${round}`, hash);
+      const buyer = await directCustomer(`adopt-race-${round}`, hash);
       const first = await item("adopt-first", 1500, 50);
       const added = await call(cartAdd.action, jsonRequest("POST", "/api/cart/add", { itemId: first, quantity: 1 }));
       expect(added.status).toBe(200);

@@ -4,11 +4,11 @@
 import { createTestItem } from "../support/items";
 import crypto from "node:crypto";
 import { expect } from "vitest";
-import { db, toCount } from "~/lib/db.server";
+import { db, nowIso, toCount } from "~/lib/db.server";
 import { issueToken } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users.server";
-import { registerAccount, verifySignup } from "~/models/users.server";
+import { getUserById, registerAccount, verifySignup } from "~/models/users.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as cartGet from "~/routes/api.cart.get";
 import * as ordersAdd from "~/routes/api.orders_.add";
@@ -37,6 +37,23 @@ export async function newCustomer(tag: string): Promise<Customer> {
   await registerAccount({ name: `Test ${tag}`, email, mobile: null, password: PASSWORD }, client);
   const user = await verifySignup(email, await latestCode(email), null, client);
   const token = await issueToken(user.id);
+  return { user, email, token, auth: { Authorization: `Bearer ${token}` } };
+}
+
+/**
+ * A verified customer with a token, written straight into the database: for tests that need many
+ * accounts quickly (the sign-up path has its own tests, and its per-address limits).
+ */
+export async function directCustomer(tag: string, passwordHash: string | null = null): Promise<Customer> {
+  const email = uniqueEmail(tag);
+  const now = nowIso();
+  const row = await db
+    .insertInto("users")
+    .values({ name: `Test ${tag}`, email, mobile: null, passwordHash, emailVerifiedAt: now, createdAt: now, updatedAt: now })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const user = (await getUserById(row.id))!;
+  const token = await issueToken(row.id);
   return { user, email, token, auth: { Authorization: `Bearer ${token}` } };
 }
 

@@ -8,8 +8,7 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db, nowIso, toCount } from "~/lib/db.server";
-import { issueToken } from "~/lib/identity.server";
+import { db, toCount } from "~/lib/db.server";
 import * as cartClearLine from "~/routes/api.cart.clear_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
@@ -18,8 +17,7 @@ import { queueRefund } from "~/models/refunds.server";
 import { lockHolder, untilWaiting } from "../support/pg-locks";
 import { jsonRequest } from "../support/requests";
 import { asRecord, call } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, cartOf, checkoutFields, itemMaker, placeViaApi, setStock } from "./order-helpers";
+import { addToCart, cartOf, checkoutFields, directCustomer, itemMaker, placeViaApi, setStock } from "./order-helpers";
 
 const ROUNDS = 50;
 const item = itemMaker("race");
@@ -33,19 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await holder?.end();
 });
-
-/** A verified customer with a token, written directly (the sign-up path has its own tests and limits). */
-async function customer(round: number): Promise<Customer> {
-  const email = `race-${round}-${Date.now()}@example.com`;
-  const now = nowIso();
-  const row = await db
-    .insertInto("users")
-    .values({ name: `Race ${round}`, email, mobile: null, passwordHash: null, emailVerifiedAt: now, createdAt: now, updatedAt: now })
-    .returning(["id", "name", "email", "mobile"])
-    .executeTakeFirstOrThrow();
-  const token = await issueToken(row.id);
-  return { user: { ...row, emailVerified: true } as unknown as Customer["user"], email, token, auth: { Authorization: `Bearer ${token}` } };
-}
 
 /** What one payment order became: its orders, and the refunds of its whole payment as unplaced. */
 async function outcome(paymentOrderId: string) {
@@ -64,7 +49,7 @@ describe("a paid payment order raced by two placements and a cart change", () =>
   it(`places one order or refunds once, never both, in ${ROUNDS} rounds`, { timeout: 240_000 }, async () => {
     const tally = { placed: 0, refunded: 0 };
     for (let round = 0; round < ROUNDS; round++) {
-      const buyer = await customer(round);
+      const buyer = await directCustomer(`race-${round}`);
       const piece = await item("paid", 3000, 5);
       const cheap = await item("cheap", 400, 1);
       await addToCart(buyer, piece, 1);
@@ -124,7 +109,7 @@ describe("a paid payment order raced by two placements and a cart change", () =>
   });
 
   it("never queues a refund of a placed order's payment as never placed", async () => {
-    const buyer = await customer(ROUNDS);
+    const buyer = await directCustomer(`race-${ROUNDS}`);
     await addToCart(buyer, await item("placed", 2500, 2), 1);
     const created = await call(createOrder.action, jsonRequest("POST", "/rzp/create-order", {}, buyer.auth));
     const paymentOrderId = (asRecord(created.body) as { id: string; amount: number }).id;

@@ -37,17 +37,7 @@ import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaAp
 
 // The real Razorpay SDK, pointed at the stand-in server below (it has no base-URL option).
 const stand = vi.hoisted(() => ({ url: "http://127.0.0.1:9" }));
-vi.mock("razorpay", async (importOriginal) => {
-  const Real = ((await importOriginal()) as { default: new (options: unknown) => { api: { rq: { defaults: { baseURL: string } } } } })
-    .default;
-  class PointedRazorpay extends Real {
-    constructor(options: unknown) {
-      super(options);
-      this.api.rq.defaults.baseURL = stand.url;
-    }
-  }
-  return { default: PointedRazorpay };
-});
+vi.mock("razorpay", async (importOriginal) => (await import("../support/razorpay-stand")).pointedAt(await importOriginal(), stand));
 
 interface Seen {
   method: string;
