@@ -1,4 +1,4 @@
-// Returns on an order's page (issue 13, item 4): the customer's request form and the list of
+// Returns on an order's page: the customer's request form and the list of
 // returns with their timelines, and the staff's decisions on the admin order page. Plain forms
 // that post to the page's own action: everything works without JavaScript.
 import { Form } from "@remix-run/react";

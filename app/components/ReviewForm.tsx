@@ -1,4 +1,4 @@
-// The review form (issue 17, part 3): a rating of 1-5 stars, a title and the text, posted to
+// The review form: a rating of 1-5 stars, a title and the text, posted to
 // /product/{slug}/review (its page shows the form again with the server's messages beside the
 // fields when something is wrong). Works without JavaScript; shown to a customer who received the
 // piece, filled with their review when they wrote one.

@@ -1,4 +1,4 @@
-// The product page's reviews (issue 17, part 3): the average, count and histogram of the visible
+// The product page's reviews: the average, count and histogram of the visible
 // reviews, the list (newest or most helpful first, paged: GET links, no JavaScript needed), each
 // marked 'Verified purchase', the helpful button (a POST form; with JavaScript a fetcher), and
 // the review form for a customer who received the piece.

@@ -1,4 +1,4 @@
-// On a delivered order's page (issue 17, part 3): a link per piece to review it, or to edit the
+// On a delivered order's page: a link per piece to review it, or to edit the
 // review its customer wrote.
 import { Link } from "@remix-run/react";
 import { StarIcon } from "./icons";
