@@ -195,6 +195,12 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=3 fail_timeout=5s
     listen 127.0.0.1:${port};
     location / {
       proxy_pass http://shop;
+      # HTTP/1.1 to the app: its answers are chunked or carry a Content-Length, so one cut short by a
+      # server that died mid-answer is seen as broken and the client's connection is broken too. Over
+      # nginx's default HTTP/1.0 the connection's close ends the body: a server killed after its headers
+      # would reach the client as a whole "201 Created" with an empty body, and the client never retries.
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
       # Connection errors and timeouts go to the next server; a request already sent (a POST that
       # may have been applied) is never sent twice: nginx retries those only when nothing was sent.
       # A slow answer (a timeout) is not retried: one slow request must not run on every server.
@@ -227,6 +233,45 @@ ${servers.map((s) => `    server 127.0.0.1:${s.port} max_fails=3 fail_timeout=5s
 }
 
 /**
+ * nginx on `port` in front of `servers` (each `{ port }`), its configuration, temporary folders and
+ * logs under `dir`; resolves once it answers. `stop` ends it gracefully (SIGKILL after 5 s).
+ * @param {{ dir: string, port: number, servers: { port: number }[], forwardedFor: "append" | "replace" }} options
+ */
+export async function startNginx({ dir, port, servers, forwardedFor }) {
+  ensureDebianPackage(NGINX, "nginx");
+  const asRoot = process.getuid?.() === 0;
+  for (const name of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
+    fs.mkdirSync(path.join(dir, "nginx", name), { recursive: true });
+    if (asRoot) fs.chownSync(path.join(dir, "nginx", name), Number(execFileSync("id", ["-u", "nobody"]).toString().trim()), -1);
+  }
+  const configFile = path.join(dir, "nginx", "nginx.conf");
+  const errorLog = path.join(dir, "nginx-error.log");
+  fs.writeFileSync(configFile, nginxConfig({ dir, port, servers, asRoot, forwardedFor }));
+  const nginxOut = fs.openSync(errorLog, "a");
+  const nginx = spawn(NGINX, ["-p", path.join(dir, "nginx"), "-c", configFile, "-e", errorLog], {
+    stdio: ["ignore", nginxOut, nginxOut],
+  });
+  fs.closeSync(nginxOut);
+  const nginxExited = new Promise((resolve) => nginx.once("exit", () => resolve(undefined)));
+  const gone = () => nginx.exitCode !== null || nginx.signalCode !== null;
+  const stop = async () => {
+    if (gone()) return;
+    nginx.kill("SIGQUIT");
+    const killer = setTimeout(() => nginx.kill("SIGKILL"), 5000);
+    await nginxExited;
+    clearTimeout(killer);
+  };
+  const url = `http://localhost:${port}`;
+  try {
+    await waitReady(url, gone, () => `nginx (${url}; ${tail(errorLog)})`, 20_000);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+/**
  * Starts a cluster: PostgreSQL (or a fresh database on TEST_PG_URL's server), `servers` app servers
  * started together (they migrate and seed under the app's own lock), and nginx in front.
  * @param {object} [options]
@@ -246,7 +291,6 @@ export async function startCluster(options = {}) {
   const log = options.log ?? ((line) => console.info(line));
   const count = options.servers ?? 2;
   ensureBuild(log);
-  ensureDebianPackage(NGINX, "nginx");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-cluster-"));
   // nginx's workers (nobody, when started as root) pass through it to their temporary folders.
   fs.chmodSync(dir, 0o711);
@@ -294,32 +338,8 @@ export async function startCluster(options = {}) {
     // Together, as a deployment starts them: the first migration and seeding are one server's.
     await Promise.all(servers.map((s) => s.start()));
 
-    const asRoot = process.getuid?.() === 0;
-    for (const name of ["body", "proxy", "fastcgi", "uwsgi", "scgi"]) {
-      fs.mkdirSync(path.join(dir, "nginx", name), { recursive: true });
-      if (asRoot) fs.chownSync(path.join(dir, "nginx", name), Number(execFileSync("id", ["-u", "nobody"]).toString().trim()), -1);
-    }
-    const configFile = path.join(dir, "nginx", "nginx.conf");
-    fs.writeFileSync(configFile, nginxConfig({ dir, port, servers, asRoot, forwardedFor: options.forwardedFor ?? "replace" }));
-    const nginxOut = fs.openSync(path.join(dir, "nginx-error.log"), "a");
-    const nginx = spawn(NGINX, ["-p", path.join(dir, "nginx"), "-c", configFile, "-e", path.join(dir, "nginx-error.log")], {
-      stdio: ["ignore", nginxOut, nginxOut],
-    });
-    fs.closeSync(nginxOut);
-    const nginxExited = new Promise((resolve) => nginx.once("exit", () => resolve(undefined)));
-    cleanups.push(async () => {
-      if (nginx.exitCode !== null || nginx.signalCode !== null) return;
-      nginx.kill("SIGQUIT");
-      const killer = setTimeout(() => nginx.kill("SIGKILL"), 5000);
-      await nginxExited;
-      clearTimeout(killer);
-    });
-    await waitReady(
-      url,
-      () => nginx.exitCode !== null || nginx.signalCode !== null,
-      () => `nginx (${url}; ${tail(path.join(dir, "nginx-error.log"))})`,
-      20_000,
-    );
+    const nginx = await startNginx({ dir, port, servers, forwardedFor: options.forwardedFor ?? "replace" });
+    cleanups.push(nginx.stop);
     return {
       url,
       servers,
