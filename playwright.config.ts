@@ -73,7 +73,7 @@ export default defineConfig({
         // Secrets: none set, as an operator may leave them: the servers generate each once into the
         // database and share it (app/lib/secrets.server.ts). The database is a fresh one on
         // TEST_PG_URL's server (scripts/with-pg.sh), or a throwaway PostgreSQL of the cluster's own.
-        // --forwarded-for append: each test names its own client address (tests/e2e/fixtures.ts), as a CDN would.
+        // --forwarded-for append: each test names its own client address (tests/support/e2e/fixtures.ts), as a CDN would.
         command: `node scripts/cluster.mjs --port ${port} --mail-dir ${JSON.stringify(MAIL_DIR)} --forwarded-for append`,
         url: `${BASE_URL}/readyz`,
         reuseExistingServer: false,
@@ -99,7 +99,7 @@ export default defineConfig({
           SEED: "demo",
           ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
           PUBLIC_URL: BASE_URL,
-          // Behind "one proxy": each test sends its own X-Forwarded-For (tests/e2e/fixtures.ts).
+          // Behind "one proxy": each test sends its own X-Forwarded-For (tests/support/e2e/fixtures.ts).
           TRUST_PROXY: "1",
         },
       },

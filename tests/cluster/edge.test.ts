@@ -2,8 +2,8 @@
 // the connecting client's own, whatever X-Forwarded-For the client sent, so a client cannot name a
 // new address on each request to get round the per-address limits (security review, issue 15).
 import { describe, expect, it } from "vitest";
-import { Client, PASSWORD, registerCustomer } from "./client";
-import { clusterForFile } from "./setup";
+import { Client, PASSWORD, registerCustomer } from "../support/cluster/client";
+import { clusterForFile } from "../support/cluster/setup";
 
 const cluster = clusterForFile({}, { servers: 1, forwardedFor: "replace" });
 

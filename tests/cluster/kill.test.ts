@@ -10,9 +10,9 @@
 // - requests that started after the kill were all answered (no 5xx, no broken connection).
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Answer, Customer } from "./client";
-import { adminClient, createProduct, eventually, mailsTo, registerCustomer, SHIPPING } from "./client";
-import { ADMIN_PASSWORD, query, clusterForFile } from "./setup";
+import type { Answer, Customer } from "../support/cluster/client";
+import { adminClient, createProduct, eventually, mailsTo, registerCustomer, SHIPPING } from "../support/cluster/client";
+import { ADMIN_PASSWORD, query, clusterForFile } from "../support/cluster/setup";
 
 const GATEWAY_SECRET = crypto.randomBytes(32).toString("hex");
 const cluster = clusterForFile({ TEST_GATEWAY_SECRET: GATEWAY_SECRET });

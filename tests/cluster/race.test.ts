@@ -4,9 +4,9 @@
 // the stock ends at 0, never below: the stock's lock is the database's, not a server's.
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { Customer } from "./client";
-import { adminClient, createProduct, registerCustomer, SHIPPING } from "./client";
-import { ADMIN_PASSWORD, query, clusterForFile } from "./setup";
+import type { Customer } from "../support/cluster/client";
+import { adminClient, createProduct, registerCustomer, SHIPPING } from "../support/cluster/client";
+import { ADMIN_PASSWORD, query, clusterForFile } from "../support/cluster/setup";
 
 const cluster = clusterForFile();
 const CUSTOMERS = 50;

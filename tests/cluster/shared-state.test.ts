@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { adminClient, Client, eventually, mailsTo, PASSWORD, registerCustomer } from "./client";
-import { ADMIN_PASSWORD, query as sql, clusterForFile } from "./setup";
+import { adminClient, Client, eventually, mailsTo, PASSWORD, registerCustomer } from "../support/cluster/client";
+import { ADMIN_PASSWORD, query as sql, clusterForFile } from "../support/cluster/setup";
 
 const cluster = clusterForFile();
 const A = () => cluster().servers[0]!.url;

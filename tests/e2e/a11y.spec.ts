@@ -11,9 +11,9 @@ import {
   placeCodOrder,
   placeOrderButton,
   PRODUCTS,
-} from "./orders-helpers";
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+} from "../support/e2e/orders";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 const PAGES = [
   "/",

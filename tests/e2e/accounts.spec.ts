@@ -9,7 +9,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import type { Account } from "./accounts-helpers";
+import type { Account } from "../support/e2e/accounts";
 import {
   banner,
   detail,
@@ -24,10 +24,10 @@ import {
   signUp,
   submitLogin,
   toast,
-} from "./accounts-helpers";
-import { createCustomer, signedInCustomer } from "./customers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+} from "../support/e2e/accounts";
+import { createCustomer, signedInCustomer } from "../support/e2e/customers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 const MOBILE_MESSAGE = /valid 10-digit mobile number/;
 

@@ -8,7 +8,7 @@
 // or changes a category, a featured product or a seed product's stock: other files count them.
 import type { Page, TestInfo } from "@playwright/test";
 import { request } from "@playwright/test";
-import { toast } from "./accounts-helpers";
+import { toast } from "../support/e2e/accounts";
 import {
   ADMIN_PASSWORD,
   adminDialog,
@@ -29,10 +29,10 @@ import {
   showing,
   uniqueTag,
   uniqueWord,
-} from "./admin-helpers";
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors, rupees } from "./helpers";
-import { newAccount, registerThroughApi } from "./customers";
+} from "../support/e2e/admin";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors, rupees } from "../support/e2e/helpers";
+import { newAccount, registerThroughApi } from "../support/e2e/customers";
 import {
   addToCart,
   confirmedOrderId,
@@ -45,7 +45,7 @@ import {
   placeCodOrder,
   placeOrderButton,
   PRODUCTS,
-} from "./orders-helpers";
+} from "../support/e2e/orders";
 
 /** The seed's image of a product (an illustration the app draws), so new rows load a real image. */
 const IMAGE = "/images/products/wrought-iron-bistro-set.svg";

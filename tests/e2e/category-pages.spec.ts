@@ -4,9 +4,9 @@
 // --total 2000`: 400 products a category, 17 pages of 24.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { startLargeShop } from "./large-shop";
-import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "./helpers";
+import { expect, test } from "../support/e2e/fixtures";
+import { startLargeShop } from "../support/e2e/large-shop";
+import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "../support/e2e/helpers";
 
 const TOTAL = 2_000;
 const PER_CATEGORY = TOTAL / 5;

@@ -4,10 +4,10 @@
 // its own line with GST and shipping after it, orders at the checkout, and finds the discount on
 // the confirmation and the tax invoice; the staff's list then counts the use.
 import type { Page } from "@playwright/test";
-import { toast } from "./accounts-helpers";
-import { loginAsAdmin, uniqueWord } from "./admin-helpers";
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors, parseRupees, rupees, screenshot } from "./helpers";
+import { toast } from "../support/e2e/accounts";
+import { loginAsAdmin, uniqueWord } from "../support/e2e/admin";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors, parseRupees, rupees, screenshot } from "../support/e2e/helpers";
 import {
   addToCart,
   confirmedOrderId,
@@ -18,7 +18,7 @@ import {
   openCheckout,
   placeOrderButton,
   PRODUCTS,
-} from "./orders-helpers";
+} from "../support/e2e/orders";
 
 const shot = (page: Page, name: string, project: string) => screenshot(page, `coupons-${name}`, project);
 

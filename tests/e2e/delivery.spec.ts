@@ -4,10 +4,10 @@
 import type { Page } from "@playwright/test";
 import { formatLongDate } from "../../app/utils/dates";
 import { dateAtNoonInIndia, deliveryWindow } from "../../app/utils/delivery-dates";
-import { banner } from "./accounts-helpers";
-import { adminDialog, expectFieldError, openAdmin, SHOTS, shot } from "./admin-helpers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { banner } from "../support/e2e/accounts";
+import { adminDialog, expectFieldError, openAdmin, SHOTS, shot } from "../support/e2e/admin";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 import {
   addToCart,
   confirmedOrderId,
@@ -19,7 +19,7 @@ import {
   openCheckout,
   placeOrderButton,
   PRODUCTS,
-} from "./orders-helpers";
+} from "../support/e2e/orders";
 
 const SOFA = "/product/sheesham-wood-3-seater-sofa";
 

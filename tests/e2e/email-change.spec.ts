@@ -5,10 +5,10 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
 import { latestEmailChangeCode, mailsTo } from "../support/outbox";
-import { banner, detail, enterOtp, logIn, logoutFromHeader, toast, uniqueEmail } from "./accounts-helpers";
-import { signedInCustomer } from "./customers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { banner, detail, enterOtp, logIn, logoutFromHeader, toast, uniqueEmail } from "../support/e2e/accounts";
+import { signedInCustomer } from "../support/e2e/customers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 const personalInformation = (page: Page) => page.getByRole("region", { name: "Personal Information" });
 const confirmCard = (page: Page) => page.getByRole("region", { name: "Confirm your new email" });

@@ -1,6 +1,6 @@
 // The shared storefront layout (header, mobile menu, footer), the static pages and the
 // security headers of a document response.
-import { expect, jsEnabled, test } from "./fixtures";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
 
 const NAV = [
   { name: "Home", href: "/" },

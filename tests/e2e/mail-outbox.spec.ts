@@ -11,10 +11,10 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import { toast } from "./accounts-helpers";
-import { expectSection, loginAsAdmin, SHOTS, uniqueTag } from "./admin-helpers";
+import { toast } from "../support/e2e/accounts";
+import { expectSection, loginAsAdmin, SHOTS, uniqueTag } from "../support/e2e/admin";
 import type { Page, TestInfo } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test } from "../support/e2e/fixtures";
 
 // The cluster run's database is PostgreSQL behind its servers; this page renders the same on any server.
 test.skip(process.env.E2E_TARGET === "cluster", "writes its failed mail into the SQLite database of npm test's server");

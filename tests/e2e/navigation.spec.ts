@@ -3,7 +3,7 @@
 // and client-side moves cut short by the next one; without it, page loads cut short the same way.
 // The console check (fixtures.ts) also reads what a page logs while it is being left.
 import type { Route } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, test } from "../support/e2e/fixtures";
 
 const PAGES = ["/", "/category/living-room", "/product/sheesham-wood-3-seater-sofa", "/cart"];
 

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { MAIL_DIR } from "../../playwright.config";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 const unique = (prefix: string, project: string) => `${prefix}-${project}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
 

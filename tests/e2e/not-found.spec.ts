@@ -1,6 +1,6 @@
 // Unknown category, product and page: friendly 404s inside the shop layout; and an empty filter result.
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 // These pages answer 404 on purpose; Chromium logs that status as a console error.
 test.afterEach(({ consoleErrors }) => dropExpectedStatusErrors(consoleErrors, 404));

@@ -8,11 +8,11 @@ import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import { banner, submitLogin, toast } from "./accounts-helpers";
-import { createCustomer } from "./customers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors, expectedTotals, parseRupees, productCards, rupees } from "./helpers";
-import type { ShippingFields } from "./orders-helpers";
+import { banner, submitLogin, toast } from "../support/e2e/accounts";
+import { createCustomer } from "../support/e2e/customers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors, expectedTotals, parseRupees, productCards, rupees } from "../support/e2e/helpers";
+import type { ShippingFields } from "../support/e2e/orders";
 import {
   addThisProduct,
   addToCart,
@@ -31,7 +31,7 @@ import {
   PRODUCTS,
   summary,
   todayInIndia,
-} from "./orders-helpers";
+} from "../support/e2e/orders";
 
 const SHOTS = "/tmp/e2e-shots";
 

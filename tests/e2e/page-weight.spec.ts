@@ -7,7 +7,7 @@
 // page's panels) are the server's elements too, and they work once the page says it has hydrated.
 import zlib from "node:zlib";
 import { JS_BUDGET_KIB } from "../../scripts/page-weight.mjs";
-import { expect, jsEnabled, test } from "./fixtures";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
 
 const PAGES = ["/", "/category/living-room", "/product/sheesham-wood-3-seater-sofa", "/search?q=sofa"];
 

@@ -3,10 +3,10 @@
 // API: the sign-up pages are the accounts spec's).
 import { MAIL_DIR } from "../../playwright.config";
 import { mailsTo } from "../support/outbox";
-import { banner, logoutFromHeader, mailedResetLink, submitLogin, toast, uniqueEmail } from "./accounts-helpers";
-import { createCustomer, signedInCustomer } from "./customers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { banner, logoutFromHeader, mailedResetLink, submitLogin, toast, uniqueEmail } from "../support/e2e/accounts";
+import { createCustomer, signedInCustomer } from "../support/e2e/customers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 test("change the password on the profile; the old one stops working", async ({ page, consoleErrors }, testInfo) => {
   test.slow(); // several sign-ups, logins and page posts: more than the default 30 s on a busy machine

@@ -1,8 +1,8 @@
 // With JavaScript, slow answers show the spec's loading texts and an optimistic cart badge.
 // The network is slowed by holding the data request until the test has seen the pending UI.
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { postsAnswered } from "./helpers";
+import { expect, test } from "../support/e2e/fixtures";
+import { postsAnswered } from "../support/e2e/helpers";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "pending UI exists only with JavaScript");
 

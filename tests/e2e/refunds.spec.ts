@@ -3,10 +3,10 @@
 // a mail); the staff find it in /admin/refunds and on the admin order page.
 import { mailsTo } from "../support/outbox";
 import { MAIL_DIR } from "../../playwright.config";
-import { toast } from "./accounts-helpers";
-import { loginAsAdmin } from "./admin-helpers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { rupees } from "./helpers";
+import { toast } from "../support/e2e/accounts";
+import { loginAsAdmin } from "../support/e2e/admin";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { rupees } from "../support/e2e/helpers";
 import {
   addToCart,
   confirmedOrderId,
@@ -20,7 +20,7 @@ import {
   PRODUCTS,
   summary,
   todayInIndia,
-} from "./orders-helpers";
+} from "../support/e2e/orders";
 
 test("cancel an order paid online: the customer sees the refund, gets its mail, and the staff see it in the queue", async ({
   page,

@@ -1,10 +1,10 @@
 // Returns (issue 13, item 4), with JavaScript on and off: the customer asks to return a damaged
 // piece of a delivered order on the order's page; the staff approve it and mark it returned when
 // the goods arrive; the customer sees each step and the refund's amount.
-import { toast } from "./accounts-helpers";
-import { loginAsAdmin } from "./admin-helpers";
-import { expect, test } from "./fixtures";
-import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "./orders-helpers";
+import { toast } from "../support/e2e/accounts";
+import { loginAsAdmin } from "../support/e2e/admin";
+import { expect, test } from "../support/e2e/fixtures";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "../support/e2e/orders";
 
 test("request a return of a delivered piece; the staff approve it and mark it returned", async ({ page }, testInfo) => {
   test.slow(); // an order, four admin posts, a request

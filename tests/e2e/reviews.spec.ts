@@ -4,10 +4,10 @@
 // it from /admin/reviews with a reason and it leaves the product page.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { toast } from "./accounts-helpers";
-import { loginAsAdmin, uniqueTag } from "./admin-helpers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "./orders-helpers";
+import { toast } from "../support/e2e/accounts";
+import { loginAsAdmin, uniqueTag } from "../support/e2e/admin";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS, shipAndDeliver } from "../support/e2e/orders";
 
 /** axe (WCAG 2 A/AA) on the page as it stands; it runs inside the page, so only with JavaScript. */
 async function expectAccessible(page: Page, projectName: string) {

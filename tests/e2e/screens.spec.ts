@@ -2,8 +2,8 @@
 // They assert only that each page loaded.
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { expect, jsEnabled, test } from "./fixtures";
-import { postsAnswered } from "./helpers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { postsAnswered } from "../support/e2e/helpers";
 
 const SIZES = [
   { name: "phone", width: 390, height: 844 },

@@ -5,9 +5,9 @@
 // --total 2000`, so a search has many pages.
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
-import { startLargeShop } from "./large-shop";
-import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "./helpers";
+import { expect, test } from "../support/e2e/fixtures";
+import { startLargeShop } from "../support/e2e/large-shop";
+import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "../support/e2e/helpers";
 
 const TOTAL = 2_000;
 

@@ -1,6 +1,6 @@
 // What a crawler reads of the rendered pages (issue 14, item 5): the JSON-LD parses as printed,
 // names the price, and sits beside one canonical link and the Open Graph tags; no CSP complaint.
-import { expect, test } from "./fixtures";
+import { expect, test } from "../support/e2e/fixtures";
 
 test("a product page prints a Product with its price, a BreadcrumbList, a canonical link and Open Graph tags", async ({ page }) => {
   await page.goto("/product/sheesham-wood-3-seater-sofa");

@@ -1,11 +1,11 @@
 // Shipment details (issue 13, item 5), with JavaScript on and off: the staff ship an order with
 // its carrier and tracking number (markup is refused beside the field), and the customer sees
 // them on /orders and on the order's page.
-import { toast } from "./accounts-helpers";
-import { expectFieldError, loginAsAdmin } from "./admin-helpers";
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
-import { addToCart, gujaratAddress, newCustomer, orderCard, placeCodOrder, PRODUCTS } from "./orders-helpers";
+import { toast } from "../support/e2e/accounts";
+import { expectFieldError, loginAsAdmin } from "../support/e2e/admin";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
+import { addToCart, gujaratAddress, newCustomer, orderCard, placeCodOrder, PRODUCTS } from "../support/e2e/orders";
 
 test("the staff record the carrier and tracking number when shipping; the customer sees them on /orders", async ({
   page,

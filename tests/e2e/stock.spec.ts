@@ -1,10 +1,10 @@
 // Out-of-stock products: the product page and the category card refuse to add them,
 // and so does the server when asked directly.
 import { request } from "@playwright/test";
-import { baseURL, categoryId, loginAsAdmin, postAdminForm, productId, uniqueTag } from "./admin-helpers";
-import { newAccount, postHeaders, registerThroughApi } from "./customers";
-import { expect, jsEnabled, test } from "./fixtures";
-import { postsAnswered, productCards } from "./helpers";
+import { baseURL, categoryId, loginAsAdmin, postAdminForm, productId, uniqueTag } from "../support/e2e/admin";
+import { newAccount, postHeaders, registerThroughApi } from "../support/e2e/customers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import { postsAnswered, productCards } from "../support/e2e/helpers";
 
 const OUT_OF_STOCK = [
   { slug: "chesterfield-velvet-2-seater-sofa", title: "Chesterfield Velvet 2-Seater Sofa", category: "living-room" },

@@ -3,10 +3,10 @@
 // DATA_DIR/uploads here, on SQLite), the product's list row and storefront page show it, and
 // /uploads/… serves it with a year's caching and an ETag that answers 304. The product is deleted
 // at the end, and its image with it.
-import { adminDialog, expectFieldError, openAdmin, searchList, shot, uniqueTag } from "./admin-helpers";
-import { toast } from "./accounts-helpers";
-import { expect, test } from "./fixtures";
-import { dropExpectedStatusErrors } from "./helpers";
+import { adminDialog, expectFieldError, openAdmin, searchList, shot, uniqueTag } from "../support/e2e/admin";
+import { toast } from "../support/e2e/accounts";
+import { expect, test } from "../support/e2e/fixtures";
+import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 // A real 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");

@@ -1,9 +1,18 @@
 // The visitor's whole path: home → categories → a category (sort, filters) → a product →
 // cart (totals by the contract's money rules, quantity change, remove, clear).
 import type { Locator, Page } from "@playwright/test";
-import { expect, jsEnabled, test } from "./fixtures";
-import { cardPrices, cardTitles, expectedTotals, isAscending, parseRupees, postsAnswered, productCards, rupees } from "./helpers";
-import type { Line } from "./helpers";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
+import {
+  cardPrices,
+  cardTitles,
+  expectedTotals,
+  isAscending,
+  parseRupees,
+  postsAnswered,
+  productCards,
+  rupees,
+} from "../support/e2e/helpers";
+import type { Line } from "../support/e2e/helpers";
 
 const OUT_OF_STOCK_LIVING_ROOM = "Chesterfield Velvet 2-Seater Sofa";
 

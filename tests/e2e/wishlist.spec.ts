@@ -1,6 +1,6 @@
 // The wishlist works for real (the spec's dead 'Add to Wishlist' button), with and without JavaScript.
-import { expect, test } from "./fixtures";
-import { productCards } from "./helpers";
+import { expect, test } from "../support/e2e/fixtures";
+import { productCards } from "../support/e2e/helpers";
 
 test("save a product to the wishlist, see it there, move on to the cart, remove it", async ({ page }) => {
   await page.goto("/wishlist");

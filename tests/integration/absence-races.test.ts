@@ -38,9 +38,9 @@ import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { lockHolder, queuedBehind, untilWaiting } from "../support/pg-locks";
 import { formRequest, jsonRequest } from "../support/requests";
-import { asRecord, call, cookieJar } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, directCustomer, itemMaker, PASSWORD } from "./order-helpers";
+import { asRecord, call, cookieJar } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, directCustomer, itemMaker, PASSWORD } from "../support/orders";
 
 const item = itemMaker("absence");
 let holder: pg.Client | null = null;

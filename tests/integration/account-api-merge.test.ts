@@ -11,7 +11,7 @@ import * as login from "~/routes/api.user.auth.login";
 import { createTestItem } from "../support/items";
 import { latestCode } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
-import { asRecord, call, cookieJar } from "./helpers";
+import { asRecord, call, cookieJar } from "../support/route-calls";
 
 let itemId = 0;
 

@@ -7,7 +7,7 @@ import * as profile from "~/routes/api.auth.profile";
 import * as logout from "~/routes/api.auth.logout";
 import { latestCode } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
+import { asRecord, call } from "../support/route-calls";
 
 beforeAll(async () => {
   await ready;

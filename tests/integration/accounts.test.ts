@@ -36,8 +36,8 @@ import { MESSAGES } from "~/utils/account-schemas";
 import { createTestItem } from "../support/items";
 import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, expectApiError } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, expectApiError } from "../support/route-calls";
 
 // Every registration and login costs a scrypt hash (~0.3 s, several times that on a busy
 // machine): the tests that make many get room beyond the default 20 s.

@@ -11,7 +11,7 @@ import { CSV_COLUMNS, NOTHING_IMPORTED } from "~/models/product-csv.server";
 import { action as exportAction, loader as exportLoader } from "~/routes/admin.products_.export[.csv]";
 import { action as importAction, loader as importLoader } from "~/routes/admin.products_.import";
 import { getRequest, mergeCookies, multipartRequest, ORIGIN } from "../support/requests";
-import { asRecord, call, setCookies } from "./helpers";
+import { asRecord, call, setCookies } from "../support/route-calls";
 
 let adminCookie = "";
 

@@ -12,10 +12,10 @@ import { commitSession, getSession } from "~/lib/session.server";
 import { CSV_COLUMNS } from "~/models/product-csv.server";
 import { createTestItem } from "../support/items";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
-import type { Answer, RouteFn } from "./helpers";
-import { asRecord, call, setCookies } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, newCustomer, placeViaApi } from "./order-helpers";
+import type { Answer, RouteFn } from "../support/route-calls";
+import { asRecord, call, setCookies } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, newCustomer, placeViaApi } from "../support/orders";
 
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
 const LOGIN_FILE = "admin_.login.tsx";

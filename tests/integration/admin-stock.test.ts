@@ -17,10 +17,10 @@ import { loader as exportLoader } from "~/routes/admin.products_.export[.csv]";
 import { action as importAction } from "~/routes/admin.products_.import";
 import { createTestItem } from "../support/items";
 import { getRequest, mergeCookies, multipartRequest, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, newCustomers, placeViaApi, stockOf } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, newCustomers, placeViaApi, stockOf } from "../support/orders";
 
 let adminCookie = "";
 /** Buyers taken in turn: one account may hold only COD_LIMITS.openOrders open cash-on-delivery orders. */

@@ -10,8 +10,8 @@ import { DiskImageStore, imageStore, uploadsDir } from "~/lib/image-store.server
 import * as categoriesPage from "~/routes/admin.categories";
 import * as productsPage from "~/routes/admin.products";
 import { getRequest, mergeCookies, multipartRequest } from "../support/requests";
-import { call } from "./helpers";
-import { addToCart, checkoutFields, newCustomer, placeViaApi } from "./order-helpers";
+import { call } from "../support/route-calls";
+import { addToCart, checkoutFields, newCustomer, placeViaApi } from "../support/orders";
 
 // A real 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");

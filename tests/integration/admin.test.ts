@@ -39,10 +39,10 @@ import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { showingText } from "~/utils/pagination";
 import { createTestItem } from "../support/items";
 import { getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/requests";
-import type { Answer, RouteFn } from "./helpers";
-import { asRecord, call, expectApiError, setCookies } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, eventsOf, newCustomer, PASSWORD as CUSTOMER_PASSWORD, placeViaApi } from "./order-helpers";
+import type { Answer, RouteFn } from "../support/route-calls";
+import { asRecord, call, expectApiError, setCookies } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, eventsOf, newCustomer, PASSWORD as CUSTOMER_PASSWORD, placeViaApi } from "../support/orders";
 
 let adminCookie = "";
 let firstCategoryId = 0;

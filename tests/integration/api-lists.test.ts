@@ -13,8 +13,8 @@ import * as userList from "~/routes/api.user.list";
 import * as ordersPage from "~/routes/orders";
 import { grantAdmin } from "~/web/admin.server";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { call, expectApiError } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { call, expectApiError } from "../support/route-calls";
 
 /** SQLite's SQLITE_MAX_VARIABLE_NUMBER in the better-sqlite3 build (3.32 and later): 32,766. */
 const SQLITE_MAX_PARAMETERS = 32_766;

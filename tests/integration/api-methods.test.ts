@@ -6,7 +6,7 @@ import * as unknownApi from "~/routes/api.$";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as categoryList from "~/routes/api.category.list";
 import { getRequest, jsonRequest } from "../support/requests";
-import { call, expectApiError } from "./helpers";
+import { call, expectApiError } from "../support/route-calls";
 
 beforeAll(async () => {
   await ready;

@@ -20,8 +20,8 @@ import { action as sendMail } from "~/routes/api.stuff.sendMail";
 import { loader as healthz } from "~/routes/healthz";
 import type { Category, Item } from "~/utils/catalogue";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError, setCookies } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError, setCookies } from "../support/route-calls";
 
 const inStock = seedProducts.find((p) => p.stock >= 5)!;
 const outOfStock = seedProducts.find((p) => p.stock === 0)!;

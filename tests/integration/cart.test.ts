@@ -19,7 +19,7 @@ import { asOwner, currentCartId } from "~/web/owner.server";
 import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { createTestItem } from "../support/items";
 import { cookiesFrom, getRequest } from "../support/requests";
-import { newCustomer } from "./order-helpers";
+import { newCustomer } from "../support/orders";
 
 const ids = { plenty: 0, few: 0, none: 0, cheap: 0 };
 /** the category the test's products are in (a cart line names it: coupons may be limited to categories) */

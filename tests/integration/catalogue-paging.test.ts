@@ -18,8 +18,8 @@ import * as categoryPage from "~/routes/category.$slug";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { getRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, expectApiError } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, expectApiError } from "../support/route-calls";
 
 const TOTAL = 5_000;
 const PER_CATEGORY = TOTAL / seedCategories.length;

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { action as cartAction } from "~/routes/cart";
-import { call } from "./helpers";
+import { call } from "../support/route-calls";
 
 beforeAll(async () => {
   await ready;

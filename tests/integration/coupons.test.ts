@@ -37,9 +37,9 @@ import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
 import * as m0021 from "../../migrations/2026-11-26-0021-coupon-holds";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
-import { asRecord, call, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi, SHIPPING } from "./order-helpers";
+import { asRecord, call, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi, SHIPPING } from "../support/orders";
 
 const item = itemMaker("cpn");
 let categories: { id: number; title: string }[] = [];

@@ -18,9 +18,9 @@ import { ZoneFormSchema } from "~/utils/delivery-schemas";
 import { grantAdmin } from "~/web/admin.server";
 import * as m0018 from "../../migrations/2026-11-26-0018-delivery-by-pincode";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, snapshot } from "./order-helpers";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, snapshot } from "../support/orders";
 
 let adminCookie = "";
 const item = itemMaker("delivery");

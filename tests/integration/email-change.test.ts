@@ -31,9 +31,9 @@ import * as profile from "~/routes/profile";
 import { MESSAGES } from "~/utils/account-schemas";
 import { latestCode, latestEmailChangeCode, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
-import { newCustomer, newCustomers } from "./order-helpers";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
+import { newCustomer, newCustomers } from "../support/orders";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
 
 // Registrations, logins and password checks each cost a scrypt hash (~0.3 s, more when busy).
 vi.setConfig({ testTimeout: 60_000 });

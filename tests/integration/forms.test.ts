@@ -8,8 +8,8 @@ import { action as homeAction } from "~/routes/_index";
 import { action as cartAction } from "~/routes/cart";
 import { action as contactAction } from "~/routes/contact";
 import { formRequest, getRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, setCookies } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, setCookies } from "../support/route-calls";
 
 const inStock = seedProducts.find((p) => p.stock >= 5)!;
 const outOfStock = seedProducts.find((p) => p.stock === 0)!;

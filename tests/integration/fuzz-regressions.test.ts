@@ -16,8 +16,8 @@ import * as productPage from "~/routes/product.$slug";
 import * as webhook from "~/routes/rzp.webhook";
 import * as wishlistPage from "~/routes/wishlist";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
-import type { RouteFn } from "./helpers";
-import { call, expectApiError } from "./helpers";
+import type { RouteFn } from "../support/route-calls";
+import { call, expectApiError } from "../support/route-calls";
 
 const product = seedProducts[0]!;
 /** Token-shaped, but no token the shop issued. */

@@ -1,4 +1,4 @@
-// Property-based fuzz test (issue 12, item 7): generated requests (tests/integration/fuzz-requests.ts)
+// Property-based fuzz test (issue 12, item 7): generated requests (tests/support/fuzz-requests.ts)
 // to every route module found on disk, so a new route cannot be forgotten. GET and HEAD go to the
 // module's loader, every other method to its action. For every request:
 //   1. never a 5xx, never an error thrown other than a Response (Remix would answer it 500);
@@ -27,12 +27,12 @@ import * as createOrder from "~/routes/rzp.create-order";
 import { adminPassword, grantAdmin } from "~/web/admin.server";
 import { createTestItem } from "../support/items";
 import { getRequest, jsonRequest, mergeCookies } from "../support/requests";
-import type { Credentials, FuzzRoute, Known, RequestSpec, Who } from "./fuzz-requests";
-import { buildRequest, describeRequest, isApiFile, paramNames, requestArb } from "./fuzz-requests";
-import type { Answer, RouteFn } from "./helpers";
-import { asRecord, call } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, newCustomer, PASSWORD, placeViaApi } from "./order-helpers";
+import type { Credentials, FuzzRoute, Known, RequestSpec, Who } from "../support/fuzz-requests";
+import { buildRequest, describeRequest, isApiFile, paramNames, requestArb } from "../support/fuzz-requests";
+import type { Answer, RouteFn } from "../support/route-calls";
+import { asRecord, call } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, newCustomer, PASSWORD, placeViaApi } from "../support/orders";
 
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
 

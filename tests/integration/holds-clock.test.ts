@@ -13,9 +13,9 @@ import { createCoupon } from "~/models/admin-coupons.server";
 import * as cartCouponApi from "~/routes/api.cart.coupon";
 import * as createPayment from "~/routes/rzp.create-order";
 import { jsonRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomers, placeViaApi } from "./order-helpers";
+import { asRecord, call } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomers, placeViaApi } from "../support/orders";
 
 const HOUR = 60 * 60 * 1000;
 const item = itemMaker("clock");

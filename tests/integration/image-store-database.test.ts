@@ -16,7 +16,7 @@ import { grantAdmin } from "~/web/admin.server";
 import * as productsPage from "~/routes/admin.products";
 import { loader } from "~/routes/uploads.$";
 import { getRequest, mergeCookies, multipartRequest } from "../support/requests";
-import { call } from "./helpers";
+import { call } from "../support/route-calls";
 
 vi.hoisted(() => {
   process.env.IMAGE_STORE = "database";

@@ -26,9 +26,9 @@ import * as createOrder from "~/routes/rzp.create-order";
 import * as webhook from "~/routes/rzp.webhook";
 import { computeTotals } from "~/utils/pricing";
 import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
 import {
   addToCart,
   cartLines,
@@ -42,7 +42,7 @@ import {
   snapshot,
   stockOf,
   itemMaker,
-} from "./order-helpers";
+} from "../support/orders";
 
 // Every customer costs a scrypt hash at sign-up and another at the page login.
 vi.setConfig({ testTimeout: 60_000 });

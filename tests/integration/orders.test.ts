@@ -18,9 +18,9 @@ import { computeTotals } from "~/utils/pricing";
 import { createTestItem } from "../support/items";
 import { mailsTo } from "../support/outbox";
 import { getRequest, jsonRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
 import {
   addToCart,
   cartLines,
@@ -36,7 +36,7 @@ import {
   snapshot,
   stockOf,
   itemMaker,
-} from "./order-helpers";
+} from "../support/orders";
 
 beforeAll(async () => {
   await ready;

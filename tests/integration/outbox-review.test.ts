@@ -19,7 +19,7 @@ import * as adminMail from "~/routes/admin.mail";
 import { grantAdmin } from "~/web/admin.server";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
-import { call } from "./helpers";
+import { call } from "../support/route-calls";
 
 let serial = 0;
 const address = (what: string) => `review-${what}-${++serial}-${Date.now()}@example.com`;

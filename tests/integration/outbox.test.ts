@@ -24,7 +24,7 @@ import * as m0023 from "../../migrations/2026-11-26-0023-mail-outbox";
 import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
-import { call } from "./helpers";
+import { call } from "../support/route-calls";
 
 let serial = 0;
 const address = (what: string) => `outbox-${what}-${++serial}@example.com`;

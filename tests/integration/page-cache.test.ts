@@ -18,9 +18,9 @@ import { createPageCache, isCacheableRequest } from "../../server/page-cache";
 import { saveProductForm } from "../support/admin-products";
 import { createTestItem } from "../support/items";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
-import { asRecord, call } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, newCustomer, placeViaApi } from "./order-helpers";
+import { asRecord, call } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, newCustomer, placeViaApi } from "../support/orders";
 
 let adminCookie = "";
 let buyer: Customer;

@@ -14,9 +14,9 @@ import { NOT_CAPTURED } from "~/models/checkout.server";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { jsonRequest } from "../support/requests";
-import { asRecord, call, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, countOrders, itemMaker, newCustomer, placeViaApi } from "./order-helpers";
+import { asRecord, call, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, countOrders, itemMaker, newCustomer, placeViaApi } from "../support/orders";
 
 // The real Razorpay SDK, pointed at the stand-in server below (it has no base-URL option).
 const stand = vi.hoisted(() => ({ url: "http://127.0.0.1:9" }));

@@ -10,8 +10,18 @@ import { db, isPostgresUrl } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { createPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
 import { AMOUNT_MISMATCH } from "~/models/orders.server";
-import type { Customer } from "./order-helpers";
-import { addToCart, cartLines, checkoutFields, countOrders, itemMaker, newCustomer, placeViaApi, SHIPPING, stockOf } from "./order-helpers";
+import type { Customer } from "../support/orders";
+import {
+  addToCart,
+  cartLines,
+  checkoutFields,
+  countOrders,
+  itemMaker,
+  newCustomer,
+  placeViaApi,
+  SHIPPING,
+  stockOf,
+} from "../support/orders";
 
 beforeAll(async () => {
   await ready;

@@ -16,8 +16,8 @@ import { offlinePayment } from "~/lib/payments.server";
 import { queueRefund } from "~/models/refunds.server";
 import { lockHolder, untilWaiting } from "../support/pg-locks";
 import { jsonRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
-import { addToCart, cartOf, checkoutFields, directCustomer, itemMaker, placeViaApi, setStock } from "./order-helpers";
+import { asRecord, call } from "../support/route-calls";
+import { addToCart, cartOf, checkoutFields, directCustomer, itemMaker, placeViaApi, setStock } from "../support/orders";
 
 const ROUNDS = 50;
 const item = itemMaker("race");

@@ -16,9 +16,9 @@ import * as verifyRoute from "~/routes/rzp.verify-payment";
 import * as webhook from "~/routes/rzp.webhook";
 import { mailsTo } from "../support/outbox";
 import { getRequest, jsonRequest, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
 import {
   addToCart,
   cartLines,
@@ -33,7 +33,7 @@ import {
   snapshot,
   stockOf,
   itemMaker,
-} from "./order-helpers";
+} from "../support/orders";
 
 beforeAll(async () => {
   await ready;

@@ -18,7 +18,7 @@ import { checkAdminPassword } from "~/models/admin-access.server";
 import { registerAccount, resendSignupCode, verifyLogin, verifySignup } from "~/models/users.server";
 import { latestCode } from "../support/outbox";
 import { getRequest } from "../support/requests";
-import { newCustomer, PASSWORD } from "./order-helpers";
+import { newCustomer, PASSWORD } from "../support/orders";
 
 beforeAll(async () => {
   await ready;

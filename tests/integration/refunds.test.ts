@@ -31,9 +31,9 @@ import { grantAdmin } from "~/web/admin.server";
 import * as m0014 from "../../migrations/2026-11-25-0014-refunds";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/requests";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, setStock } from "./order-helpers";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, setStock } from "../support/orders";
 
 // The real Razorpay SDK, pointed at the stand-in server below (it has no base-URL option).
 const stand = vi.hoisted(() => ({ url: "http://127.0.0.1:9" }));

@@ -27,9 +27,9 @@ import * as webhook from "~/routes/rzp.webhook";
 import { formatDateTime } from "~/utils/dates";
 import { stockNote } from "~/utils/stock";
 import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
 import {
   addToCart,
   cartLines,
@@ -43,7 +43,7 @@ import {
   setStock,
   SHIPPING,
   stockOf,
-} from "./order-helpers";
+} from "../support/orders";
 
 beforeAll(async () => {
   await ready;

@@ -20,9 +20,9 @@ import { gstOn } from "~/utils/pricing";
 import { RETURN_MESSAGES } from "~/utils/returns";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
-import { asRecord, call, cookieJar } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, stockOf } from "./order-helpers";
+import { asRecord, call, cookieJar } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, stockOf } from "../support/orders";
 
 beforeAll(async () => {
   await ready;

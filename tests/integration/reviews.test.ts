@@ -22,9 +22,9 @@ import { productJsonLd } from "~/utils/seo";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomers, PASSWORD, placeViaApi } from "./order-helpers";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomers, PASSWORD, placeViaApi } from "../support/orders";
 
 const item = itemMaker("rev");
 const ADMIN = { actor: "admin" as const, userId: null };

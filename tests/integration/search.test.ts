@@ -26,7 +26,7 @@ import { clientOf, LIMITS } from "~/lib/rate-limit.server";
 import { env } from "~/lib/env.server";
 import { searchFor, SLOW_SEARCH, TOO_MANY_SLOW_SEARCHES } from "~/web/search.server";
 import { getRequest } from "../support/requests";
-import { asRecord, call, expectApiError, routeArgs } from "./helpers";
+import { asRecord, call, expectApiError, routeArgs } from "../support/route-calls";
 
 const TOTAL = 5_000;
 const PAGE = 24;

@@ -11,8 +11,8 @@ import { action as subscribe } from "~/routes/api.stuff.addSubsEmail";
 import { MAX_FIELD_CHARS } from "~/lib/http.server";
 import { loader as images } from "~/routes/images.$";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
-import type { Answer, RouteFn } from "./helpers";
-import { asRecord, call, cookieJar, setCookies } from "./helpers";
+import type { Answer, RouteFn } from "../support/route-calls";
+import { asRecord, call, cookieJar, setCookies } from "../support/route-calls";
 
 const ROUTES_DIR = path.resolve(__dirname, "../../app/routes");
 const EVIL = "https://evil.example";

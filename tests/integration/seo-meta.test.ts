@@ -15,7 +15,7 @@ import * as categoryPage from "~/routes/category.$slug";
 import * as homePage from "~/routes/_index";
 import * as productPage from "~/routes/product.$slug";
 import { getRequest } from "../support/requests";
-import { call, routeArgs } from "./helpers";
+import { call, routeArgs } from "../support/route-calls";
 
 const SITE = "https://shop.example.in";
 

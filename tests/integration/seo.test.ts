@@ -7,7 +7,7 @@ import { SITEMAP_PAGE_SIZE } from "~/lib/sitemap.server";
 import { loader as sitemap } from "~/routes/sitemap[.]xml";
 import { loader as childSitemap } from "~/routes/sitemaps.$file";
 import { getRequest } from "../support/requests";
-import { call } from "./helpers";
+import { call } from "../support/route-calls";
 
 beforeAll(async () => {
   await ready;

@@ -16,8 +16,8 @@ import { action as verifyAction } from "~/routes/verify-otp";
 import { action as wishlistAction, loader as wishlistLoader } from "~/routes/wishlist";
 import { latestCode } from "../support/outbox";
 import { cookiesFrom, formRequest, getRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
-import { newCustomer, uniqueEmail } from "./order-helpers";
+import { asRecord, call } from "../support/route-calls";
+import { newCustomer, uniqueEmail } from "../support/orders";
 
 async function itemId(slug: string) {
   const row = await db.selectFrom("items").select("id").where("slug", "=", slug).executeTakeFirstOrThrow();

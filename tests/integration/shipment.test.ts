@@ -16,10 +16,10 @@ import * as createOrder from "~/routes/rzp.create-order";
 import * as m0009 from "../../migrations/2026-11-23-0009-shipment-details";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi } from "../support/orders";
 
 let adminCookie = "";
 

@@ -18,8 +18,8 @@ import * as signup from "~/routes/signup";
 import * as verifyOtp from "~/routes/verify-otp";
 import { latestCode, mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
 
 // Each registration costs a scrypt hash (~0.3 s, more on a busy machine).
 vi.setConfig({ testTimeout: 60_000 });

@@ -20,10 +20,20 @@ import * as gatewayPage from "~/routes/test-gateway.$paymentOrderId";
 import * as gatewayPay from "~/routes/rzp.test-gateway.$paymentOrderId_.pay";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { formRequest, getRequest, jsonRequest, ORIGIN } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call, cookieJar, expectApiError } from "./helpers";
-import type { Customer } from "./order-helpers";
-import { addToCart, checkoutFields, countOrders, newCustomer, PASSWORD, placeViaApi, snapshot, itemMaker, SHIPPING } from "./order-helpers";
+import type { Answer } from "../support/route-calls";
+import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import type { Customer } from "../support/orders";
+import {
+  addToCart,
+  checkoutFields,
+  countOrders,
+  newCustomer,
+  PASSWORD,
+  placeViaApi,
+  snapshot,
+  itemMaker,
+  SHIPPING,
+} from "../support/orders";
 import { COD_LIMITS, COD_MESSAGES, TEST_PAYMENT_MESSAGES } from "~/utils/checkout";
 
 beforeAll(async () => {

@@ -15,8 +15,8 @@ import { loader as productLoader } from "~/routes/product.$slug";
 import { action, loader } from "~/routes/wishlist";
 import { createTestItem } from "../support/items";
 import { cookiesFrom, formRequest, getRequest } from "../support/requests";
-import { asRecord, call } from "./helpers";
-import { newCustomer } from "./order-helpers";
+import { asRecord, call } from "../support/route-calls";
+import { newCustomer } from "../support/orders";
 
 async function itemBySlug(slug: string) {
   return db.selectFrom("items").select(["id", "title", "slug"]).where("slug", "=", slug).executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@
 // save. The admin action must take it (a redirect).
 import { expect } from "vitest";
 import * as productsPage from "~/routes/admin.products";
-import { asRecord, call } from "../integration/helpers";
+import { asRecord, call } from "./route-calls";
 import { getRequest, ORIGIN } from "./requests";
 
 /** Saves product `id` through the admin form with `changes` (field name → value) over what it shows. */

@@ -2,8 +2,8 @@
 // the sign-up form, the OTP step, logging in and out. Customers made without the pages are
 // in ./customers.ts.
 import type { Locator, Page } from "@playwright/test";
-import { MAIL_DIR } from "../../playwright.config";
-import { latestResetLink } from "../support/outbox";
+import { MAIL_DIR } from "../../../playwright.config";
+import { latestResetLink } from "../outbox";
 import type { Account } from "./customers";
 import { mailedCode } from "./customers";
 import { expect } from "./fixtures";

@@ -2,7 +2,7 @@
 // and read whatever it answers (Response or single-fetch `data(...)`) the same way.
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { expect } from "vitest";
-import { mergeCookies } from "../support/requests";
+import { mergeCookies } from "./requests";
 
 export type RouteArgs = ActionFunctionArgs;
 export type RouteFn = (args: RouteArgs) => unknown;

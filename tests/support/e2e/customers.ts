@@ -5,8 +5,8 @@
 // This module must not import ./fixtures (fixtures.ts builds the worker's customer from it).
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, request } from "@playwright/test";
-import { BASE_URL, MAIL_DIR } from "../../playwright.config";
-import { latestCode } from "../support/outbox";
+import { BASE_URL, MAIL_DIR } from "../../../playwright.config";
+import { latestCode } from "../outbox";
 
 export interface Account {
   name: string;

@@ -5,9 +5,9 @@
 // Mails are read from the cluster's shared MAIL_DIR (tests/support/outbox.ts).
 import crypto from "node:crypto";
 import { expect } from "vitest";
-import { latestCode, mailsTo } from "../support/outbox";
-import { mergeCookies } from "../support/requests";
-import { SHIPPING } from "../support/shipping.mjs";
+import { latestCode, mailsTo } from "../outbox";
+import { mergeCookies } from "../requests";
+import { SHIPPING } from "../shipping.mjs";
 
 export const PASSWORD = "Cluster-teak-42";
 

@@ -11,7 +11,7 @@
 // (signedInCustomer / createCustomer in ./customers.ts).
 import { test as base, expect } from "@playwright/test";
 import type { BrowserContext, Page } from "@playwright/test";
-import { BASE_URL } from "../../playwright.config";
+import { BASE_URL } from "../../../playwright.config";
 import type { Account } from "./customers";
 import { logInThroughForm, newAccount, postHeaders, registerThroughApi } from "./customers";
 

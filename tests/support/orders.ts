@@ -1,7 +1,7 @@
 // Shared setup for the order and payment integration tests: verified customers with API
 // tokens, carts filled through the API, the checkout fields, and row counts read straight
 // from the database.
-import { createTestItem } from "../support/items";
+import { createTestItem } from "./items";
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db, nowIso, toCount } from "~/lib/db.server";
@@ -12,11 +12,11 @@ import { getUserById, registerAccount, verifySignup } from "~/models/users.serve
 import * as cartAdd from "~/routes/api.cart.add";
 import * as cartGet from "~/routes/api.cart.get";
 import * as ordersAdd from "~/routes/api.orders_.add";
-import { latestCode } from "../support/outbox";
-import { getRequest, jsonRequest } from "../support/requests";
-import type { Answer } from "./helpers";
-import { asRecord, call } from "./helpers";
-import { SHIPPING } from "../support/shipping.mjs";
+import { latestCode } from "./outbox";
+import { getRequest, jsonRequest } from "./requests";
+import type { Answer } from "./route-calls";
+import { asRecord, call } from "./route-calls";
+import { SHIPPING } from "./shipping.mjs";
 
 export const PASSWORD = "secret12";
 

@@ -8,7 +8,7 @@
 // come from this site and many carry a customer's or the admin's credentials, so they get past
 // the door into the code behind it; valid ids, slugs and emails are mixed in for the same reason.
 import fc from "fast-check";
-import { ORIGIN } from "../support/requests";
+import { ORIGIN } from "./requests";
 
 // ---- routes -------------------------------------------------------------------------------------
 

@@ -5,10 +5,10 @@ import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serverEntry } from "../../scripts/build-server.mjs";
-import { freePort } from "../../scripts/throwaway.mjs";
+import { serverEntry } from "../../../scripts/build-server.mjs";
+import { freePort } from "../../../scripts/throwaway.mjs";
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../../..");
 
 export async function startLargeShop(tag: string, total: number): Promise<{ origin: string; stop: () => void }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `shop-e2e-${tag}-`));

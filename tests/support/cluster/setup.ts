@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
-import { startCluster } from "../../scripts/cluster.mjs";
+import { startCluster } from "../../../scripts/cluster.mjs";
 
 export type Cluster = Awaited<ReturnType<typeof startCluster>>;
 type ClusterOptions = NonNullable<Parameters<typeof startCluster>[0]>;
@@ -15,7 +15,7 @@ export const ADMIN_PASSWORD = `cluster-admin-${crypto.randomBytes(6).toString("h
 export function clusterForFile(env: Record<string, string> = {}, options: Partial<ClusterOptions> = {}): () => Cluster {
   let cluster: Cluster | null = null;
   beforeAll(async () => {
-    // Each client names its own address (tests/cluster/client.ts), as a CDN in front would: nginx appends.
+    // Each client names its own address (tests/support/cluster/client.ts), as a CDN in front would: nginx appends.
     cluster = await startCluster({
       servers: 2,
       forwardedFor: "append",

@@ -1,10 +1,10 @@
 // Shared steps of the order browser tests (orders.spec.ts): a signed-in customer of the test's own,
 // a product in the cart, the checkout form, and reading the order pages.
 import type { Locator, Page, TestInfo } from "@playwright/test";
-import { MAIL_DIR } from "../../playwright.config";
-import { mailsTo } from "../support/outbox";
-import type { OutboxMail } from "../support/outbox";
-import { toast } from "./accounts-helpers";
+import { MAIL_DIR } from "../../../playwright.config";
+import { mailsTo } from "../outbox";
+import type { OutboxMail } from "../outbox";
+import { toast } from "./accounts";
 import type { Account } from "./customers";
 import { signedInCustomer } from "./customers";
 import { expect } from "./fixtures";
