@@ -18,8 +18,8 @@ declare module "@remix-run/node" {
  * of some twenty small files (ADR 0016). So do the shared modules the storefront's main pages
  * import (home, category, product, search: a page's form fields, stock notes, dates, SEO tags …,
  * each under 1.3 KiB gzip), which would otherwise be eight to thirteen requests of their own on
- * each of those pages, a phone's first visit paying a round trip for several (ADR 0016, decision
- * 15). Route modules, and what only other routes import, keep chunks of their own.
+ * each of those pages, a phone's first visit paying a round trip for several (ADR 0028). Route
+ * modules, and what only other routes import, keep chunks of their own.
  */
 const SHELL_ROOTS = /\/app\/(root|entry\.client)\.tsx(\?|$)/;
 const STOREFRONT_ROUTES = /\/app\/routes\/(_index|category\.\$slug|product\.\$slug|search)\.tsx(\?|$)/;
@@ -78,7 +78,7 @@ export default defineConfig({
       config: (config) =>
         config.build?.ssr ? {} : { build: { minify: "terser", terserOptions: { compress: { passes: 2 }, format: { comments: false } } } },
     },
-    // The browser build runs on Preact's React compatibility layer (ADR 0016: 36 KiB gzip less on
+    // The browser build runs on Preact's React compatibility layer (ADR 0028: 36 KiB gzip less on
     // every page than react-dom); the server renders with React 18, and `vite dev` keeps React.
     {
       name: "browser-preact",

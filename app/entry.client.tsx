@@ -68,7 +68,7 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
 
 // RemixBrowser's first render suspends (throws a promise) until the page's loader data, streamed
 // inline into the HTML, is decoded. React waits for it at the root; Preact, which the browser
-// build runs on (ADR 0016), cannot hydrate a tree suspended at its root, so the decoding is
+// build runs on (ADR 0028), cannot hydrate a tree suspended at its root, so the decoding is
 // started and waited for here first: rendered afterwards, RemixBrowser no longer suspends. Its
 // first lines read no hooks before that promise, so calling it bare is safe. Hydration also waits
 // until the page's inline module script has set Remix's manifest (it runs before any promise
@@ -77,7 +77,7 @@ window.fetch = (input: RequestInfo | URL, init?: RequestInit) =>
 // Preact hydrates in one task (React 18 in a transition yields every 5 ms), and the decoded data's
 // promise settles in the task that evaluated the page's modules: hydrating in a task of its own
 // (setTimeout) splits one long task in two, which takes its 50 ms allowance twice off the page's
-// Total Blocking Time (ADR 0016, decision 12).
+// Total Blocking Time (ADR 0028).
 async function hydrate() {
   try {
     RemixBrowser({});

@@ -26,7 +26,7 @@ export { runWorker } from "~/lib/housekeeping.server";
 
 // Boot: the environment was checked on import; migrate and seed before serving anything.
 await ready;
-// Refunds nobody sent (a crash after the commit, no answer from the gateway) go out again (ADR 0012).
+// Refunds nobody sent (a crash after the commit, no answer from the gateway) go out again (ADR 0024).
 scheduleRefundSweep();
 const adminProblem = adminPasswordProblem();
 if (adminProblem) console.warn(adminProblem);
@@ -62,7 +62,7 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   // A client's mistake that Remix answers itself (a post to a page without a form: 405) is no
-  // server error: no stack in the log, which anyone could otherwise fill (seventh security review).
+  // server error: no stack in the log, which anyone could otherwise fill with requests that cost nothing.
   if (isRouteErrorResponse(error) && error.status < 500) return;
   logError("request failed", error);
 }

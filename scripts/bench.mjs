@@ -1,4 +1,4 @@
-// npm run bench: server time of the catalogue's pages and API on a large catalogue (issue 14).
+// npm run bench: server time of the catalogue's pages and API on a large catalogue (ADRs 0014, 0027).
 //
 // Seeds a large catalogue (SEED=large: the demo's 30 pieces plus generated ones, 100,000 in all)
 // into a temporary database, starts the production server (build/, built first when missing) on
@@ -8,7 +8,7 @@
 //
 //   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--load-seconds 5] [--pg ADMIN_URL] [--keep]
 //
-// Then issue 16's page budgets (ADR 0016): the JavaScript each storefront page ships (from the
+// Then the storefront's page budgets (ADR 0016): the JavaScript each storefront page ships (from the
 // build's manifest, ≤ 90 KiB gzip) and each page route's throughput at 10 connections, for
 // visitors without a cookie (the page cache) and rendered for each request (--load-seconds 0 skips).
 //
@@ -30,18 +30,18 @@ import { JS_BUDGET_KIB, pageWeights } from "./page-weight.mjs";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SERVER_BUILD = path.join(root, "build", "server", "index.js");
 
-/** Budgets on this 2-core machine with 100,000 products (issue 14): p95 in milliseconds. */
+/** Budgets on this 2-core machine with 100,000 products: p95 in milliseconds. */
 const BUDGET = {
   catalogue: 20,
   search: 30,
   /**
-   * the most one search request may cost (not a shopper's path: issue 14 names none for it): the
-   * fifth security review's request took 0.3-1.5 s before searches were bounded (ADR 0014)
+   * the most one search request may cost (not a shopper's path, so not the search budget): a
+   * common prefix, filtered and sorted by price, took 0.3-1.5 s before searches were bounded (ADR 0014)
    */
   worstSearch: 100,
 };
 
-/** The sixth security check's search (issue 12): eight two-letter prefixes that each begin words of most products. */
+/** A crafted search: eight two-letter prefixes that each begin words of most products (ADR 0014). */
 const CRAFTED = "fo+in+fr+by+ou+te+ma+an";
 
 const { values } = parseArgs({
@@ -122,7 +122,7 @@ function percentile(sorted, p) {
 const RENDER = { Cookie: "bench=render" };
 
 /**
- * Issue 16's page budgets (ADR 0016), the figures of ../shared/perf without a browser: minimum
+ * The storefront's page budgets (ADR 0016), measured without a browser: minimum
  * anonymous throughput a page route (10 connections, keep-alive; what visitors without a cookie
  * get, served by the page cache) and the same pages rendered for each request (a cookie), with
  * p50/p99 under that load; and the JavaScript each storefront page ships (scripts/page-weight.mjs).
@@ -307,13 +307,13 @@ async function main() {
       { name: "search, a prefix", path: "/search?q=shee", budget: BUDGET.search },
       { name: "search, no hits", path: "/search?q=zyxwvut", budget: BUDGET.search },
       { name: "API search", path: "/api/search?q=wooden+chair", budget: BUDGET.search },
-      // The fifth security review's request: a two-letter prefix (80,000 matches), filtered, by price, a deep page.
+      // The costliest search before searches were bounded: a two-letter prefix (80,000 matches), filtered, by price, a deep page.
       {
         name: "search, common prefix filtered by price",
         path: "/api/search?q=wo&availability=in-stock&sort=price-desc&page=20&pageSize=100",
         budget: BUDGET.worstSearch,
       },
-      // The sixth security check's searches (issue 12; ADR 0014): eight common two-letter words, a deep page, filtered;
+      // Crafted searches (ADR 0014): eight common two-letter words, a deep page, filtered;
       // and their variants with real words: common whole two-letter words, common three- and four-letter prefixes.
       { name: "search, crafted two-letter words", path: `/search?q=${CRAFTED}`, budget: BUDGET.search },
       { name: "search, crafted, deep page", path: `/api/search?q=${CRAFTED}&page=20&pageSize=100`, budget: BUDGET.search },

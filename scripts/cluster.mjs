@@ -1,5 +1,5 @@
 // npm run cluster: the shop on two app servers behind nginx over one PostgreSQL, all on loopback
-// ports, as in production (issue 15, ADR 0020): a throwaway PostgreSQL 15 cluster (or, with
+// ports, as in production (ADR 0020): a throwaway PostgreSQL 15 cluster (or, with
 // TEST_PG_URL, a fresh database on that server), N production servers (server/index.ts, compiled, over
 // build/), each with a DATA_DIR of its own (nothing may live on one server's disk) and one shared
 // MAIL_DIR (the mail transport's stand-in, as an SMTP relay would be), and nginx in front, round-robin

@@ -1,4 +1,4 @@
-// Crash safety (issue 12): customers shop, pay and cancel while the production server is killed
+// Crash safety (ADR 0007): customers shop, pay and cancel while the production server is killed
 // with SIGKILL at a random moment; it is started again, and once /healthz answers the database
 // is read directly (read-only) for what must hold whatever the moment of the kill:
 //
@@ -14,7 +14,7 @@
 //   carries the refund flag (status `failed`, with the reason); no online order without its
 //   recorded payment; no failed payment that became an order; the payment order records the order
 //   that names it; no payment order that became an order is also refunded whole as never placed;
-// - refunds (ADR 0012): a cancelled online order has its refund (queued in the cancellation's
+// - refunds (ADR 0024): a cancelled online order has its refund (queued in the cancellation's
 //   transaction), a failed payment order with a recorded payment has one of that payment, and no
 //   payment has refunds (pending or processed) above what it took;
 // - no cart or session row in a half state: cart lines of a missing cart or item, quantities out
@@ -466,7 +466,7 @@ async function checkInvariants(database, initialStock, run) {
   const figures = await database.read(async (all) => {
     // Stock on hand plus units out of the shop is what each product started with: units in live
     // orders, and in orders cancelled after they shipped (with the carrier until they come back,
-    // ADR 0012), less units returned (received back into stock).
+    // ADR 0025), less units returned (received back into stock).
     const items = await all("select id, slug, stock from items");
     const live = await all(
       `select oi.item_id as item_id, sum(oi.quantity) - coalesce(sum(rl.returned), 0) as units
@@ -501,7 +501,7 @@ async function checkInvariants(database, initialStock, run) {
     for (const [id, initial] of initialStock) {
       if (!seen.has(id)) violations.push(`stock: product ${initial.slug} (#${id}) vanished`);
     }
-    // Units held while customers pay (ADR 0012): live holds never exceed the stock on hand.
+    // Units held while customers pay (ADR 0023): live holds never exceed the stock on hand.
     const now = new Date().toISOString();
     for (const r of await all(
       `select i.slug, i.stock, sum(r.quantity) as held from stock_reservations r join items i on i.id = r.item_id

@@ -1,8 +1,8 @@
 // The JavaScript each storefront page ships, read from the build's Remix manifest
 // (build/client/assets/manifest-*.js): the entry's module and imports plus, for every route the
 // page matches (root and its own), the route's module and imports, each file counted once and
-// gzipped at level 9, in KiB (1024 bytes). The same count the issue 16 harness makes in a browser
-// (../shared/perf: every same-origin script until network idle), without one.
+// gzipped at level 9, in KiB (1024 bytes). The same count tests/e2e/page-weight.spec.ts makes in a
+// browser (every same-origin script until network idle), without one.
 //
 //   node scripts/page-weight.mjs [--json]     prints the table; used by npm run bench (ADR 0016)
 import fs from "node:fs";
@@ -13,10 +13,10 @@ import zlib from "node:zlib";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLIENT = path.join(root, "build", "client");
 
-/** Budget per page, JavaScript on (issue 16): KiB of gzip -9. */
+/** Budget per page, JavaScript on (ADR 0016): KiB of gzip -9. */
 export const JS_BUDGET_KIB = 90;
 
-/** The storefront pages issue 16 names, by the route ids they match below root. */
+/** The storefront pages the budget holds for, by the route ids they match below root. */
 export const PAGES = [
   { page: "home", routes: ["routes/_index"] },
   { page: "category", routes: ["routes/category.$slug"] },

@@ -1,4 +1,4 @@
-// Total Blocking Time of storefront pages as a phone sees them (issue 16, ADR 0016): Chromium with a
+// Total Blocking Time of storefront pages as a phone sees them (ADR 0028): Chromium with a
 // ×4 CPU slowdown (Lighthouse's mobile setting) loads each page, and two figures are taken after
 // first paint:
 //   - TBT from the page's 'longtask' entries (wall clock: what Lighthouse counts, inflated when

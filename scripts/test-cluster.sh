@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# npm run test:cluster: the shop on two app servers behind nginx over one PostgreSQL (issue 15,
-# ADR 0020). Inside one throwaway PostgreSQL 15 cluster (scripts/with-pg.sh), each step starting
+# npm run test:cluster: the shop on two app servers behind nginx over one PostgreSQL
+# (ADR 0020). Inside one throwaway PostgreSQL 15 cluster (scripts/with-pg.sh), each step starting
 # its own shop cluster on a fresh database there (scripts/cluster.mjs):
 #   1. the cross-server tests (tests/cluster, their own Vitest config): A then B by their own ports;
 #   2. the Playwright suite (tests/e2e) with E2E_TARGET=cluster: baseURL is nginx, round-robin.

@@ -1,5 +1,5 @@
 // `react-dom/client` in the browser build (vite.config.ts aliases react and react-dom to
-// preact/compat there; the server renders with React 18: ADR 0016). preact/compat's own
+// preact/compat there; the server renders with React 18: ADR 0028). preact/compat's own
 // hydrateRoot cannot take the whole document, which is what Remix hydrates: Preact renders into
 // `document.documentElement` when handed `document` (preactjs/preact#3794), so the root's
 // <html> would be created anew inside the server's <html>, the page drawn twice. Handed this

@@ -1,5 +1,5 @@
-// Hydrating a page in parts (issue 16, ADR 0016 decision 13). The browser build runs on Preact
-// (decision 11), which hydrates a whole tree in one synchronous task; a phone's CPU spends about
+// Hydrating a page in parts (ADR 0028). The browser build runs on Preact (the same ADR), which
+// hydrates a whole tree in one synchronous task; a phone's CPU spends about
 // 150 ms in it on the product page, all of it Total Blocking Time beyond the first 50 ms. A region
 // wrapped in <HydrateLater> is skipped by that first pass and hydrated in a task of its own
 // afterwards, one region per task in the order the page draws them, so no task is long.

@@ -1,4 +1,4 @@
-// An order's refunds as its customer reads them (ADR 0012): 'Refund of ₹X: processing / refunded
+// An order's refunds as its customer reads them (ADR 0024): 'Refund of ₹X: processing / refunded
 // on {date} / failed, our team will contact you', each with its state as a word and a colour.
 // The admin's order page shows the same list.
 import type { OrderRefund } from "~/models/refunds.server";

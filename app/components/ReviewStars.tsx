@@ -1,4 +1,4 @@
-// A rating drawn as five stars (issue 17, part 3): the stars are decoration, the words beside or
+// A rating drawn as five stars (ADR 0018): the stars are decoration, the words beside or
 // in the label say it (colour is never the only signal).
 import { StarIcon } from "./icons";
 import { ratingLabel } from "~/utils/reviews";

@@ -65,7 +65,7 @@ const DROPDOWN = [
 
 /**
  * `id` names the field and its list (each box on a page needs its own): a fixed name rather than
- * useId's, which the server's React and the browser's Preact would spell differently (ADR 0016).
+ * useId's, which the server's React and the browser's Preact would spell differently (ADR 0028).
  */
 export function SearchBox({ id, className = "", autoFocus = false }: { id: string; className?: string; autoFocus?: boolean }) {
   const inputId = `${id}-q`;

@@ -1,4 +1,4 @@
-// What a session keeps of an Admin Access login (security review M6): a salted scrypt hash per
+// What a session keeps of an Admin Access login: a salted scrypt hash per
 // grant, nothing keyed by the session secret, so reading sessions.data gives no fast offline check
 // of ADMIN_PASSWORD; a changed ADMIN_PASSWORD still ends every grant.
 import crypto from "node:crypto";

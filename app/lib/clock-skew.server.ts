@@ -1,4 +1,4 @@
-// The app server's clock against the database's (issue 15): some rules still read this process's
+// The app server's clock against the database's (ADR 0020): some rules still read this process's
 // clock (expiry stamps written by the app), so on PostgreSQL, where several servers share one
 // database, a server whose clock is off by more than MAX_CLOCK_SKEW_MS refuses to start
 // (StartupError, at boot) and GET /readyz answers 503 "clock-skew" when a later check sees it

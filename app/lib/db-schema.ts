@@ -144,7 +144,7 @@ export interface PaymentOrdersTable {
   updatedAt: string;
 }
 
-/** Units a payment order holds while its customer pays (migration 0013, ADR 0012). */
+/** Units a payment order holds while its customer pays (migration 0013, ADR 0023). */
 export interface StockReservationsTable {
   paymentOrderId: string;
   itemId: number;
@@ -312,7 +312,7 @@ export interface ReturnEventsTable {
 export type RefundStatus = "pending" | "processed" | "failed";
 export type RefundReason = "unplaced" | "cancelled" | "returned";
 
-/** A refund of one payment (migration 0014, ADR 0012): queued, sent to the gateway, and its answer. */
+/** A refund of one payment (migration 0014, ADR 0024): queued, sent to the gateway, and its answer. */
 export interface RefundsTable {
   id: Generated<number>;
   paymentOrderId: string;

@@ -70,7 +70,7 @@ export function nowIso(date = new Date()) {
 }
 
 /**
- * The clock holds are judged by (ADRs 0012, 0019), as nowIso writes it. On PostgreSQL, the
+ * The clock holds are judged by (ADRs 0023, 0019), as nowIso writes it. On PostgreSQL, the
  * database's `clock_timestamp()` (the time now, not the transaction's start), read where the caller
  * stands: after its locks, so every server judges who gets the last unit or the last coupon use by
  * one clock, whatever its own says. On SQLite (one server), the app clock (`clock`).

@@ -84,7 +84,7 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ RAZORPAY_KEY_ID: "rzp_test_x", RAZORPAY_KEY_SECRET: "" })).toThrow(/RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET/);
   });
 
-  it("reads the secrets' variables (issue 15): each key of SESSION_SECRET 16 characters or more, the others 32; a StartupError", () => {
+  it("reads the secrets' variables: each key of SESSION_SECRET 16 characters or more, the others 32; a StartupError", () => {
     const env = parseEnv({
       SESSION_SECRET: "new-session-key-0123, old-session-key-0123",
       ONE_TIME_CODE_SECRET: "c".repeat(32),

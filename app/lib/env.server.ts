@@ -68,7 +68,7 @@ const EnvSchema = z.object({
       .optional(),
   ),
   SHOP_STATE: optional(z.string().default("Gujarat")),
-  /** how long creating a payment order holds its units for the customer (ADR 0012), in minutes */
+  /** how long creating a payment order holds its units for the customer (ADR 0023), in minutes */
   RESERVATION_MINUTES: optional(z.coerce.number().int().min(1).max(1440).default(15)),
   /** demo: the demo catalogue on a database's first start; large: it plus generated products up to 100,000; none: nothing */
   SEED: optional(z.enum(["demo", "large", "none"]).default("demo")),

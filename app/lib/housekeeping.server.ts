@@ -1,6 +1,6 @@
 // Deletes what has expired: sessions, abandoned guest carts, spent rate-limit windows,
 // old one-time codes (and the sign-up attempts they hold), API tokens, stock reservations and coupon
-// holds (an expired one stopped counting when it expired; ADRs 0012 and 0019).
+// holds (an expired one stopped counting when it expired; ADRs 0023 and 0019).
 // Runs once an hour across every server: the worker that takes the "housekeeping" lease for the
 // hour runs it (app/lib/outbox.server.ts's worker, in each server or alone with `npm run worker`).
 import type { Db } from "./db.server";
@@ -45,7 +45,7 @@ function sessionsOf(db: Db) {
 }
 
 export async function purgeExpired(db: Db, at?: Date) {
-  // Every cut-off is judged by the clock every server shares (the database's on PostgreSQL, ADRs 0012
+  // Every cut-off is judged by the clock every server shares (the database's on PostgreSQL, ADRs 0023
   // and 0019): a server whose own clock runs fast must not delete a session, a rate-limit window, a
   // token or a hold that is still live. A test's `at` stands for it.
   const now = at ?? (await outboxNow(db));

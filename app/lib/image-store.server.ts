@@ -1,4 +1,4 @@
-// Where uploaded product and category images live (issue 15): one interface, two stores.
+// Where uploaded product and category images live (ADR 0020): one interface, two stores.
 // - disk: files under DATA_DIR/uploads, as the shop always kept them; the default on SQLite (one server).
 // - database: the `uploads` table (migration 0024), so every app server on one PostgreSQL serves every
 //   image; the default on PostgreSQL, and the only store allowed there (no state on a server's disk).

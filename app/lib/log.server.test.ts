@@ -1,4 +1,4 @@
-// What the server logs about a failure holds no secret (issue 12, defect 6): an error is logged by
+// What the server logs about a failure holds no secret: an error is logged by
 // its message and stack, never by its other fields (a pg error's `detail` names the row's values,
 // a driver error may carry the query's parameters), and email addresses in messages are masked
 // (an SMTP refusal names the recipient).

@@ -235,7 +235,7 @@ export async function endSignupAttempts(db: Db, email: string): Promise<void> {
 /**
  * How many reset links an email may have out at once. A new one ends only the older ones past
  * this, so a stranger asking for resets (3 an hour) cannot void the link the owner is about to
- * open (fourth security review); any one used ends them all (a password change).
+ * open; any one used ends them all (a password change).
  */
 export const LIVE_RESET_LINKS = 3;
 

@@ -1,4 +1,4 @@
-// The mail outbox (issue 15, item 2): every mail is a row of mail_outbox written in the transaction
+// The mail outbox (ADR 0020): every mail is a row of mail_outbox written in the transaction
 // of the change that causes it (queueMail), and a worker sends it afterwards. The worker claims due
 // rows under a lease (PostgreSQL: FOR UPDATE SKIP LOCKED, so workers on several servers take
 // disjoint rows; SQLite: one UPDATE … RETURNING, its single writer decides), sends each, and marks

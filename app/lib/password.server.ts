@@ -23,7 +23,7 @@ const rawScrypt = promisify(crypto.scrypt) as (
  * waiting) one client may hold at once, so that one address cannot fill the queue for everyone.
  */
 export const HASH_CAP = { running: 4, waiting: 16, perClient: 2 };
-// Per server on purpose (issue 15): these count this process's own hashes, to bound its own CPU
+// Per server on purpose (ADR 0020): these count this process's own hashes, to bound its own CPU
 // and memory; no other server needs them (the limits on tries per account and address are the
 // database's: rate-limit.server), so nothing here can be stale.
 let running = 0;

@@ -123,8 +123,8 @@ export function offlinePayment(
 /**
  * The one payment the offline test gateway's page and API make of a payment order: its id is
  * derived from the order's id with the key secret, so paying again (a reload, a second click)
- * hands over the same payment, never a second one that the shop would refund as paid twice (the
- * seventh security review: each extra proof became a full refund on the order and a mail).
+ * hands over the same payment, never a second one that the shop would refund as paid twice (with a
+ * fresh payment each time, every extra proof became a full refund on the order and a mail).
  */
 export function offlineGatewayPayment(orderId: string, outcome: "paid" | "failed" = "paid"): { paymentId: string; signature: string } {
   const digest = crypto.createHmac("sha256", keySecret()).update(`test-gateway-payment|${orderId}`).digest();
@@ -210,7 +210,7 @@ export async function capturePayment(request: CaptureRequest): Promise<CaptureAn
   return "outcome" in captured ? captured : verdict(captured);
 }
 
-// ---- Refunds (ADR 0012) ---------------------------------------------------------------------
+// ---- Refunds (ADR 0024) ---------------------------------------------------------------------
 
 /** What the shop sends to refund (part of) a payment. */
 export interface GatewayRefundRequest {

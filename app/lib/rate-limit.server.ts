@@ -45,8 +45,8 @@ export const LIMITS = {
   /** per account: codes mailed to a new email address (asking for the change, and resends) */
   emailCode: { name: "email-code", max: 5, windowMs: HOUR },
   /**
-   * per new address, from every account together (the seventh security review: counted per account
-   * only, throwaway accounts mailed one address without end): codes mailed to it for an email change
+   * per new address, from every account together (counted per account only, throwaway accounts
+   * could mail one address without end): codes mailed to it for an email change
    */
   emailCodeTo: { name: "email-code-to", max: 5, perAddress: 20, windowMs: HOUR },
   /**
@@ -69,7 +69,7 @@ export const LIMITS = {
   placeOrder: { name: "place-order", max: 20, windowMs: HOUR },
   paymentOrder: { name: "payment-order", max: 30, windowMs: HOUR },
   /**
-   * per account, over a day: payment orders that hold stock (ADR 0012). Past it a payment order
+   * per account, over a day: payment orders that hold stock (ADR 0023). Past it a payment order
    * holds nothing (the customer can still pay; stock is checked when the order is placed), so one
    * account cannot keep pieces held all day by starting a payment every quarter hour.
    */
@@ -81,19 +81,19 @@ export const LIMITS = {
    */
   coupon: { name: "coupon", max: 20, perAddress: 60, windowMs: QUARTER },
   /**
-   * codes that exist nowhere (the coupons' security review: throwaway accounts on many addresses
-   * guessed in parallel), per account and per address over an hour, under a shop-wide ceiling
+   * codes that exist nowhere (throwaway accounts on many addresses could otherwise guess in
+   * parallel), per account and per address over an hour, under a shop-wide ceiling
    * (SHOP_WIDE): every try counts before the code is read and a code that exists is given back, so
    * the answer never tells a guesser past a limit which codes exist
    */
   couponUnknown: { name: "coupon-unknown", max: 20, perAddress: 60, windowMs: HOUR },
   orderStatus: { name: "order-status", max: 30, windowMs: QUARTER },
-  /** per account: reviews written or edited, and helpful votes (issue 17, part 3) */
+  /** per account: reviews written or edited, and helpful votes (ADR 0018) */
   review: { name: "review", max: 20, windowMs: HOUR },
   reviewVote: { name: "review-vote", max: 60, windowMs: HOUR },
   /**
-   * per address: searches that cost the server more than SLOW_SEARCH.ms, 100 (sixth security check:
-   * crafted many-word searches of common words still took 0.1-0.4 s of SQLite each). Ordinary
+   * per address: searches that cost the server more than SLOW_SEARCH.ms, 100 (crafted many-word
+   * searches of common words took 0.1-0.4 s of SQLite each before ADR 0014's tier indexes). Ordinary
    * searches never count, so customers sharing one address (carrier-grade NAT) are not held by it.
    */
   slowSearch: { name: "slow-search", max: 10, windowMs: MINUTE },
@@ -268,7 +268,7 @@ function clientKeys(limit: Limit, client: Client, subject: string) {
   return {
     subject: s,
     // An IPv6 client spends a subject's tries by its /48, not its /64: one customer's block holds
-    // 65,536 /64s (the fourth review guessed 400 passwords a quarter hour from one /48).
+    // 65,536 /64s (counted by /64, one /48 could guess 400 passwords a quarter hour).
     subjectAtAddress: client.ip ? `${s}:ip:${network ?? client.ip}` : null,
     address: client.ip ? `${limit.name}:ip:${client.ip}` : null,
     network: network ? `${limit.name}:net:${network}` : null,

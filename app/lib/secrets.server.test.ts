@@ -11,7 +11,7 @@ describe("persistentSecret", () => {
     expect(persistentSecret("probe-long")).toBe(first);
   });
 
-  it("refuses a secret file that is too short instead of signing with it (security review L3)", () => {
+  it("refuses a secret file that is too short instead of signing with it", () => {
     fs.mkdirSync(env.DATA_DIR, { recursive: true });
     fs.writeFileSync(path.resolve(env.DATA_DIR, "probe-short.secret"), "short");
     expect(() => persistentSecret("probe-short")).toThrow(/shorter than 32 characters/);

@@ -11,7 +11,7 @@
 // and secrets). Any other table,
 // including one added later, counts. A raw `sql` write counts whatever it names.
 //
-// Several servers on one PostgreSQL (issue 15): a transaction that made a counted write sends
+// Several servers on one PostgreSQL (ADR 0020): a transaction that made a counted write sends
 // `NOTIFY shop_writes` inside itself, just before its COMMIT (PostgreSQL delivers it only if the
 // commit happens, and never loses it once committed, even if this process dies next); a counted
 // write outside a transaction sends it right after. Every server listens on one connection of its

@@ -144,7 +144,7 @@ describe("ProductFormSchema (docs/product.md: title, category, price ≥ 0, imag
       stock: 4,
       specifications: { Material: "Teak", Seats: "2" },
     });
-    // The Made to order checkbox, ticked (issue 17: 14-21 business days).
+    // The Made to order checkbox, ticked (delivery in 14-21 business days at least).
     expect(ProductFormSchema.parse({ ...PRODUCT, madeToOrder: "on" }).madeToOrder).toBe(true);
   });
 

@@ -19,12 +19,12 @@ export interface Item {
   price: number;
   imgPath: string;
   featured: boolean;
-  /** made after it is ordered: delivery takes at least 14-21 business days (issue 17, ADR 0017) */
+  /** made after it is ordered: delivery takes at least 14-21 business days (ADR 0017) */
   madeToOrder: boolean;
   inStock: boolean;
   stock: number;
   specifications: Record<string, string>;
-  /** the average of the product's visible reviews, to one decimal; null without any (issue 17, part 3) */
+  /** the average of the product's visible reviews, to one decimal; null without any (ADR 0018) */
   averageRating: number | null;
   reviewCount: number;
 }

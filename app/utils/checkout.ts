@@ -39,8 +39,8 @@ export const COD_MESSAGES = {
 
 /**
  * A payment on the offline test gateway moves no money either (a shop without Razorpay keys):
- * the same caps as cash on delivery hold for it, in its own words (security review, 2026-11-25:
- * one new account took a piece's whole stock with test payments).
+ * the same caps as cash on delivery hold for it, in its own words (without them one new account
+ * could take a piece's whole stock with test payments).
  */
 export const TEST_PAYMENT_MESSAGES = {
   tooManyUnits: (title: string) =>

@@ -14,7 +14,7 @@ describe("dates in India's time zone, en-IN", () => {
     expect(formatDateTime(iso)).toBe(withTime);
   });
 
-  // Written by hand (ADR 0016, decision 14): they must say what Intl's en-IN says in Asia/Kolkata.
+  // Written by hand (ADR 0028): they must say what Intl's en-IN says in Asia/Kolkata.
   it("says what Intl says, every few hours over five years", () => {
     const zone = { timeZone: "Asia/Kolkata" } as const;
     const long = new Intl.DateTimeFormat("en-IN", { year: "numeric", month: "long", day: "numeric", ...zone });

@@ -1,7 +1,7 @@
 // Dates as the shop shows them: en-IN, in India's time zone (the server may run in UTC).
 //
-// Written out by hand rather than with Intl.DateTimeFormat, as money is (app/utils/money.ts, ADR 0016
-// decision 14): a browser's first Intl formatter with a time zone loads locale and zone data on
+// Written out by hand rather than with Intl.DateTimeFormat, as money is (app/utils/money.ts, ADR
+// 0028): a browser's first Intl formatter with a time zone loads locale and zone data on
 // the page's main thread. India has kept one offset, UTC+05:30, with no daylight saving since 1945;
 // the month names are en-IN's ("Sept"), and tests compare the output with Intl's.
 

@@ -35,7 +35,7 @@ describe("formatPrice", () => {
   });
 });
 
-// The formatters are written by hand (ADR 0016, decision 14): they must say what Intl's en-IN says.
+// The formatters are written by hand (ADR 0028): they must say what Intl's en-IN says.
 describe("the same as Intl's en-IN", () => {
   const intlPrice = new Intl.NumberFormat("en-IN", {
     style: "currency",

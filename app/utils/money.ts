@@ -1,7 +1,7 @@
 // The one formatter of money and counts: en-IN, digits grouped the Indian way (₹1,23,456), no
 // decimals.
 //
-// Written out by hand rather than with Intl.NumberFormat (issue 16, ADR 0016 decision 14): a
+// Written out by hand rather than with Intl.NumberFormat (ADR 0028): a
 // browser's first Intl formatter loads its locale data, which took 15 ms of a fast machine's main
 // thread (60 ms on a phone) while the page's scripts started, and every toLocaleString call makes
 // a formatter again. The result is the same as en-IN's (tests compare the two), and the server and

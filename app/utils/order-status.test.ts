@@ -186,7 +186,7 @@ describe("statusLabel", () => {
   });
 });
 
-describe("return states (issue 13, item 4)", () => {
+describe("return states", () => {
   it("the customer asks; only the shop approves, rejects and receives; rejected and returned are final", () => {
     expect(checkReturnTransition("requested", "approved", "admin")).toEqual({ ok: true });
     expect(checkReturnTransition("requested", "rejected", "admin")).toEqual({ ok: true });

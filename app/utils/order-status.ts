@@ -47,7 +47,7 @@ export function nextStatuses(from: OrderStatus, actor: Actor): OrderStatus[] {
   return ORDER_STATUSES.filter((to) => checkTransition(from, to, actor).ok);
 }
 
-// ---- returns (issue 13, item 4) ---------------------------------------------------------
+// ---- returns (ADR 0025) -----------------------------------------------------------------
 
 export const RETURN_STATUSES = ["requested", "approved", "rejected", "returned"] as const;
 export type ReturnStatus = (typeof RETURN_STATUSES)[number];

@@ -147,7 +147,7 @@ describe("gstOn (property: equals 18% rounded half up, by exact integer maths)",
   });
 });
 
-describe("returnRefund (issue 13, item 4)", () => {
+describe("returnRefund", () => {
   it("refunds the units' value and its GST, the rest of the total for the last units, never more than was paid", () => {
     expect(returnRefund({ orderTotal: 35401, refundedBefore: 0, value: 15000, completesOrder: false })).toBe(15000 + gstOn(15000));
     // 2 × ₹9,000: ₹18,000, ₹1 shipping (not above ₹25,000), ₹3,240 GST.

@@ -1,4 +1,4 @@
-// Refunds in words (ADR 0012), for the customer's order pages, the API's readers and the staff's
+// Refunds in words (ADR 0024), for the customer's order pages, the API's readers and the staff's
 // queue: one place for what each state says. Shared by client and server.
 import { z } from "zod";
 import { formatLongDate } from "./dates";

@@ -1,4 +1,4 @@
-// The return forms' schemas (issue 13, item 4): the customer's request and the staff's decision.
+// The return forms' schemas (ADR 0025): the customer's request and the staff's decision.
 import { z } from "zod";
 import { RETURN_FIELDS, RETURN_FILTERS, RETURN_MESSAGES, RETURN_REASON_KEYS } from "./returns";
 import { IdSchema, QuantitySchema } from "./schemas";

@@ -1,4 +1,4 @@
-// The return request form (issue 13, item 4): its reasons and fields, shared by the page, the
+// The return request form (ADR 0025): its reasons and fields, shared by the page, the
 // API and the model. Zod-free field rules, read by the schema in utils/schemas.
 export const RETURN_REASONS = {
   damaged: "Arrived damaged",

@@ -1,4 +1,4 @@
-// The review forms' schemas (issue 17, part 3): a customer's review, a helpful vote, the staff's
+// The review forms' schemas (ADR 0018): a customer's review, a helpful vote, the staff's
 // hide and unhide, the product page's and the admin list's GET parameters. Fields: utils/reviews.
 import { z } from "zod";
 import { MAX_RATING, MIN_RATING, REVIEW_FIELDS, REVIEW_FILTERS, REVIEW_MESSAGES, REVIEW_SORTS, tidyText } from "./reviews";

@@ -1,4 +1,4 @@
-// Reviews and ratings from real buyers (issue 17, part 3): the review form's fields and messages,
+// Reviews and ratings from real buyers (ADR 0018): the review form's fields and messages,
 // the list's sorts, and the figures a product's rating is shown with. Zod-free (the browser reads
 // it); the schemas are review-schemas.ts. The rules are in docs/product.md, Reviews.
 

@@ -38,7 +38,7 @@ describe("parseSearch", () => {
       { text: "be", prefix: true },
     ]);
     expect(parseSearch("tea kin be").words.map((w) => w.prefix)).toEqual([true, true, true]);
-    // The sixth security check's search: eight common two-letter prefixes, seven of them now whole words.
+    // A crafted search: eight common two-letter prefixes, seven of them now whole words.
     expect(parseSearch("fo in fr by ou te ma an").words.map((w) => w.prefix)).toEqual([
       false,
       false,

@@ -1,5 +1,5 @@
-// The shopper's search text as the words both databases' full-text engines match (issue 14, item 3;
-// docs/decisions/0014). Pure: the server builds its queries from it, the header's suggestions use
+// The shopper's search text as the words both databases' full-text engines match
+// (docs/decisions/0014). Pure: the server builds its queries from it, the header's suggestions use
 // its limits. Rules (docs/product.md, Search): case does not matter; a word is a run of letters and
 // digits, anything else separates words, so quotes, operators (AND OR NOT NEAR * ^ - : ( )) and
 // symbols are never more than spaces; every word must match; a word of three characters or more

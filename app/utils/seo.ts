@@ -1,4 +1,4 @@
-// What search engines and link previews read of a storefront page (issue 14, item 5): its title
+// What search engines and link previews read of a storefront page (ADR 0015): its title
 // and description, one canonical URL, Open Graph tags, and JSON-LD (schema.org Product and
 // BreadcrumbList). One place builds them; each page's meta function calls it.
 import type { MetaDescriptor } from "@remix-run/node";

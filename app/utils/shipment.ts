@@ -1,4 +1,4 @@
-// The shipment details the shop may record when it marks an order shipped (issue 13, item 5):
+// The shipment details the shop may record when it marks an order shipped:
 // plain text only, short, so nothing a customer is shown or mailed can carry markup.
 import { z } from "zod";
 

@@ -1,5 +1,5 @@
 // What the shop says about the units a customer may have of a product now: its stock on hand less
-// what other customers hold while they pay (app/models/reservations.server, ADR 0012). The product
+// what other customers hold while they pay (app/models/reservations.server, ADR 0023). The product
 // page and the cart show it; shared by browser and server.
 
 /** Up to this many units left, the product page and the cart say how many. */

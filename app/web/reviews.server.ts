@@ -1,4 +1,4 @@
-// The product page's reviews for a request (issue 17, part 3): the list's GET parameters (a bad
+// The product page's reviews for a request (ADR 0018): the list's GET parameters (a bad
 // one falls back, the page never fails on its URL) and who is looking (the form for a customer
 // who received the piece, the reviews they marked helpful).
 import { getUserId } from "~/lib/identity.server";

@@ -1,6 +1,6 @@
 // nginx as the edge (npm run cluster's default, --forwarded-for replace): the address it passes on is
 // the connecting client's own, whatever X-Forwarded-For the client sent, so a client cannot name a
-// new address on each request to get round the per-address limits (security review, issue 15).
+// new address on each request to get round the per-address limits (ADR 0020).
 import { describe, expect, it } from "vitest";
 import { Client, PASSWORD, registerCustomer } from "../support/cluster/client";
 import { clusterForFile } from "../support/cluster/setup";

@@ -1,4 +1,4 @@
-// One of two servers killed (SIGKILL) while customers shop through nginx (issue 15, item 5): the
+// One of two servers killed (SIGKILL) while customers shop through nginx (ADR 0020): the
 // other keeps serving, and nothing is lost. Customers order in cash and pay online (the offline test
 // gateway, whose key secret the operator sets on both servers: TEST_GATEWAY_SECRET, so the clients
 // can sign payments as the gateway does); a request cut by the kill is retried as a client does

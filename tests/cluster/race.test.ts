@@ -1,4 +1,4 @@
-// 50 customers race for the last 3 units across both servers (issue 15, item 5): each has one unit
+// 50 customers race for the last 3 units across both servers (ADR 0020): each has one unit
 // in the cart, and all place their orders (cash on delivery, through the API) at the same moment,
 // half on server A and half on server B. Exactly 3 orders are placed, the others refused (409), and
 // the stock ends at 0, never below: the stock's lock is the database's, not a server's.

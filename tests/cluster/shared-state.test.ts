@@ -1,4 +1,4 @@
-// What one server does, the other knows (issue 15, item 5): each test talks to server A and server B
+// What one server does, the other knows (ADR 0020): each test talks to server A and server B
 // by their own addresses (not through nginx), one then the other. Nothing may live on one server's
 // disk or in its memory: each has its own DATA_DIR; they share only the database (and the mail
 // transport's stand-in, the MAIL_DIR folder).

@@ -1,4 +1,4 @@
-// Paging through a large category (issue 14, item 2), with JavaScript off and on. The shared test
+// Paging through a large category (ADR 0013), with JavaScript off and on. The shared test
 // server holds the demo's six products a category, one page each; this file starts its own
 // production server (the same build) over a database filled by `npm run db:seed -- --large
 // --total 2000`: 400 products a category, 17 pages of 24.

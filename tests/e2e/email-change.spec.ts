@@ -1,4 +1,4 @@
-// Changing the account's email on the profile, with and without JavaScript (issue 12, defect 3):
+// Changing the account's email on the profile, with and without JavaScript (ADR 0006):
 // the current password, then the 4-digit code mailed to the new address; the old address is
 // told. Each test makes its own customer (the worker's shared customer keeps its email).
 import AxeBuilder from "@axe-core/playwright";

@@ -1,4 +1,4 @@
-// The staff's mail page (issue 15, item 2), with JavaScript off and on: a mail the mail server
+// The staff's mail page, with JavaScript off and on: a mail the mail server
 // refused for good is listed on /admin/mail with its recipient, subject, tries and reason, and
 // 'Send again' queues it: the server's outbox worker sends it (into MAIL_DIR) and the list no longer
 // shows it. The refusal is written into the server's SQLite database as the worker writes one (an

@@ -1,4 +1,4 @@
-// What the storefront ships to a phone (issue 16, ADR 0016), JavaScript on: every script of the
+// What the storefront ships to a phone (ADRs 0016 and 0028), JavaScript on: every script of the
 // page's own origin until the network is idle, gzip -9, stays within the budget, as the perf
 // harness counts it; and the browser build, which runs on Preact's React layer, hydrates the
 // server's document in place: the elements the server sent are the ones the page keeps (never a

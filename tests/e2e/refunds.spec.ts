@@ -1,4 +1,4 @@
-// Refunds (issue 13, item 3), with JavaScript off and on: a customer pays online on the offline
+// Refunds (ADR 0024), with JavaScript off and on: a customer pays online on the offline
 // test gateway, cancels the order, and reads the refund on /orders and on the order's page (and in
 // a mail); the staff find it in /admin/refunds and on the admin order page.
 import { mailsTo } from "../support/outbox";

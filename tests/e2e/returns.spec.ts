@@ -1,4 +1,4 @@
-// Returns (issue 13, item 4), with JavaScript on and off: the customer asks to return a damaged
+// Returns (ADR 0025), with JavaScript on and off: the customer asks to return a damaged
 // piece of a delivered order on the order's page; the staff approve it and mark it returned when
 // the goods arrive; the customer sees each step and the refund's amount.
 import { toast } from "../support/e2e/accounts";

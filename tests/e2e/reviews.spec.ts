@@ -1,4 +1,4 @@
-// Reviews from real buyers (issue 17, part 3), with JavaScript on and off: a customer whose order
+// Reviews from real buyers (ADR 0018), with JavaScript on and off: a customer whose order
 // was delivered follows the order page's link, rates the piece and writes a review; the product
 // page shows it marked 'Verified purchase' with the rating; the customer edits it; the staff hide
 // it from /admin/reviews with a reason and it leaves the product page.

@@ -1,4 +1,4 @@
-// Search (issue 14, item 3), with JavaScript off (phone) and on (desktop): from the header's
+// Search (ADR 0014), with JavaScript off (phone) and on (desktop): from the header's
 // search form to the results, through their pages and sorts, to a product; the suggestions
 // with JavaScript; the empty states; axe on a results page. Like category-pages.spec.ts, this
 // file starts its own production server (the same build) over `npm run db:seed -- --large

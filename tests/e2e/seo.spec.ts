@@ -1,4 +1,4 @@
-// What a crawler reads of the rendered pages (issue 14, item 5): the JSON-LD parses as printed,
+// What a crawler reads of the rendered pages (ADR 0015): the JSON-LD parses as printed,
 // names the price, and sits beside one canonical link and the Open Graph tags; no CSP complaint.
 import { expect, test } from "../support/e2e/fixtures";
 

@@ -1,4 +1,4 @@
-// Shipment details (issue 13, item 5), with JavaScript on and off: the staff ship an order with
+// Shipment details, with JavaScript on and off: the staff ship an order with
 // its carrier and tracking number (markup is refused beside the field), and the customer sees
 // them on /orders and on the order's page.
 import { toast } from "../support/e2e/accounts";

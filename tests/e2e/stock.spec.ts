@@ -57,7 +57,7 @@ for (const product of OUT_OF_STOCK) {
   });
 }
 
-// Stock held while a customer pays (ADR 0012): another customer's payment order holds 2 of a new
+// Stock held while a customer pays (ADR 0023): another customer's payment order holds 2 of a new
 // product's 3 units, so this visitor's product page and cart say 'Only 1 left', and the server
 // refuses a second unit.
 test("units held by a customer who is paying: 'Only 1 left' on the product page and in the cart", async ({ page }, testInfo) => {

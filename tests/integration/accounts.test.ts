@@ -114,7 +114,7 @@ async function confirmEmailChange(token: string, to: string) {
   return call(confirmEmail.action, jsonRequest("POST", "/api/auth/confirm-email", { code }, bearer(token)));
 }
 /**
- * Move the account to `email` as a client must (issue 12, defect 3): PUT with the current
+ * Move the account to `email` as a client must (ADR 0006): PUT with the current
  * password, then the code mailed to the new address. Answers the confirmation.
  */
 async function changeEmail(token: string, email: string, body: Record<string, unknown> = {}) {
@@ -178,7 +178,7 @@ describe("register → emailed code → verify → token", () => {
     const mails = await mailsTo(email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(email);
-    // The address is not verified yet: nothing the registrant typed is mailed to it (security review L5).
+    // The address is not verified yet: nothing the registrant typed is mailed to it.
     expect(mails[0]!.text).toMatch(/^Hello,/);
     expect(JSON.stringify(mails[0])).not.toMatch(/Asha|Patel/);
 

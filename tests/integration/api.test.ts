@@ -58,12 +58,12 @@ function expectItemShape(item: unknown) {
     price: expect.any(Number),
     imgPath: expect.any(String),
     featured: expect.any(Boolean),
-    // issue 17: made after it is ordered (delivery 14-21 business days at least), additive
+    // made after it is ordered (delivery 14-21 business days at least): a field beyond the first API
     madeToOrder: expect.any(Boolean),
     inStock: expect.any(Boolean),
     stock: expect.any(Number),
     specifications: expect.any(Object),
-    // issue 17: the rating of its visible reviews, additive
+    // the rating of its visible reviews: a field beyond the first API
     averageRating: rating === null ? null : expect.any(Number),
     reviewCount: expect.any(Number),
   });
@@ -165,7 +165,7 @@ describe("cart API", () => {
         categoryId: inStockCategoryId,
         inStock: true,
         stock: inStock.stock,
-        // what this customer may have: the stock, as nobody holds any while paying (ADR 0012)
+        // what this customer may have: the stock, as nobody holds any while paying (ADR 0023)
         available: inStock.stock,
       },
     });
@@ -430,7 +430,7 @@ describe("GET /healthz", () => {
   });
 });
 
-describe("a JSON body nested thousands deep (security review L8)", () => {
+describe("a JSON body nested thousands deep", () => {
   it("is a 400 with the API's error, never a stack overflow's 500", async () => {
     const deep = "[".repeat(20_000) + "]".repeat(20_000);
     const request = new Request("http://localhost:3000/api/cart/add", {

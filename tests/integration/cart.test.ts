@@ -94,7 +94,7 @@ describe("addToCart", () => {
         categoryId: firstCategoryId,
         inStock: true,
         stock: 1000,
-        // nobody holds any while paying (reservations: ADR 0012)
+        // nobody holds any while paying (reservations: ADR 0023)
         available: 1000,
       },
     });
@@ -289,7 +289,7 @@ describe("addItem for a request's owner (asOwner) and currentCartId", () => {
   });
 });
 
-describe("a cart holds at most MAX_CART_LINES different pieces (security review: nothing capped a COD order's lines)", () => {
+describe("a cart holds at most MAX_CART_LINES different pieces (otherwise nothing caps a COD order's lines)", () => {
   it("the next new piece is 409 and nothing is added; more of a piece already there still is", async () => {
     const cartId = await newCart();
     const pieces: number[] = [];

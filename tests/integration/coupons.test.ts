@@ -1,10 +1,10 @@
-// Coupons (issue 17, part 2; docs/product.md, Coupons) on SQLite and on PostgreSQL (scripts/test-pg.sh):
+// Coupons (ADR 0019; docs/product.md, Coupons) on SQLite and on PostgreSQL (scripts/test-pg.sh):
 // every refusal in its own words with nothing written, codes without case, guessing rate-limited,
 // the money of a discounted order, 20 racing orders placing exactly the limit, the per-customer
 // limit, a cancellation giving the use back, the code checked again at order time, a paid payment
 // honoured at its price, the staff's form (its messages, idempotent create, pause, audit), the API,
-// and the migration's down and up. Payment orders hold a use as they hold stock (the coupons'
-// security review): parallel payment orders of one customer or of many never pass a limit, a late
+// and the migration's down and up. Payment orders hold a use as they hold stock:
+// parallel payment orders of one customer or of many never pass a limit, a late
 // payment whose coupon no longer applies is refunded, and unknown codes have a shop-wide ceiling.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
@@ -522,7 +522,7 @@ describe("migration 2026-11-26-0019-coupons", () => {
   });
 });
 
-// ---- payment orders hold a use (the coupons' security review, ADR 0019) ---------------------
+// ---- payment orders hold a use (ADR 0019) ---------------------------------------------------
 
 /** POST /rzp/create-order for the customer's cart. */
 function createPaymentApi(customer: Customer) {
@@ -557,7 +557,7 @@ async function paymentOrderState(id: string) {
 }
 
 describe("payment orders hold a coupon use while their customer pays", () => {
-  it("the review's reproduction: one customer's second and third payment orders are refused; one order gets the discount", async () => {
+  it("one customer's second and third payment orders are refused; one order gets the discount", async () => {
     const c = await coupon({ kind: "fixed", value: 500, usageLimit: 1, perCustomerLimit: 1 });
     const customer = await newCustomer("cpn-repro");
     const chair = await item("cpn-repro", 12000, 50);
@@ -664,8 +664,8 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     expect(await holdsOf(c.id)).toEqual([]);
   });
 
-  it("a hold is live by the clock read under the coupon lock, a paid mark only from a committed verification (third check)", async () => {
-    // The third security check (medium, PostgreSQL): Ann's order transaction began just before her
+  it("a hold is live by the clock read under the coupon lock, a paid mark only from a committed verification", async () => {
+    // The race this guards against (PostgreSQL): Ann's order transaction began just before her
     // hold ended and waited on a product's lock; meanwhile Ben took the last use; Ann's order then
     // honoured her hold by the clock read when it began (and by a paid mark written in its own
     // transaction): two uses of a limit of 1.
@@ -695,7 +695,7 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     await settleMail();
   });
 
-  it("a payment verified and never placed holds the use for PAID_HOLD_HOURS only (last security check, low)", async () => {
+  it("a payment verified and never placed holds the use for PAID_HOLD_HOURS only", async () => {
     expect(PAID_HOLD_HOURS).toBe(REFUSED_PAYMENT_HOURS);
     const c = await coupon({ kind: "fixed", value: 250, usageLimit: 1 });
     const [fay, gus] = await newCustomers("cpn-paidhold", 2);

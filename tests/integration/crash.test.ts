@@ -1,4 +1,4 @@
-// Crash safety (issue 12): a short run of scripts/crash-test.mjs. Customers shop, pay and cancel
+// Crash safety (ADR 0007): a short run of scripts/crash-test.mjs. Customers shop, pay and cancel
 // against the production server (build/), which is killed with SIGKILL at a random moment in
 // each round and started again; the database must hold its invariants every time. SQLite by
 // default; with TEST_PG_URL (scripts/test-pg.sh) on a fresh PostgreSQL database.

@@ -1,4 +1,4 @@
-// Delivery by pincode (issue 17, part 1; ADR 0017), on SQLite and PostgreSQL: the directory
+// Delivery by pincode (ADR 0017), on SQLite and PostgreSQL: the directory
 // migration 0018 loads, the zone that decides (the most specific wins), GET /api/delivery, the
 // product page's Check delivery, the checkout's refusals (API and page) with nothing written, what
 // an order is promised, the staff's zones (audited), and the migration's down and up.

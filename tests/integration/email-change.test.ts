@@ -1,4 +1,4 @@
-// Changing the account's email needs proof (issue 12, defect 3): the current password, and a
+// Changing the account's email needs proof (ADR 0006): the current password, and a
 // 4-digit code mailed to the new address; the old address is told once the change is made.
 // Before, a stolen session or token could move the account to any address (then reset the
 // password there: a permanent takeover), and anyone could claim an address they do not own.
@@ -394,7 +394,7 @@ describe("conflicts, expiry and limits", () => {
     expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
-  it(`and over a day, however many quarter hours pass: ${LIMITS.emailConfirmDay.max} tries (security review L1)`, async () => {
+  it(`and over a day, however many quarter hours pass: ${LIMITS.emailConfirmDay.max} tries`, async () => {
     const user = await registerVerified(freshEmail("confirm-day"));
     const token = await issueToken(user.id);
     const target = freshEmail("confirm-day-target");
@@ -489,7 +489,7 @@ describe("migration 2026-11-23-0008-email-change", () => {
   });
 });
 
-describe("the current password cannot be guessed from a stolen session over days (fourth security review, low)", () => {
+describe("the current password cannot be guessed from a stolen session over days", () => {
   it("wrong current passwords count against a day's cap per account (email and password changes together); right ones do not", async () => {
     const { user, email } = await newCustomer("current-pw-day");
     const saved = LIMITS.currentPasswordDay.max;
@@ -519,7 +519,7 @@ describe("the current password cannot be guessed from a stolen session over days
   });
 });
 
-describe("reset links a stranger cannot void (fourth security review, low)", () => {
+describe("reset links a stranger cannot void", () => {
   it(`a new link ends only the ones past the newest ${LIVE_RESET_LINKS}; setting a password with any ends them all`, async () => {
     const { email } = await newCustomer("reset-live");
     const links: string[] = [];
@@ -532,7 +532,7 @@ describe("reset links a stranger cannot void (fourth security review, low)", () 
   });
 });
 
-describe("throwaway accounts cannot pool their limits on one new address (seventh security review, medium)", () => {
+describe("throwaway accounts cannot pool their limits on one new address", () => {
   // Before, every limit on an email change counted per account: each throwaway account had its own
   // codes mailed to the address and its own day of tries on them, so a few hundred accounts a day
   // made a good chance of claiming an address nobody had proven, and mailed it without end.

@@ -1,4 +1,4 @@
-// Property-based fuzz test (issue 12, item 7): generated requests (tests/support/fuzz-requests.ts)
+// Property-based fuzz test: generated requests (tests/support/fuzz-requests.ts)
 // to every route module found on disk, so a new route cannot be forgotten. GET and HEAD go to the
 // module's loader, every other method to its action. For every request:
 //   1. never a 5xx, never an error thrown other than a Response (Remix would answer it 500);

@@ -1,4 +1,4 @@
-// Holds by the database's clock (issue 15, ADRs 0012 and 0019): with several app servers their
+// Holds by the database's clock (ADRs 0023 and 0019): with several app servers their
 // clocks differ, so on PostgreSQL who gets the last unit or the last coupon use is decided by
 // `clock_timestamp()` read under the locks (db.server's dbNow), never by the app server's own clock.
 // Here the app clock is set an hour slow while a hold is made, and an hour fast while another

@@ -570,7 +570,7 @@ describe("per-account limits: one counter for the page and the API, under user:{
       [`order-status:user:${id}`]: 2,
       [`payment-order:user:${id}`]: 1,
       [`place-order:user:${id}`]: 3,
-      // The two payment orders held the cart's units (ADR 0012: 8 holds a day).
+      // The two payment orders held the cart's units (ADR 0023: 8 holds a day).
       [`stock-hold-day:user:${id}`]: 2,
       [`verify-payment:user:${id}`]: 1,
     });

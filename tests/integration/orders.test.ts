@@ -475,7 +475,7 @@ describe("PUT /api/orders/changeStatus", () => {
 
     const byShop = await changeOrderStatus(order.id, "cancelled", { actor: "admin", userId: null });
     expect(byShop.status).toBe("cancelled");
-    // Issue 13, item 4: the pieces are with the carrier; stock goes back only when they arrive.
+    // The pieces are with the carrier; stock goes back only when they arrive (ADR 0025).
     expect(await stockOf(bed)).toBe(3);
     expect((await eventsOf(order.id)).slice(1)).toEqual([
       { fromStatus: "processing", toStatus: "shipped", actor: "admin", actorUserId: null },
@@ -499,7 +499,7 @@ describe("PUT /api/orders/changeStatus", () => {
   });
 });
 
-describe("cash on delivery holds at most a few units of a piece (security review M3)", () => {
+describe("cash on delivery holds at most a few units of a piece", () => {
   it(`more than ${COD_LIMITS.unitsPerPiece} of one piece: 400, a clear message, nothing taken`, async () => {
     const customer = await newCustomer("cod-cap");
     const itemId = await createTestItem(`cod-cap-${Date.now()}`, { stock: 50 });

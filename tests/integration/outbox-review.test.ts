@@ -1,10 +1,10 @@
-// The security review's findings on the mail outbox (issue 15), on SQLite and PostgreSQL: a worker
-// renews its claim before each send and skips a row another worker took over (M1), a send that drags
-// on is cut off as a failure for now (M1), a mail whose code or link expired is failed unsent with its
-// body cleared and cannot be sent again (M8), 'Send all failed again' on /admin/mail (M2), a stopping
-// worker hands back the rows it has not sent (L1), a row whose worker died MAX_ATTEMPTS times is
-// failed rather than claimed again (L4), and on PostgreSQL claims, backoff, the housekeeping lease and
-// purgeExpired's cut-offs go by the database's clock, not a server's wrong one (M4).
+// The mail outbox's harder cases (ADR 0020), on SQLite and PostgreSQL: a worker renews its claim
+// before each send and skips a row another worker took over, a send that drags on is cut off as a
+// failure for now, a mail whose code or link expired is failed unsent with its body cleared and
+// cannot be sent again, 'Send all failed again' on /admin/mail, a stopping worker hands back the
+// rows it has not sent, a row whose worker died MAX_ATTEMPTS times is failed rather than claimed
+// again, and on PostgreSQL claims, backoff, the housekeeping lease and purgeExpired's cut-offs go
+// by the database's clock, not a server's wrong one.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, dbNow, isPostgresUrl, nowIso } from "~/lib/db.server";
@@ -40,7 +40,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe("claims during a slow batch (M1)", () => {
+describe("claims during a slow batch", () => {
   it("renews the row's claim before its send, and skips a row another worker took over meanwhile", async () => {
     const to = address("takeover");
     const first = await queueMail(db, { to, subject: "One", text: "1" });
@@ -88,7 +88,7 @@ describe("claims during a slow batch (M1)", () => {
   });
 });
 
-describe("SMTP refusals that are not the recipient's (M2) and 'Send all failed again'", () => {
+describe("SMTP refusals that are not the recipient's and 'Send all failed again'", () => {
   it("a login refusal (EAUTH 535) leaves the mail waiting; /admin/mail sends every failed mail again, audited", async () => {
     const to = address("eauth");
     const id = await queueMail(db, { to, subject: "Auth", text: "later" });
@@ -135,7 +135,7 @@ describe("SMTP refusals that are not the recipient's (M2) and 'Send all failed a
   });
 });
 
-describe("mails that carry a code or a link (M8)", () => {
+describe("mails that carry a code or a link", () => {
   it("a mail past its 'discard after' time is failed unsent, its body cleared, and cannot be sent again", async () => {
     const to = address("expired");
     const id = await queueMail(db, {
@@ -175,7 +175,7 @@ describe("mails that carry a code or a link (M8)", () => {
 });
 
 describe("the worker's stop and its crashes", () => {
-  it("a stopping worker sends no further row and hands back the rows it claimed (L1)", async () => {
+  it("a stopping worker sends no further row and hands back the rows it claimed", async () => {
     const to = address("stop");
     const ids = [await queueMail(db, { to, subject: "1", text: "1" }), await queueMail(db, { to, subject: "2", text: "2" })];
     let stopping = false;
@@ -192,7 +192,7 @@ describe("the worker's stop and its crashes", () => {
     expect(ids).toContain(sent[0]);
   });
 
-  it("a row whose claim ran out MAX_ATTEMPTS times is failed, not claimed again (L4)", async () => {
+  it("a row whose claim ran out MAX_ATTEMPTS times is failed, not claimed again", async () => {
     const to = address("killer");
     const id = await queueMail(db, { to, subject: "Kills", text: "its worker", discardAfter: new Date(Date.now() + 600_000) });
     const past = nowIso(new Date(Date.now() - 1000));

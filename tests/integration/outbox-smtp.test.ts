@@ -1,4 +1,4 @@
-// The outbox over SMTP (issue 15, item 2), against a small SMTP server on a loopback port: a mail
+// The outbox over SMTP (ADR 0020), against a small SMTP server on a loopback port: a mail
 // goes out with a Message-ID derived from its row (the same on a resend, so a receiver can tell a
 // repeat), and a recipient the server refuses (550) ends the row failed at once, with the reason
 // and without the address. A refusal that is not the recipient's (the message at DATA, a wrong

@@ -1,4 +1,4 @@
-// The mail outbox (issue 15, item 2), on SQLite and PostgreSQL: a mail is written in the transaction
+// The mail outbox (ADR 0020), on SQLite and PostgreSQL: a mail is written in the transaction
 // of the change that causes it (rolled back with it, kept when the process dies before sending); a
 // later worker sends it once; workers racing claim disjoint rows and send nothing twice; a claim
 // whose worker died is taken over after its lease and the file transport writes nothing twice;

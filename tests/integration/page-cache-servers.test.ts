@@ -1,4 +1,4 @@
-// The anonymous page cache with two app servers on one PostgreSQL (issue 15, ADR 0016): server A
+// The anonymous page cache with two app servers on one PostgreSQL (ADRs 0016, 0020): server A
 // is this process's own database and page cache; server B is a second Kysely instance with a data
 // generation and a listening connection of its own, and a page cache of its own whose pages never
 // expire by time (its clock stands still), so only the database can tell it of A's writes.

@@ -1,4 +1,4 @@
-// An online order and the record of its payment commit together (crash safety, issue 12). The
+// An online order and the record of its payment commit together (crash safety, ADR 0007). The
 // crash test (scripts/crash-test.mjs) looks for a payment that is paid, has no order, and was
 // never refused (no reason, no refund flag): the payment used to be recorded in a write of its
 // own before the order's transaction, so a process killed between the two kept it so. Here the

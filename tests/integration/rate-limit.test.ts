@@ -54,7 +54,7 @@ async function passQuarterHour() {
     .execute();
 }
 
-describe("guessing a code across resends (security review L1)", () => {
+describe("guessing a code across resends", () => {
   it("a sign-up's codes take at most 30 tries a day per email, however many resends and quarter hours", async () => {
     const email = `day-cap-${Date.now()}@example.com`;
     const client = clientOf(getRequest("/api/user/auth/verifyOtp"));
@@ -96,7 +96,7 @@ describe("login attempts behind a trusted proxy", () => {
   });
 });
 
-describe("strangers cannot lock a customer out by spending the email's tries (security review M1)", () => {
+describe("strangers cannot lock a customer out by spending the email's tries", () => {
   /** 200, or the status a login try was refused with. */
   const loginAs = (email: string, password: string, ip: string) =>
     verifyLogin({ email, password }, { ip }).then(
@@ -157,7 +157,7 @@ describe("strangers cannot lock a customer out by spending the email's tries (se
   });
 });
 
-describe("keys a client cannot aim (third security review, medium)", () => {
+describe("keys a client cannot aim", () => {
   it("a login email naming another key (`victim:ip:<victim's address>`) spends nothing of the victim's", async () => {
     const customer = await newCustomer("key-aim");
     const home = { ip: "203.0.113.77" };
@@ -192,7 +192,7 @@ describe("keys a client cannot aim (third security review, medium)", () => {
   });
 });
 
-describe("an IPv6 network spends a subject's tries as one address (security review 2026-11-25, medium)", () => {
+describe("an IPv6 network spends a subject's tries as one address", () => {
   it("wrong passwords from many /64s of one /48: the limit's worth are checked, then 429; the owner elsewhere still logs in", async () => {
     const customer = await newCustomer("v6-48");
     const saved = { max: LIMITS.login.max, pause: SLOWDOWN.ms };
@@ -236,7 +236,7 @@ describe("addressKey", () => {
   });
 });
 
-describe("limits that count failures only (issue 12, defect 4)", () => {
+describe("limits that count failures only", () => {
   it("a customer who knows the password is never locked out: successes do not count, and one resets the typos", async () => {
     const customer = await newCustomer("login-limit");
     const client = { ip: "203.0.113.50" };

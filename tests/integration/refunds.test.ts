@@ -1,4 +1,4 @@
-// Refunds (issue 13, item 3; ADR 0012): every path that owes money back — a customer's or the
+// Refunds (ADR 0024): every path that owes money back — a customer's or the
 // staff's cancellation of an online order, a payment that could not become an order, a second
 // payment of a paid payment order, partial refunds (returns) — refunds exactly once under retries,
 // concurrent sends and duplicate webhooks; never more than the payment took; Razorpay's Refunds API

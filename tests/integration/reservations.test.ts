@@ -1,4 +1,4 @@
-// Stock held while a customer pays (issue 13, item 2; docs/decisions/0012): a payment order holds
+// Stock held while a customer pays (docs/decisions/0023): a payment order holds
 // its cart's units until RESERVATION_MINUTES pass, its payment fails or it becomes an order; held
 // units are sold to nobody else (cart adds, cash orders, other payment orders), and the product
 // page and the cart say 'Only N left' from the stock less what others hold. A payment that comes
@@ -452,7 +452,7 @@ describe("migration 2026-11-25-0013-stock-reservations", () => {
   });
 });
 
-describe("what one account can hold (fifth security review, medium: one free account kept products held for ever)", () => {
+describe("what one account can hold (uncapped, one free account could keep products held for ever)", () => {
   it(`a payment order holds at most ${MAX_HELD_PER_PIECE} units of a product`, async () => {
     const customer = await newCustomer("hold-cap-units");
     const piece = await item("cap-units", 4000, 40);

@@ -1,4 +1,4 @@
-// Returns (issue 13, item 4; ADR 0012): a customer asks within 48 hours of delivery, the staff
+// Returns (ADR 0025): a customer asks within 48 hours of delivery, the staff
 // approve or reject, an approved return becomes `returned` when the goods arrive: stock goes back
 // then, and an online payment's refund follows, once. Bad input: a clear 4xx and nothing written.
 import { beforeAll, describe, expect, it } from "vitest";

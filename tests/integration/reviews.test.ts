@@ -1,4 +1,4 @@
-// Reviews from real buyers (issue 17, part 3): only a customer with a delivered line of the piece
+// Reviews from real buyers (ADR 0018): only a customer with a delivered line of the piece
 // reviews it, once (a second submit edits), and edits it; helpful votes count once and never on
 // one's own; the staff hide a review with a reason (it leaves the average, count and list, and the
 // author is mailed) and show it again; a delivered order invites its customer by mail, once.

@@ -1,4 +1,4 @@
-// Search (issue 14, item 3; docs/decisions/0014) on a mid-size catalogue: the large seed's
+// Search (docs/decisions/0014) on a mid-size catalogue: the large seed's
 // generator fills this file's own database with 5,000 products, then the results page and
 // GET /api/search are checked against a reference computed here, in JavaScript, from every row
 // (its words: title, description, category title, specification values), independently of
@@ -254,7 +254,7 @@ describe("search matching rules", () => {
     expect(ids((await pageData("q=bed&page=2")).items)).toEqual(ids(reference(docs, "bed").slice(24, 48)));
   });
 
-  it("a two-letter word is a prefix only as the last word (sixth security check): crafted searches are exact", async () => {
+  it("a two-letter word is a prefix only as the last word: crafted searches are exact", async () => {
     // 'be' before another word is the word 'be' (no product has it); as the last word it begins bed, bedroom...
     const holding = (word: string, prefix: string) =>
       docs.filter((d) => d.words.has(word) && [...d.words].some((w) => w.startsWith(prefix))).map((d) => d.item.id);
@@ -709,7 +709,7 @@ describe("migrations 2026-11-25-0011-search-index and 2026-11-26-0017-search-tie
   });
 });
 
-// Fifth security review, high: one filtered, price-sorted search of a common word blocked SQLite for a second.
+// Unbounded, one filtered, price-sorted search of a common word blocked SQLite for a second.
 describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
   let docs: Doc[];
   beforeAll(async () => {
@@ -744,7 +744,7 @@ describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
   });
 });
 
-// Sixth security check: crafted many-word searches of common words still cost 0.1-0.4 s of SQLite each.
+// Crafted many-word searches of common words cost 0.1-0.4 s of SQLite each before the tier indexes.
 describe("slow searches count against the address", () => {
   it(`past ${LIMITS.slowSearch.max} slow searches in a minute an address is refused (429); fast ones never count`, async () => {
     const words = parseSearch("teak bed").words;

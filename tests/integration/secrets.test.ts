@@ -1,4 +1,4 @@
-// Secrets across app servers (issue 15; app/lib/secrets.server.ts). On PostgreSQL every server
+// Secrets across app servers (ADR 0020; app/lib/secrets.server.ts). On PostgreSQL every server
 // reads one value per secret: generated once into shared_secrets when no variable is set (never a
 // file), or its variable, whose fingerprint is recorded so a server with a different one refuses
 // to start. On SQLite (one server) a secret without its variable is a file in DATA_DIR, as before.

@@ -177,8 +177,8 @@ describe("cross-site requests are refused by every action", () => {
     }
   });
 
-  // design.md: "every state-changing request (POST, PUT, PATCH, DELETE) ... is refused with 403",
-  // and the origin helper is the first thing every action calls (before its method check).
+  // Every state-changing request (POST, PUT, PATCH, DELETE) from another origin is refused with 403
+  // (docs/api.md, order of checks): the origin helper is the first thing every action calls.
   it("any state-changing method with a foreign Origin → 403 from every action (the origin check comes first)", async () => {
     const failures: string[] = [];
     for (const method of METHODS) {

@@ -1,4 +1,4 @@
-// Seeding happens once in a database's life (issue 12, defect 9): a shop whose staff deleted
+// Seeding happens once in a database's life (ADR 0002): a shop whose staff deleted
 // every category must not get the demo catalogue back when the server restarts. Each start below
 // is what a restarted server does: a fresh module graph (boot migrates, then seeds or not) over
 // the same database.

@@ -1,4 +1,4 @@
-// What search engines read of each storefront page (issue 14, item 5): title, description, one
+// What search engines read of each storefront page (ADR 0015): title, description, one
 // canonical URL, Open Graph tags and JSON-LD, built by utils/seo from the page's own loader data.
 import type { MetaDescriptor } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";

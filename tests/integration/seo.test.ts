@@ -91,7 +91,7 @@ describe("robots.txt and sitemap.xml", () => {
   });
 });
 
-describe("robots.txt and the Host header (security review L4)", () => {
+describe("robots.txt and the Host header", () => {
   it("names the configured PUBLIC_URL whatever Host a request claims; without one, no shared cache keeps it", async () => {
     const { env } = await import("~/lib/env.server");
     const saved = env.PUBLIC_URL;

@@ -142,7 +142,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
   });
 
   it("holds no stack for requests anyone can send: a broken percent-encoding, a post to a page without a form", async (ctx) => {
-    // Seventh security review (low): each of these wrote a 9-12 line stack to the log.
+    // Each of these once wrote a 9-12 line stack to the log: anyone could fill it.
     running = await startProductionServer();
     if (!running && mustRun) throw new Error("the production build is missing: run `npx remix vite:build` first");
     if (!running) return ctx.skip();

@@ -1,4 +1,4 @@
-// Shipment details (issue 13, item 5): the shop records the carrier and tracking number when it
+// Shipment details: the shop records the carrier and tracking number when it
 // marks an order shipped (admin page and API); the customer sees them on /orders and in the
 // 'shipped' mail. Markup or an over-long value is a 400 beside the field, and nothing is written.
 import { beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Sign-up attempts are named by random handles (issue 12, defect 5; docs/api.md, Accounts):
+// Sign-up attempts are named by random handles (ADR 0006; docs/api.md, Accounts):
 // `attemptId` is 128 random bits, never the row's sequential id, and an attempt made on the
 // /signup page (bound to its browser) is out of reach of the API's verifyOtp and resendOtp,
 // even with its handle and the right code: the API answers as for an attempt that does not exist.

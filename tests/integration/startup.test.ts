@@ -1,4 +1,4 @@
-// Starting and stopping app servers (issue 15): migrations newer than the code refuse the start;
+// Starting and stopping app servers (ADR 0020): migrations newer than the code refuse the start;
 // servers starting together run each migration once (Kysely's Migrator holds a PostgreSQL advisory
 // lock around its run); GET /readyz says whether a load balancer may send work here.
 import crypto from "node:crypto";

@@ -1,4 +1,4 @@
-// The offline test gateway as Razorpay's Checkout (issue 13, item 1; docs/decisions/0012): its API
+// The offline test gateway as Razorpay's Checkout (docs/decisions/0012): its API
 // for clients (POST /rzp/test-gateway/{id}/pay), its page, and the shop's redirect callback
 // (/rzp/payment-callback), which verifies the three fields with Razorpay's own check and writes
 // nothing without a valid signature.
@@ -142,7 +142,7 @@ describe("POST /rzp/test-gateway/{id}/pay (the gateway for API clients)", () => 
     await settleMail();
   });
 
-  it("paying again before the order is placed hands over the same payment: no refund as paid twice (seventh review, low)", async () => {
+  it("paying again before the order is placed hands over the same payment: no refund as paid twice", async () => {
     // Before, every call minted a new payment: placing with the first and verifying the others
     // refunded the whole order once per extra proof (no money moved, but the order, the refunds
     // queue and the customer's mails said so).
@@ -362,7 +362,7 @@ describe("the gateway page and the redirect callback", () => {
   });
 });
 
-describe("a test payment takes no money, so cash on delivery's caps hold for it (security review 2026-11-25, medium)", () => {
+describe("a test payment takes no money, so cash on delivery's caps hold for it", () => {
   const pay = async (customer: Customer) => {
     const id = await paymentOrderFor(customer);
     const proof = asRecord((await gatewayApi(id, {}, customer.auth)).body);

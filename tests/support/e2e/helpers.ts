@@ -31,7 +31,7 @@ export interface Line {
   quantity: number;
 }
 
-/** The contract's money rules (contract.md, "Money is whole rupees everywhere"). */
+/** The shop's money rules (docs/product.md, Money): whole rupees everywhere. */
 export function expectedTotals(lines: Line[]) {
   const count = lines.reduce((n, l) => n + l.quantity, 0);
   const subtotal = lines.reduce((n, l) => n + l.price * l.quantity, 0);
