@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURED_SHARE, generateLargeCatalogue, LARGE_PRICE_MAX, LARGE_PRICE_MIN, OUT_OF_STOCK_SHARE } from "../../db/large-seed";
 import { seedCategories, seedProducts } from "../../db/seed-data";
 import { CatalogueNotEmptyError, INSERT_BATCH, SEEDED, seedLarge } from "../../db/seed.server";
-import { colourPalette } from "~/lib/illustrations.server";
+import { colourPalette } from "~/content/illustrations.server";
 import { db, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
