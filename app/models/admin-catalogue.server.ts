@@ -14,7 +14,8 @@ import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { firstFreeSlug, slugify } from "~/utils/slug";
 import { recordAudit } from "./audit.server";
-import { toCategory, toItem } from "./catalogue.server";
+import { toCategory } from "./catalogue/categories.server";
+import { toItem } from "./catalogue/products.server";
 
 export interface Paged<T> {
   rows: T[];

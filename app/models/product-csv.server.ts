@@ -14,7 +14,7 @@ import { firstFreeSlug, slugify } from "~/utils/slug";
 import type { AdminItem } from "./admin-catalogue.server";
 import { insertProduct, listProductsForExport, sameDetails, saveProduct, StaleProductError } from "./admin-catalogue.server";
 import { recordAudit } from "./audit.server";
-import { toItem } from "./catalogue.server";
+import { toItem } from "./catalogue/products.server";
 import { SlugSchema } from "~/utils/schemas";
 
 export { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";

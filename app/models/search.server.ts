@@ -15,7 +15,7 @@ import type { DB } from "~/lib/db-schema";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
 import type { SearchWord, RELEVANCE_TIERS } from "~/utils/search";
 import { fts5Match, SEARCH_MAX_RESULTS, tsQuery } from "~/utils/search";
-import { itemFilters, toItem } from "./catalogue.server";
+import { itemFilters, toItem } from "./catalogue/products.server";
 
 /**
  * The index tables, which the application schema does not list (only this module reads them):

@@ -17,7 +17,7 @@ import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules";
 import { withImage } from "~/lib/uploads.server";
 import type { AdminItem } from "~/models/admin-catalogue.server";
 import { createProduct, deleteProduct, getProductForAdmin, listProductsPage, updateProduct } from "~/models/admin-catalogue.server";
-import { listCategories } from "~/models/catalogue.server";
+import { listCategories } from "~/models/catalogue/categories.server";
 import { ADMIN_LIMITS, PRODUCT_FIELDS } from "~/utils/admin-fields";
 import { ProductEditSchema, ProductFormSchema, productEditInput, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";

@@ -4,7 +4,8 @@ import crypto from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { avatarSvg, categorySvg, heroSvg, isCategoryKind, productSvg } from "~/content/illustrations.server";
 import type { CategoryKind } from "~/content/illustrations.server";
-import { getCategoryById, getItemBySlug } from "~/models/catalogue.server";
+import { getCategoryById } from "~/models/catalogue/categories.server";
+import { getItemBySlug } from "~/models/catalogue/products.server";
 import { SlugSchema } from "~/utils/schemas";
 
 const FALLBACK_KIND: CategoryKind = "living-room";

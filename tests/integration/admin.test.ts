@@ -16,7 +16,8 @@ import { CATEGORY_IN_USE, listCategoriesPage, listProductsPage } from "~/models/
 import { dashboardStats, listOrdersPage, orderStatusCounts, percentChange } from "~/models/admin-orders.server";
 import { listUsersPage, USER_HAS_ORDERS } from "~/models/admin-users.server";
 import { latestAudit } from "~/models/audit.server";
-import { getCategoryBySlug, getItemBySlug } from "~/models/catalogue.server";
+import { getCategoryBySlug } from "~/models/catalogue/categories.server";
+import { getItemBySlug } from "~/models/catalogue/products.server";
 import type { Order } from "~/models/orders.server";
 import { getOrder, listOrders, SHIP_UNPAID_FIELD, SHIP_UNPAID_REFUSED } from "~/models/orders.server";
 import { offlinePayment } from "~/lib/payments.server";

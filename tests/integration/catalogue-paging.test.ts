@@ -11,7 +11,7 @@ import { colourPalette } from "~/content/illustrations.server";
 import { db, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listItemsInCategory, toItem } from "~/models/catalogue.server";
+import { listItemsInCategory, toItem } from "~/models/catalogue/products.server";
 import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";

@@ -20,7 +20,7 @@ import type { DB } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { listProductsPage } from "~/models/admin-catalogue.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
-import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue.server";
+import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue/products.server";
 import { pageOfOrders } from "~/models/orders.server";
 import { productReviews } from "~/models/reviews.server";
 import { searchItems } from "~/models/search.server";

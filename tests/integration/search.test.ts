@@ -14,7 +14,7 @@ import { PUBLIC_API_CACHE } from "~/lib/api.server";
 import { db, isPostgresUrl, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
-import { toItem } from "~/models/catalogue.server";
+import { toItem } from "~/models/catalogue/products.server";
 import { CSV_COLUMNS, importProductsCsv } from "~/models/product-csv.server";
 import { searchItems } from "~/models/search.server";
 import * as searchApi from "~/routes/api.search";
