@@ -23,7 +23,7 @@ import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server"
 import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue/products.server";
 import { pageOfOrders } from "~/models/orders.server";
 import { productReviews } from "~/models/reviews.server";
-import { searchItems } from "~/models/search.server";
+import { searchItems } from "~/models/catalogue/search.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { parseSearch } from "~/utils/search";

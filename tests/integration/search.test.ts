@@ -16,7 +16,7 @@ import { migrateToLatest } from "~/lib/migrate.server";
 import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
 import { toItem } from "~/models/catalogue/products.server";
 import { CSV_COLUMNS, importProductsCsv } from "~/models/product-csv.server";
-import { searchItems } from "~/models/search.server";
+import { searchItems } from "~/models/catalogue/search.server";
 import * as searchApi from "~/routes/api.search";
 import * as searchPage from "~/routes/search";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
