@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, isPostgresUrl, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { createProduct } from "./admin-catalogue.server";
+import { createProduct } from "./catalogue/admin-products.server";
 import type { ImportProblem } from "./product-csv.server";
 import {
   CSV_COLUMNS,

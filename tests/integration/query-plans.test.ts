@@ -18,7 +18,7 @@ import type { Db } from "~/lib/db.server";
 import { db, isPostgresUrl, sqlitePath } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listProductsPage } from "~/models/admin-catalogue.server";
+import { listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
 import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue/products.server";
 import { pageOfOrders } from "~/models/orders.server";
