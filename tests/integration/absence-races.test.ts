@@ -20,7 +20,7 @@ import { CATEGORY_GAINED_PRODUCT, CATEGORY_IN_USE, createCategory, deleteCategor
 import { createProduct, updateProduct } from "~/models/catalogue/admin-products.server";
 import { insertProduct } from "~/models/catalogue/product-writes.server";
 import { createCoupon } from "~/models/admin-coupons.server";
-import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
+import { IMPORT_RACE, importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
 import type { ProductInput } from "~/utils/admin-schemas";

@@ -17,7 +17,8 @@ import { deleteProduct, updateProduct } from "~/models/catalogue/admin-products.
 import { getProductForAdmin } from "~/models/catalogue/admin-lists.server";
 import { updateCategory } from "~/models/catalogue/admin-categories.server";
 import { toItem } from "~/models/catalogue/products.server";
-import { CSV_COLUMNS, importProductsCsv } from "~/models/product-csv.server";
+import { CSV_COLUMNS } from "~/utils/product-csv";
+import { importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { searchItems } from "~/models/catalogue/search.server";
 import * as searchApi from "~/routes/api.search";
 import * as searchPage from "~/routes/search";
