@@ -246,7 +246,7 @@ describe("the admin guard", () => {
         expect(files).toContain(expected);
       }
       for (const m of modules) expect(m.loader ?? m.action, `${m.file} exports neither a loader nor an action`).toBeDefined();
-      // A post to a page with no form of its own answers 403 like every admin action, not Remix's 405 (seventh security review, low).
+      // A post to a page with no form of its own answers 403 like every admin action, not Remix's 405.
       for (const m of modules) expect(m.action, `${m.file} answers a post without the admin guard`).toBeDefined();
       expect(modules.filter((m) => m.action).length).toBeGreaterThanOrEqual(6);
 

@@ -1,7 +1,7 @@
-// Staff edits never overwrite what customers bought meanwhile (issue 12, defect 2): every write
-// to a product bumps its version (orders and cancellations too); the edit form adjusts the stock
-// relatively ("+5 received", "-1 damaged") and is refused when the product changed since it was
-// opened; a CSV row carrying a stale version is refused, and the import writes nothing.
+// Staff edits never overwrite what customers bought meanwhile: every write to a product bumps its
+// version (orders and cancellations too); the edit form adjusts the stock relatively ("+5
+// received", "-1 damaged") and is refused when the product changed since it was opened; a CSV row
+// carrying a stale version is refused, and the import writes nothing.
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";

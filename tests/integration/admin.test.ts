@@ -284,7 +284,7 @@ describe("POST /admin/login", () => {
     expect((await sessionDataOf(cookie))?.isAdmin).toBeUndefined();
   });
 
-  it("a customer signing in on a browser where Admin Access was opened does not keep it (security review 2026-11-25, low)", async () => {
+  it("a customer signing in on a browser where Admin Access was opened does not keep it", async () => {
     const customer = await newCustomer("admin-then-customer");
     const staffBrowser = mergeCookies([await grantAdmin(getRequest("/"))]);
     expect(await isAdminRequest(getRequest("/admin", { Cookie: staffBrowser }))).toBe(true);

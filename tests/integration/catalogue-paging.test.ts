@@ -1,8 +1,8 @@
-// A mid-size catalogue (issue 14, items 1 and 2; docs/decisions/0013): the large seed's generator
-// fills this file's own database with 5,000 products (the demo's 30 included), then the category
-// pages and the product lists of the API are paged through: first, middle, last and past the last
-// page, sort and filters kept across pages, totals, page sizes, bad page numbers. The references
-// are computed here from every row of a category, independently of the model's SQL.
+// A mid-size catalogue (docs/decisions/0013): the large seed's generator fills this file's own
+// database with 5,000 products (the demo's 30 included), then the category pages and the product
+// lists of the API are paged through: first, middle, last and past the last page, sort and filters
+// kept across pages, totals, page sizes, bad page numbers. The references are computed here from
+// every row of a category, independently of the model's SQL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURED_SHARE, generateLargeCatalogue, LARGE_PRICE_MAX, LARGE_PRICE_MIN, OUT_OF_STOCK_SHARE } from "../../db/large-seed";
 import { seedCategories, seedProducts } from "../../db/seed-data";

@@ -1,7 +1,7 @@
-// Delivery by pincode (issue 17, part 1; ADR 0017), on SQLite and PostgreSQL: the directory
-// migration 0018 loads, the zone that decides (the most specific wins), GET /api/delivery, the
-// product page's Check delivery, the checkout's refusals (API and page) with nothing written, what
-// an order is promised, the staff's zones (audited), and the migration's down and up.
+// Delivery by pincode (ADR 0017), on SQLite and PostgreSQL: the directory migration 0018 loads, the
+// zone that decides (the most specific wins), GET /api/delivery, the product page's Check delivery,
+// the checkout's refusals (API and page) with nothing written, what an order is promised, the
+// staff's zones (audited), and the migration's down and up.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";

@@ -1,6 +1,6 @@
-// Queries that scale (issue 14, item 4; docs/decisions/0014): every catalogue and admin list query
-// the pages and the API make, as the model verbs compile them, is explained by the database itself,
-// over 5,000 products (the large seed) and 4,000 orders:
+// Queries that scale (docs/decisions/0014): every catalogue and admin list query the pages and the
+// API make, as the model verbs compile them, is explained by the database itself, over 5,000
+// products (the large seed) and 4,000 orders:
 //   - SQLite: EXPLAIN QUERY PLAN has no bare `SCAN items` / `SCAN orders` (a full table read), and
 //     a list that pages in an index's order sorts nothing (no `USE TEMP B-TREE FOR ORDER BY`);
 //   - PostgreSQL: with `enable_seqscan = off` (is there an index path at all?) no Seq Scan on items or
@@ -283,7 +283,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     await expectIndexed("product by slug", (d) => getItemBySlug("teak-king-size-bed-with-storage", d));
   });
 
-  it("a product's reviews (issue 17): the histogram and both orders of its page read the reviews indexes, unsorted", async () => {
+  it("a product's reviews: the histogram and both orders of its page read the reviews indexes, unsorted", async () => {
     const item = (await getItemBySlug("teak-king-size-bed-with-storage"))!;
     for (const sort of ["newest", "helpful"] as const) {
       for (const query of await queriesOf((d) => productReviews(item.id, { sort, page: 2 }, d))) {

@@ -1,8 +1,8 @@
-// Search (issue 14, item 3; docs/decisions/0014) on a mid-size catalogue: the large seed's
-// generator fills this file's own database with 5,000 products, then the results page and
-// GET /api/search are checked against a reference computed here, in JavaScript, from every row
-// (its words: title, description, category title, specification values), independently of
-// either database's full-text engine. Runs on SQLite and, with TEST_PG_URL, on PostgreSQL.
+// Search (docs/decisions/0014) on a mid-size catalogue: the large seed's generator fills this
+// file's own database with 5,000 products, then the results page and GET /api/search are checked
+// against a reference computed here, in JavaScript, from every row (its words: title, description,
+// category title, specification values), independently of either database's full-text engine. Runs
+// on SQLite and, with TEST_PG_URL, on PostgreSQL.
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -712,7 +712,7 @@ describe("migrations 2026-11-25-0011-search-index and 2026-11-26-0017-search-tie
   });
 });
 
-// Fifth security review, high: one filtered, price-sorted search of a common word blocked SQLite for a second.
+// One filtered, price-sorted search of a common word once blocked SQLite for a second: such a search stays bounded.
 describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
   let docs: Doc[];
   beforeAll(async () => {
