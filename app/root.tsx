@@ -23,7 +23,7 @@ import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/componen
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/components/useCartFetcher";
 import { cartCount } from "~/models/cart.server";
-import { listCategories } from "~/models/catalogue.server";
+import { listCategories } from "~/models/catalogue/categories.server";
 import { wishlistCount } from "~/models/wishlist.server";
 import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
 import { adminConfigured } from "~/web/admin.server";

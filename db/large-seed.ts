@@ -498,7 +498,7 @@ const FABRICS = [
   "leatherette upholstery",
   "jute blend upholstery",
 ];
-/** Every colour is a key of `colourPalette` (app/lib/illustrations.server.ts), which tints the illustration. */
+/** Every colour is a key of `colourPalette` (app/content/illustrations.server.ts), which tints the illustration. */
 const COLOURS = [
   "Walnut Brown",
   "Teak",

@@ -1,6 +1,6 @@
 // Demo catalogue for Sagwan Living: pure data, no imports.
 // Prices are whole rupees. Every `Color` is a key of `colourPalette` in
-// app/lib/illustrations.server.ts, which tints the product illustration.
+// app/content/illustrations.server.ts, which tints the product illustration.
 
 export interface SeedCategory {
   slug: string;

@@ -17,9 +17,8 @@ import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./admin-catalogue.server";
-import { changed } from "./admin-catalogue.server";
-import { recordAudit } from "./audit.server";
+import type { Paged } from "./catalogue/admin-lists.server";
+import { changed, recordAudit } from "./audit.server";
 import type { User } from "./users.server";
 import { findByEmail, saveUserDetails, toUser } from "./users.server";
 

@@ -36,3 +36,9 @@ export async function latestAudit(limit = 10, db: Db = defaultDb): Promise<Audit
   const rows = await db.selectFrom("auditLog").selectAll().orderBy("id", "desc").limit(limit).execute();
   return rows as AuditEntry[];
 }
+
+/** ": title, price changed" — which of `fields` differ between two versions of a row. */
+export function changed<T extends object>(before: T, after: T, fields: (keyof T & string)[]): string {
+  const diff = fields.filter((f) => before[f] !== after[f]);
+  return diff.length ? `: ${diff.join(", ")} changed` : ": nothing changed";
+}

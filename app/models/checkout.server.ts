@@ -31,7 +31,7 @@ import { handleRefundWebhook, inTransaction, queueRefund, sendRefundQuietly } fr
 import { holdUnits, releaseForCustomer, releaseForPayment, reservationExpiry } from "./reservations.server";
 import type { LockedPaymentOrder } from "./payment-orders.server";
 import { failedMessage, lockPaymentOrder, paymentUsedFor } from "./payment-orders.server";
-import { checkOrderDelivery } from "./delivery.server";
+import { checkOrderDelivery } from "./delivery/quote.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
 export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";

@@ -19,7 +19,7 @@ import { IdSchema } from "~/utils/schemas";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
-import { checkOrderDelivery } from "./delivery.server";
+import { checkOrderDelivery } from "./delivery/quote.server";
 import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
 import { queueOrderConfirmation, queueShippedMail } from "./order-mail.server";
 import { lockForPlacement, recordPlacement } from "./payment-orders.server";

@@ -9,7 +9,7 @@ import { errorMessage } from "~/lib/log.server";
 import type { RefundFilter } from "~/utils/refunds";
 import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./admin-catalogue.server";
+import type { Paged } from "./catalogue/admin-lists.server";
 import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "./checkout.server";
 import type { Refund } from "./refunds.server";
 import { sendDueRefunds } from "./refunds.server";

@@ -5,7 +5,7 @@ import { AppError } from "~/lib/errors.server";
 import type { Item } from "~/utils/catalogue";
 import type { PageInfo } from "~/utils/pagination";
 import { pageInfo, STOREFRONT_PAGE_SIZE } from "~/utils/pagination";
-import { toItem } from "./catalogue.server";
+import { toItem } from "./catalogue/products.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
 

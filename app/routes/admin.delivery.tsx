@@ -9,7 +9,7 @@ import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { PlusIcon } from "~/components/icons";
 import { useFormErrors } from "~/components/useFormErrors";
 import { parseWith } from "~/lib/http.server";
-import { createZone, deleteZone, districtsByState, getZone, listZones, updateZone } from "~/models/delivery.server";
+import { createZone, deleteZone, districtsByState, getZone, listZones, updateZone } from "~/models/delivery/zones.server";
 import { adminCrudAction } from "~/web/admin-crud.server";
 import { dialogFromUrl, requireAdmin } from "~/web/admin.server";
 import { withParams } from "~/utils/admin-url";

@@ -2,7 +2,7 @@
 // download for the back-office. Admin only; other methods answer 403 (cross-site) or 405.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
-import { exportFileName, exportProductsCsv } from "~/models/product-csv.server";
+import { exportFileName, exportProductsCsv } from "~/models/catalogue/csv-export.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 
 export async function loader({ request }: LoaderFunctionArgs) {

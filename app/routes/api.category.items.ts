@@ -2,7 +2,8 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, pageParams, PRODUCT_PAGE_SIZES, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
-import { getCategoryBySlug, listItemsInCategory } from "~/models/catalogue.server";
+import { getCategoryBySlug } from "~/models/catalogue/categories.server";
+import { listItemsInCategory } from "~/models/catalogue/products.server";
 
 /**
  * GET `?slug=&page=&pageSize=`: one page of a category's products by id (`pageSize` 48 by default,

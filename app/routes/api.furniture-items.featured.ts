@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, pagedArray, pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
-import { pageOfFeatured } from "~/models/catalogue.server";
+import { pageOfFeatured } from "~/models/catalogue/products.server";
 
 /** GET `?page=&pageSize=`: one page of the featured products by id, as `Item[]` with X-Total-Count and Link (docs/api.md, Lists). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
-import { getItemBySlug } from "~/models/catalogue.server";
+import { getItemBySlug } from "~/models/catalogue/products.server";
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
   publicApiHandler(request, async () => {

@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CategoryCard } from "~/components/CategoryCard";
 import { PageHero } from "~/components/PageHero";
-import { listCategoriesOrDefaults } from "~/models/catalogue.server";
+import { listCategoriesOrDefaults } from "~/models/catalogue/categories.server";
 import { breadcrumbJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 
 export const meta: MetaFunction = ({ matches }) => {

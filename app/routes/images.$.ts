@@ -2,9 +2,10 @@
 //   /images/products/{slug}.svg  /images/categories/{slug}.svg  /images/hero/{1-3}.svg  /images/avatars/{name}.svg
 import crypto from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { avatarSvg, categorySvg, heroSvg, isCategoryKind, productSvg } from "~/lib/illustrations.server";
-import type { CategoryKind } from "~/lib/illustrations.server";
-import { getCategoryById, getItemBySlug } from "~/models/catalogue.server";
+import { avatarSvg, categorySvg, heroSvg, isCategoryKind, productSvg } from "~/content/illustrations.server";
+import type { CategoryKind } from "~/content/illustrations.server";
+import { getCategoryById } from "~/models/catalogue/categories.server";
+import { getItemBySlug } from "~/models/catalogue/products.server";
 import { SlugSchema } from "~/utils/schemas";
 
 const FALLBACK_KIND: CategoryKind = "living-room";

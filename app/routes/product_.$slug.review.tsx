@@ -11,7 +11,7 @@ import { ReviewForm } from "~/components/ReviewForm";
 import { pageAction } from "~/lib/form.server";
 import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { getItemBySlug } from "~/models/catalogue.server";
+import { getItemBySlug } from "~/models/catalogue/products.server";
 import { markHelpful, reviewViewer, saveReview } from "~/models/reviews.server";
 import { requireUser } from "~/web/auth.server";
 import { HelpfulVoteSchema, ReviewSchema } from "~/utils/review-schemas";

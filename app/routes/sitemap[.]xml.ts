@@ -2,7 +2,7 @@
 // categories, then the products SITEMAP_PAGE_SIZE at a time, so no answer reads the catalogue whole.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SITEMAP_PAGE_SIZE, sitemapIndex, sitemapOrigin, xmlAnswer } from "~/lib/sitemap.server";
-import { countItems } from "~/models/catalogue.server";
+import { countItems } from "~/models/catalogue/products.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { origin, configured } = sitemapOrigin(request);

@@ -2,7 +2,8 @@
 // N-th SITEMAP_PAGE_SIZE products by id), listed by /sitemap.xml. Anything else is a 404.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SITEMAP_PAGE_SIZE, sitemapOrigin, urlset, xmlAnswer } from "~/lib/sitemap.server";
-import { listCategories, pageOfItemSlugs } from "~/models/catalogue.server";
+import { listCategories } from "~/models/catalogue/categories.server";
+import { pageOfItemSlugs } from "~/models/catalogue/products.server";
 
 const STATIC_PATHS = ["/", "/categories", "/about", "/contact", "/privacy-policy", "/t&c", "/shipping-policy"];
 const FILE = /^(?:pages|products-([1-9]\d{0,5}))\.xml$/;

@@ -5,7 +5,7 @@ import { createCookie } from "@remix-run/node";
 import { z } from "zod";
 import { AppError, isAppError } from "~/lib/errors.server";
 import { isSecureRequest, parseWith } from "~/lib/http.server";
-import { deliveryQuote } from "~/models/delivery.server";
+import { deliveryQuote } from "~/models/delivery/quote.server";
 import type { DeliveryCheckState, DeliveryQuote } from "~/utils/delivery";
 import { DELIVERY_MESSAGES } from "~/utils/delivery";
 import { PincodeSchema } from "~/utils/delivery-schemas";

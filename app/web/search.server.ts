@@ -4,15 +4,14 @@
 import type { PageParams } from "~/lib/api-params.server";
 import { pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
-import type { SearchQuery } from "~/models/search.server";
-import { searchItems } from "~/models/search.server";
+import type { SearchQuery } from "~/models/catalogue/search.server";
+import { searchItems } from "~/models/catalogue/search.server";
 import type { Client } from "~/lib/rate-limit.server";
 import { addressOverLimit, clientOf, LIMITS, rateLimitAddress } from "~/lib/rate-limit.server";
-import type { SearchWord } from "~/utils/search";
+import type { SearchWord, ParsedSearch } from "~/utils/search";
 import type { Item } from "~/utils/catalogue";
 import { searchParamsToObject, SORTS } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
-import type { ParsedSearch } from "~/utils/search";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 
 export const SEARCH_MESSAGES = {

@@ -16,17 +16,11 @@ import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
 import { handleRefundWebhook } from "~/models/refunds.server";
-import {
-  CATEGORY_GAINED_PRODUCT,
-  CATEGORY_IN_USE,
-  createCategory,
-  createProduct,
-  deleteCategory,
-  insertProduct,
-  updateProduct,
-} from "~/models/admin-catalogue.server";
+import { CATEGORY_GAINED_PRODUCT, CATEGORY_IN_USE, createCategory, deleteCategory } from "~/models/catalogue/admin-categories.server";
+import { createProduct, updateProduct } from "~/models/catalogue/admin-products.server";
+import { insertProduct } from "~/models/catalogue/product-writes.server";
 import { createCoupon } from "~/models/admin-coupons.server";
-import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
+import { IMPORT_RACE, importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
 import type { ProductInput } from "~/utils/admin-schemas";

@@ -9,7 +9,7 @@ import { ADMIN_FORBIDDEN, grantAdmin } from "~/web/admin.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { commitSession, getSession } from "~/lib/session.server";
-import { CSV_COLUMNS } from "~/models/product-csv.server";
+import { CSV_COLUMNS } from "~/utils/product-csv";
 import { createTestItem } from "../support/items";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
 import type { Answer, RouteFn } from "../support/route-calls";

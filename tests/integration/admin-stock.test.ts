@@ -1,7 +1,7 @@
-// Staff edits never overwrite what customers bought meanwhile (ADR 0008): every write
-// to a product bumps its version (orders and cancellations too); the edit form adjusts the stock
-// relatively ("+5 received", "-1 damaged") and is refused when the product changed since it was
-// opened; a CSV row carrying a stale version is refused, and the import writes nothing.
+// Staff edits never overwrite what customers bought meanwhile: every write to a product bumps its
+// version (orders and cancellations too); the edit form adjusts the stock relatively ("+5
+// received", "-1 damaged") and is refused when the product changed since it was opened; a CSV row
+// carrying a stale version is refused, and the import writes nothing.
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
@@ -11,7 +11,10 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { latestAudit } from "~/models/audit.server";
 import { changeOrderStatus } from "~/models/orders.server";
-import { CSV_COLUMNS, exportProductsCsv, ImportRejected, importProductsCsv, NOTHING_IMPORTED } from "~/models/product-csv.server";
+import { CSV_COLUMNS } from "~/utils/product-csv";
+import { exportProductsCsv } from "~/models/catalogue/csv-export.server";
+import { ImportRejected, NOTHING_IMPORTED } from "~/models/catalogue/csv-read.server";
+import { importProductsCsv } from "~/models/catalogue/csv-import.server";
 import * as productsPage from "~/routes/admin.products";
 import { loader as exportLoader } from "~/routes/admin.products_.export[.csv]";
 import { action as importAction } from "~/routes/admin.products_.import";

@@ -1,17 +1,17 @@
-// A mid-size catalogue (docs/decisions/0013): the large seed's generator
-// fills this file's own database with 5,000 products (the demo's 30 included), then the category
-// pages and the product lists of the API are paged through: first, middle, last and past the last
-// page, sort and filters kept across pages, totals, page sizes, bad page numbers. The references
-// are computed here from every row of a category, independently of the model's SQL.
+// A mid-size catalogue (docs/decisions/0013): the large seed's generator fills this file's own
+// database with 5,000 products (the demo's 30 included), then the category pages and the product
+// lists of the API are paged through: first, middle, last and past the last page, sort and filters
+// kept across pages, totals, page sizes, bad page numbers. The references are computed here from
+// every row of a category, independently of the model's SQL.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURED_SHARE, generateLargeCatalogue, LARGE_PRICE_MAX, LARGE_PRICE_MIN, OUT_OF_STOCK_SHARE } from "../../db/large-seed";
 import { seedCategories, seedProducts } from "../../db/seed-data";
 import { CatalogueNotEmptyError, INSERT_BATCH, SEEDED, seedLarge } from "../../db/seed.server";
-import { colourPalette } from "~/lib/illustrations.server";
+import { colourPalette } from "~/content/illustrations.server";
 import { db, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listItemsInCategory, toItem } from "~/models/catalogue.server";
+import { listItemsInCategory, toItem } from "~/models/catalogue/products.server";
 import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";

@@ -5,16 +5,15 @@ import { ready } from "~/lib/boot.server";
 import { createDb, db, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import type { ItemRow } from "~/lib/db-schema";
+import { getCategoryBySlug, listCategories } from "~/models/catalogue/categories.server";
 import {
-  getCategoryBySlug,
   getItemBySlug,
-  listCategories,
   listFeatured,
   listItemsInCategory as pageOfCategory,
   listRelated,
   pageOfFeatured,
   toItem,
-} from "~/models/catalogue.server";
+} from "~/models/catalogue/products.server";
 import type { CategoryQuery, Item, PriceRange } from "~/utils/catalogue";
 import { PRICE_RANGE_KEYS } from "~/utils/catalogue";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createDb } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listCategoriesOrDefaults } from "~/models/catalogue.server";
+import { listCategoriesOrDefaults } from "~/models/catalogue/categories.server";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 
 describe("default categories", () => {

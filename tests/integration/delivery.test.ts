@@ -1,12 +1,13 @@
-// Delivery by pincode (ADR 0017), on SQLite and PostgreSQL: the directory
-// migration 0018 loads, the zone that decides (the most specific wins), GET /api/delivery, the
-// product page's Check delivery, the checkout's refusals (API and page) with nothing written, what
-// an order is promised, the staff's zones (audited), and the migration's down and up.
+// Delivery by pincode (ADR 0017), on SQLite and PostgreSQL: the directory migration 0018 loads, the
+// zone that decides (the most specific wins), GET /api/delivery, the product page's Check delivery,
+// the checkout's refusals (API and page) with nothing written, what an order is promised, the
+// staff's zones (audited), and the migration's down and up.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
-import { createZone, deleteZone, findPincode, updateZone, zoneFor } from "~/models/delivery.server";
+import { createZone, deleteZone, updateZone } from "~/models/delivery/zones.server";
+import { findPincode, zoneFor } from "~/models/delivery/quote.server";
 import { getOrder } from "~/models/orders.server";
 import * as adminDelivery from "~/routes/admin.delivery";
 import * as apiDelivery from "~/routes/api.delivery";

@@ -1,11 +1,11 @@
-// Queries that scale (docs/decisions/0027): every catalogue and admin list query
-// the pages and the API make, as the model verbs compile them, is explained by the database itself,
-// over 5,000 products (the large seed) and 4,000 orders:
+// Queries that scale (docs/decisions/0027): every catalogue and admin list query the pages and the
+// API make, as the model verbs compile them, is explained by the database itself, over 5,000
+// products (the large seed) and 4,000 orders:
 //   - SQLite: EXPLAIN QUERY PLAN has no bare `SCAN items` / `SCAN orders` (a full table read), and
 //     a list that pages in an index's order sorts nothing (no `USE TEMP B-TREE FOR ORDER BY`);
 //   - PostgreSQL: with `enable_seqscan = off` (is there an index path at all?) no Seq Scan on items or
 //     orders, and the same lists have no Sort node.
-// The documented exceptions (the staff's substring search) are checked for what ADR 0027 says of them.
+// The documented exceptions (the staff's substring search) are checked for what ADR 0014 says of them.
 import type { CompiledQuery } from "kysely";
 import { CamelCasePlugin, CompiledQuery as Compiled, Kysely, PostgresDialect, sql, SqliteDialect } from "kysely";
 import Database from "better-sqlite3";
@@ -18,12 +18,12 @@ import type { Db } from "~/lib/db.server";
 import { db, isPostgresUrl, sqlitePath } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listProductsPage } from "~/models/admin-catalogue.server";
+import { listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
-import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue.server";
+import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue/products.server";
 import { pageOfOrders } from "~/models/orders.server";
 import { productReviews } from "~/models/reviews.server";
-import { searchItems } from "~/models/search.server";
+import { searchItems } from "~/models/catalogue/search.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { parseSearch } from "~/utils/search";
@@ -309,7 +309,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     await expectIndexed("search: prefix", (d) => searchItems(parseSearch("shee").words, undefined, window(1), d));
   });
 
-  // Crafted searches of common short words, deep pages, filters (ADR 0014, migration 0017).
+  // Sixth security check: crafted searches of common short words, deep pages, filters (ADR 0014, migration 0017).
   const crafted: [string, Record<string, string>, number][] = [
     ["fo in fr by ou te ma an", {}, 1],
     ["fo in fr by ou te ma an", { availability: "in-stock", sort: "price-desc" }, 20],
@@ -395,7 +395,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
   });
 
   it("the documented exception: the staff's substring search filters the rows of the list's own order, unsorted", async () => {
-    // docs/decisions/0027: LIKE '%x%' has no index; the page walks the list's order and stops at a page of matches.
+    // docs/decisions/0014: LIKE '%x%' has no index; the page walks the list's order and stops at a page of matches.
     for (const query of await queriesOf((d) => listProductsPage({ ...ADMIN, q: "teak" }, d))) {
       const plan = await explain(query);
       if (/\blimit\b/i.test(query.sql)) expect(plan.sorts, `${query.sql}\n${plan.text}`).toBe(false);

@@ -8,7 +8,7 @@ import * as m0020 from "../../migrations/2026-11-26-0020-reviews";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
-import { getItemById } from "~/models/catalogue.server";
+import { getItemById } from "~/models/catalogue/products.server";
 import { changeOrderStatus } from "~/models/orders.server";
 import { listReviewsPage, markHelpful, moderateReview, productReviews, saveReview } from "~/models/reviews.server";
 import * as adminReviews from "~/routes/admin.reviews";

@@ -1,8 +1,8 @@
-// Search (docs/decisions/0014) on a mid-size catalogue: the large seed's
-// generator fills this file's own database with 5,000 products, then the results page and
-// GET /api/search are checked against a reference computed here, in JavaScript, from every row
-// (its words: title, description, category title, specification values), independently of
-// either database's full-text engine. Runs on SQLite and, with TEST_PG_URL, on PostgreSQL.
+// Search (docs/decisions/0014) on a mid-size catalogue: the large seed's generator fills this
+// file's own database with 5,000 products, then the results page and GET /api/search are checked
+// against a reference computed here, in JavaScript, from every row (its words: title, description,
+// category title, specification values), independently of either database's full-text engine. Runs
+// on SQLite and, with TEST_PG_URL, on PostgreSQL.
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,10 +13,13 @@ import * as m0017 from "../../migrations/2026-11-26-0017-search-tier-indexes";
 import { PUBLIC_API_CACHE } from "~/lib/api.server";
 import { db, isPostgresUrl, toCount } from "~/lib/db.server";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { deleteProduct, getProductForAdmin, updateCategory, updateProduct } from "~/models/admin-catalogue.server";
-import { toItem } from "~/models/catalogue.server";
-import { CSV_COLUMNS, importProductsCsv } from "~/models/product-csv.server";
-import { searchItems } from "~/models/search.server";
+import { deleteProduct, updateProduct } from "~/models/catalogue/admin-products.server";
+import { getProductForAdmin } from "~/models/catalogue/admin-lists.server";
+import { updateCategory } from "~/models/catalogue/admin-categories.server";
+import { toItem } from "~/models/catalogue/products.server";
+import { CSV_COLUMNS } from "~/utils/product-csv";
+import { importProductsCsv } from "~/models/catalogue/csv-import.server";
+import { searchItems } from "~/models/catalogue/search.server";
 import * as searchApi from "~/routes/api.search";
 import * as searchPage from "~/routes/search";
 import type { CategoryQuery, Item } from "~/utils/catalogue";
@@ -254,7 +257,7 @@ describe("search matching rules", () => {
     expect(ids((await pageData("q=bed&page=2")).items)).toEqual(ids(reference(docs, "bed").slice(24, 48)));
   });
 
-  it("a two-letter word is a prefix only as the last word: crafted searches are exact", async () => {
+  it("a two-letter word is a prefix only as the last word (sixth security check): crafted searches are exact", async () => {
     // 'be' before another word is the word 'be' (no product has it); as the last word it begins bed, bedroom...
     const holding = (word: string, prefix: string) =>
       docs.filter((d) => d.words.has(word) && [...d.words].some((w) => w.startsWith(prefix))).map((d) => d.item.id);
@@ -709,7 +712,7 @@ describe("migrations 2026-11-25-0011-search-index and 2026-11-26-0017-search-tie
   });
 });
 
-// Unbounded, one filtered, price-sorted search of a common word blocked SQLite for a second.
+// One filtered, price-sorted search of a common word once blocked SQLite for a second: such a search stays bounded.
 describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
   let docs: Doc[];
   beforeAll(async () => {
@@ -744,7 +747,7 @@ describe(`a search of more than ${SEARCH_MAX_RESULTS} matches`, () => {
   });
 });
 
-// Crafted many-word searches of common words cost 0.1-0.4 s of SQLite each before the tier indexes.
+// Sixth security check: crafted many-word searches of common words still cost 0.1-0.4 s of SQLite each.
 describe("slow searches count against the address", () => {
   it(`past ${LIMITS.slowSearch.max} slow searches in a minute an address is refused (429); fast ones never count`, async () => {
     const words = parseSearch("teak bed").words;

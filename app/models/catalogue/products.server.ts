@@ -1,22 +1,18 @@
-// Categories and items: every catalogue query the pages and the API make.
+// The storefront's products: one product (by slug or id), a category's page of products with its
+// filters and sorts, the featured and related products, and the sitemap's slugs. `toItem` turns a
+// row into the Item every page and API answer shows.
 import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from "kysely";
 import { z } from "zod";
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import { PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
-import type { CategoryRow, DB, ItemRow } from "~/lib/db-schema";
-import { errorMessage } from "~/lib/log.server";
-import type { Category, CategoryQuery, Item } from "~/utils/catalogue";
+import type { DB, ItemRow } from "~/lib/db-schema";
+import type { CategoryQuery, Item } from "~/utils/catalogue";
 import { mergedPriceRanges } from "~/utils/catalogue";
-import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 import { averageRating } from "~/utils/reviews";
 
 const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
-
-export function toCategory(row: CategoryRow): Category {
-  return { id: row.id, title: row.title, description: row.description, slug: row.slug, imgPath: row.imgPath };
-}
 
 /** The one place where `inStock` is derived from `stock`. */
 export function toItem(row: ItemRow): Item {
@@ -42,35 +38,6 @@ export function toItem(row: ItemRow): Item {
     averageRating: averageRating(row.ratingTotal, row.reviewCount),
     reviewCount: row.reviewCount,
   };
-}
-
-export async function listCategories(db: Db = defaultDb): Promise<Category[]> {
-  const rows = await db.selectFrom("categories").selectAll().orderBy("position").orderBy("id").execute();
-  return rows.map(toCategory);
-}
-
-/**
- * The category list the storefront shows: the built-in defaults when the shop has none yet,
- * or when the database cannot be read (docs/product.md, Catalogue: the defaults remain).
- */
-export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Category[]> {
-  try {
-    const categories = await listCategories(db);
-    return categories.length ? categories : DEFAULT_CATEGORIES;
-  } catch (error) {
-    console.error("categories could not be read; showing the defaults:", errorMessage(error));
-    return DEFAULT_CATEGORIES;
-  }
-}
-
-export async function getCategoryBySlug(slug: string, db: Db = defaultDb): Promise<Category | null> {
-  const row = await db.selectFrom("categories").selectAll().where("slug", "=", slug).executeTakeFirst();
-  return row ? toCategory(row) : null;
-}
-
-export async function getCategoryById(id: number, db: Db = defaultDb): Promise<Category | null> {
-  const row = await db.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
-  return row ? toCategory(row) : null;
 }
 
 const NO_FILTER: CategoryQuery = { sort: "default", availability: [], price: [], featured: undefined };
@@ -187,7 +154,6 @@ export async function listRelated(currentSlug: string, limit = 4, db: Db = defau
   return rows.map(toItem);
 }
 
-/** Every product's slug and last change, for the sitemap. */
 /** How many products the catalogue holds (the sitemap index's page count). */
 export async function countItems(db: Db = defaultDb): Promise<number> {
   const row = await db

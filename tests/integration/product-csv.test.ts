@@ -1,3 +1,5 @@
+// The product CSV verbs called directly: the export's rows, its filters and its escaping of formulas, and
+// the import's writes and its all-or-nothing refusals, reported line by line.
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { sql } from "kysely";
@@ -5,19 +7,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, isPostgresUrl, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { createProduct } from "./admin-catalogue.server";
-import type { ImportProblem } from "./product-csv.server";
-import {
-  CSV_COLUMNS,
-  exportFileName,
-  exportProductsCsv,
-  IMPORT_MAX_ROWS,
-  ImportRejected,
-  importProductsCsv,
-  NO_ROWS,
-  NOTHING_IMPORTED,
-  TOO_MANY_ROWS,
-} from "./product-csv.server";
+import { createProduct } from "~/models/catalogue/admin-products.server";
+import { exportFileName, exportProductsCsv } from "~/models/catalogue/csv-export.server";
+import { importProductsCsv, NO_ROWS, TOO_MANY_ROWS } from "~/models/catalogue/csv-import.server";
+import type { ImportProblem } from "~/models/catalogue/csv-read.server";
+import { ImportRejected, NOTHING_IMPORTED } from "~/models/catalogue/csv-read.server";
+import { CSV_COLUMNS, IMPORT_MAX_ROWS } from "~/utils/product-csv";
 
 const HEADER = CSV_COLUMNS.join(",");
 const ALL = { q: "", category: "all" as const };

@@ -1,0 +1,131 @@
+// Catalogue search (docs/decisions/0014): one verb for the results page, the API and the header's
+// suggestions. Each database's own full-text indexes (migrations 0011 and 0017: one per relevance
+// tier) find the products whose title, description, category title or specification values hold
+// every word (the words come from app/utils/search.ts, so nothing the shopper types is ever an
+// operator); the category page's filters and sorts apply among the matches, by id. Relevance, the
+// same on both (ADR 0014): every word in the title first, then in the title or category, then in
+// those or the specifications, then anywhere; by product id within each tier, so pages never
+// overlap. The indexes' tables and tiers are search-index.server.ts; each database's reading of
+// them, search-sqlite.server.ts and search-postgres.server.ts.
+import type { ExpressionBuilder, SqlBool } from "kysely";
+import { sql } from "kysely";
+import type { ListPage, RowWindow } from "~/lib/api-params.server";
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb } from "~/lib/db.server";
+import type { DB } from "~/lib/db-schema";
+import type { CategoryQuery, Item } from "~/utils/catalogue";
+import type { SearchWord } from "~/utils/search";
+import { SEARCH_MAX_RESULTS } from "~/utils/search";
+import { itemFilters, toItem } from "./products.server";
+import type { Matches, SearchDb, SearchTables } from "./search-index.server";
+import { isPostgres } from "./search-index.server";
+import { postgresMatches } from "./search-postgres.server";
+import { sqliteMatches } from "./search-sqlite.server";
+
+export type SearchQuery = CategoryQuery;
+
+const NO_FILTER: SearchQuery = { sort: "default", availability: [], price: [], featured: undefined };
+
+/** The filters as one condition (true without any). */
+function filtersOf(query: SearchQuery) {
+  return (eb: ExpressionBuilder<DB & SearchTables, "items">) => {
+    const parts = itemFilters(eb as unknown as ExpressionBuilder<DB, "items">, query);
+    return parts.length ? eb.and(parts) : sql<SqlBool>`1 = 1`;
+  };
+}
+
+const hasFilters = (query: SearchQuery) => query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
+
+/** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
+function matches(db: SearchDb, words: SearchWord[]): Matches {
+  return isPostgres(db) ? postgresMatches(db, words) : sqliteMatches(db, words);
+}
+
+/**
+ * A window of products in relevance order: the ids from the index (and the filters), then those
+ * products by id. A product deleted in between is left out of the page.
+ */
+async function relevantPage(db: Db, search: Matches, window: RowWindow): Promise<Item[]> {
+  const ids = await search.relevantIds(window);
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom("items").selectAll().where("id", "in", ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toItem(row)] : [];
+  });
+}
+
+/** The part of a window that lies within the SEARCH_MAX_RESULTS most relevant results (limit 0 past them). */
+function withinMostRelevant(window: RowWindow): RowWindow {
+  return { offset: window.offset, limit: Math.max(0, Math.min(window.limit, SEARCH_MAX_RESULTS - window.offset)) };
+}
+
+export interface SearchPage extends ListPage<Item> {
+  /** more than SEARCH_MAX_RESULTS products matched: only the most relevant of them were considered */
+  capped: boolean;
+}
+
+/**
+ * One page of the products that match every word, filtered and sorted like a category page
+ * (sort `default` is relevance), and how many match: exactly, up to SEARCH_MAX_RESULTS; past it
+ * the page and the count come from the SEARCH_MAX_RESULTS most relevant matches (`capped`). The
+ * full-text indexes are read for at most SEARCH_MAX_RESULTS + 1 ids (the bounded count) and each
+ * tier up to the window's end; no words answer nothing without asking the database.
+ */
+export async function searchItems(
+  words: SearchWord[],
+  query: SearchQuery = NO_FILTER,
+  window: RowWindow = { offset: 0, limit: 24 },
+  db: Db = defaultDb,
+): Promise<SearchPage> {
+  if (words.length === 0) return { rows: [], total: 0, capped: false };
+  const search = matches(db as unknown as SearchDb, words);
+  if (!hasFilters(query) && query.sort === "default") {
+    // The page and the bounded count side by side: the page needs no count (it stops within the figure).
+    const within = withinMostRelevant(window);
+    const [rows, matched] = await Promise.all([within.limit > 0 ? relevantPage(db, search, within) : [], search.firstIds()]);
+    return { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped: matched.length > SEARCH_MAX_RESULTS };
+  }
+  // Filters and price sorts apply to the SEARCH_MAX_RESULTS most relevant matches, or to every match
+  // when there are no more: the full-text index is asked once for them, never again with the filters.
+  const matched = await search.firstIds();
+  const capped = matched.length > SEARCH_MAX_RESULTS;
+  const ids = capped || query.sort === "default" ? await search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
+  return { ...(await among(db, ids, query, window)), capped };
+}
+
+/**
+ * The filters, sort, count and page of a search among `ids` (at most SEARCH_MAX_RESULTS products,
+ * in relevance order when the sort is relevance): one read by primary key of the ids that pass the
+ * filters and their prices, ordered here, then the page's products (a window past them is empty).
+ */
+async function among(db: Db, ids: number[], query: SearchQuery, window: RowWindow): Promise<ListPage<Item>> {
+  const within = withinMostRelevant(window);
+  // The ids as one parameter (a JSON array; PostgreSQL an int[]), not 2,000: one short statement to prepare.
+  const idIn = isPostgres(db as unknown as SearchDb)
+    ? sql<SqlBool>`items.id = any(${ids}::int[])`
+    : sql<SqlBool>`items.id in (select value from json_each(${JSON.stringify(ids)}))`;
+  const passing = await (db as unknown as SearchDb)
+    .selectFrom("items")
+    .select(["items.id", "items.price"])
+    .where(idIn)
+    .where(filtersOf(query))
+    .execute();
+  const total = passing.length;
+  if (within.limit === 0 || total === 0) return { rows: [], total };
+  let order: number[];
+  if (query.sort === "default") {
+    // Relevance: the ids that pass, in the relevance order they came in.
+    const passed = new Set(passing.map((r) => r.id));
+    order = ids.filter((id) => passed.has(id));
+  } else {
+    const sign = query.sort === "price-asc" ? 1 : -1;
+    order = passing.sort((a, b) => sign * (a.price - b.price || a.id - b.id)).map((r) => r.id);
+  }
+  const page = order.slice(within.offset, within.offset + within.limit);
+  if (page.length === 0) return { rows: [], total };
+  const found = await db.selectFrom("items").selectAll().where("id", "in", page).execute();
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return { rows: page.flatMap((id) => (byId.has(id) ? [toItem(byId.get(id)!)] : [])), total };
+}
