@@ -6,14 +6,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { mailOutboxPage, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Mail" };

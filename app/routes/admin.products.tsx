@@ -6,11 +6,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { useState } from "react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { ImageFields } from "~/components/ImageFields";
 import { Pagination } from "~/components/Pagination";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules";
@@ -24,7 +24,8 @@ import { withParams } from "~/utils/admin-url";
 import type { Category } from "~/utils/catalogue";
 import { MADE_TO_ORDER_DAYS } from "~/utils/delivery";
 import { formatPrice } from "~/utils/money";
-import { useHydrated, useIsPending } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Products" };
 

@@ -12,7 +12,7 @@ import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendContactMessage } from "~/models/messages.server";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import type { ContactField } from "~/utils/message-fields";
 import { CONTACT_FIELD_NAMES, CONTACT_FIELDS, CONTACT_SUBJECTS } from "~/utils/message-fields";
 import { ContactSchema } from "~/utils/schemas";

@@ -5,7 +5,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ReviewForm } from "~/components/ReviewForm";
 import { pageAction } from "~/lib/form.server";

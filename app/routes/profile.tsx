@@ -2,11 +2,11 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { z } from "zod";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { fieldProps, FormField, RuleField } from "~/components/FormField";
 import { BoxIcon, LockIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import { OtpInput } from "~/components/OtpInput";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
@@ -24,7 +24,7 @@ import {
 } from "~/models/users.server";
 import { CHANGE_PASSWORD_FIELDS, EMAIL_CHANGE_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
 import { ChangePasswordSchema, ConfirmEmailSchema, CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { requireUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];
