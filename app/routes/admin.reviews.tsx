@@ -1,4 +1,4 @@
-// Admin: reviews (issue 17, part 3). Every review, newest first, pages of 10, searched by product,
+// Admin: reviews. Every review, newest first, pages of 10, searched by product,
 // title or the customer's email and filtered by state; the staff hide one with a reason (its
 // author is mailed the reason; it leaves the product's average, count and list) or show it again.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
