@@ -695,7 +695,7 @@ describe("profile page", () => {
     await settleMail();
     const token = new URL(await latestResetLink(email)).searchParams.get("token")!;
     const moved = freshEmail("pageprofile-reset-moved");
-    // A new email takes the current password, then the code mailed to it.
+    // A new email takes the current password, then the code mailed to it (ADR 0006).
     const asked = await post(
       profileDetails,
       "/profile/details",

@@ -1,5 +1,5 @@
-// Changing the account's email needs proof: the current password, and a 4-digit code mailed
-// to the new address; the old address is told once the change is made.
+// Changing the account's email needs proof (ADR 0006): the current password, and a
+// 4-digit code mailed to the new address; the old address is told once the change is made.
 // Before, a stolen session or token could move the account to any address (then reset the
 // password there: a permanent takeover), and anyone could claim an address they do not own.
 // Through the profile page (as a browser without JavaScript posts it) and the API (bearer token).
