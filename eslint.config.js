@@ -8,6 +8,7 @@ const LAYER_PATHS = {
   web: ["~/web/*", "**/web/*"],
   models: ["~/models/*", "**/models/*"],
   components: ["~/components/*", "**/components/*"],
+  hooks: ["~/hooks/*", "**/hooks/*"],
   routes: ["~/routes/*", "**/routes/*"],
   root: ["~/root", "**/root"],
   content: ["~/content/*", "**/content/*"],
@@ -63,13 +64,15 @@ export default tseslint.config(
   },
   // The layers (docs/decisions/0009-structure-and-layers.md): utils and content import no
   // other layer; lib is infrastructure and imports only lib and utils; models add lib; web
-  // (request glue) adds models; components see utils, content and models' types only.
+  // (request glue) adds models; hooks (React, browser and server render) see utils only;
+  // components see utils, content, hooks and models' types only.
   // Routes and root may import any of them, and nothing imports a route or root.
-  ...layer("app/utils/**", ["lib", "web", "models", "components", "routes", "root", "content", "server"], { server: true }),
-  ...layer("app/content/**", ["lib", "web", "models", "components", "routes", "root", "server"], { server: true }),
-  ...layer("app/lib/**", ["web", "models", "components", "routes", "root", "content", "server"]),
-  ...layer("app/models/**", ["web", "components", "routes", "root", "server"]),
-  ...layer("app/web/**", ["components", "routes", "root", "server"]),
+  ...layer("app/utils/**", ["lib", "web", "models", "components", "hooks", "routes", "root", "content", "server"], { server: true }),
+  ...layer("app/content/**", ["lib", "web", "models", "components", "hooks", "routes", "root", "server"], { server: true }),
+  ...layer("app/hooks/**", ["lib", "web", "models", "components", "routes", "root", "content", "server"], { server: true }),
+  ...layer("app/lib/**", ["web", "models", "components", "hooks", "routes", "root", "content", "server"]),
+  ...layer("app/models/**", ["web", "components", "hooks", "routes", "root", "server"]),
+  ...layer("app/web/**", ["components", "hooks", "routes", "root", "server"]),
   ...layer("app/components/**", ["lib", "web", "routes", "root", "server"], { server: true, typesFrom: ["models"] }),
   ...layer("app/routes/**", ["routes", "root", "server"]),
   {

@@ -10,7 +10,7 @@ import { env } from "~/lib/env.server";
 import { logError } from "~/lib/log.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
-import { NonceProvider } from "~/utils/nonce";
+import { NonceProvider } from "~/hooks/useNonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
 import { scheduleRefundSweep } from "~/models/refund-queue.server";
 

@@ -21,7 +21,7 @@ import { Header } from "~/components/Header";
 import { allRegionsHydrated, HydrateLater } from "~/components/HydrateLater";
 import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/components/PendingPage";
 import { Toasts } from "~/components/Toasts";
-import { useOptimisticCartCount } from "~/components/useCartFetcher";
+import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
 import { cartCount } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue/categories.server";
 import { wishlistCount } from "~/models/wishlist.server";
@@ -32,7 +32,7 @@ import { currentCartId, currentWishlistId } from "~/web/owner.server";
 import { sitemapOrigin } from "~/lib/sitemap.server";
 import { readToasts } from "~/lib/toast.server";
 import type { RootCartData } from "~/utils/cart";
-import { useNonce } from "~/utils/nonce";
+import { useNonce } from "~/hooks/useNonce";
 
 export const meta: MetaFunction = () => [
   { title: "Sagwan Living | Handcrafted Furniture Online in India" },

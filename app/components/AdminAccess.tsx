@@ -4,7 +4,7 @@
 import { useFetcher, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ModalDialog } from "./ModalDialog";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 import { LockIcon } from "./icons";
 
 export const ADMIN_CLICKS = 5;

@@ -3,9 +3,10 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { useEffect, useRef } from "react";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { PlusIcon, SearchIcon } from "~/components/icons";
-import { useHydrated, useIsPending } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
+import { useIsPending } from "~/hooks/useIsPending";
 import { listSearch, withParams } from "~/utils/admin-url";
 
 const FILTER_PARAMS = ["q", "category", "status", "payment", "from", "to"];

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { useCallback, useEffect, useState } from "react";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 import { ChevronLeftIcon, ChevronRightIcon } from "./icons";
 
 interface Props<T> {

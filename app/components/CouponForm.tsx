@@ -6,7 +6,7 @@
 import { Form, Link, useActionData } from "@remix-run/react";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { COUPON_INPUT } from "~/utils/coupon-fields";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 /** The cart's coupon as the box shows it (models/coupons.server's CartCoupon). */
 export interface CouponView {

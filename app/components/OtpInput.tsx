@@ -1,7 +1,7 @@
 import type { ClipboardEvent, FormEvent, KeyboardEvent } from "react";
 import { useRef } from "react";
 import { OTP_LENGTH } from "~/utils/account-fields";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 
 /**
  * Four single-digit boxes that post as four `otp` fields (or `name`; the server joins them), so

@@ -4,11 +4,11 @@ import type { Item } from "~/utils/catalogue";
 import { truncate } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
-import { HIGH_PRIORITY } from "~/utils/hooks";
+import { HIGH_PRIORITY } from "~/utils/images";
 import { HydrateLater } from "./HydrateLater";
 import { CartIcon } from "./icons";
 import { RatingBadge } from "./ReviewStars";
-import { useCartFetcher, useFirstAddInFlight } from "./useCartFetcher";
+import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 
 const CARD =
   "group relative flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md";

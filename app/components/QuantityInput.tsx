@@ -1,5 +1,5 @@
 import { MinusIcon, PlusIcon } from "./icons";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 
 interface Props {
   id: string;

@@ -4,11 +4,11 @@
 import { Form } from "@remix-run/react";
 import type { OrderReturn, Returnable } from "~/models/returns.server";
 import { formatDateTime, formatLongDate } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 import { RETURN_LABEL, RETURN_WINDOW_HOURS, statusBadgeClass } from "~/utils/order-status";
 import { RETURN_FIELDS, RETURN_REASON_KEYS, RETURN_REASONS, returnQuantityField } from "~/utils/returns";
-import { FormBanner } from "./AuthLayout";
+import { FormBanner } from "./FormBanner";
 
 type Viewer = "customer" | "admin";
 

@@ -4,9 +4,9 @@
 // piece, filled with their review when they wrote one.
 import { Form } from "@remix-run/react";
 import type { OwnReview } from "~/models/reviews.server";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { RATINGS, REVIEW_FIELDS } from "~/utils/reviews";
-import { FormBanner } from "./AuthLayout";
+import { FormBanner } from "./FormBanner";
 import { fieldA11y, FormField, fieldProps } from "./FormField";
 import { StarIcon } from "./icons";
 

@@ -2,11 +2,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { ImageFields } from "~/components/ImageFields";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules";
@@ -16,7 +16,7 @@ import { getCategoryForAdmin, listCategoriesPage } from "~/models/catalogue/admi
 import { CATEGORY_FIELDS } from "~/utils/admin-fields";
 import { CategoryFormSchema } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Categories" };
 

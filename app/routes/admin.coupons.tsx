@@ -3,10 +3,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { parseWith } from "~/lib/http.server";
 import type { AdminCoupon } from "~/models/admin-coupons.server";
 import {
@@ -22,7 +22,7 @@ import { listSearch } from "~/utils/admin-url";
 import { COUPON_FIELDS, COUPON_KIND_LABELS, COUPON_KINDS, istDay } from "~/utils/coupon-fields";
 import { CouponFormSchema } from "~/utils/coupon-schemas";
 import { formatShortDate } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 
 export const handle = { section: "Coupons" };

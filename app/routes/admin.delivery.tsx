@@ -4,10 +4,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, RowActions } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { PlusIcon } from "~/components/icons";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { parseWith } from "~/lib/http.server";
 import { createZone, deleteZone, districtsByState, getZone, listZones, updateZone } from "~/models/delivery/zones.server";
 import { adminCrudAction } from "~/web/admin-crud.server";
@@ -16,7 +16,7 @@ import { withParams } from "~/utils/admin-url";
 import type { DeliveryZone } from "~/utils/delivery";
 import { INDIAN_STATES, ZONE_FIELDS, ZONE_KIND_LABELS, ZONE_KINDS, zoneScope } from "~/utils/delivery";
 import { ZoneFormSchema } from "~/utils/delivery-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Delivery" };
 

@@ -1,19 +1,19 @@
-// Admin: the mail outbox (issue 15, item 2). How many mails wait to be sent, and the mails that
-// failed for good (a refused address, or too many tries), with the reason; 'Send again' puts one
-// back in the queue (audited), 'Send all failed again' every one that can be. A mail that carried a
-// code or a reset link cannot (it expired; its body is gone). The outbox and its worker: app/lib/outbox.server.ts.
+// Admin: the mail outbox. How many mails wait to be sent, and the mails that failed for good (a
+// refused address, or too many tries), with the reason; 'Send again' puts one back in the queue
+// (audited), 'Send all failed again' every one that can be. A mail that carried a code or a reset
+// link cannot (it expired; its body is gone). The outbox and its worker: app/lib/outbox.server.ts.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AdminTable, EmptyRow, ListError } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { mailOutboxPage, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Mail" };

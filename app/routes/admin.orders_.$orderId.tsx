@@ -4,7 +4,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
@@ -15,7 +15,7 @@ import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
 import { formatDateTime } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";

@@ -3,9 +3,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData } from "@remix-run/react";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { readAdminForm, requireAdmin } from "~/web/admin.server";
 import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -13,7 +13,7 @@ import type { ImportProblem } from "~/models/catalogue/csv-read.server";
 import { ImportRejected } from "~/models/catalogue/csv-read.server";
 import { importProductsFile } from "~/models/catalogue/csv-import.server";
 import type { FormFailure } from "~/utils/forms";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { MADE_TO_ORDER_DAYS } from "~/utils/delivery";
 import { CSV_COLUMNS, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from "~/utils/product-csv";
 

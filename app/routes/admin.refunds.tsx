@@ -6,7 +6,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { Pagination } from "~/components/Pagination";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -16,7 +16,7 @@ import { listRefundsPage, paymentsNeedingAction } from "~/models/refund-queue.se
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 import { IdSchema } from "~/utils/schemas";
 import {

@@ -1,4 +1,4 @@
-// Admin: returns (issue 13, item 4). The staff's queue: returns waiting for a decision or for
+// Admin: returns. The staff's queue: returns waiting for a decision or for
 // their goods, oldest first (or any state, newest first), pages of 10; each links to its order's
 // page, where the staff approve, reject or receive it.
 import type { LoaderFunctionArgs } from "@remix-run/node";

@@ -1,9 +1,9 @@
-// Admin: reviews (issue 17, part 3). Every review, newest first, pages of 10, searched by product,
+// Admin: reviews. Every review, newest first, pages of 10, searched by product,
 // title or the customer's email and filtered by state; the staff hide one with a reason (its
 // author is mailed the reason; it leaves the product's average, count and list) or show it again.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { Stars } from "~/components/ReviewStars";
@@ -13,7 +13,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { AdminReviewQuerySchema, ReviewModerationSchema } from "~/utils/review-schemas";
 import { REVIEW_FIELDS, REVIEW_FILTER_LABEL, REVIEW_FILTERS } from "~/utils/reviews";
 

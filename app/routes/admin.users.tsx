@@ -13,10 +13,10 @@ import {
   ListSkeleton,
   RowActions,
 } from "~/components/AdminUI";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { parseWith } from "~/lib/http.server";
 import { createUserByAdmin, deleteUserByAdmin, getUserForAdmin, listUsersPage, updateUserByAdmin } from "~/models/admin-users.server";
@@ -24,7 +24,7 @@ import type { User } from "~/models/users.server";
 import { PROFILE_FIELDS } from "~/utils/account-fields";
 import { ProfileSchema } from "~/utils/account-schemas";
 import { formatShortDate } from "~/utils/dates";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Users" };
 

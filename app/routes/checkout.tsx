@@ -3,13 +3,13 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { z } from "zod";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { CouponForm, CouponFormOwner } from "~/components/CouponForm";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { LockIcon, TruckIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { PincodeAutofill } from "~/components/PincodeAutofill";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { isAppError, OrderExistsError } from "~/lib/errors.server";
 import { formValues, pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -25,7 +25,7 @@ import { CheckoutSchema, IdempotencyKeySchema } from "~/utils/checkout";
 import type { ShippingField } from "~/utils/checkout-fields";
 import { INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_RULES } from "~/utils/checkout-fields";
 import { COUPON_INTENTS } from "~/utils/coupon-fields";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 
 export const meta: MetaFunction = () => [{ title: "Checkout | Sagwan Living" }, { name: "robots", content: "noindex" }];

@@ -1,30 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { useEffect, useState } from "react";
 import type { ReactNode } from "react";
-import { FormField, RuleField, fieldA11y, fieldProps } from "~/components/FormField";
+import { ContactForm, ThankYouPanel } from "~/components/ContactForm";
 import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
 import { PageHero } from "~/components/PageHero";
+import { ShowroomMap } from "~/components/ShowroomMap";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";
-import type { FormFailure } from "~/lib/form.server";
+import { useIsPending } from "~/hooks/useIsPending";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { sendContactMessage } from "~/models/messages.server";
-import { useIsPending } from "~/utils/hooks";
-import type { ContactField } from "~/utils/message-fields";
-import { CONTACT_FIELD_NAMES, CONTACT_FIELDS, CONTACT_SUBJECTS } from "~/utils/message-fields";
+import { CONTACT_FIELD_NAMES } from "~/utils/message-fields";
 import { ContactSchema } from "~/utils/schemas";
 import { seoMeta, siteUrlFrom } from "~/utils/seo";
 
 /** docs/product.md keeps "Sending..." on screen for 1.5 s before the thank-you panel. */
 const THANK_YOU_DELAY_MS = 1500;
-
-const FIELDS = CONTACT_FIELD_NAMES;
-type Field = ContactField;
-
-type ActionData = Partial<Pick<FormFailure, "formError" | "fieldErrors" | "values">>;
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta(siteUrlFrom(matches), {
@@ -43,11 +37,11 @@ export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
     async (form) => {
-      const input = parseWith(ContactSchema, Object.fromEntries(FIELDS.map((f) => [f, form.get(f) ?? ""])));
+      const input = parseWith(ContactSchema, Object.fromEntries(CONTACT_FIELD_NAMES.map((f) => [f, form.get(f) ?? ""])));
       await sendContactMessage(input, clientOf(request));
       return redirectWithToast(request, "/contact?sent=1", { type: "success", title: "We'll get back to you shortly" });
     },
-    { echo: FIELDS },
+    { echo: CONTACT_FIELD_NAMES },
   );
 }
 
@@ -120,7 +114,7 @@ export default function ContactRoute() {
                   Fields marked <span aria-hidden="true">*</span>
                   <span className="sr-only">with an asterisk</span> are required.
                 </p>
-                <ContactForm actionData={actionData} busy={busy} />
+                <ContactForm result={actionData} busy={busy} />
               </div>
             )}
           </section>
@@ -203,124 +197,6 @@ export default function ContactRoute() {
   );
 }
 
-function ContactForm({ actionData, busy }: { actionData: ActionData | undefined; busy: boolean }) {
-  const errors: Partial<Record<Field, string>> = actionData?.fieldErrors ?? {};
-  const values: Partial<Record<Field, string>> = actionData?.values ?? {};
-  // Field messages sit beside their fields; the banner is for what no field explains (429, 413…).
-  const formError = Object.keys(errors).length ? undefined : actionData?.formError;
-
-  // With JavaScript, take the user to the first field that needs fixing.
-  const formRef = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (!actionData?.fieldErrors) return;
-    const first = FIELDS.find((field) => actionData.fieldErrors?.[field]);
-    if (!first) return;
-    const element = formRef.current?.elements.namedItem(first);
-    if (element instanceof HTMLElement) element.focus();
-  }, [actionData]);
-
-  return (
-    <Form ref={formRef} method="post" className="mt-6 space-y-5">
-      {formError ? (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">
-          {formError}
-        </div>
-      ) : null}
-
-      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <RuleField
-          id="contact-name"
-          name="name"
-          label="Name"
-          rule={CONTACT_FIELDS.name}
-          autoComplete="name"
-          defaultValue={values.name}
-          error={errors.name}
-        />
-        <RuleField
-          id="contact-email"
-          name="email"
-          label="Email"
-          rule={CONTACT_FIELDS.email}
-          autoComplete="email"
-          defaultValue={values.email}
-          error={errors.email}
-        />
-      </div>
-
-      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
-        <RuleField
-          id="contact-phone"
-          name="phone"
-          label="Phone"
-          rule={CONTACT_FIELDS.phone}
-          autoComplete="tel"
-          inputMode="tel"
-          defaultValue={values.phone}
-          error={errors.phone}
-        />
-        <FormField id="contact-subject" label="Subject" required={CONTACT_FIELDS.subject.required} error={errors.subject}>
-          <select
-            id="contact-subject"
-            name="subject"
-            {...fieldProps(CONTACT_FIELDS.subject)}
-            defaultValue={values.subject ?? ""}
-            className="field-input"
-            {...fieldA11y("contact-subject", errors.subject)}
-          >
-            <option value="">Select a subject</option>
-            {CONTACT_SUBJECTS.map((subject) => (
-              <option key={subject} value={subject}>
-                {subject}
-              </option>
-            ))}
-          </select>
-        </FormField>
-      </div>
-
-      <FormField id="contact-message" label="Message" required={CONTACT_FIELDS.message.required} error={errors.message}>
-        <textarea
-          id="contact-message"
-          name="message"
-          rows={6}
-          {...fieldProps(CONTACT_FIELDS.message)}
-          defaultValue={values.message}
-          className="field-input"
-          {...fieldA11y("contact-message", errors.message)}
-        />
-      </FormField>
-
-      <button type="submit" className="btn-primary w-full sm:w-auto" disabled={busy}>
-        {busy ? "Sending..." : "Send Message"}
-      </button>
-    </Form>
-  );
-}
-
-function ThankYouPanel() {
-  const headingRef = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
-    headingRef.current?.focus();
-  }, []);
-
-  return (
-    <div className="card p-6 text-center sm:p-10">
-      <div className="mx-auto flex h-14 w-14 items-center justify-center rounded-full bg-wood-100 text-wood-700">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2">
-          <path d="M5 12.5l4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
-      </div>
-      <h2 id="message-heading" ref={headingRef} tabIndex={-1} className="mt-4 text-2xl font-semibold">
-        Thank You!
-      </h2>
-      <p className="mx-auto mt-3 max-w-md text-stone-600">Your message has been received. Our team will get back to you within 24 hours.</p>
-      <Link to="/contact" className="btn-secondary mt-6">
-        Send another message
-      </Link>
-    </div>
-  );
-}
-
 function InfoCard({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
   return (
     <div className="card flex flex-col items-start gap-2 p-6">
@@ -348,65 +224,5 @@ function SocialLink({ href, label, icon }: { href: string; label: string; icon: 
         <span className="sr-only"> (opens in a new tab)</span>
       </a>
     </li>
-  );
-}
-
-/** A drawn, decorative street map: nothing is loaded from outside (CSP). */
-function ShowroomMap() {
-  return (
-    <svg
-      viewBox="0 0 640 320"
-      role="img"
-      aria-labelledby="showroom-map-title"
-      className="block h-56 w-full bg-sand-100 sm:h-72"
-      preserveAspectRatio="xMidYMid slice"
-    >
-      <title id="showroom-map-title">{`Map showing ${contact.showroomName}, ${contact.address}`}</title>
-      {/* blocks and a park */}
-      <rect x="0" y="0" width="640" height="320" className="fill-sand-100" />
-      <rect x="40" y="30" width="150" height="90" rx="8" className="fill-sand-200" />
-      <rect x="230" y="30" width="120" height="90" rx="8" className="fill-sand-200" />
-      <rect x="460" y="190" width="150" height="100" rx="8" className="fill-sand-200" />
-      <rect x="40" y="190" width="150" height="100" rx="8" className="fill-sand-200" />
-      <rect x="400" y="30" width="210" height="110" rx="12" fill="#dfe8d3" />
-      <circle cx="470" cy="80" r="14" fill="#c7d6b6" />
-      <circle cx="520" cy="100" r="18" fill="#c7d6b6" />
-      <circle cx="570" cy="70" r="12" fill="#c7d6b6" />
-      {/* streets */}
-      <g fill="none" stroke="#ffffff" strokeLinecap="round">
-        <path d="M0 160 H640" strokeWidth="22" />
-        <path d="M210 0 V320" strokeWidth="16" />
-        <path d="M380 0 V320" strokeWidth="12" />
-        <path d="M0 300 C160 260 300 250 640 170" strokeWidth="10" />
-      </g>
-      <g fill="none" className="stroke-sand-200" strokeDasharray="10 10" strokeWidth="2">
-        <path d="M0 160 H640" />
-      </g>
-      <text x="24" y="152" className="fill-stone-500" fontSize="12" fontFamily="Inter Variable, sans-serif">
-        Sindhu Bhavan Road
-      </text>
-      <text
-        x="224"
-        y="300"
-        className="fill-stone-500"
-        fontSize="11"
-        fontFamily="Inter Variable, sans-serif"
-        transform="rotate(-90 224 300)"
-      >
-        Bodakdev
-      </text>
-      {/* the pin */}
-      <g transform="translate(300 160)">
-        <ellipse cx="0" cy="2" rx="14" ry="5" fill="#000000" opacity="0.15" />
-        <path d="M0 0 C-6 -14 -20 -24 -20 -40 A20 20 0 0 1 20 -40 C20 -24 6 -14 0 0 Z" className="fill-wood-600" />
-        <circle cx="0" cy="-40" r="7" fill="#ffffff" />
-      </g>
-      <g transform="translate(300 92)">
-        <rect x="-112" y="-24" width="224" height="34" rx="8" fill="#ffffff" className="stroke-sand-200" strokeWidth="1" />
-        <text x="0" y="-2" textAnchor="middle" className="fill-ink" fontSize="15" fontWeight="600" fontFamily="Inter Variable, sans-serif">
-          {contact.showroomName}
-        </text>
-      </g>
-    </svg>
   );
 }

@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { AuthLayout } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { RuleField } from "~/components/FormField";
 import { MailIcon } from "~/components/icons";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { publicOrigin } from "~/lib/mail.server";
@@ -12,7 +13,7 @@ import { clientOf } from "~/lib/rate-limit.server";
 import { requestPasswordReset } from "~/models/users.server";
 import { FORGOT_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { EmailOnlySchema } from "~/utils/account-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const meta: MetaFunction = () => [{ title: "Forgot Password | Sagwan Living" }];
 

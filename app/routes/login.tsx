@@ -1,13 +1,14 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { AuthLayout } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { RuleField } from "~/components/FormField";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { safeRedirectPath } from "~/lib/http.server";
 import { LOGIN_FIELDS } from "~/utils/account-fields";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { authenticateCredentials, getUser, signIn } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Log In | Sagwan Living" }];

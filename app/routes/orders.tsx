@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { BoxIcon } from "~/components/icons";
 import { ModalDialog } from "~/components/ModalDialog";
 import { Pagination } from "~/components/Pagination";
@@ -14,7 +14,8 @@ import type { Order } from "~/models/orders.server";
 import { changeOrderStatus, customerOrdersPage } from "~/models/orders.server";
 import { requireUser } from "~/web/auth.server";
 import { withParams } from "~/utils/admin-url";
-import { useHydrated, useIsPending } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { checkTransition } from "~/utils/order-status";

@@ -9,7 +9,7 @@ import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
 import { getOrderByParam } from "~/models/orders.server";
 import { formatLongDate } from "~/utils/dates";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";
 import { formatPrice } from "~/utils/money";
 import { paymentLabel } from "~/utils/order-status";

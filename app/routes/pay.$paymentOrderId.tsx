@@ -8,7 +8,7 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
@@ -23,10 +23,10 @@ import { customerView, refundsForPaymentOrder } from "~/models/refunds.server";
 import { RefundList } from "~/components/RefundList";
 import { requireUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
-import { useNonce } from "~/utils/nonce";
+import { useNonce } from "~/hooks/useNonce";
 
 export const meta: MetaFunction = () => [{ title: "Payment | Sagwan Living" }, { name: "robots", content: "noindex" }];
 

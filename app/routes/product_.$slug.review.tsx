@@ -1,11 +1,11 @@
-// /product/{slug}/review (issue 17, part 3): the review form of a piece on a page of its own (the
-// delivered order's page and the invitation mail link here; the product page's form posts here),
+// /product/{slug}/review: the review form of a piece on a page of its own (the delivered
+// order's page and the invitation mail link here; the product page's form posts here),
 // and the helpful vote. A guest is sent to sign in; a customer who did not receive the piece is
 // told so (403); a refused form is shown again with the messages beside its fields.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { FormBanner } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ReviewForm } from "~/components/ReviewForm";
 import { pageAction } from "~/lib/form.server";

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { AuthLayout } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { RuleField } from "~/components/FormField";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
@@ -10,7 +11,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { resetPassword, resetTokenIsLive } from "~/models/users.server";
 import { MESSAGES, RESET_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 
 export const meta: MetaFunction = () => [
   { title: "Choose a New Password | Sagwan Living" },

@@ -1,9 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { AuthLayout } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { FormField, RuleField, fieldA11y, fieldProps } from "~/components/FormField";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
@@ -12,7 +13,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { registerAccount } from "~/models/users.server";
 import { MESSAGES, SIGNUP_FIELDS } from "~/utils/account-fields";
 import { SignupSchema } from "~/utils/account-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { getUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "Create an Account | Sagwan Living" }];

@@ -2,9 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { AuthLayout, FormBanner } from "~/components/AuthLayout";
+import { AuthLayout } from "~/components/AuthLayout";
+import { FormBanner } from "~/components/FormBanner";
 import { OtpInput } from "~/components/OtpInput";
-import { useFormErrors } from "~/components/useFormErrors";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
@@ -12,7 +13,7 @@ import { getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { resendSignupCode, verifySignup } from "~/models/users.server";
 import { EmailOnlySchema, OtpSchema } from "~/utils/account-schemas";
-import { useIsPending } from "~/utils/hooks";
+import { useIsPending } from "~/hooks/useIsPending";
 import { EmailSchema } from "~/utils/schemas";
 import { getUser, signIn } from "~/web/auth.server";
 

@@ -1,7 +1,6 @@
 // The cart's form protocol, shared by the cart action and every page that posts to it: where
 // cart forms post, the intents they carry, what the action answers, and the pending changes
 // the pages show before the server answers (only posts to /cart count).
-import { useRouteLoaderData } from "@remix-run/react";
 import type { FormFailure } from "./forms";
 import { MAX_QUANTITY, MIN_QUANTITY } from "./pricing";
 
@@ -21,11 +20,6 @@ export interface RootCartData {
   hasCart: boolean;
   /** units in the cart: the header badge */
   cartCount: number;
-}
-
-/** The root loader's cart data (undefined while the root has none, as in its error boundary). */
-export function useRootCartData(): RootCartData | undefined {
-  return useRouteLoaderData<RootCartData>("root");
 }
 
 /** A fetcher as far as the cart cares: where it posts, and what. */

@@ -26,6 +26,9 @@ import * as forgotPassword from "~/routes/forgot-password";
 import * as login from "~/routes/login";
 import * as logout from "~/routes/logout";
 import * as profile from "~/routes/profile";
+import * as profileDetails from "~/routes/profile.details";
+import * as profileConfirmEmail from "~/routes/profile.email.confirm";
+import * as profilePassword from "~/routes/profile.password";
 import * as resetPassword from "~/routes/reset-password";
 import * as signup from "~/routes/signup";
 import * as verifyOtp from "~/routes/verify-otp";
@@ -558,7 +561,8 @@ describe("login page", () => {
 
 describe("profile page", () => {
   it(
-    "intent=profile saves, " + "and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email",
+    "the details form saves, " +
+      "and a taken email re-renders 409 with 'Failed to update profile. Please try again.' and fieldErrors.email",
     async () => {
       const taken = freshEmail("pageprofile-taken");
       await registerVerified(taken);
@@ -566,7 +570,7 @@ describe("profile page", () => {
       await registerVerified(email, "Kiran Rao");
       const { cookie } = await logIn(email);
 
-      const saved = await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "9123456780" }, cookie);
+      const saved = await post(profileDetails, "/profile/details", { name: "Kiran R", email, mobile: "9123456780" }, cookie);
       expectRedirect(saved, "/profile");
       expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
         name: "Kiran R",
@@ -574,19 +578,14 @@ describe("profile page", () => {
       });
 
       const conflict = failure(
-        await post(
-          profile,
-          "/profile",
-          { intent: "profile", name: "Kiran R", email: taken, mobile: "", currentPassword: PASSWORD },
-          cookie,
-        ),
+        await post(profileDetails, "/profile/details", { name: "Kiran R", email: taken, mobile: "", currentPassword: PASSWORD }, cookie),
         409,
       );
       expect(conflict.formError).toBe(PROFILE_FAILED);
       expect(conflict.fieldErrors.email).toBe(MESSAGES.emailInUse);
-      expect(conflict.values).toMatchObject({ intent: "profile", email: taken });
+      expect(conflict.values).toMatchObject({ email: taken });
 
-      const badMobile = failure(await post(profile, "/profile", { intent: "profile", name: "Kiran R", email, mobile: "12" }, cookie), 400);
+      const badMobile = failure(await post(profileDetails, "/profile/details", { name: "Kiran R", email, mobile: "12" }, cookie), 400);
       expect(badMobile.formError).toBe(PROFILE_FAILED);
       expect(badMobile.fieldErrors.mobile).toBe(MESSAGES.mobile);
       expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
@@ -597,19 +596,20 @@ describe("profile page", () => {
   );
 
   it("the profile action without a session sends the visitor to /login", async () => {
-    const answer = await post(profile, "/profile", { intent: "profile", name: "X", email: "x@example.com" });
-    expectRedirect(answer, "/login?redirectTo=%2Fprofile");
+    const answer = await post(profileDetails, "/profile/details", { name: "X", email: "x@example.com" });
+    // back to the page with that form open once signed in
+    expectRedirect(answer, "/login?redirectTo=%2Fprofile%2Fdetails");
   });
 
-  it("intent=password with a wrong current password → 400 'Your current password is incorrect'", async () => {
+  it("the password form with a wrong current password → 400 'Your current password is incorrect'", async () => {
     const email = freshEmail("pagepw-wrong");
     await registerVerified(email);
     const { cookie } = await logIn(email);
     const wrong = failure(
       await post(
-        profile,
-        "/profile",
-        { intent: "password", currentPassword: "notmypass", newPassword: "newpass99", confirmPassword: "newpass99" },
+        profilePassword,
+        "/profile/password",
+        { currentPassword: "notmypass", newPassword: "newpass99", confirmPassword: "newpass99" },
         cookie,
       ),
       400,
@@ -618,9 +618,9 @@ describe("profile page", () => {
     expect(wrong.fieldErrors.currentPassword).toBe(MESSAGES.wrongCurrent);
     const mismatch = failure(
       await post(
-        profile,
-        "/profile",
-        { intent: "password", currentPassword: PASSWORD, newPassword: "newpass99", confirmPassword: "newpass98" },
+        profilePassword,
+        "/profile/password",
+        { currentPassword: PASSWORD, newPassword: "newpass99", confirmPassword: "newpass98" },
         cookie,
       ),
       400,
@@ -636,9 +636,9 @@ describe("profile page", () => {
     const { cookie } = await logIn(email);
     const blank = failure(
       await post(
-        profile,
-        "/profile",
-        { intent: "password", currentPassword: PASSWORD, newPassword: "      ", confirmPassword: "      " },
+        profilePassword,
+        "/profile/password",
+        { currentPassword: PASSWORD, newPassword: "      ", confirmPassword: "      " },
         cookie,
       ),
       400,
@@ -661,9 +661,9 @@ describe("profile page", () => {
 
     failure(
       await post(
-        profile,
-        "/profile",
-        { intent: "password", currentPassword: "notmypass", newPassword: "changed12", confirmPassword: "changed12" },
+        profilePassword,
+        "/profile/password",
+        { currentPassword: "notmypass", newPassword: "changed12", confirmPassword: "changed12" },
         cookie,
       ),
       400,
@@ -671,9 +671,9 @@ describe("profile page", () => {
     expect(await linkPage()).toBe(token);
 
     const changed = await post(
-      profile,
-      "/profile",
-      { intent: "password", currentPassword: PASSWORD, newPassword: "changed12", confirmPassword: "changed12" },
+      profilePassword,
+      "/profile/password",
+      { currentPassword: PASSWORD, newPassword: "changed12", confirmPassword: "changed12" },
       cookie,
     );
     expectRedirect(changed, "/profile");
@@ -697,15 +697,15 @@ describe("profile page", () => {
     const moved = freshEmail("pageprofile-reset-moved");
     // A new email takes the current password, then the code mailed to it (ADR 0006).
     const asked = await post(
-      profile,
-      "/profile",
-      { intent: "profile", name: "Mover", email: moved, mobile: "", currentPassword: PASSWORD },
+      profileDetails,
+      "/profile/details",
+      { name: "Mover", email: moved, mobile: "", currentPassword: PASSWORD },
       cookie,
     );
     expectRedirect(asked, "/profile");
-    const confirm = new URLSearchParams({ intent: "confirm-email" });
+    const confirm = new URLSearchParams();
     for (const digit of await latestEmailChangeCode(moved)) confirm.append("code", digit);
-    expectRedirect(await call(profile.action, postForm("/profile", confirm, cookie)), "/profile");
+    expectRedirect(await call(profileConfirmEmail.action, postForm("/profile/email/confirm", confirm, cookie)), "/profile");
     expect(
       failure(await post(resetPassword, "/reset-password", { token, password: "stolen123", confirmPassword: "stolen123" }), 400).formError,
     ).toBe(RESET_INVALID);
@@ -720,9 +720,9 @@ describe("profile page", () => {
     await registerVerified(email, "Fidget");
     const { cookie } = await logIn(email);
     for (let i = 1; i <= LIMITS.profile.max; i++) {
-      expectRedirect(await post(profile, "/profile", { intent: "profile", name: `Fidget ${i}`, email, mobile: "" }, cookie), "/profile");
+      expectRedirect(await post(profileDetails, "/profile/details", { name: `Fidget ${i}`, email, mobile: "" }, cookie), "/profile");
     }
-    const limited = failure(await post(profile, "/profile", { intent: "profile", name: "Fidget again", email, mobile: "" }, cookie), 429);
+    const limited = failure(await post(profileDetails, "/profile/details", { name: "Fidget again", email, mobile: "" }, cookie), 429);
     expect(limited.formError).toMatch(/too many/i);
     expect(asRecord((await call(profile.loader, getRequest("/profile", withCookie(cookie)))).body).user).toMatchObject({
       name: `Fidget ${LIMITS.profile.max}`,
@@ -739,9 +739,9 @@ describe("profile page", () => {
     expect(await headerUser(elsewhere)).toEqual({ name: "Changer" });
 
     const changed = await post(
-      profile,
-      "/profile",
-      { intent: "password", currentPassword: PASSWORD, newPassword: "brandnew1", confirmPassword: "brandnew1" },
+      profilePassword,
+      "/profile/password",
+      { currentPassword: PASSWORD, newPassword: "brandnew1", confirmPassword: "brandnew1" },
       here,
     );
     expectRedirect(changed, "/profile");

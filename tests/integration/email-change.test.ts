@@ -28,6 +28,10 @@ import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as login from "~/routes/login";
 import * as profile from "~/routes/profile";
+import * as profileDetails from "~/routes/profile.details";
+import * as profileCancelEmail from "~/routes/profile.email.cancel";
+import * as profileConfirmEmail from "~/routes/profile.email.confirm";
+import * as profileResendEmail from "~/routes/profile.email.resend";
 import { MESSAGES } from "~/utils/account-schemas";
 import { latestCode, latestEmailChangeCode, mailsTo } from "../support/outbox";
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
@@ -73,16 +77,25 @@ async function signedIn(email: string, password = PASSWORD): Promise<string> {
 
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
-/** A form post of the profile page; a list value repeats its key (the four code boxes). */
-function postProfile(cookie: string, fields: Record<string, string | string[]>) {
+/** The profile page's forms, each a route of its own: its module and the URL it posts to. */
+const FORMS = {
+  details: [profileDetails, "/profile/details"],
+  confirm: [profileConfirmEmail, "/profile/email/confirm"],
+  resend: [profileResendEmail, "/profile/email/resend"],
+  cancel: [profileCancelEmail, "/profile/email/cancel"],
+} as const;
+
+/** A post of one of the profile page's forms; a list value repeats its key (the four code boxes). */
+function postProfile(form: keyof typeof FORMS, cookie: string, fields: Record<string, string | string[]> = {}) {
+  const [route, path] = FORMS[form];
   const body = new URLSearchParams();
   for (const [key, value] of Object.entries(fields)) for (const v of [value].flat()) body.append(key, v);
   const headers = { Host: "localhost:3000", Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie };
-  return call(profile.action, new Request(`${ORIGIN}/profile`, { method: "POST", headers, body: body.toString() }));
+  return call(route.action, new Request(`${ORIGIN}${path}`, { method: "POST", headers, body: body.toString() }));
 }
 
-const saveOnPage = (cookie: string, fields: Record<string, string>) => postProfile(cookie, { intent: "profile", mobile: "", ...fields });
-const confirmOnPage = (cookie: string, code: string) => postProfile(cookie, { intent: "confirm-email", code: [...code] });
+const saveOnPage = (cookie: string, fields: Record<string, string>) => postProfile("details", cookie, { mobile: "", ...fields });
+const confirmOnPage = (cookie: string, code: string) => postProfile("confirm", cookie, { code: [...code] });
 
 async function profilePage(cookie: string) {
   const answer = await call(profile.loader, getRequest("/profile", { Cookie: cookie }));
@@ -141,7 +154,7 @@ describe("the profile page", () => {
     const refused = failure(await saveOnPage(cookie, { name: "Taken Over", email: target, mobile: "9111111111" }), 400);
     expect(refused.formError).toBe(PROFILE_FAILED);
     expect(refused.fieldErrors).toEqual({ currentPassword: TEXT.needsPassword });
-    expect(refused.values).toMatchObject({ intent: "profile", email: target, name: "Taken Over" });
+    expect(refused.values).toMatchObject({ email: target, name: "Taken Over" });
     // Neither the email nor the name and mobile sent with it.
     expect(await userRow(user.id)).toEqual({ name: "Session Only", email, mobile: "9000000011" });
     expect(await subjectsTo(target)).toEqual([]);
@@ -201,7 +214,6 @@ describe("the profile page", () => {
     // A wrong code: 400 beside the code field; the email stays.
     const wrong = failure(await confirmOnPage(cookie, otherThan(code)), 400);
     expect(wrong.fieldErrors).toEqual({ code: TEXT.wrongCode });
-    expect(wrong.values).toMatchObject({ intent: "confirm-email" });
     expect((await userRow(user.id)).email).toBe(email);
 
     // The right code changes it.
@@ -228,24 +240,24 @@ describe("the profile page", () => {
     expectRedirect(await saveOnPage(cookie, { name: "Resender", email: target, currentPassword: PASSWORD }), "/profile");
     const first = await latestEmailChangeCode(target);
 
-    expectRedirect(await postProfile(cookie, { intent: "resend-email-code" }), "/profile");
+    expectRedirect(await postProfile("resend", cookie), "/profile");
     const second = await latestEmailChangeCode(target);
     expect(await mailsTo(target)).toHaveLength(2);
     if (second !== first) expect(failure(await confirmOnPage(cookie, first), 400).fieldErrors).toEqual({ code: TEXT.wrongCode });
 
-    expectRedirect(await postProfile(cookie, { intent: "cancel-email-change" }), "/profile");
+    expectRedirect(await postProfile("cancel", cookie), "/profile");
     expect((await profilePage(cookie)).emailChange).toBeNull();
     expect(failure(await confirmOnPage(cookie, second), 400).fieldErrors).toEqual({ code: TEXT.noChange });
     expect((await userRow(user.id)).email).toBe(email);
     // With nothing waiting, a resend says so.
-    expect(failure(await postProfile(cookie, { intent: "resend-email-code" }), 400).formError).toBe(TEXT.noChange);
+    expect(failure(await postProfile("resend", cookie), 400).formError).toBe(TEXT.noChange);
   });
 
   it("a malformed code → 400 on the code field", async () => {
     const email = freshEmail("malformed");
     await registerVerified(email);
     const cookie = await signedIn(email);
-    const bad = failure(await postProfile(cookie, { intent: "confirm-email", code: ["1", "2"] }), 400);
+    const bad = failure(await postProfile("confirm", cookie, { code: ["1", "2"] }), 400);
     expect(bad.fieldErrors).toEqual({ code: "Please enter the 4-digit code" });
   });
 });
@@ -354,7 +366,7 @@ describe("conflicts, expiry and limits", () => {
     expect((await userRow(user.id)).email).toBe(email);
 
     const cookie = await signedIn(email);
-    expectRedirect(await postProfile(cookie, { intent: "resend-email-code" }), "/profile");
+    expectRedirect(await postProfile("resend", cookie), "/profile");
     expect((await confirmThroughApi({ code: await latestEmailChangeCode(target) }, bearer(token))).status).toBe(200);
     expect((await userRow(user.id)).email).toBe(target);
   });
@@ -409,7 +421,7 @@ describe("conflicts, expiry and limits", () => {
           .execute();
         // and the new address's hour of mailed codes too (email-code-to, counted per address)
         await db.deleteFrom("rateLimits").where("key", "like", "email-code-to%").execute();
-        expectRedirect(await postProfile(await signedIn(user.email), { intent: "resend-email-code" }), "/profile");
+        expectRedirect(await postProfile("resend", await signedIn(user.email)), "/profile");
         code = await latestEmailChangeCode(target);
       }
       expect((await confirmThroughApi({ code: otherThan(code) }, bearer(token))).status).toBe(400);
@@ -425,9 +437,9 @@ describe("conflicts, expiry and limits", () => {
     const cookie = await signedIn(user.email);
     const limit = LIMITS.emailCode.max;
     expect((await put(token, { email: freshEmail("code-limit-a"), currentPassword: PASSWORD })).status).toBe(200);
-    for (let i = 1; i < limit; i++) expectRedirect(await postProfile(cookie, { intent: "resend-email-code" }), "/profile");
+    for (let i = 1; i < limit; i++) expectRedirect(await postProfile("resend", cookie), "/profile");
     expectApiError(await put(token, { email: freshEmail("code-limit-b"), currentPassword: PASSWORD }), 429);
-    expect(failure(await postProfile(cookie, { intent: "resend-email-code" }), 429).formError).toMatch(/too many/i);
+    expect(failure(await postProfile("resend", cookie), 429).formError).toMatch(/too many/i);
   });
 });
 

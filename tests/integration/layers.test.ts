@@ -31,6 +31,10 @@ describe("layer rules", () => {
     ["app/components/Probe.tsx", 'import { getCart } from "~/models/cart.server";\nexport const x = getCart;\n'],
     ["app/components/Probe.tsx", 'import { db } from "~/lib/db.server";\nexport const x = db;\n'],
     ["app/routes/probe.tsx", 'import { loader } from "~/routes/cart";\nexport const x = loader;\n'],
+    ["app/utils/probe.ts", 'import { useHydrated } from "~/hooks/useHydrated";\nexport const x = useHydrated;\n'],
+    ["app/lib/probe.server.ts", 'import { useIsPending } from "~/hooks/useIsPending";\nexport const x = useIsPending;\n'],
+    ["app/hooks/probe.ts", 'import { FormField } from "~/components/FormField";\nexport const x = FormField;\n'],
+    ["app/hooks/probe.ts", 'import { db } from "~/lib/db.server";\nexport const x = db;\n'],
   ])("%s refuses %j", async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -41,6 +45,8 @@ describe("layer rules", () => {
     ["app/components/Probe.tsx", 'import type { CartLine } from "~/models/cart.server";\nexport type X = CartLine;\n'],
     ["app/routes/probe.tsx", 'import { getCart } from "~/models/cart.server";\nexport const x = getCart;\n'],
     ["app/lib/probe.server.ts", 'import { formatPrice } from "~/utils/money";\nexport const x = formatPrice;\n'],
+    ["app/components/Probe.tsx", 'import { useIsPending } from "~/hooks/useIsPending";\nexport const x = useIsPending;\n'],
+    ["app/hooks/probe.ts", 'import { CART_ACTION } from "~/utils/cart";\nexport const x = CART_ACTION;\n'],
   ])("%s allows %j", async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

@@ -1,7 +1,7 @@
-import { useFetcher, useFetchers } from "@remix-run/react";
+import { useFetcher, useFetchers, useRouteLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
-import type { CartActionData } from "~/utils/cart";
-import { addInFlight, CART_ACTION, pendingCartCount, useRootCartData } from "~/utils/cart";
+import type { CartActionData, RootCartData } from "~/utils/cart";
+import { addInFlight, CART_ACTION, pendingCartCount } from "~/utils/cart";
 
 /**
  * Cart forms post to /cart. Without JavaScript they carry `redirectTo` and the action answers
@@ -33,4 +33,9 @@ export function useFirstAddInFlight(): boolean {
   const root = useRootCartData();
   const fetchers = useFetchers();
   return !root?.hasCart && addInFlight(fetchers);
+}
+
+/** The root loader's cart data (undefined while the root has none, as in its error boundary). */
+export function useRootCartData(): RootCartData | undefined {
+  return useRouteLoaderData<RootCartData>("root");
 }
