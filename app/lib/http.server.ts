@@ -129,6 +129,23 @@ export async function readBody(request: Request, limit = MAX_BODY_BYTES): Promis
   return Object.fromEntries(form.entries());
 }
 
+/** How much of an unknown field's name a refusal repeats (a real field's name is far shorter). */
+const FIELD_NAME_SHOWN = 100;
+
+/**
+ * A staff write takes exactly its fields: any other key (a misspelt name such as `categoryIds[]`
+ * for `categoryIds`, a field of another form) is refused with 400 naming it, never silently
+ * ignored, so a client that misnames a field learns it instead of writing something else.
+ */
+export function refuseUnknownFields(keys: Iterable<string>, known: Iterable<string>): void {
+  const allowed = new Set(known);
+  for (const key of keys) {
+    if (allowed.has(key)) continue;
+    const name = key.slice(0, FIELD_NAME_SHOWN);
+    throw new AppError(400, `Unknown field: ${name}`, { [name]: `Unknown field: ${name}` });
+  }
+}
+
 /** Turn a zod failure into field messages (first message per field). */
 export function fieldErrors(error: z.ZodError): Record<string, string> {
   const out: Record<string, string> = {};

@@ -26,6 +26,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Category",
     fields: ["title", "description", "imgPath"],
+    moreFields: ["imageFile"],
     limit: MAX_ADMIN_BODY_BYTES,
     parse: (form) =>
       withImage(form, (imgPath) =>

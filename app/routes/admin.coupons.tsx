@@ -35,6 +35,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Coupon",
     fields: FIELDS,
+    moreFields: ["categoryIds"],
     parse: async (form) =>
       parseWith(CouponFormSchema, { ...Object.fromEntries(FIELDS.map((f) => [f, form.get(f)])), categoryIds: form.getAll("categoryIds") }),
     create: createCoupon,

@@ -38,6 +38,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Delivery zone",
     fields: [...TEXT_FIELDS],
+    moreFields: ["cod", "served"],
     parse: async (form) =>
       parseWith(ZoneFormSchema, {
         ...Object.fromEntries(TEXT_FIELDS.map((f) => [f, form.get(f)])),

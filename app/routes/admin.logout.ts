@@ -2,12 +2,12 @@
 // signed in) and goes to / (docs/product.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { readAdminForm, revokeAdmin } from "~/web/admin.server";
+import { adminForm, revokeAdmin } from "~/web/admin.server";
 import { apiHandler } from "~/lib/api.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
-    await readAdminForm(request);
+    await adminForm([])(request);
     return redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } });
   });
 

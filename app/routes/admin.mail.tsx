@@ -11,7 +11,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { mailOutboxPage, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
-import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
+import { adminForm, loadList, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { IdSchema } from "~/utils/schemas";
@@ -48,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
         description: "It goes out in a moment; if it fails again, it comes back here.",
       });
     },
-    { read: readAdminForm },
+    { read: adminForm(["intent", "mailId"]) },
   );
 }
 

@@ -8,7 +8,7 @@ import { FormBanner } from "~/components/FormBanner";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
-import { readAdminForm, requireAdmin } from "~/web/admin.server";
+import { adminForm, requireAdmin } from "~/web/admin.server";
 import { notFound } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -79,7 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
         description: `Order #${order.id} is now ${statusLabel(input.status)}.`,
       });
     },
-    { read: readAdminForm, echo: ["returnId"] },
+    { read: adminForm(["intent", "status", "shipUnpaid", "carrier", "trackingNumber", "returnId", "note"]), echo: ["returnId"] },
   );
 }
 

@@ -45,6 +45,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       "version",
       "stockSeen",
     ],
+    moreFields: ["specKey", "specValue", "imageFile"],
     limit: MAX_ADMIN_BODY_BYTES,
     parse: (form) => withImage(form, (imgPath) => parseWith(ProductFormSchema, { ...productFormInput(form), imgPath })),
     parseUpdate: (form) => withImage(form, (imgPath) => parseWith(ProductEditSchema, { ...productEditInput(form), imgPath })),

@@ -6,7 +6,7 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/hooks/useFormErrors";
-import { readAdminForm, requireAdmin } from "~/web/admin.server";
+import { adminForm, requireAdmin } from "~/web/admin.server";
 import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { ImportProblem } from "~/models/catalogue/csv-read.server";
@@ -43,7 +43,7 @@ function rejected(error: ImportRejected) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // First: the Origin check and the admin guard (readAdminForm), before the body is read.
+  // First: the Origin check and the admin guard (adminForm), before the body is read.
   return pageAction(
     request,
     async (form) => {
@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
         throw error;
       }
     },
-    { read: readAdminForm, limit: IMPORT_MAX_BYTES + 64 * 1024 },
+    { read: adminForm(["file"]), limit: IMPORT_MAX_BYTES + 64 * 1024 },
   );
 }
 

@@ -14,7 +14,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { refundUnplacedPayment } from "~/models/checkout.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refund-queue.server";
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds.server";
-import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
+import { adminForm, loadList, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
@@ -86,7 +86,7 @@ export async function action({ request }: ActionFunctionArgs) {
       }
       return redirectWithToast(request, backTo(form), { type: "success", title });
     },
-    { read: readAdminForm },
+    { read: adminForm(["intent", "refundId", "paymentOrderId", "status", "page"]) },
   );
 }
 

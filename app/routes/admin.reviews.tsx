@@ -11,7 +11,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews.server";
-import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
+import { adminForm, loadList, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { AdminReviewQuerySchema, ReviewModerationSchema } from "~/utils/review-schemas";
@@ -47,7 +47,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
         description: "Its author was told by mail.",
       });
     },
-    { read: readAdminForm, echo: ["reviewId", "reason"] },
+    { read: adminForm(["intent", "reviewId", "reason"]), echo: ["reviewId", "reason"] },
   );
 
 function ModerationForm({

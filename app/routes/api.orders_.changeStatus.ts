@@ -4,6 +4,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { changeOrderStatus } from "~/models/orders.server";
+import { parseStaffBody } from "~/web/admin.server";
 import { isAdminRequest, requireApiUser } from "~/web/auth.server";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { ShipmentSchema } from "~/utils/shipment";
@@ -26,7 +27,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       const input = parseWith(OrderStatusChangeSchema, body);
       await changeOrderStatus(input.orderId, input.status, { actor: "customer", userId: user.id });
     } else {
-      const input = parseWith(AdminStatusChangeSchema, body);
+      const input = parseStaffBody(AdminStatusChangeSchema, body);
       const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
       await changeOrderStatus(input.orderId, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid, shipment });
     }

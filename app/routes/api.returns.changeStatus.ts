@@ -3,8 +3,9 @@ import { z } from "zod";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
-import { parseWith, readBody } from "~/lib/http.server";
+import { readBody } from "~/lib/http.server";
 import { decideReturn } from "~/models/returns.server";
+import { parseStaffBody } from "~/web/admin.server";
 import { isAdminRequest, requireApiUser } from "~/web/auth.server";
 import { RETURN_FIELDS, RETURN_MESSAGES } from "~/utils/returns";
 import { IdSchema } from "~/utils/schemas";
@@ -33,7 +34,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
       await requireApiUser(request);
       throw new AppError(403, "Only the shop can decide on a return");
     }
-    const input = parseWith(DecisionSchema, body);
+    const input = parseStaffBody(DecisionSchema, body);
     return { success: true, return: await decideReturn(input.returnId, input.status, input.status === "rejected" ? input.note! : null) };
   });
 export const loader = otherMethods(["PUT"]);

@@ -5,7 +5,7 @@ import { IdSchema } from "~/utils/schemas";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { CHECK_FIELDS } from "~/utils/forms";
-import { backToList, dialogFromUrl, loadList, readAdminForm, requireAdmin } from "./admin.server";
+import { adminForm, backToList, dialogFromUrl, loadList, requireAdmin } from "./admin.server";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -32,6 +32,11 @@ export interface CrudSpec<I, U = I> {
   thing: string;
   /** the form's text fields, echoed back when the form is shown again */
   fields: string[];
+  /**
+   * the form's other fields (checkboxes, lists, files); with `fields`, `intent` and `id` they are
+   * all the form takes: any other field is refused (400)
+   */
+  moreFields?: string[];
   /** the largest body accepted (forms with an image upload need more) */
   limit?: number;
   /** the form as the model's input: parsed with zod (400 with field messages otherwise) */
@@ -51,7 +56,7 @@ export interface CrudSpec<I, U = I> {
 
 /**
  * A list's create / update / delete (the form's `intent`): the Origin check and the admin
- * guard before the body is read (readAdminForm), then a redirect back to the list with a
+ * guard before the body is read, a field the form does not take refused (adminForm), then a redirect back to the list with a
  * toast, or the form again with its messages and what was typed.
  */
 export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>) {
@@ -88,6 +93,11 @@ export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>
       await spec.create(input);
       return done("added", spec.addedNote);
     },
-    { read: readAdminForm, limit: spec.limit, echo: spec.fields, echoExtra: spec.extraValues },
+    {
+      read: adminForm(["intent", "id", ...spec.fields, ...(spec.moreFields ?? [])]),
+      limit: spec.limit,
+      echo: spec.fields,
+      echoExtra: spec.extraValues,
+    },
   );
 }

@@ -2,11 +2,12 @@
 // turning the flag on and off. The flag lives in the server-side session (never in the
 // browser); the password rules are in admin-password.server.
 import { redirect } from "@remix-run/node";
+import type { z } from "zod";
 import { adminPassword, newAdminGrant } from "~/lib/admin-password.server";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { isAdminRequest } from "./auth.server";
-import { assertSameOrigin, readForm, safeRedirectPath } from "~/lib/http.server";
+import { assertSameOrigin, parseWith, readForm, refuseUnknownFields, safeRedirectPath } from "~/lib/http.server";
 import { errorMessage } from "~/lib/log.server";
 import type { ShopSession } from "~/lib/session.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
@@ -28,11 +29,25 @@ export async function requireAdmin(request: Request, options: { api?: boolean } 
   throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
 }
 
-/** Admin actions: the Origin check, then the admin guard, and only then the body is read. */
-export async function readAdminForm(request: Request, limit?: number): Promise<FormData> {
-  assertSameOrigin(request);
-  await requireAdmin(request);
-  return readForm(request, limit);
+/**
+ * The reader of an admin form that takes exactly `fields` (every admin page action reads its form
+ * through one): the Origin check, then the admin guard, and only then the body is read; any field
+ * that is not one of `fields` is refused (400 `Unknown field: …`).
+ */
+export function adminForm(fields: readonly string[]): (request: Request, limit?: number) => Promise<FormData> {
+  return async (request, limit) => {
+    assertSameOrigin(request);
+    await requireAdmin(request);
+    const form = await readForm(request, limit);
+    refuseUnknownFields(form.keys(), fields);
+    return form;
+  };
+}
+
+/** A staff API body: only the schema's own fields (400 `Unknown field: …` for any other), then the schema's rules. */
+export function parseStaffBody<T extends z.ZodObject>(schema: T, body: Record<string, unknown>): z.output<T> {
+  refuseUnknownFields(Object.keys(body), Object.keys(schema.shape));
+  return parseWith(schema, body);
 }
 
 /** Turn the flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */

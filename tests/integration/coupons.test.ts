@@ -452,6 +452,22 @@ describe("the staff's coupons", () => {
     expect(await count()).toBe(before);
   });
 
+  it("refuses a misnamed field rather than ignoring it: categoryIds[] would have made a whole-cart coupon", async () => {
+    const fields: Record<string, string> = form({ code: "only-beds", "categoryIds[]": String(categories[1]!.id) });
+    const answer = await post(fields);
+    expect(answer.status).toBe(400);
+    expect(asRecord(answer.body)).toMatchObject({
+      formError: "Unknown field: categoryIds[]",
+      fieldErrors: { "categoryIds[]": "Unknown field: categoryIds[]" },
+    });
+    expect(await db.selectFrom("coupons").select("id").where("code", "=", "ONLY-BEDS").execute()).toEqual([]);
+    // The form's own name writes the categories.
+    const { "categoryIds[]": misnamed, ...named } = fields;
+    expect((await post({ ...named, categoryIds: misnamed! })).status).toBe(302);
+    const list = asRecord((await call(adminCoupons.loader, getRequest("/admin/coupons?q=only-beds", { Cookie: cookie }))).body);
+    expect(asRecord(list.list).rows).toMatchObject([{ code: "ONLY-BEDS", categoryIds: [categories[1]!.id] }]);
+  });
+
   it("creates once for a repeated post, pauses and resumes, and audits each change", async () => {
     const fields = form({
       code: "welcome-5",
