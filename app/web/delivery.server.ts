@@ -3,7 +3,7 @@
 // for a question anyone may ask; it ends with the browser).
 import { createCookie } from "@remix-run/node";
 import { z } from "zod";
-import { AppError, isAppError } from "~/lib/errors.server";
+import { isAppError } from "~/lib/errors.server";
 import { isSecureRequest, parseWith } from "~/lib/http.server";
 import { deliveryQuote } from "~/models/delivery/quote.server";
 import type { DeliveryCheckState, DeliveryQuote } from "~/utils/delivery";
@@ -13,16 +13,18 @@ import { IdSchema } from "~/utils/schemas";
 
 const ApiQuerySchema = z.object({ pincode: PincodeSchema, itemId: IdSchema.optional() });
 
-/** GET /api/delivery: each parameter once; 400 for a bad one, 404 for an unknown pincode or product. */
+/**
+ * GET /api/delivery: 400 for a bad parameter with its own message (docs/api.md, Delivery), a
+ * parameter sent twice included (its values are not one pincode, not one id); 404 for an unknown
+ * pincode or product.
+ */
 export function deliveryForApi(request: Request): Promise<DeliveryQuote> {
   const params = new URL(request.url).searchParams;
-  for (const key of ["pincode", "itemId"]) {
-    if (params.getAll(key).length > 1) throw new AppError(400, `Send ${key} once`, { [key]: `Send ${key} once` });
-  }
-  const query = parseWith(ApiQuerySchema, {
-    pincode: params.get("pincode") ?? undefined,
-    itemId: params.get("itemId") || undefined,
-  });
+  const param = (key: string) => {
+    const values = params.getAll(key);
+    return values.length > 1 ? values : values[0] || undefined;
+  };
+  const query = parseWith(ApiQuerySchema, { pincode: param("pincode"), itemId: param("itemId") });
   return deliveryQuote(query.pincode, query.itemId ?? null);
 }
 
