@@ -413,9 +413,32 @@ interface Scenario {
   signed?: (raw: string) => Auth;
 }
 
-const staffPage =
-  (fields: Body = {}) =>
-  async (): Promise<Scenario> => ({ values: fields });
+/** A category's fields, with an upload beside the image address (the upload wins). */
+const categoryFields = (): Body => ({
+  title: unique("Docs cabinets"),
+  description: "Cabinets.",
+  imgPath: "/images/categories/office.svg",
+  imageFile: PNG(),
+});
+
+/** A line of the shared shopper's cart (a unit of the bench added first): its id. */
+async function shopperLine(): Promise<number> {
+  await addToCart(shopper.customer, ITEM_ID, 1);
+  return (await cartOf(shopper.customer)).items[0]!.id;
+}
+
+/** The shared shopper's cart holds something (a coupon applies to a cart, a payment order charges one). */
+async function nonEmptyCart(): Promise<Scenario> {
+  await addToCart(shopper.customer, ITEM_ID, 1);
+  return {};
+}
+
+/** A customer's new email, asked for (PUT /api/auth/profile) and waiting for the code mailed to it. */
+async function askNewEmail(who: Shopper): Promise<string> {
+  const email = uniqueEmail("docs-new");
+  expectSuccess(await send("PUT", "/api/auth/profile", { email, currentPassword: PASSWORD }, who.token), "ask for a new email");
+  return email;
+}
 
 /** What each documented row needs, by its request cell. */
 const SCENARIOS: Record<string, () => Promise<Scenario>> = {
@@ -440,27 +463,17 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   },
   "`POST /api/auth/confirm-email`": async () => {
     const who = await newShopper();
-    const email = uniqueEmail("docs-new");
-    expectSuccess(await send("PUT", "/api/auth/profile", { email, currentPassword: PASSWORD }, who.token), "ask for a new email");
+    const email = await askNewEmail(who);
     return { auth: who.token, values: { code: await latestEmailChangeCode(email) } };
   },
   "`POST /api/auth/logout`": async () => ({ auth: (await newShopper()).token }),
   "`POST /api/user/auth/logout`": async () => ({ auth: (await newShopper()).token }),
   // Cart (the shopper's cart: "anyone" is a guest or a customer)
   "`POST /api/cart/add`": async () => ({ auth: shopper.token }),
-  "`PUT /api/cart/update`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return { auth: shopper.token, values: { id: (await cartOf(shopper.customer)).items[0]!.id } };
-  },
-  "`DELETE /api/cart/clear/{id}`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return { auth: shopper.token, params: { id: (await cartOf(shopper.customer)).items[0]!.id } };
-  },
+  "`PUT /api/cart/update`": async () => ({ auth: shopper.token, values: { id: await shopperLine() } }),
+  "`DELETE /api/cart/clear/{id}`": async () => ({ auth: shopper.token, params: { id: await shopperLine() } }),
   "`DELETE /api/cart/clear`": async () => ({ auth: shopper.token }),
-  "`POST /api/cart/coupon`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return {};
-  },
+  "`POST /api/cart/coupon`": nonEmptyCart,
   "`DELETE /api/cart/coupon`": async () => ({}),
   // Orders
   "`POST /api/orders/add` `paymentMethod=cod`": async () => {
@@ -494,10 +507,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   }),
   "`POST /api/item/reviews`": async () => ({ auth: (await delivered()).token }),
   // Payments
-  "`POST /rzp/create-order`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return {};
-  },
+  "`POST /rzp/create-order`": nonEmptyCart,
   "`POST /rzp/verify-payment`": async () => {
     const who = await newShopper();
     return { auth: who.token, values: await proofOf(who, await apiPaymentOrder(who)) };
@@ -537,19 +547,10 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   // Storefront and account pages
   "`POST /` `intent=newsletter`": async () => ({}),
   "`POST /cart` `intent=add`": async () => ({}),
-  "`POST /cart` `intent=update`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return { auth: shopper.cookie, values: { id: (await cartOf(shopper.customer)).items[0]!.id } };
-  },
-  "`POST /cart` `intent=remove`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return { auth: shopper.cookie, values: { id: (await cartOf(shopper.customer)).items[0]!.id } };
-  },
+  "`POST /cart` `intent=update`": async () => ({ auth: shopper.cookie, values: { id: await shopperLine() } }),
+  "`POST /cart` `intent=remove`": async () => ({ auth: shopper.cookie, values: { id: await shopperLine() } }),
   "`POST /cart` `intent=clear`": async () => ({ auth: shopper.cookie }),
-  "`POST /cart` `intent=apply-coupon`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return {};
-  },
+  "`POST /cart` `intent=apply-coupon`": nonEmptyCart,
   "`POST /cart` `intent=remove-coupon`": async () => ({}),
   "`POST /wishlist` `intent=add`": async () => ({ values: { redirectTo: "/wishlist" } }),
   "`POST /wishlist` `intent=remove`": async () => {
@@ -561,10 +562,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     await addToCart(who.customer, ITEM_ID, 1);
     return { auth: who.cookie, values: { paymentMethod: "cod", expectedTotal: (await cartOf(who.customer)).total } };
   },
-  "`POST /checkout` `intent=apply-coupon`": async () => {
-    await addToCart(shopper.customer, ITEM_ID, 1);
-    return {};
-  },
+  "`POST /checkout` `intent=apply-coupon`": nonEmptyCart,
   "`POST /checkout` `intent=remove-coupon`": async () => ({}),
   "`POST /pay/{paymentOrderId}` `intent=gateway`": async () => {
     const who = await newShopper();
@@ -639,44 +637,24 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   }),
   "`POST /profile/email/confirm`": async () => {
     const who = await newShopper();
-    const email = uniqueEmail("docs-new");
-    expectSuccess(await send("PUT", "/api/auth/profile", { email, currentPassword: PASSWORD }, who.token), "ask for a new email");
+    const email = await askNewEmail(who);
     return { auth: who.cookie, values: { code: [...(await latestEmailChangeCode(email))] } };
   },
   "`POST /profile/email/resend`": async () => {
     const who = await newShopper();
-    expectSuccess(
-      await send("PUT", "/api/auth/profile", { email: uniqueEmail("docs-new"), currentPassword: PASSWORD }, who.token),
-      "ask for a new email",
-    );
+    await askNewEmail(who);
     return { auth: who.cookie };
   },
   "`POST /profile/email/cancel`": async () => {
     const who = await newShopper();
-    expectSuccess(
-      await send("PUT", "/api/auth/profile", { email: uniqueEmail("docs-new"), currentPassword: PASSWORD }, who.token),
-      "ask for a new email",
-    );
+    await askNewEmail(who);
     return { auth: who.cookie };
   },
   "`POST /admin/login`": async () => ({ values: { password: DEV_ADMIN_PASSWORD, respond: "inline" } }),
   // Staff pages
   "`POST /admin/logout`": async () => ({ auth: { Cookie: mergeCookies([await grantAdmin(getRequest("/"))]) } }),
-  "`POST /admin/categories` `intent=create`": staffPage({
-    title: unique("Docs cabinets"),
-    description: "Cabinets.",
-    imgPath: "/images/categories/office.svg",
-    imageFile: PNG(),
-  }),
-  "`POST /admin/categories` `intent=update`": async () => ({
-    values: {
-      id: await newCategory(),
-      title: unique("Docs cabinets"),
-      description: "Cabinets.",
-      imgPath: "/images/categories/office.svg",
-      imageFile: PNG(),
-    },
-  }),
+  "`POST /admin/categories` `intent=create`": async () => ({ values: categoryFields() }),
+  "`POST /admin/categories` `intent=update`": async () => ({ values: { ...categoryFields(), id: await newCategory() } }),
   "`POST /admin/categories` `intent=delete`": async () => ({ values: { id: await newCategory() } }),
   "`POST /admin/products` `intent=create`": async () => ({ values: productFields() }),
   "`POST /admin/products` `intent=update`": async () => {
