@@ -49,7 +49,11 @@ afterAll(async () => {
 /** What the client ends with: the whole body, or the error that broke it. */
 async function read(pathname: string): Promise<{ status: number; text: string } | { broken: string }> {
   try {
-    const response = await fetch(new URL(pathname, nginx.url), { method: "POST", body: "{}", headers: { "Content-Type": "application/json" } });
+    const response = await fetch(new URL(pathname, nginx.url), {
+      method: "POST",
+      body: "{}",
+      headers: { "Content-Type": "application/json" },
+    });
     return { status: response.status, text: await response.text() };
   } catch (error) {
     return { broken: String(error) };
