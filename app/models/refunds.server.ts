@@ -17,7 +17,7 @@ import { formatPrice } from "~/utils/money";
 import { recordAudit } from "./audit.server";
 import { queueRefundMail } from "./refund-mail.server";
 import { lockPaymentOrder } from "./payment-orders.server";
-import { getUserById } from "./users.server";
+import { getUserById } from "~/models/users/users.server";
 
 export type RefundReason = Reason;
 export type { RefundStatus };

@@ -22,7 +22,7 @@ import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
 import { queueReturnMail } from "./order-mail.server";
 import { queueRefund, sendRefundQuietly } from "./refunds.server";
-import { getUserById } from "./users.server";
+import { getUserById } from "~/models/users/users.server";
 
 export interface ReturnLine {
   orderItemId: number;

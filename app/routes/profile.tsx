@@ -13,15 +13,15 @@ import { parseWith, readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import type { User } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
 import {
   cancelEmailChange,
-  changePassword,
   confirmEmailChange,
   pendingEmailChange,
   resendEmailChangeCode,
   updateProfile,
-} from "~/models/users.server";
+} from "~/models/users/profile.server";
+import { changePassword } from "~/models/users/password.server";
 import { CHANGE_PASSWORD_FIELDS, EMAIL_CHANGE_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
 import { ChangePasswordSchema, ConfirmEmailSchema, CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/utils/hooks";

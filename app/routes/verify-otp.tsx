@@ -10,7 +10,7 @@ import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resendSignupCode, verifySignup } from "~/models/users.server";
+import { resendSignupCode, verifySignup } from "~/models/users/signup.server";
 import { EmailOnlySchema, OtpSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/utils/hooks";
 import { EmailSchema } from "~/utils/schemas";

@@ -14,7 +14,7 @@ import { isAppError } from "~/lib/errors.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
-import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/admin-users.server";
+import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/users/admin.server";
 import { handleRefundWebhook } from "~/models/refunds.server";
 import {
   CATEGORY_GAINED_PRODUCT,
@@ -30,7 +30,7 @@ import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
 import type { ProductInput } from "~/utils/admin-schemas";
-import { changePassword, requestPasswordReset, resetPassword } from "~/models/users.server";
+import { changePassword, requestPasswordReset, resetPassword } from "~/models/users/password.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as apiLogin from "~/routes/api.user.auth.login";
 import * as pageLogin from "~/routes/login";

@@ -14,7 +14,7 @@ import { commitSession, getSession, sessionCookie } from "~/lib/session.server";
 import type { Paged } from "~/models/admin-catalogue.server";
 import { CATEGORY_IN_USE, listCategoriesPage, listProductsPage } from "~/models/admin-catalogue.server";
 import { dashboardStats, listOrdersPage, orderStatusCounts, percentChange } from "~/models/admin-orders.server";
-import { listUsersPage, USER_HAS_ORDERS } from "~/models/admin-users.server";
+import { listUsersPage, USER_HAS_ORDERS } from "~/models/users/admin.server";
 import { latestAudit } from "~/models/audit.server";
 import { getCategoryBySlug, getItemBySlug } from "~/models/catalogue.server";
 import type { Order } from "~/models/orders.server";

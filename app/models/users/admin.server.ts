@@ -17,11 +17,12 @@ import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./admin-catalogue.server";
-import { changed } from "./admin-catalogue.server";
-import { recordAudit } from "./audit.server";
+import type { Paged } from "~/models/admin-catalogue.server";
+import { changed } from "~/models/admin-catalogue.server";
+import { recordAudit } from "~/models/audit.server";
 import type { User } from "./users.server";
-import { findByEmail, saveUserDetails, toUser } from "./users.server";
+import { saveUserDetails } from "./profile.server";
+import { findByEmail, toUser } from "./users.server";
 
 export type AdminUser = User & { createdAt: string; orderCount: number; canLogIn: boolean };
 
