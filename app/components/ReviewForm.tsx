@@ -3,7 +3,7 @@
 // fields when something is wrong). Works without JavaScript; shown to a customer who received the
 // piece, filled with their review when they wrote one.
 import { Form } from "@remix-run/react";
-import type { OwnReview } from "~/models/reviews.server";
+import type { OwnReview } from "~/models/reviews/read.server";
 import { useIsPending } from "~/utils/hooks";
 import { RATINGS, REVIEW_FIELDS } from "~/utils/reviews";
 import { FormBanner } from "./AuthLayout";

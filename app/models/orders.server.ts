@@ -26,7 +26,7 @@ import { lockForPlacement, recordPlacement } from "./payment-orders.server";
 import type { OrderRefund } from "./refunds.server";
 import { orderRefunds, queueCancellationRefund, sendRefundQuietly } from "./refunds.server";
 import { lockCartItems, releaseForCustomer, withAvailability } from "./reservations.server";
-import { inviteReviews } from "./reviews.server";
+import { inviteReviews } from "~/models/reviews/mail.server";
 import { getUserById } from "~/models/users/users.server";
 
 /** Orders placed before delivery zones (migration 0018) were promised 5-7 business days, delivered by creation + DELIVERY_DAYS. */

@@ -10,7 +10,7 @@ import { Stars } from "~/components/ReviewStars";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { listReviewsPage, moderateReview } from "~/models/reviews.server";
+import { listReviewsPage, moderateReview } from "~/models/reviews/admin.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/utils/hooks";

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse, publicApiHandler } from "~/lib/api.server";
 import { pageParams, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { ownReview, productReviews, saveReview } from "~/models/reviews.server";
+import { ownReview, productReviews } from "~/models/reviews/read.server";
+import { saveReview } from "~/models/reviews/write.server";
 import { requireApiUser } from "~/web/auth.server";
 import { ReviewApiQuerySchema, ReviewSchema } from "~/utils/review-schemas";
 

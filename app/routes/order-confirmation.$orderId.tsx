@@ -13,7 +13,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
-import { reviewablePieces } from "~/models/reviews.server";
+import { reviewablePieces } from "~/models/reviews/read.server";
 import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { getOrderByParam } from "~/models/orders.server";

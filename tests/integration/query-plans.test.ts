@@ -22,7 +22,7 @@ import { listProductsPage } from "~/models/admin-catalogue.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
 import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue.server";
 import { pageOfOrders } from "~/models/orders.server";
-import { productReviews } from "~/models/reviews.server";
+import { productReviews } from "~/models/reviews/read.server";
 import { searchItems } from "~/models/search.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
