@@ -20,7 +20,7 @@ import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "./audit.server";
 import { assertStock, CART_FULL } from "./cart.server";
 import { checkOrderDelivery } from "./delivery.server";
-import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "./coupons.server";
+import { countCouponUse, discountForOrder, parseSnapshot, releaseCouponUse } from "~/models/coupons/uses.server";
 import { queueOrderConfirmation, queueShippedMail } from "./order-mail.server";
 import { lockForPlacement, recordPlacement } from "./payment-orders.server";
 import type { OrderRefund } from "./refunds.server";

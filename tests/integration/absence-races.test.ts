@@ -25,7 +25,7 @@ import {
   insertProduct,
   updateProduct,
 } from "~/models/admin-catalogue.server";
-import { createCoupon } from "~/models/admin-coupons.server";
+import { createCoupon } from "~/models/coupons/admin.server";
 import { IMPORT_RACE, importProductsCsv } from "~/models/product-csv.server";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
