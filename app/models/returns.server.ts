@@ -21,7 +21,8 @@ import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "./audit.server";
 import { queueReturnMail } from "./order-mail.server";
-import { queueRefund, sendRefundQuietly } from "./refunds.server";
+import { queueRefund } from "~/models/refunds/queue.server";
+import { sendRefundQuietly } from "~/models/refunds/send.server";
 import { getUserById } from "~/models/users/users.server";
 
 export interface ReturnLine {

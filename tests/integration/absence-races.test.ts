@@ -15,7 +15,7 @@ import { offlinePayment } from "~/lib/payments.server";
 import { issueResetToken, LIVE_RESET_LINKS } from "~/lib/one-time-codes.server";
 import { hashPassword } from "~/lib/password.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/users/admin.server";
-import { handleRefundWebhook } from "~/models/refunds.server";
+import { handleRefundWebhook } from "~/models/refunds/webhook.server";
 import {
   CATEGORY_GAINED_PRODUCT,
   CATEGORY_IN_USE,
