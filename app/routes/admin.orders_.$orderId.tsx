@@ -23,7 +23,8 @@ import { MAX_CARRIER_LENGTH, MAX_TRACKING_LENGTH, ShipmentSchema } from "~/utils
 import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { RefundList } from "~/components/RefundList";
 import { ReturnsSection } from "~/components/Returns";
-import { decideReturn, returnsForOrder } from "~/models/returns.server";
+import { decideReturn } from "~/models/returns/admin.server";
+import { returnsForOrder } from "~/models/returns/read.server";
 import { ReturnDecisionSchema } from "~/utils/return-schemas";
 
 export const handle = { section: "Orders" };

@@ -4,7 +4,8 @@ import { requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { getOrderByParam } from "~/models/orders.server";
-import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import { requestReturn } from "~/models/returns/request.server";
+import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
 import { requireApiUser, requireOrderViewer } from "~/web/auth.server";
 import { ReturnRequestSchema } from "~/utils/return-schemas";
 

@@ -4,7 +4,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { decideReturn } from "~/models/returns.server";
+import { decideReturn } from "~/models/returns/admin.server";
 import { isAdminRequest, requireApiUser } from "~/web/auth.server";
 import { RETURN_FIELDS, RETURN_MESSAGES } from "~/utils/returns";
 import { IdSchema } from "~/utils/schemas";
