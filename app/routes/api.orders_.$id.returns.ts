@@ -3,7 +3,7 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { getOrderByParam } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 import { requestReturn } from "~/models/returns/request.server";
 import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
 import { requireApiUser, requireOrderViewer } from "~/web/auth.server";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { isAdminRequest, requireApiUser } from "~/web/auth.server";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { ShipmentSchema } from "~/utils/shipment";

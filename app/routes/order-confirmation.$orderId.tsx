@@ -17,7 +17,7 @@ import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
 import { reviewablePieces } from "~/models/reviews/read.server";
 import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
 import { requireOrderPageViewer } from "~/web/auth.server";
-import { getOrderByParam } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";
 import { paymentLabel } from "~/utils/order-status";
 

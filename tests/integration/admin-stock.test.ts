@@ -10,7 +10,7 @@ import { grantAdmin } from "~/web/admin.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { latestAudit } from "~/models/audit.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { CSV_COLUMNS, exportProductsCsv, ImportRejected, importProductsCsv, NOTHING_IMPORTED } from "~/models/product-csv.server";
 import * as productsPage from "~/routes/admin.products";
 import { loader as exportLoader } from "~/routes/admin.products_.export[.csv]";

@@ -21,7 +21,7 @@ import type { OrderDiscount } from "~/models/coupons/uses.server";
 import { applyCoupon } from "~/models/coupons/apply.server";
 import { countCouponUse, keepCouponHoldForPayment } from "~/models/coupons/uses.server";
 import { PAID_HOLD_HOURS } from "~/models/coupons/check.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { requestReturn } from "~/models/returns/request.server";
 import * as adminCoupons from "~/routes/admin.coupons";
 import * as cartCouponApi from "~/routes/api.cart.coupon";

@@ -7,7 +7,7 @@ import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
 import { createZone, deleteZone, findPincode, updateZone, zoneFor } from "~/models/delivery.server";
-import { getOrder } from "~/models/orders.server";
+import { getOrder } from "~/models/orders/read.server";
 import * as adminDelivery from "~/routes/admin.delivery";
 import * as apiDelivery from "~/routes/api.delivery";
 import * as checkoutPage from "~/routes/checkout";

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { dataGeneration, whenListening } from "~/lib/write-watch.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { CSV_COLUMNS, exportProductsCsv, importProductsCsv } from "~/models/product-csv.server";
 import { loader as productLoader } from "~/routes/product.$slug";
 import { grantAdmin } from "~/web/admin.server";

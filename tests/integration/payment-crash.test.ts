@@ -9,7 +9,7 @@ import { ready } from "~/lib/boot.server";
 import { db, isPostgresUrl } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { createPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
-import { AMOUNT_MISMATCH } from "~/models/orders.server";
+import { AMOUNT_MISMATCH } from "~/models/orders/place.server";
 import type { Customer } from "./order-helpers";
 import { addToCart, cartLines, checkoutFields, countOrders, itemMaker, newCustomer, placeViaApi, SHIPPING, stockOf } from "./order-helpers";
 

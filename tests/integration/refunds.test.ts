@@ -15,7 +15,7 @@ import { AppError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
 import { offlinePayment, signWebhook } from "~/lib/payments.server";
 import { refundUnplacedPayment } from "~/models/checkout.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { sweepRefunds } from "~/models/refunds/sweep.server";
 import type { RefundRequest } from "~/models/refunds/queue.server";

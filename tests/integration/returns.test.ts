@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { decideReturn, listReturnsPage } from "~/models/returns/admin.server";
 import { requestReturn } from "~/models/returns/request.server";
 import { returnableFor, returnsForOrder } from "~/models/returns/read.server";

@@ -9,7 +9,7 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
 import { getItemById } from "~/models/catalogue.server";
-import { changeOrderStatus } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews/admin.server";
 import { markHelpful, saveReview } from "~/models/reviews/write.server";
 import { productReviews } from "~/models/reviews/read.server";

@@ -8,7 +8,7 @@ import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import { ORDER_STATUSES } from "~/utils/order-status";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./admin-catalogue.server";
+import type { Paged } from "~/models/admin-catalogue.server";
 
 export interface AdminOrderRow {
   id: number;

@@ -6,7 +6,7 @@ import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { paymentLabel } from "~/utils/order-status";
-import type { Order } from "./orders.server";
+import type { Order } from "./read.server";
 
 const SHOP = "Sagwan Living";
 
