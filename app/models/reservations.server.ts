@@ -128,7 +128,7 @@ export async function lockCartItems(trx: Db, cartId: string): Promise<void> {
 /**
  * The most units of one product one payment order holds: cash on delivery's figure. A larger
  * order is still placed if the stock allows when it is paid; one account cannot take a
- * product's whole stock out of sale without paying for it (fifth security review).
+ * product's whole stock out of sale without paying for it.
  */
 export const MAX_HELD_PER_PIECE = COD_LIMITS.unitsPerPiece;
 
