@@ -160,7 +160,7 @@ export async function holdUnits(
 
 /**
  * End what a payment order holds (its payment failed, or it is owed a refund): its units and its
- * coupon's use (coupons.server); with `userId`, only when it is that customer's. Answers how many
+ * coupon's use (coupons/uses.server); with `userId`, only when it is that customer's. Answers how many
  * products it held.
  */
 export async function releaseForPayment(db: Db, paymentOrderId: string, userId?: number): Promise<number> {

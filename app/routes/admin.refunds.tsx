@@ -11,7 +11,7 @@ import { Pagination } from "~/components/Pagination";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { refundUnplacedPayment } from "~/models/checkout.server";
+import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds/admin.server";
 import { loadList, readAdminForm, requireAdmin } from "~/web/admin.server";

@@ -17,7 +17,7 @@ import { paymentMode } from "~/lib/payments.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { getCart } from "~/models/cart.server";
 import { shortage } from "~/models/reservations.server";
-import { checkout } from "~/models/checkout.server";
+import { checkout } from "~/models/orders/checkout.server";
 import { lastShippingAddress, listOrders } from "~/models/orders/list.server";
 import { requireUser } from "~/web/auth.server";
 import { couponPost, isCouponPost } from "~/web/coupon.server";

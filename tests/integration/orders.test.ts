@@ -7,7 +7,7 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
-import { placeCodOrder } from "~/models/checkout.server";
+import { placeCodOrder } from "~/models/orders/checkout.server";
 import type { Order } from "~/models/orders/read.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import { EMPTY_CART } from "~/models/orders/orderable.server";

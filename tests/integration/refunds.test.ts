@@ -14,7 +14,7 @@ import { env } from "~/lib/env.server";
 import { AppError } from "~/lib/errors.server";
 import { settleMail } from "~/lib/mail.server";
 import { offlinePayment, signWebhook } from "~/lib/payments.server";
-import { refundUnplacedPayment } from "~/models/checkout.server";
+import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import { paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { sweepRefunds } from "~/models/refunds/sweep.server";

@@ -9,7 +9,7 @@ import type { ShippingAddress } from "~/utils/checkout";
 import { discountedTotals } from "~/utils/pricing";
 import { countCouponUse, discountForOrder, parseSnapshot } from "~/models/coupons/uses.server";
 import { checkOrderDelivery } from "~/models/delivery.server";
-import { lockForPlacement, recordPlacement } from "~/models/payment-orders.server";
+import { lockForPlacement, recordPlacement } from "~/models/payments/payment-orders.server";
 import { releaseForCustomer } from "~/models/reservations.server";
 import { getUserById } from "~/models/users/users.server";
 import { queueOrderConfirmation } from "./mail.server";

@@ -10,7 +10,7 @@ import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import type { Paged } from "~/models/admin-catalogue.server";
 import { recordAudit } from "~/models/audit.server";
-import { lockPaymentOrder } from "~/models/payment-orders.server";
+import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
 import { committedAmount, gatewayKeyFor, inTransaction, paidRupees, REFUND_TOO_LARGE } from "./queue.server";
 import type { Refund } from "./read.server";
 import { getRefund } from "./read.server";

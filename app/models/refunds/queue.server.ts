@@ -10,7 +10,7 @@ import { nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "~/models/audit.server";
-import { lockPaymentOrder } from "~/models/payment-orders.server";
+import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
 import type { RefundReason } from "./read.server";
 
 export interface RefundRequest {

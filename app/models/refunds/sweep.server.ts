@@ -3,7 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { errorMessage } from "~/lib/log.server";
-import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "~/models/checkout.server";
+import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { sendRefundQuietly } from "./send.server";
 
 /** How long the sweep keeps resending a refund without an answer (Razorpay keeps an idempotency key for a limited time). */
