@@ -12,7 +12,7 @@ import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
 import { NonceProvider } from "~/hooks/useNonce";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
-import { scheduleRefundSweep } from "~/models/refund-queue.server";
+import { scheduleRefundSweep } from "~/models/refunds/sweep.server";
 
 // The production server (server/index.ts) reaches these as build.entry.module: not ready at once
 // on SIGTERM, then the shutdown hooks and the database's close once the in-flight requests are done

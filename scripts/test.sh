@@ -34,7 +34,9 @@ setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run
 unit=$!
 
 step "typecheck" npx tsc
-step "lint" bash -c "npx eslint --max-warnings=0 . && npx prettier --check . >/dev/null && echo \"Prettier: every file formatted\""
+# Lint: ESLint (with the layer rules), Prettier, and no import loop among the app's and the server's
+# modules (madge, configured under "madge" in package.json: the `~/` alias through tsconfig.json).
+step "lint" bash -c "npx eslint --max-warnings=0 . && npx prettier --check . >/dev/null && echo \"Prettier: every file formatted\" && npx madge --circular --no-spinner app server"
 step "build" npm run build
 
 printf '\n== unit and integration\n'

@@ -8,7 +8,7 @@ import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { COUPON_INPUT } from "~/utils/coupon-fields";
 import { useIsPending } from "~/hooks/useIsPending";
 
-/** The cart's coupon as the box shows it (models/coupons.server's CartCoupon). */
+/** The cart's coupon as the box shows it (models/coupons/apply.server's CartCoupon). */
 export interface CouponView {
   code: string;
   deal: string;

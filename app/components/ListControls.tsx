@@ -3,7 +3,8 @@
 // q) is kept; a new sort or filter starts again at page 1.
 import { Form, Link, useSearchParams } from "@remix-run/react";
 import { FilterIcon } from "~/components/icons";
-import type { CategoryQuery, Sort } from "~/utils/catalogue";
+import type { Sort } from "~/utils/catalogue";
+import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import { AVAILABILITY, PRICE_RANGE_KEYS, PRICE_RANGES, SORT_LABELS, SORTS } from "~/utils/catalogue";
 
 const SORT_CHOSEN = "border-wood-600 bg-wood-600 text-white";

@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { statusLabel } from "~/utils/order-status";
-import type { OrderEvent, OrderLine } from "~/models/orders.server";
+import type { OrderEvent, OrderLine } from "~/models/orders/read.server";
 import type { ShippingAddress } from "~/utils/checkout";
 
 export function OrderItemList({ items }: { items: OrderLine[] }) {

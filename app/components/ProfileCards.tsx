@@ -10,7 +10,7 @@ import { OtpInput } from "~/components/OtpInput";
 import type { FormResult } from "~/hooks/useFormErrors";
 import { useFormErrors } from "~/hooks/useFormErrors";
 import { useIsPending } from "~/hooks/useIsPending";
-import type { User } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
 import { CHANGE_PASSWORD_FIELDS, EMAIL_CHANGE_FIELDS, PROFILE_FIELDS } from "~/utils/account-fields";
 
 /** Where each of the page's forms posts: one route module each, under /profile. */

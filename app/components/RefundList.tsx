@@ -1,7 +1,7 @@
 // An order's refunds as its customer reads them (ADR 0024): 'Refund of ₹X: processing / refunded
 // on {date} / failed, our team will contact you', each with its state as a word and a colour.
 // The admin's order page shows the same list.
-import type { OrderRefund } from "~/models/refunds.server";
+import type { OrderRefund } from "~/models/refunds/read.server";
 import { REFUND_REASON_LABEL, REFUND_STATE_LABEL, refundSentence } from "~/utils/refunds";
 
 const TONE: Record<string, string> = {

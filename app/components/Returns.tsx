@@ -2,7 +2,7 @@
 // returns with their timelines, and the staff's decisions on the admin order page. Plain forms
 // that post to the page's own action: everything works without JavaScript.
 import { Form } from "@remix-run/react";
-import type { OrderReturn, Returnable } from "~/models/returns.server";
+import type { OrderReturn, Returnable } from "~/models/returns/read.server";
 import { formatDateTime, formatLongDate } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";

@@ -3,8 +3,8 @@
 // fields when something is wrong). Works without JavaScript; shown to a customer who received the
 // piece, filled with their review when they wrote one.
 import { Form } from "@remix-run/react";
-import type { OwnReview } from "~/models/reviews.server";
 import { useIsPending } from "~/hooks/useIsPending";
+import type { OwnReview } from "~/models/reviews/read.server";
 import { RATINGS, REVIEW_FIELDS } from "~/utils/reviews";
 import { FormBanner } from "./FormBanner";
 import { fieldA11y, FormField, fieldProps } from "./FormField";

@@ -4,7 +4,7 @@
 // the review form for a customer who received the piece.
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
-import type { ProductReviews, PublicReview, ReviewViewer } from "~/models/reviews.server";
+import type { ProductReviews, PublicReview, ReviewViewer } from "~/models/reviews/read.server";
 import { formatLongDate } from "~/utils/dates";
 import type { ReviewSort } from "~/utils/reviews";
 import { ratingLabel, REVIEW_PARAMS, REVIEW_SORT_LABELS, REVIEW_SORTS } from "~/utils/reviews";

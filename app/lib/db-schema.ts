@@ -88,7 +88,7 @@ export interface ItemsTable {
   updatedAt: string;
   /** bumped by every write to the row (edits, imports, orders, cancellations); an edit made from another version is refused */
   version: Generated<number>;
-  /** the product's visible reviews: how many, and the sum of their ratings (migration 0020; reviews.server keeps them) */
+  /** the product's visible reviews: how many, and the sum of their ratings (migration 0020; models/reviews/ keeps them) */
   reviewCount: Generated<number>;
   ratingTotal: Generated<number>;
   /** 1: made after it is ordered, delivered in at least 14-21 business days (migration 0018; ADR 0017) */
@@ -158,7 +158,7 @@ export interface StockReservationsTable {
 
 export type CouponKind = "percent" | "fixed";
 
-/** A coupon code the staff made (migration 0019; app/models/coupons.server, the money rule in utils/pricing). */
+/** A coupon code the staff made (migration 0019; app/models/coupons/, the money rule in utils/pricing). */
 export interface CouponsTable {
   id: Generated<number>;
   /** upper-case: codes are matched without case */
@@ -186,7 +186,7 @@ export interface CouponCategoriesTable {
   categoryId: number;
 }
 
-/** A coupon use held by a payment order while its customer pays (migration 0021; coupons.server). */
+/** A coupon use held by a payment order while its customer pays (migration 0021; models/coupons/uses.server). */
 export interface CouponHoldsTable {
   paymentOrderId: string;
   couponId: number;

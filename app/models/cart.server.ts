@@ -5,9 +5,9 @@ import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
-import type { CartCoupon } from "./coupons.server";
-import { cartCoupon } from "./coupons.server";
-import { availabilityOf, withAvailability } from "./reservations.server";
+import type { CartCoupon } from "~/models/coupons/apply.server";
+import { cartCoupon } from "~/models/coupons/apply.server";
+import { assertStock, availabilityOf, withAvailability } from "./reservations.server";
 import type { DiscountedTotals } from "~/utils/pricing";
 import { MAX_CART_LINES, MAX_QUANTITY, totalsWithCoupon } from "~/utils/pricing";
 
@@ -125,42 +125,6 @@ async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine
   const row = await lineQuery(db).where("cartLines.cartId", "=", cartId).where("cartLines.id", "=", lineId).executeTakeFirst();
   if (!row) throw new AppError(404, LINE_GONE);
   return (await toLines(db, cartId, [row]))[0]!;
-}
-
-/**
- * What a stock check reads of a product: its title, the units the customer may have (`stock`: the
- * stock on hand less what others hold, reservations.server's availableUnits) and, when it is
- * known, how many units others hold while they pay (`held`).
- */
-export interface StockCheck {
-  title: string;
-  stock: number;
-  quantity: number;
-  held?: number;
-}
-
-/**
- * What stops `quantity` units of a product from being had, in words; null when nothing does. The
- * one wording of a stock shortage: the cart says it as it is, an order (`"ordering"`) adds what
- * to do about it in the cart.
- */
-export function shortage(line: StockCheck, when: "adding" | "ordering" = "adding"): string | null {
-  const ordering = when === "ordering";
-  if (line.stock <= 0 && (line.held ?? 0) > 0) {
-    const advice = ordering ? "remove it from your cart, or try again in a few minutes" : "try again in a few minutes";
-    return `${line.title} is held for customers who are paying for it now. Please ${advice}.`;
-  }
-  if (line.stock <= 0) return `${line.title} is out of stock${ordering ? ". Please remove it from your cart." : ""}`;
-  if (line.quantity > line.stock) {
-    return `Only ${line.stock} of ${line.title} left in stock${ordering ? ". Please lower the quantity in your cart." : ""}`;
-  }
-  return null;
-}
-
-/** Refuse (409) a line the stock does not cover, in shortage's words. */
-export function assertStock(line: StockCheck, when: "adding" | "ordering" = "adding"): void {
-  const problem = shortage(line, when);
-  if (problem) throw new AppError(409, problem, undefined, undefined, "STOCK_SHORTAGE");
 }
 
 /**

@@ -1,14 +1,16 @@
-// Stock held while a customer pays (issue 13, item 2; docs/decisions/0012): creating a payment
-// order holds its cart's units for RESERVATION_MINUTES. What a customer may have of a product is
-// its stock on hand less what other customers hold now (`availableUnits`, the one rule); cart
-// adds, orders (cash or online) and new payment orders all read it. A hold ends when its payment
-// fails, when it becomes an order (placeOrder deletes it with the stock it takes), when the same
-// customer makes a newer payment order, or when it expires: an expired row simply stops counting,
-// and housekeeping deletes it. "Now" is the database's clock on PostgreSQL (db.server's dbNow and
-// dbNowValue, read under the locks), so servers whose clocks differ agree on which holds are live.
+// Stock held while a customer pays (docs/decisions/0012): creating a payment order holds its
+// cart's units for RESERVATION_MINUTES. What a customer may have of a product is its stock on hand
+// less what other customers hold now (`availableUnits`, the one rule), and what falls short is said
+// in one wording (`shortage`); cart adds, orders (cash or online) and new payment orders all read
+// them. A hold ends when its payment fails, when it becomes an order (placeOrder deletes it with
+// the stock it takes), when the same customer makes a newer payment order, or when it expires: an
+// expired row simply stops counting, and housekeeping deletes it. "Now" is the database's clock on
+// PostgreSQL (db.server's dbNow and dbNowValue, read under the locks), so servers whose clocks
+// differ agree on which holds are live.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, dbNowValue, isPostgres, nowIso } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
+import { AppError } from "~/lib/errors.server";
 import { COD_LIMITS } from "~/utils/checkout";
 
 /** When a hold made at `now` (dbNow's, read under the locks) ends. */
@@ -19,6 +21,42 @@ export function reservationExpiry(now = new Date()): string {
 /** The rule: units of a product a customer may have = stock on hand less what others hold now, never below 0. */
 export function availableUnits(stock: number, heldByOthers: number): number {
   return Math.max(0, stock - heldByOthers);
+}
+
+/**
+ * What a stock check reads of a product: its title, the units the customer may have (`stock`: the
+ * stock on hand less what others hold, availableUnits) and, when it is known, how many units others
+ * hold while they pay (`held`).
+ */
+export interface StockCheck {
+  title: string;
+  stock: number;
+  quantity: number;
+  held?: number;
+}
+
+/**
+ * What stops `quantity` units of a product from being had, in words; null when nothing does. The
+ * one wording of a stock shortage: the cart says it as it is, an order (`"ordering"`) adds what
+ * to do about it in the cart.
+ */
+export function shortage(line: StockCheck, when: "adding" | "ordering" = "adding"): string | null {
+  const ordering = when === "ordering";
+  if (line.stock <= 0 && (line.held ?? 0) > 0) {
+    const advice = ordering ? "remove it from your cart, or try again in a few minutes" : "try again in a few minutes";
+    return `${line.title} is held for customers who are paying for it now. Please ${advice}.`;
+  }
+  if (line.stock <= 0) return `${line.title} is out of stock${ordering ? ". Please remove it from your cart." : ""}`;
+  if (line.quantity > line.stock) {
+    return `Only ${line.stock} of ${line.title} left in stock${ordering ? ". Please lower the quantity in your cart." : ""}`;
+  }
+  return null;
+}
+
+/** Refuse (409) a line the stock does not cover, in shortage's words. */
+export function assertStock(line: StockCheck, when: "adding" | "ordering" = "adding"): void {
+  const problem = shortage(line, when);
+  if (problem) throw new AppError(409, problem, undefined, undefined, "STOCK_SHORTAGE");
 }
 
 /**
@@ -90,7 +128,7 @@ export async function lockCartItems(trx: Db, cartId: string): Promise<void> {
 /**
  * The most units of one product one payment order holds: cash on delivery's figure. A larger
  * order is still placed if the stock allows when it is paid; one account cannot take a
- * product's whole stock out of sale without paying for it (fifth security review).
+ * product's whole stock out of sale without paying for it.
  */
 export const MAX_HELD_PER_PIECE = COD_LIMITS.unitsPerPiece;
 
@@ -122,7 +160,7 @@ export async function holdUnits(
 
 /**
  * End what a payment order holds (its payment failed, or it is owed a refund): its units and its
- * coupon's use (coupons.server); with `userId`, only when it is that customer's. Answers how many
+ * coupon's use (coupons/uses.server); with `userId`, only when it is that customer's. Answers how many
  * products it held.
  */
 export async function releaseForPayment(db: Db, paymentOrderId: string, userId?: number): Promise<number> {

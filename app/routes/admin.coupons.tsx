@@ -8,7 +8,7 @@ import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { Pagination } from "~/components/Pagination";
 import { useFormErrors } from "~/hooks/useFormErrors";
 import { parseWith } from "~/lib/http.server";
-import type { AdminCoupon } from "~/models/admin-coupons.server";
+import type { AdminCoupon } from "~/models/coupons/admin.server";
 import {
   createCoupon,
   deleteCoupon,
@@ -16,7 +16,7 @@ import {
   listCouponsPage,
   setCouponPaused,
   updateCoupon,
-} from "~/models/admin-coupons.server";
+} from "~/models/coupons/admin.server";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 import { listSearch } from "~/utils/admin-url";
 import { COUPON_FIELDS, COUPON_KIND_LABELS, COUPON_KINDS, istDay } from "~/utils/coupon-fields";

@@ -6,7 +6,7 @@ import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminU
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminOtherMethods, loadList, requireAdmin } from "~/web/admin.server";
-import { listOrdersPage, orderStatusCounts } from "~/models/admin-orders.server";
+import { listOrdersPage, orderStatusCounts } from "~/models/orders/admin.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";

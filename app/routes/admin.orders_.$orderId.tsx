@@ -13,7 +13,8 @@ import { notFound } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { changeOrderStatus, getOrderByParam } from "~/models/orders.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
@@ -23,7 +24,8 @@ import { MAX_CARRIER_LENGTH, MAX_TRACKING_LENGTH, ShipmentSchema } from "~/utils
 import { ShipmentDetails } from "~/components/ShipmentDetails";
 import { RefundList } from "~/components/RefundList";
 import { ReturnsSection } from "~/components/Returns";
-import { decideReturn, returnsForOrder } from "~/models/returns.server";
+import { decideReturn } from "~/models/returns/admin.server";
+import { returnsForOrder } from "~/models/returns/read.server";
 import { ReturnDecisionSchema } from "~/utils/return-schemas";
 
 export const handle = { section: "Orders" };

@@ -5,7 +5,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
-import { listReturnsPage } from "~/models/returns.server";
+import { listReturnsPage } from "~/models/returns/admin.server";
 import { adminOtherMethods, loadList, requireAdmin } from "~/web/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";

@@ -3,7 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { confirmEmailChange } from "~/models/users.server";
+import { confirmEmailChange } from "~/models/users/profile.server";
 import { ConfirmEmailSchema } from "~/utils/account-schemas";
 import { requireApiUser } from "~/web/auth.server";
 

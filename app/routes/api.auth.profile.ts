@@ -4,7 +4,7 @@ import { requireMutation } from "~/lib/api-params.server";
 import { requireApiUser } from "~/web/auth.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { updateProfile } from "~/models/users.server";
+import { updateProfile } from "~/models/users/profile.server";
 import { CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 
 /** GET: the signed-in user (one of this shop's additions, docs/api.md: for clients checking their token). */

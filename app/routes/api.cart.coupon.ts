@@ -4,7 +4,7 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { getCart } from "~/models/cart.server";
-import { applyCoupon, removeCoupon } from "~/models/coupons.server";
+import { applyCoupon, removeCoupon } from "~/models/coupons/apply.server";
 import { requireApiUser } from "~/web/auth.server";
 import { currentCartId } from "~/web/owner.server";
 

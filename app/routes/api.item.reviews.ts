@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse, publicApiHandler } from "~/lib/api.server";
 import { pageParams, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { ownReview, productReviews, saveReview } from "~/models/reviews.server";
+import { ownReview, productReviews } from "~/models/reviews/read.server";
+import { saveReview } from "~/models/reviews/write.server";
 import { requireApiUser } from "~/web/auth.server";
 import { ReviewApiQuerySchema, ReviewSchema } from "~/utils/review-schemas";
 
@@ -25,7 +26,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 
 /**
  * POST `{ itemId, rating, title, body }` by a customer who received the piece: 201 with their
- * review when written, 200 when it edits the one they wrote. The rules are reviews.server's: 401
+ * review when written, 200 when it edits the one they wrote. The rules are models/reviews/'s: 401
  * signed out, 403 not received, 404 no such product, 400 bad input, 429.
  */
 export const action = ({ request }: ActionFunctionArgs) =>

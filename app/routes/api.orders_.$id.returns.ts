@@ -3,8 +3,9 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { getOrderByParam } from "~/models/orders.server";
-import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
+import { getOrderByParam } from "~/models/orders/read.server";
+import { requestReturn } from "~/models/returns/request.server";
+import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
 import { requireApiUser, requireOrderViewer } from "~/web/auth.server";
 import { ReturnRequestSchema } from "~/utils/return-schemas";
 
@@ -23,7 +24,7 @@ export const loader = ({ request, params }: LoaderFunctionArgs) =>
 
 /**
  * POST `{ reason, details, lines: [{ orderItemId, quantity }] }` by the order's customer: 201 with
- * the return (docs/api.md, Returns). The rules are returns.server's: 404 not yours, 409 not
+ * the return (docs/api.md, Returns). The rules are models/returns/'s: 404 not yours, 409 not
  * delivered, past the 48-hour window or more units than are left, 400 bad input.
  */
 export const action = ({ request, params }: ActionFunctionArgs) =>

@@ -3,7 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { requireOrderViewer } from "~/web/auth.server";
 import { AppError } from "~/lib/errors.server";
-import { getOrderByParam } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 
 /** GET one order; 404 when it does not exist or is not the caller's. */
 export const loader = ({ request, params }: LoaderFunctionArgs) =>

@@ -4,7 +4,7 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { checkout } from "~/models/checkout.server";
+import { checkout } from "~/models/orders/checkout.server";
 import { requireApiUser } from "~/web/auth.server";
 import { CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema } from "~/utils/checkout";
 

@@ -4,7 +4,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { resendSignupCode } from "~/models/users.server";
+import { resendSignupCode } from "~/models/users/signup.server";
 import { ResendSchema } from "~/utils/account-schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
 import { apiHandler } from "~/lib/api.server";
 import { pageParams, pagedArray } from "~/lib/api-params.server";
-import { pageOfUsers } from "~/models/admin-users.server";
+import { pageOfUsers } from "~/models/users/admin.server";
 
 /** GET: one page of the accounts (`User[]`, newest first, with X-Total-Count and Link), for the shop's admin only (403 otherwise). */
 export const loader = ({ request }: LoaderFunctionArgs) =>

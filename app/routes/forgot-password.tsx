@@ -10,7 +10,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { publicOrigin } from "~/lib/mail.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { requestPasswordReset } from "~/models/users.server";
+import { requestPasswordReset } from "~/models/users/password.server";
 import { FORGOT_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { EmailOnlySchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";

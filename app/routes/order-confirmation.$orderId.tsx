@@ -12,11 +12,12 @@ import { StatusBadge } from "~/components/StatusBadge";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { requestReturn, returnableFor, returnsForOrder } from "~/models/returns.server";
-import { reviewablePieces } from "~/models/reviews.server";
+import { requestReturn } from "~/models/returns/request.server";
+import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
+import { reviewablePieces } from "~/models/reviews/read.server";
 import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
 import { requireOrderPageViewer } from "~/web/auth.server";
-import { getOrderByParam } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";
 import { paymentLabel } from "~/utils/order-status";
 
@@ -38,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { order, email: user.email, returns, returnable, reviewable };
 }
 
-/** 'Request a return': the order's customer, within the window (returns.server checks it all). */
+/** 'Request a return': the order's customer, within the window (models/returns/ checks it all). */
 export const action = ({ request, params }: ActionFunctionArgs) =>
   pageAction(
     request,

@@ -7,7 +7,7 @@ import { AddressLines } from "~/components/OrderParts";
 import { contact } from "~/content/contact";
 import { requireOrderPageViewer } from "~/web/auth.server";
 import { env } from "~/lib/env.server";
-import { getOrderByParam } from "~/models/orders.server";
+import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";
 import { useHydrated } from "~/hooks/useHydrated";
 import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState } from "~/utils/invoice";

@@ -9,7 +9,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith, readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { updateProfile } from "~/models/users.server";
+import { updateProfile } from "~/models/users/profile.server";
 import { CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
 import { requireUser } from "~/web/auth.server";
 

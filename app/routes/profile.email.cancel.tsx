@@ -5,7 +5,7 @@ import type { ProfileCard } from "~/components/ProfileCards";
 import { ConfirmEmailOutlet } from "~/components/ProfileCards";
 import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { cancelEmailChange } from "~/models/users.server";
+import { cancelEmailChange } from "~/models/users/profile.server";
 import { requireUser } from "~/web/auth.server";
 
 export const handle = { profileCard: "email" satisfies ProfileCard };

@@ -8,7 +8,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { confirmEmailChange } from "~/models/users.server";
+import { confirmEmailChange } from "~/models/users/profile.server";
 import { ConfirmEmailSchema } from "~/utils/account-schemas";
 import { requireUser } from "~/web/auth.server";
 

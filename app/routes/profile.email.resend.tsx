@@ -6,7 +6,7 @@ import { ConfirmEmailOutlet } from "~/components/ProfileCards";
 import { pageAction } from "~/lib/form.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resendEmailChangeCode } from "~/models/users.server";
+import { resendEmailChangeCode } from "~/models/users/profile.server";
 import { requireUser } from "~/web/auth.server";
 
 export const handle = { profileCard: "email" satisfies ProfileCard };

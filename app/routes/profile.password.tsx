@@ -8,7 +8,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { changePassword } from "~/models/users.server";
+import { changePassword } from "~/models/users/password.server";
 import { ChangePasswordSchema } from "~/utils/account-schemas";
 import { requireUser } from "~/web/auth.server";
 

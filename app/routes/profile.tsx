@@ -7,7 +7,7 @@ import { Form, Link, Outlet, useLoaderData, useMatches } from "@remix-run/react"
 import { BoxIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import type { ProfileCard, ProfileContext } from "~/components/ProfileCards";
 import { AccountSecurity, ConfirmEmail, PersonalInformation } from "~/components/ProfileCards";
-import { pendingEmailChange } from "~/models/users.server";
+import { pendingEmailChange } from "~/models/users/profile.server";
 import { requireUser } from "~/web/auth.server";
 
 export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];

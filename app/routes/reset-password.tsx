@@ -8,7 +8,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resetPassword, resetTokenIsLive } from "~/models/users.server";
+import { resetPassword, resetTokenIsLive } from "~/models/users/password.server";
 import { MESSAGES, RESET_PASSWORD_FIELDS } from "~/utils/account-fields";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
-import { startPayment } from "~/models/checkout.server";
+import { startPayment } from "~/models/payments/start.server";
 import { requireApiUser } from "~/web/auth.server";
 
 /**

@@ -4,7 +4,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
 import { getUserId } from "~/lib/identity.server";
-import { paymentCallback } from "~/models/checkout.server";
+import { paymentCallback } from "~/models/payments/callback.server";
 
 /**
  * The callback URL of Razorpay's redirect flow, and of the offline test gateway's page: a form POST

@@ -4,7 +4,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { payOnTestGateway } from "~/models/checkout.server";
+import { payOnTestGateway } from "~/models/payments/test-gateway.server";
 import { requireApiUser } from "~/web/auth.server";
 
 const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);

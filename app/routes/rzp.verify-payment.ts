@@ -3,7 +3,7 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { isAppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { confirmPayment } from "~/models/checkout.server";
+import { confirmPayment } from "~/models/payments/verify.server";
 import { requireApiUser } from "~/web/auth.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readRawBody } from "~/lib/http.server";
-import { handleWebhook } from "~/models/checkout.server";
+import { handleWebhook } from "~/models/payments/webhook.server";
 
 /**
  * Razorpay's webhook (set it up for payment.captured, order.paid, payment.failed, refund.created,

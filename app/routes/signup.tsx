@@ -10,7 +10,7 @@ import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { commitSession, getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { registerAccount } from "~/models/users.server";
+import { registerAccount } from "~/models/users/signup.server";
 import { MESSAGES, SIGNUP_FIELDS } from "~/utils/account-fields";
 import { SignupSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";

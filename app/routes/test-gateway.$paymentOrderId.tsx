@@ -11,7 +11,7 @@ import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError } from "~/lib/errors.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
-import { testGatewayPage } from "~/models/checkout.server";
+import { testGatewayPage } from "~/models/payments/test-gateway.server";
 import { requireUser } from "~/web/auth.server";
 import { formatPrice } from "~/utils/money";
 

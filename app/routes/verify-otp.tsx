@@ -11,7 +11,7 @@ import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { getSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resendSignupCode, verifySignup } from "~/models/users.server";
+import { resendSignupCode, verifySignup } from "~/models/users/signup.server";
 import { EmailOnlySchema, OtpSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";
 import { EmailSchema } from "~/utils/schemas";

@@ -1,6 +1,6 @@
 // Shared (client + server) catalogue shapes and the category page's query parameters. Free of zod, so
-// the pages' browser code may import it; the query's schema is catalogue-schemas.ts (server use only).
-export type { CategoryQuery } from "./catalogue-schemas";
+// the pages' browser code may import it; the query's schema and its type, CategoryQuery, are
+// catalogue-schemas.ts (server use only; browser code imports the type alone).
 
 export interface Category {
   id: number;

@@ -27,7 +27,7 @@ export interface DiscountedTotals extends CartTotals {
   discount: number;
 }
 
-/** A coupon's money rule, as the staff set it (models/coupons.server reads it from the coupon). */
+/** A coupon's money rule, as the staff set it (models/coupons/ reads it from the coupon). */
 export interface DiscountRule {
   kind: "percent" | "fixed";
   /** a percentage from 1 to 100, or whole rupees */

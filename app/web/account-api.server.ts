@@ -8,8 +8,8 @@ import { parseWith, readBody } from "~/lib/http.server";
 import { bearerToken, revokeRequestToken } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { destroySession, getSession } from "~/lib/session.server";
-import type { User } from "~/models/users.server";
-import { registerAccount } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
+import { registerAccount } from "~/models/users/signup.server";
 import { RegisterSchema } from "~/utils/account-schemas";
 import { authenticateCredentials, signInForToken } from "./auth.server";
 

@@ -14,8 +14,10 @@ import type { ShopSession } from "~/lib/session.server";
 import { commitNewSession, commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adoptGuestCart } from "~/models/cart.server";
-import type { User, VerifiedLogin } from "~/models/users.server";
-import { assertLoginCurrent, getUserById, verifyLogin } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
+import type { VerifiedLogin } from "~/models/users/login.server";
+import { assertLoginCurrent, verifyLogin } from "~/models/users/login.server";
+import { getUserById } from "~/models/users/users.server";
 import { adoptGuestWishlist } from "~/models/wishlist.server";
 import { LoginSchema } from "~/utils/account-schemas";
 import type { ToastInput } from "~/utils/toast";
@@ -75,13 +77,13 @@ export async function isAdminRequest(request: Request): Promise<boolean> {
   return session.get("isAdmin") === true && (await adminGrantValid(session.get("adminGrant")));
 }
 
-/** Order pages: the signed-in customer (else the redirect to /login), and as orders.server's Viewer (the shop's admin sees every order). */
+/** Order pages: the signed-in customer (else the redirect to /login), and as models/orders/read's Viewer (the shop's admin sees every order). */
 export async function requireOrderPageViewer(request: Request): Promise<{ user: User; viewer: { userId: number; isAdmin: boolean } }> {
   const user = await requireUser(request);
   return { user, viewer: { userId: user.id, isAdmin: await isAdminRequest(request) } };
 }
 
-/** API order paths: who is asking, as orders.server's Viewer. The shop's admin, or a customer (else 401). */
+/** API order paths: who is asking, as models/orders/read's Viewer. The shop's admin, or a customer (else 401). */
 export async function requireOrderViewer(request: Request): Promise<{ userId: number | null; isAdmin: boolean }> {
   if (await isAdminRequest(request)) return { userId: await getUserId(request), isAdmin: true };
   const user = await requireApiUser(request);

@@ -5,7 +5,7 @@ import { data } from "@remix-run/node";
 import { isAppError } from "~/lib/errors.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { applyCoupon, removeCoupon } from "~/models/coupons.server";
+import { applyCoupon, removeCoupon } from "~/models/coupons/apply.server";
 import { COUPON_INTENTS } from "~/utils/coupon-fields";
 import { requireUser } from "./auth.server";
 

@@ -2,7 +2,7 @@
 // one falls back, the page never fails on its URL) and who is looking (the form for a customer
 // who received the piece, the reviews they marked helpful).
 import { getUserId } from "~/lib/identity.server";
-import { productReviews, reviewViewer } from "~/models/reviews.server";
+import { productReviews, reviewViewer } from "~/models/reviews/read.server";
 import { ReviewListQuerySchema } from "~/utils/review-schemas";
 import { REVIEW_PARAMS } from "~/utils/reviews";
 

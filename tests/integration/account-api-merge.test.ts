@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { registerAccount, verifySignup } from "~/models/users.server";
+import { registerAccount, verifySignup } from "~/models/users/signup.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import * as cartGet from "~/routes/api.cart.get";
 import * as login from "~/routes/api.user.auth.login";

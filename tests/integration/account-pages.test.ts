@@ -14,8 +14,8 @@ import { clientOf, LIMITS, rateLimitClient, UNKNOWN_CLIENT } from "~/lib/rate-li
 import { settleMail } from "~/lib/mail.server";
 import { CODE_MESSAGES, MAX_CODE_ATTEMPTS, RESET_INVALID, UNKNOWN_ATTEMPT } from "~/lib/one-time-codes.server";
 import { sessionCookie } from "~/lib/session.server";
-import type { User } from "~/models/users.server";
-import { registerAccount, verifySignup } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
+import { registerAccount, verifySignup } from "~/models/users/signup.server";
 import * as root from "~/root";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as apiRegister from "~/routes/api.user.auth.register";

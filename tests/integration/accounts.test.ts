@@ -18,8 +18,9 @@ import {
   UNKNOWN_ATTEMPT,
 } from "~/lib/one-time-codes.server";
 import { clientOf, LIMITS } from "~/lib/rate-limit.server";
-import type { User } from "~/models/users.server";
-import { registerAccount, requestPasswordReset, resetPassword, verifySignup } from "~/models/users.server";
+import type { User } from "~/models/users/users.server";
+import { registerAccount, verifySignup } from "~/models/users/signup.server";
+import { requestPasswordReset, resetPassword } from "~/models/users/password.server";
 import * as authLogin from "~/routes/api.auth.login";
 import * as authLogout from "~/routes/api.auth.logout";
 import * as confirmEmail from "~/routes/api.auth.confirm-email";

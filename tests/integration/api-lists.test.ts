@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, nowIso, toCount } from "~/lib/db.server";
 import { issueToken } from "~/lib/identity.server";
-import type { Order } from "~/models/orders.server";
+import type { Order } from "~/models/orders/read.server";
 import * as ordersList from "~/routes/api.orders";
 import * as userList from "~/routes/api.user.list";
 import * as ordersPage from "~/routes/orders";

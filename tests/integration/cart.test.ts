@@ -14,7 +14,7 @@ import {
   removeCartLine,
   updateCartLine,
 } from "~/models/cart.server";
-import { orderableLines } from "~/models/orders.server";
+import { orderableLines } from "~/models/orders/orderable.server";
 import { asOwner, currentCartId } from "~/web/owner.server";
 import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { createTestItem } from "../support/items";

@@ -15,7 +15,8 @@ import { listItemsInCategory, toItem } from "~/models/catalogue/products.server"
 import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";
-import type { CategoryQuery, Item } from "~/utils/catalogue";
+import type { Item } from "~/utils/catalogue";
+import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { getRequest } from "../support/requests";
 import type { Answer } from "../support/route-calls";

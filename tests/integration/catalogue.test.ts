@@ -14,7 +14,8 @@ import {
   pageOfFeatured,
   toItem,
 } from "~/models/catalogue/products.server";
-import type { CategoryQuery, Item, PriceRange } from "~/utils/catalogue";
+import type { Item, PriceRange } from "~/utils/catalogue";
+import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import { PRICE_RANGE_KEYS } from "~/utils/catalogue";
 
 const SLUGS = ["living-room", "bedroom", "dining-room", "office", "outdoor"];

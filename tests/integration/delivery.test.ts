@@ -8,7 +8,7 @@ import { db, toCount } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
 import { createZone, deleteZone, updateZone } from "~/models/delivery/zones.server";
 import { findPincode, zoneFor } from "~/models/delivery/quote.server";
-import { getOrder } from "~/models/orders.server";
+import { getOrder } from "~/models/orders/read.server";
 import * as adminDelivery from "~/routes/admin.delivery";
 import * as apiDelivery from "~/routes/api.delivery";
 import * as checkoutPage from "~/routes/checkout";

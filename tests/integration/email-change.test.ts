@@ -13,17 +13,11 @@ import { issueToken } from "~/lib/identity.server";
 import { publicOrigin, settleMail } from "~/lib/mail.server";
 import { findResetToken, issueResetToken, LIVE_RESET_LINKS, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
 import { clientOf, LIMITS, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
-import { updateUserByAdmin } from "~/models/admin-users.server";
-import type { User } from "~/models/users.server";
-import {
-  changePassword,
-  confirmEmailChange,
-  registerAccount,
-  requestPasswordReset,
-  resetPassword,
-  updateProfile,
-  verifySignup,
-} from "~/models/users.server";
+import { updateUserByAdmin } from "~/models/users/admin.server";
+import type { User } from "~/models/users/users.server";
+import { changePassword, requestPasswordReset, resetPassword } from "~/models/users/password.server";
+import { confirmEmailChange, updateProfile } from "~/models/users/profile.server";
+import { registerAccount, verifySignup } from "~/models/users/signup.server";
 import * as confirmEmail from "~/routes/api.auth.confirm-email";
 import * as authProfile from "~/routes/api.auth.profile";
 import * as login from "~/routes/login";

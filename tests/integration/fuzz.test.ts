@@ -172,7 +172,7 @@ beforeAll(async () => {
   known.paymentIds = [paid.paymentId];
   known.paymentSignatures = [paid.signature];
   // The known payment is recorded once, here, refused because the cart changed after paying: a
-  // real payment is recorded even when its order is refused (checkout.server's recordPayment), and
+  // real payment is recorded even when its order is refused (models/payments/verify's recordPayment), and
   // every fuzzed request that sends it again must then write nothing.
   await addToCart(customer, inStock[2].id, 1);
   const refused = await placeViaApi(

@@ -9,7 +9,7 @@ import { ready } from "~/lib/boot.server";
 import { db, dbNow, isPostgresUrl } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
-import { createCoupon } from "~/models/admin-coupons.server";
+import { createCoupon } from "~/models/coupons/admin.server";
 import * as cartCouponApi from "~/routes/api.cart.coupon";
 import * as createPayment from "~/routes/rzp.create-order";
 import { jsonRequest } from "../support/requests";

@@ -35,6 +35,11 @@ describe("layer rules", () => {
     ["app/lib/probe.server.ts", 'import { useIsPending } from "~/hooks/useIsPending";\nexport const x = useIsPending;\n'],
     ["app/hooks/probe.ts", 'import { FormField } from "~/components/FormField";\nexport const x = FormField;\n'],
     ["app/hooks/probe.ts", 'import { db } from "~/lib/db.server";\nexport const x = db;\n'],
+    // The rules hold in the models' domain folders too.
+    ["app/lib/probe.server.ts", 'import { getOrder } from "~/models/orders/read.server";\nexport const x = getOrder;\n'],
+    ["app/components/Probe.tsx", 'import { getOrder } from "~/models/orders/read.server";\nexport const x = getOrder;\n'],
+    ["app/models/orders/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
+    ["app/models/orders/probe.server.ts", "export function f(request: Request) {\n  return request.url;\n}\n"],
   ])("%s refuses %j", async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);
   });
@@ -47,6 +52,8 @@ describe("layer rules", () => {
     ["app/lib/probe.server.ts", 'import { formatPrice } from "~/utils/money";\nexport const x = formatPrice;\n'],
     ["app/components/Probe.tsx", 'import { useIsPending } from "~/hooks/useIsPending";\nexport const x = useIsPending;\n'],
     ["app/hooks/probe.ts", 'import { CART_ACTION } from "~/utils/cart";\nexport const x = CART_ACTION;\n'],
+    ["app/components/Probe.tsx", 'import type { Order } from "~/models/orders/read.server";\nexport type X = Order;\n'],
+    ["app/models/orders/probe.server.ts", 'import { getCart } from "~/models/cart.server";\nexport const x = getCart;\n'],
   ])("%s allows %j", async (file, code) => {
     expect(await problems(file, code)).toEqual([]);
   });

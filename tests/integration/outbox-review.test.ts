@@ -12,7 +12,7 @@ import { HOUSEKEEPING_LEASE, housekeepIfDue, purgeExpired, takeLease } from "~/l
 import { queueMail, settleMail } from "~/lib/mail.server";
 import type { OutboxRow } from "~/lib/outbox.server";
 import { CLAIM_MS, claimDue, drainOutbox, EXPIRED_UNSENT, MAX_ATTEMPTS, retryFailedMail } from "~/lib/outbox.server";
-import { requestPasswordReset } from "~/models/users.server";
+import { requestPasswordReset } from "~/models/users/password.server";
 import { RESET_TTL_MS } from "~/lib/one-time-codes.server";
 import { UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import * as adminMail from "~/routes/admin.mail";

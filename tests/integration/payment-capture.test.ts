@@ -10,7 +10,7 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { GATEWAY_UNAVAILABLE, signPayment } from "~/lib/payments.server";
-import { NOT_CAPTURED } from "~/models/checkout.server";
+import { NOT_CAPTURED } from "~/models/payments/verify.server";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { jsonRequest } from "../support/requests";

@@ -8,8 +8,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, isPostgresUrl } from "~/lib/db.server";
 import { offlinePayment } from "~/lib/payments.server";
-import { createPaymentOrder, placeOnlineOrder, placeRecordedPayment } from "~/models/checkout.server";
-import { AMOUNT_MISMATCH } from "~/models/orders.server";
 import type { Customer } from "../support/orders";
 import {
   addToCart,
@@ -22,6 +20,9 @@ import {
   SHIPPING,
   stockOf,
 } from "../support/orders";
+import { createPaymentOrder } from "~/models/payments/start.server";
+import { placeOnlineOrder, placeRecordedPayment } from "~/models/payments/place.server";
+import { AMOUNT_MISMATCH } from "~/models/orders/place.server";
 
 beforeAll(async () => {
   await ready;

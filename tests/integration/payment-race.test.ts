@@ -13,7 +13,7 @@ import * as cartClearLine from "~/routes/api.cart.clear_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import { offlinePayment } from "~/lib/payments.server";
-import { queueRefund } from "~/models/refunds.server";
+import { queueRefund } from "~/models/refunds/queue.server";
 import { lockHolder, untilWaiting } from "../support/pg-locks";
 import { jsonRequest } from "../support/requests";
 import { asRecord, call } from "../support/route-calls";

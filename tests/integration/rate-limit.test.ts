@@ -15,7 +15,8 @@ import {
   UNKNOWN_CLIENT,
 } from "~/lib/rate-limit.server";
 import { checkAdminPassword } from "~/models/admin-access.server";
-import { registerAccount, resendSignupCode, verifyLogin, verifySignup } from "~/models/users.server";
+import { registerAccount, resendSignupCode, verifySignup } from "~/models/users/signup.server";
+import { verifyLogin } from "~/models/users/login.server";
 import { latestCode } from "../support/outbox";
 import { getRequest } from "../support/requests";
 import { newCustomer, PASSWORD } from "../support/orders";

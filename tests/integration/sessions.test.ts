@@ -9,7 +9,7 @@ import { purgeExpired } from "~/lib/housekeeping.server";
 import { LIMITS } from "~/lib/rate-limit.server";
 import { FIRST_VISIT_MS, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS, commitSession, getSession, sessionCookie } from "~/lib/session.server";
 import { addToCart as addToCartModel, clearCart } from "~/models/cart.server";
-import { saveUserDetails } from "~/models/users.server";
+import { saveUserDetails } from "~/models/users/profile.server";
 import { action as cartAction, loader as cartLoader } from "~/routes/cart";
 import { action as signupAction } from "~/routes/signup";
 import { action as verifyAction } from "~/routes/verify-otp";

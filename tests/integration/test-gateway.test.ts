@@ -9,7 +9,7 @@ import { env } from "~/lib/env.server";
 import { settleMail } from "~/lib/mail.server";
 import { isValidPaymentSignature } from "~/lib/payments.server";
 import { isSameSite, PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
-import { PAYMENT_FAILED } from "~/models/checkout.server";
+import { PAYMENT_FAILED } from "~/models/payments/verify.server";
 import * as ordersAdd from "~/routes/api.orders_.add";
 import * as checkoutPage from "~/routes/checkout";
 import * as login from "~/routes/login";

@@ -8,7 +8,8 @@ import { PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB, ItemRow } from "~/lib/db-schema";
-import type { CategoryQuery, Item } from "~/utils/catalogue";
+import type { Item } from "~/utils/catalogue";
+import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import { mergedPriceRanges } from "~/utils/catalogue";
 import { averageRating } from "~/utils/reviews";
 

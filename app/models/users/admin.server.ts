@@ -1,6 +1,7 @@
 // The back-office's customers: the paged list, and adding, editing and deleting accounts.
 import type { ListPage, RowWindow } from "~/lib/api-params.server";
 import type { Db } from "~/lib/db.server";
+import type { Paged } from "~/models/catalogue/admin-lists.server";
 import {
   containsText,
   db as defaultDb,
@@ -17,10 +18,10 @@ import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./catalogue/admin-lists.server";
-import { changed, recordAudit } from "./audit.server";
+import { changed, recordAudit } from "~/models/audit.server";
 import type { User } from "./users.server";
-import { findByEmail, saveUserDetails, toUser } from "./users.server";
+import { saveUserDetails } from "./profile.server";
+import { findByEmail, toUser } from "./users.server";
 
 export type AdminUser = User & { createdAt: string; orderCount: number; canLogIn: boolean };
 

@@ -1,18 +1,20 @@
-// The staff's refund queue (/admin/refunds, ADR 0012): payments that need someone (a payment
-// marked failed without a refund, a paid payment whose order was refused and never placed) and
-// refunds by state, with the actions on them; and the sweep that sends refunds nobody sent (a
-// crash after the commit, a gateway without an answer) and refunds refused payments left longer
-// than REFUSED_PAYMENT_HOURS.
+// The staff's refund queue (/admin/refunds, ADR 0012): payments that need someone (a payment marked
+// failed without a refund, a paid payment whose order was refused and never placed) and refunds by
+// state, with the actions on a refund: retry a failed one, send a pending one again.
 import type { Db } from "~/lib/db.server";
+import type { Paged } from "~/models/catalogue/admin-lists.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
-import { errorMessage } from "~/lib/log.server";
+import { AppError } from "~/lib/errors.server";
+import { formatPrice } from "~/utils/money";
 import type { RefundFilter } from "~/utils/refunds";
 import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./catalogue/admin-lists.server";
-import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "./checkout.server";
-import type { Refund } from "./refunds.server";
-import { sendDueRefunds } from "./refunds.server";
+import { recordAudit } from "~/models/audit.server";
+import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
+import { committedAmount, gatewayKeyFor, inTransaction, paidRupees, REFUND_TOO_LARGE } from "./queue.server";
+import type { Refund } from "./read.server";
+import { getRefund } from "./read.server";
+import { sendRefund } from "./send.server";
 
 export interface PaymentNeedingAction {
   paymentOrderId: string;
@@ -134,39 +136,62 @@ export async function listRefundsPage(query: { status: RefundFilter; page: numbe
 }
 
 /**
- * The sweep: pending refunds left unsent for a minute are sent again (same key), and paid payments
- * whose order was refused and not placed for REFUSED_PAYMENT_HOURS are refunded. Answers what it did.
+ * The staff's retry of a failed refund: pending again with a new gateway key (Razorpay answers
+ * the same failed refund to the old key), when the payment still has that much left to refund;
+ * with its audit row, in one transaction. Then sent. 409 when it is not failed.
  */
-export async function sweepRefunds(db: Db = defaultDb, now = new Date()): Promise<{ sent: number; refunded: number }> {
-  const sent = await sendDueRefunds(db, now);
-  const before = nowIso(new Date(now.getTime() - REFUSED_PAYMENT_HOURS * 60 * 60 * 1000));
-  const stale = await db
-    .selectFrom("paymentOrders")
-    .select("id")
-    .where("status", "=", "paid")
-    .where("failure", "is not", null)
-    .where("updatedAt", "<", before)
-    // Candidates only: refundUnplacedPayment decides again under the payment order's lock.
-    .where("orderId", "is", null)
-    .orderBy("updatedAt")
-    .limit(50)
-    .execute();
-  let refunded = 0;
-  for (const { id } of stale) {
-    try {
-      await refundUnplacedPayment(id, "system", db);
-      refunded++;
-    } catch (error) {
-      console.error(`payment order ${id} could not be refunded by the sweep:`, errorMessage(error));
-    }
-  }
-  return { sent, refunded };
+export async function retryFailedRefund(id: number, db: Db = defaultDb): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const head = await trx.selectFrom("refunds").select(["paymentOrderId"]).where("id", "=", id).executeTakeFirst();
+    if (!head) throw new AppError(404, "That refund was not found");
+    await lockPaymentOrder(trx, head.paymentOrderId);
+    const row = await trx
+      .selectFrom("refunds")
+      .select(["status", "amount", "paymentId", "idempotencyKey", "attempts"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+    if (row.status !== "failed") throw new AppError(409, "Only a failed refund can be retried");
+    const payment = await trx
+      .selectFrom("paymentOrders")
+      .select("amountPaise")
+      .where("id", "=", head.paymentOrderId)
+      .executeTakeFirstOrThrow();
+    const left = paidRupees(payment.amountPaise) - (await committedAmount(trx, head.paymentOrderId, row.paymentId, id));
+    if (row.amount > left) throw new AppError(400, REFUND_TOO_LARGE(row.amount, Math.max(0, left)));
+    await trx
+      .updateTable("refunds")
+      .set({
+        status: "pending",
+        gatewayKey: gatewayKeyFor(row.idempotencyKey, row.attempts + 1),
+        gatewayRefundId: null,
+        failureReason: null,
+        sendingUntil: null,
+        updatedAt: nowIso(),
+      })
+      .where("id", "=", id)
+      .where("status", "=", "failed")
+      .execute();
+    await recordAudit(trx, {
+      action: "status",
+      entity: "refund",
+      entityId: id,
+      summary: `Refund #${id} of ${formatPrice(row.amount)} retried by the staff (failed → pending)`,
+    });
+  });
+  await sendRefund(id, db);
 }
 
-/** Every 5 minutes in the server process (entry.server), and once at start. */
-export function scheduleRefundSweep(db: Db = defaultDb, everyMs = 5 * 60 * 1000) {
-  const run = () => sweepRefunds(db).catch((error) => console.error("refund sweep failed:", errorMessage(error)));
-  const timer = setInterval(run, everyMs);
-  timer.unref();
-  void run();
+/** The staff's 'Send now' for a pending refund (no answer yet): audited, then sent with its same key. */
+export async function resendPendingRefund(id: number, db: Db = defaultDb): Promise<void> {
+  const row = await getRefund(id, db);
+  if (!row) throw new AppError(404, "That refund was not found");
+  if (row.status !== "pending") throw new AppError(409, "Only a pending refund can be sent again");
+  if (row.gatewayRefundId) throw new AppError(409, "The gateway has this refund already: its state comes from Razorpay");
+  await recordAudit(db, {
+    action: "update",
+    entity: "refund",
+    entityId: id,
+    summary: `Refund #${id} of ${formatPrice(row.amount)} sent again by the staff`,
+  });
+  await sendRefund(id, db);
 }

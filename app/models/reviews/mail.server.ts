@@ -1,10 +1,10 @@
-// The review mails (issue 17, part 3), through the same path as the order status mails (queued in
-// the outbox in the change's transaction; a failed send is retried and never undoes it):
-// the invitation to review the pieces of an order that was just delivered, and the notice to a
-// review's author that the staff hid it (with the reason) or showed it again. Every value is
-// escaped in the HTML part.
+// The review mails, through the same path as the order status mails (queued in the outbox in the
+// change's transaction; a failed send is retried and never undoes it): the invitation to review
+// the pieces of an order that was just delivered, and the notice to a review's author that the
+// staff hid it (with the reason) or showed it again. Every value is escaped in the HTML part.
 import type { Db } from "~/lib/db.server";
 import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
+import { reviewablePieces } from "./read.server";
 
 const SHOP = "Sagwan Living";
 
@@ -73,4 +73,16 @@ export function reviewModeratedMail(review: ModeratedReview, customer: { name: s
 
 export function queueReviewModeratedMail(db: Db, review: ModeratedReview, customer: { name: string; email: string }) {
   return queueMail(db, reviewModeratedMail(review, customer));
+}
+
+/**
+ * The invitation to review an order's pieces, queued in the transaction that makes the order
+ * delivered (a delivered order never moves again, so once per order). Lists the pieces still in
+ * the catalogue that the customer has not reviewed yet; none: no mail.
+ */
+export async function inviteReviews(order: { id: number; userId: number; status: string }, trx: Db): Promise<void> {
+  const pieces = (await reviewablePieces(order, trx)).filter((p) => !p.reviewed);
+  if (pieces.length === 0) return;
+  const customer = await trx.selectFrom("users").select(["name", "email"]).where("id", "=", order.userId).executeTakeFirst();
+  if (customer) await queueReviewInvite(trx, order.id, pieces, customer);
 }

@@ -1,6 +1,6 @@
 // The staff's coupons (/admin/coupons): a paged, searchable list with how often each was used,
 // creating and editing one, pausing and resuming it, and deleting one nobody used. Each change
-// writes its audit row in the same transaction. The customer's side is coupons.server.
+// writes its audit row in the same transaction. The customer's side is check, apply and uses.server.
 import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, isForeignKeyViolation, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { CouponKind } from "~/lib/db-schema";
@@ -9,9 +9,9 @@ import { describeDeal } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
 import type { PageInfo } from "~/utils/pagination";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import { recordAudit } from "./audit.server";
-import type { CouponRow } from "./coupons.server";
-import { heldUses, isLiveHold, lockedCoupon } from "./coupons.server";
+import { recordAudit } from "~/models/audit.server";
+import type { CouponRow } from "./check.server";
+import { heldUses, isLiveHold, lockedCoupon } from "./check.server";
 
 export interface AdminCoupon {
   id: number;

@@ -1,5 +1,6 @@
 // The back-office's view of orders and the dashboard's figures, all read from the database.
 import type { Db } from "~/lib/db.server";
+import type { Paged } from "~/models/catalogue/admin-lists.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
 import { isTestPaymentId } from "~/lib/payments.server";
 import type { SelectQueryBuilder } from "kysely";
@@ -8,7 +9,6 @@ import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import { ORDER_STATUSES } from "~/utils/order-status";
 import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
-import type { Paged } from "./catalogue/admin-lists.server";
 
 export interface AdminOrderRow {
   id: number;

@@ -4,11 +4,32 @@
 // decide from its own columns, read under the lock: `order_id` (written in the order's own
 // transaction), `status`, `payment_id`, `failure`. Never from the absence of a row in another
 // table: under READ COMMITTED a transaction still inserting that row is invisible.
+// The customer's own read of a payment order is here too (getPaymentOrder).
+
 import type { Selectable } from "kysely";
 import type { Db } from "~/lib/db.server";
-import { isPostgres } from "~/lib/db.server";
+import { db as defaultDb, isPostgres } from "~/lib/db.server";
 import type { PaymentOrdersTable } from "~/lib/db-schema";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
+import type { ShippingAddress } from "~/utils/checkout";
+
+export interface PaymentOrder extends Omit<Selectable<PaymentOrdersTable>, "checkout" | "coupon" | "createdAt" | "updatedAt"> {
+  shipping: ShippingAddress | null;
+  orderId: number | null;
+}
+
+/** A payment order of this customer's, or null. */
+export async function getPaymentOrder(id: string, userId: number, db: Db = defaultDb): Promise<PaymentOrder | null> {
+  const row = await db
+    .selectFrom("paymentOrders")
+    .select(["id", "userId", "amountPaise", "currency", "status", "paymentId", "checkout", "failure", "orderId"])
+    .where("id", "=", id)
+    .where("userId", "=", userId)
+    .executeTakeFirst();
+  if (!row) return null;
+  const checkout = row.checkout ? (JSON.parse(row.checkout) as { shipping?: ShippingAddress }) : null;
+  return { ...row, shipping: checkout?.shipping ?? null };
+}
 
 export type LockedPaymentOrder = Pick<
   Selectable<PaymentOrdersTable>,
