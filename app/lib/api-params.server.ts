@@ -8,7 +8,9 @@ export function slugParam(request: Request): string {
   const result = SlugSchema.safeParse(new URL(request.url).searchParams.get("slug") ?? "");
   if (!result.success)
     throw new AppError(400, result.error.issues[0]?.message ?? "A slug is required", {
-      slug: result.error.issues[0]?.message ?? "A slug is required",
+      fieldErrors: {
+        slug: result.error.issues[0]?.message ?? "A slug is required",
+      },
     });
   return result.data;
 }
@@ -17,7 +19,7 @@ export function slugParam(request: Request): string {
 export function requireMutation(request: Request, methods: string[]) {
   assertSameOrigin(request);
   if (!methods.includes(request.method.toUpperCase())) {
-    throw new AppError(405, `Method not allowed. Use ${methods.join(" or ")}.`, undefined, { Allow: methods.join(", ") });
+    throw new AppError(405, `Method not allowed. Use ${methods.join(" or ")}.`, { headers: { Allow: methods.join(", ") } });
   }
 }
 
@@ -29,7 +31,7 @@ export function otherMethods(allowed: string[]) {
   return ({ request }: { request: Request }) =>
     apiHandler(async () => {
       requireMutation(request, allowed);
-      throw new AppError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, undefined, { Allow: allowed.join(", ") });
+      throw new AppError(405, `Method not allowed. Use ${allowed.join(" or ")}.`, { headers: { Allow: allowed.join(", ") } });
     });
 }
 
@@ -102,7 +104,7 @@ export function pageParams(request: Request, sizes: PageSizes = LIST_PAGE_SIZES)
   const errors: Record<string, string> = {};
   if (typeof page === "string") errors.page = page;
   if (typeof pageSize === "string") errors.pageSize = pageSize;
-  if (typeof page === "string" || typeof pageSize === "string") throw new AppError(400, Object.values(errors)[0]!, errors);
+  if (typeof page === "string" || typeof pageSize === "string") throw new AppError(400, Object.values(errors)[0]!, { fieldErrors: errors });
   return { page, pageSize, offset: Math.min((page - 1) * pageSize, MAX_OFFSET), limit: pageSize };
 }
 

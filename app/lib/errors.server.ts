@@ -52,24 +52,36 @@ const CODE_OF_STATUS: Record<ErrorStatus, ErrorCode> = {
   503: "BUSY",
 };
 
+/** What an AppError carries besides its status and message. */
+export interface AppErrorDetails {
+  /** a message per field, shown beside it */
+  fieldErrors?: Record<string, string>;
+  /** headers for the answer (Retry-After, Allow, …) */
+  headers?: HeadersInit;
+  /** what callers branch on; by default the status's own code */
+  code?: ErrorCode;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
+  readonly fieldErrors?: Record<string, string>;
+  readonly headers?: HeadersInit;
 
   constructor(
     public status: ErrorStatus,
     message: string,
-    public fieldErrors?: Record<string, string>,
-    public headers?: HeadersInit,
-    code?: ErrorCode,
+    details: AppErrorDetails = {},
   ) {
     super(message);
     this.name = "AppError";
-    this.code = code ?? CODE_OF_STATUS[status];
+    this.fieldErrors = details.fieldErrors;
+    this.headers = details.headers;
+    this.code = details.code ?? CODE_OF_STATUS[status];
   }
 
   /** The same failure with another message (and field messages), keeping status, code and headers. */
   withMessage(message: string, fieldErrors = this.fieldErrors): AppError {
-    return new AppError(this.status, message, fieldErrors, this.headers, this.code);
+    return new AppError(this.status, message, { fieldErrors, headers: this.headers, code: this.code });
   }
 }
 
@@ -84,7 +96,7 @@ export class OrderExistsError extends AppError {
     public orderId: number,
     message: string,
   ) {
-    super(409, message, undefined, undefined, "ALREADY_ORDERED");
+    super(409, message, { code: "ALREADY_ORDERED" });
     this.name = "OrderExistsError";
   }
 }

@@ -142,7 +142,7 @@ export function refuseUnknownFields(keys: Iterable<string>, known: Iterable<stri
   for (const key of keys) {
     if (allowed.has(key)) continue;
     const name = key.slice(0, FIELD_NAME_SHOWN);
-    throw new AppError(400, `Unknown field: ${name}`, { [name]: `Unknown field: ${name}` });
+    throw new AppError(400, `Unknown field: ${name}`, { fieldErrors: { [name]: `Unknown field: ${name}` } });
   }
 }
 
@@ -161,7 +161,7 @@ export function parseWith<T extends z.ZodType>(schema: T, input: unknown): z.inf
   if (!result.success) {
     const errors = fieldErrors(result.error);
     const first = Object.values(errors)[0] ?? "Invalid input";
-    throw new AppError(400, first, errors);
+    throw new AppError(400, first, { fieldErrors: errors });
   }
   return result.data;
 }

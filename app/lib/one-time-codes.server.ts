@@ -73,7 +73,7 @@ function newHandle(): string {
  * another email, or a browser's sign-up asked for through the API. Nothing tells them apart.
  */
 export const UNKNOWN_ATTEMPT = "This sign-up was not found, or it has ended. Please register again.";
-const unknownAttempt = () => new AppError(404, UNKNOWN_ATTEMPT, { attemptId: UNKNOWN_ATTEMPT });
+const unknownAttempt = () => new AppError(404, UNKNOWN_ATTEMPT, { fieldErrors: { attemptId: UNKNOWN_ATTEMPT } });
 
 /** The attempts among `rows` that `ref` may reach (a handle matches one row at most). */
 function reachable<T extends { handle: string | null; payload: string | null }>(rows: T[], ref: AttemptRef): T[] {
@@ -187,14 +187,14 @@ export async function consumeSignupCode(
   const all = await query.orderBy("id", "desc").execute();
   const rows = attempt ? reachable(all, attempt) : all.filter((r) => !isBound(r.payload));
   if (attempt && rows.length === 0) throw unknownAttempt();
-  const fail = (message: string) => new AppError(400, message, { otp: message });
+  const fail = (message: string) => new AppError(400, message, { fieldErrors: { otp: message } });
   if (!attempt) {
     // Waiting as resend sees it: unused and within the attempt's life (its code may have expired).
     const lifeStart = now.getTime() - ATTEMPT_TTL_MS;
     const open = rows.filter((r) => !r.usedAt && Date.parse(r.createdAt) > lifeStart);
     // Refused, and nothing ends: ending them would let anyone who knows the email end a sign-up
     // whose client kept its attemptId (which still confirms it).
-    if (open.length > 1) throw new AppError(409, SEVERAL_WAITING, { otp: SEVERAL_WAITING });
+    if (open.length > 1) throw new AppError(409, SEVERAL_WAITING, { fieldErrors: { otp: SEVERAL_WAITING } });
   }
   const hash = codeHash("signup", email, code);
   const match = rows.find((r) => sameHash(r.codeHash, hash));
@@ -381,7 +381,7 @@ export async function renewEmailChangeCode(db: Db, userId: number, now = new Dat
  * pass the main db so the count survives the caller's rollback.
  */
 export async function consumeEmailChangeCode(db: Db, userId: number, code: string, now = new Date()): Promise<string> {
-  const fail = (message: string) => new AppError(400, message, { code: message });
+  const fail = (message: string) => new AppError(400, message, { fieldErrors: { code: message } });
   const change = await db
     .selectFrom("oneTimeCodes")
     .selectAll()

@@ -45,7 +45,7 @@ async function scrypt(
   client: string | null,
 ) {
   const held = client ? (heldBy.get(client) ?? 0) : 0;
-  if (client && held >= HASH_CAP.perClient) throw new AppError(429, TOO_MANY_AT_ONCE, undefined, { "Retry-After": "2" });
+  if (client && held >= HASH_CAP.perClient) throw new AppError(429, TOO_MANY_AT_ONCE, { headers: { "Retry-After": "2" } });
   if (client) heldBy.set(client, held + 1);
   try {
     return await capped(password, salt, keylen, options);
@@ -60,7 +60,7 @@ async function scrypt(
 
 async function capped(password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) {
   if (running >= HASH_CAP.running) {
-    if (waiting.length >= HASH_CAP.waiting) throw new AppError(503, BUSY_MESSAGE, undefined, { "Retry-After": "5" });
+    if (waiting.length >= HASH_CAP.waiting) throw new AppError(503, BUSY_MESSAGE, { headers: { "Retry-After": "5" } });
     await new Promise<void>((resolve) => waiting.push(resolve));
   } else {
     running += 1;

@@ -344,8 +344,10 @@ export async function forgiveTry(limit: Limit, client: Client, subject: string, 
 }
 
 function tooMany(retryMs: number): AppError {
-  return new AppError(429, "Too many attempts. Please wait a while and try again.", undefined, {
-    "Retry-After": String(Math.max(1, Math.ceil(retryMs / 1000))),
+  return new AppError(429, "Too many attempts. Please wait a while and try again.", {
+    headers: {
+      "Retry-After": String(Math.max(1, Math.ceil(retryMs / 1000))),
+    },
   });
 }
 

@@ -53,12 +53,12 @@ export async function withImage<T extends { imgPath: string }>(
 export async function checkedUpload(form: FormData, field = "imageFile"): Promise<PendingUpload | null> {
   const file = form.get(field);
   if (file === null || typeof file === "string" || !fileChosen(form, field)) return null;
-  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
+  if (file.size > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { fieldErrors: { [field]: TOO_LARGE } });
   const bytes = new Uint8Array(await file.arrayBuffer());
   // Checked again on the bytes read, in case the size a File reports is not the size it holds.
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { [field]: TOO_LARGE });
+  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError(413, TOO_LARGE, { fieldErrors: { [field]: TOO_LARGE } });
   const ext = sniffImage(bytes);
-  if (!ext) throw new AppError(415, WRONG_TYPE, { [field]: WRONG_TYPE });
+  if (!ext) throw new AppError(415, WRONG_TYPE, { fieldErrors: { [field]: WRONG_TYPE } });
   const name = `${crypto.randomBytes(16).toString("hex")}.${ext}`;
   return { name, type: IMAGE_TYPES[ext], bytes, path: `/uploads/${name}` };
 }
@@ -104,7 +104,7 @@ export const UPLOAD_GONE = "That uploaded image no longer exists. Choose the ima
 export async function holdUpload(trx: Db, imgPath: string, store: ImageStore = imageStore): Promise<void> {
   const name = uploadName(imgPath);
   if (!name) return;
-  if (!(await store.hold(name, trx, "share"))) throw new AppError(400, UPLOAD_GONE, { imgPath: UPLOAD_GONE });
+  if (!(await store.hold(name, trx, "share"))) throw new AppError(400, UPLOAD_GONE, { fieldErrors: { imgPath: UPLOAD_GONE } });
 }
 
 /**

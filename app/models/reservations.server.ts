@@ -56,7 +56,7 @@ export function shortage(line: StockCheck, when: "adding" | "ordering" = "adding
 /** Refuse (409) a line the stock does not cover, in shortage's words. */
 export function assertStock(line: StockCheck, when: "adding" | "ordering" = "adding"): void {
   const problem = shortage(line, when);
-  if (problem) throw new AppError(409, problem, undefined, undefined, "STOCK_SHORTAGE");
+  if (problem) throw new AppError(409, problem, { code: "STOCK_SHORTAGE" });
 }
 
 /**

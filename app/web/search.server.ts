@@ -25,7 +25,7 @@ export const SEARCH_MESSAGES = {
 /** `?q=` of an API call as words, or a 400 naming what is wrong with it. */
 function apiSearchText(params: URLSearchParams): ParsedSearch {
   const values = params.getAll("q");
-  const fail = (message: string) => new AppError(400, message, { q: message });
+  const fail = (message: string) => new AppError(400, message, { fieldErrors: { q: message } });
   if (values.length > 1) throw fail(SEARCH_MESSAGES.repeated);
   const parsed = parseSearch(values[0]);
   if (!parsed.text) throw fail(SEARCH_MESSAGES.missing);
@@ -40,14 +40,14 @@ function apiFilters(params: URLSearchParams): SearchQuery {
   const sorts = params.getAll("sort");
   if (sorts.length > 1 || (sorts.length === 1 && !(SORTS as readonly string[]).includes(sorts[0]!))) {
     const message = `sort must be one of ${SORTS.join(", ")}, sent once`;
-    throw new AppError(400, message, { sort: message });
+    throw new AppError(400, message, { fieldErrors: { sort: message } });
   }
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(params));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const field = String(issue.path[0] ?? "filters");
     const message = `${field} has a value the shop does not know`;
-    throw new AppError(400, message, { [field]: message });
+    throw new AppError(400, message, { fieldErrors: { [field]: message } });
   }
   return parsed.data;
 }
@@ -64,7 +64,7 @@ export const TOO_MANY_SLOW_SEARCHES = "Too many searches. Please wait a minute a
  */
 export async function searchFor(client: Client, words: SearchWord[], query: SearchQuery, window: { offset: number; limit: number }) {
   if (await addressOverLimit(LIMITS.slowSearch, client))
-    throw new AppError(429, TOO_MANY_SLOW_SEARCHES, undefined, { "Retry-After": "60" });
+    throw new AppError(429, TOO_MANY_SLOW_SEARCHES, { headers: { "Retry-After": "60" } });
   const started = performance.now();
   const list = await searchItems(words, query, window);
   if (performance.now() - started > SLOW_SEARCH.ms) {

@@ -27,7 +27,7 @@ export class ImportRejected extends AppError {
 }
 
 /** A refusal of the uploaded file itself, shown beside the form's file field. */
-const fileError = (message: string, status: 400 | 413 = 400) => new AppError(status, message, { file: message });
+const fileError = (message: string, status: 400 | 413 = 400) => new AppError(status, message, { fieldErrors: { file: message } });
 
 /** The uploaded file as text: a non-empty UTF-8 file, not a spreadsheet's own format. */
 export async function uploadedText(file: FormDataEntryValue | null): Promise<string> {

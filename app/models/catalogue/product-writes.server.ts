@@ -15,7 +15,7 @@ import { uniqueSlug } from "./admin-writes.server";
 
 const CHOOSE_CATEGORY = "Please choose a category";
 /** The product's category is not there (or was deleted while the write ran): a 400 beside the form's field. */
-export const categoryGone = () => new AppError(400, CHOOSE_CATEGORY, { categoryId: CHOOSE_CATEGORY });
+export const categoryGone = () => new AppError(400, CHOOSE_CATEGORY, { fieldErrors: { categoryId: CHOOSE_CATEGORY } });
 
 /** The category must exist; one deleted while the write runs meets the foreign key (the form's callers: the same 400). */
 async function requireCategory(db: Db, categoryId: number) {
@@ -84,7 +84,7 @@ export class StaleProductError extends AppError {
   }
 }
 
-const stockRefused = (message: string) => new AppError(400, message, { stockDelta: message });
+const stockRefused = (message: string) => new AppError(400, message, { fieldErrors: { stockDelta: message } });
 
 /** The stock an edit leaves, checked (never below 0, at most the maximum); undefined: not changed. */
 function nextStock(stock: number, change: StockChange): number | undefined {

@@ -122,7 +122,9 @@ async function setCategories(trx: Db, couponId: number, categoryIds: number[]): 
   await trx.deleteFrom("couponCategories").where("couponId", "=", couponId).execute();
   if (categoryIds.length === 0) return;
   const gone = () =>
-    new AppError(400, "A chosen category no longer exists", { categoryIds: "A chosen category no longer exists. Reload the form." });
+    new AppError(400, "A chosen category no longer exists", {
+      fieldErrors: { categoryIds: "A chosen category no longer exists. Reload the form." },
+    });
   const known = await trx.selectFrom("categories").select("id").where("id", "in", categoryIds).execute();
   if (known.length !== categoryIds.length) throw gone();
   try {
@@ -185,7 +187,7 @@ export async function createCoupon(input: CouponInput, db: Db = defaultDb): Prom
     const existing = await db.selectFrom("coupons").select("id").where("code", "=", input.code).executeTakeFirst();
     const coupon = existing ? await getCouponForAdmin(existing.id, db) : null;
     if (coupon && sameAs(coupon, input)) return coupon;
-    throw new AppError(409, CODE_TAKEN, { code: CODE_TAKEN });
+    throw new AppError(409, CODE_TAKEN, { fieldErrors: { code: CODE_TAKEN } });
   }
 }
 

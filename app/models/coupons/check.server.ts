@@ -23,7 +23,7 @@ export interface CouponSnapshot {
 
 /** A refusal of a code: its message stands beside the coupon field (`couponCode`). */
 export function refusal(status: 400 | 404 | 409, message: string): AppError {
-  return new AppError(status, message, { couponCode: message });
+  return new AppError(status, message, { fieldErrors: { couponCode: message } });
 }
 
 export async function couponByCode(db: Db, code: string): Promise<CouponRow | undefined> {

@@ -174,7 +174,7 @@ export async function countCouponUse(trx: Db, discount: OrderDiscount, orderId: 
     } else if (coupon?.perCustomerLimit != null && (await usesBy(trx, coupon.id, userId)) >= coupon.perCustomerLimit) {
       problem = COUPON_MESSAGES.perCustomer(coupon.code, coupon.perCustomerLimit);
     }
-    if (problem) throw new AppError(409, problem, undefined, undefined, "COUPON_LAPSED");
+    if (problem) throw new AppError(409, problem, { code: "COUPON_LAPSED" });
   }
   await trx
     .updateTable("coupons")

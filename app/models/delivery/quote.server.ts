@@ -91,11 +91,11 @@ async function anyMadeToOrder(itemIds: readonly number[], db: Db): Promise<boole
  */
 export async function deliveryQuote(pincode: string, itemId: number | null, now = new Date(), db: Db = defaultDb): Promise<DeliveryQuote> {
   const entry = await findPincode(pincode, db);
-  if (!entry) throw new AppError(404, DELIVERY_MESSAGES.unknown(pincode), { pincode: DELIVERY_MESSAGES.unknown(pincode) });
+  if (!entry) throw new AppError(404, DELIVERY_MESSAGES.unknown(pincode), { fieldErrors: { pincode: DELIVERY_MESSAGES.unknown(pincode) } });
   let madeToOrder = false;
   if (itemId !== null) {
     const item = await db.selectFrom("items").select("madeToOrder").where("id", "=", itemId).executeTakeFirst();
-    if (!item) throw new AppError(404, "Product not found", { itemId: "Product not found" });
+    if (!item) throw new AppError(404, "Product not found", { fieldErrors: { itemId: "Product not found" } });
     madeToOrder = item.madeToOrder === 1;
   }
   const { served, days, cod } = promise(await zoneFor(entry, db), madeToOrder);
@@ -134,7 +134,7 @@ export async function checkOrderDelivery(
   now = new Date(),
 ): Promise<OrderDelivery> {
   const refuse = (field: string, message: string): never => {
-    throw new AppError(400, message, { [field]: message });
+    throw new AppError(400, message, { fieldErrors: { [field]: message } });
   };
   const entry = await findPincode(shipping.pincode, db);
   if (!entry) return refuse("pincode", DELIVERY_MESSAGES.unknown(shipping.pincode));

@@ -68,7 +68,7 @@ async function checkedDistrict(input: ZoneInput, db: Db): Promise<ZoneInput> {
   const match = known.find((d) => d.toLowerCase() === input.district!.toLowerCase());
   if (!match) {
     const message = `No district of ${input.state} is called ${input.district} in the pincode directory`;
-    throw new AppError(400, message, { district: message });
+    throw new AppError(400, message, { fieldErrors: { district: message } });
   }
   return { ...input, district: match };
 }
@@ -107,7 +107,8 @@ async function taken<T>(write: () => Promise<T>): Promise<T> {
 
 /** A new zone (not a default: there is one). */
 export async function createZone(raw: ZoneInput, db: Db = defaultDb): Promise<number> {
-  if (raw.kind === "default") throw new AppError(400, "Choose what the zone covers", { kind: "Choose what the zone covers" });
+  if (raw.kind === "default")
+    throw new AppError(400, "Choose what the zone covers", { fieldErrors: { kind: "Choose what the zone covers" } });
   const input = await checkedDistrict(raw, db);
   return taken(() =>
     db.transaction().execute(async (trx) => {
@@ -128,7 +129,9 @@ export async function updateZone(id: number, raw: ZoneInput, db: Db = defaultDb)
   const current = await getZone(id, db);
   if (!current) throw new AppError(404, "That delivery zone was not found");
   if ((current.kind === "default") !== (raw.kind === "default")) {
-    throw new AppError(400, "The default zone covers everywhere else: only its days and options change", { kind: "Not for this zone" });
+    throw new AppError(400, "The default zone covers everywhere else: only its days and options change", {
+      fieldErrors: { kind: "Not for this zone" },
+    });
   }
   const input = await checkedDistrict(raw, db);
   await taken(() =>

@@ -52,7 +52,8 @@ export async function checkout(userId: number, input: CheckoutInput, db: Db = de
   await rateLimitUser(LIMITS.placeOrder, userId);
   if (input.coupon) {
     // An online order is paid at the price of its payment order: its coupon was applied before paying.
-    if (input.paymentMethod === "online") throw new AppError(400, COUPON_BEFORE_PAYING, { couponCode: COUPON_BEFORE_PAYING });
+    if (input.paymentMethod === "online")
+      throw new AppError(400, COUPON_BEFORE_PAYING, { fieldErrors: { couponCode: COUPON_BEFORE_PAYING } });
     await applyCoupon(userId, input.coupon.code, input.coupon.client, db);
   }
   if (input.paymentMethod === "cod") {

@@ -43,7 +43,7 @@ export async function orderableLines(
         .orderBy("items.id")
         .execute()
     : [];
-  if (rows.length === 0) throw new AppError(400, EMPTY_CART, undefined, undefined, "EMPTY_CART");
+  if (rows.length === 0) throw new AppError(400, EMPTY_CART, { code: "EMPTY_CART" });
   if (rows.length > MAX_CART_LINES) throw new AppError(409, CART_FULL);
   const lines = await withAvailability(db, rows, customer.userId);
   for (const line of lines) assertStock({ title: line.title, stock: line.available, quantity: line.quantity, held: line.held }, "ordering");

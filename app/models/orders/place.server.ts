@@ -101,7 +101,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       });
       const totals = discountedTotals(lines, discount?.amount ?? 0);
       if (input.expectedTotal !== undefined && input.expectedTotal !== totals.total) {
-        throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+        throw new AppError(409, CART_CHANGED, { code: "STALE_TOTAL" });
       }
       if (input.payment && input.payment.amountPaise !== totals.total * 100) throw new AppError(409, AMOUNT_MISMATCH);
       if (input.paymentMethod === "cod") await assertUnpaidAllowed(trx, input.userId, lines, totals.total, "cod");
@@ -165,7 +165,7 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           .where("stock", ">=", line.quantity)
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) !== 1) {
-          throw new AppError(409, `${line.title} has just sold out. Please update your cart.`, undefined, undefined, "STOCK_SHORTAGE");
+          throw new AppError(409, `${line.title} has just sold out. Please update your cart.`, { code: "STOCK_SHORTAGE" });
         }
       }
       await trx

@@ -60,12 +60,12 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (!check.ok) throw new AppError(check.status, check.message);
     // A shop that forgot its Razorpay keys takes test payments: furniture never leaves for one unnoticed.
     if (to === "shipped" && isTestPaymentId(order.paymentId) && !(by.actor === "admin" && by.shipUnpaid)) {
-      throw new AppError(409, SHIP_UNPAID_REFUSED, { shipUnpaid: SHIP_UNPAID_FIELD });
+      throw new AppError(409, SHIP_UNPAID_REFUSED, { fieldErrors: { shipUnpaid: SHIP_UNPAID_FIELD } });
     }
     const shipment = by.actor === "admin" ? by.shipment : undefined;
     if (shipment && (shipment.carrier || shipment.trackingNumber) && to !== "shipped") {
       const field = shipment.trackingNumber ? "trackingNumber" : "carrier";
-      throw new AppError(400, SHIPMENT_ONLY_WHEN_SHIPPED, { [field]: SHIPMENT_ONLY_WHEN_SHIPPED });
+      throw new AppError(400, SHIPMENT_ONLY_WHEN_SHIPPED, { fieldErrors: { [field]: SHIPMENT_ONLY_WHEN_SHIPPED } });
     }
     const recorded = to === "shipped" ? { carrier: shipment?.carrier ?? null, trackingNumber: shipment?.trackingNumber ?? null } : {};
     const now = nowIso();

@@ -65,7 +65,7 @@ export async function lockForPlacement(trx: Db, paymentOrderId: string): Promise
   const row = await lockPaymentOrder(trx, paymentOrderId);
   if (!row) throw new AppError(404, "That payment order was not found");
   if (row.orderId !== null) throw paymentUsedFor(row.orderId);
-  if (row.status === "failed") throw new AppError(409, failedMessage(row.failure), undefined, undefined, "PAYMENT_ORDER_FAILED");
+  if (row.status === "failed") throw new AppError(409, failedMessage(row.failure), { code: "PAYMENT_ORDER_FAILED" });
   return row;
 }
 

@@ -74,7 +74,7 @@ async function placePaidOrder(userId: number, shipping: ShippingAddress, payment
       // Another placement of the same payment (a second tab, the webhook) placed its order meanwhile.
       const placed = await settleFailed(marked, db);
       if (placed !== null) throw paymentUsedFor(placed);
-      throw new AppError(409, failedMessage(error.message), undefined, undefined, error.code);
+      throw new AppError(409, failedMessage(error.message), { code: error.code });
     }
     if (!recordable && isAppError(error)) await refundPaidTwice(payment.paymentOrderId, payment.paymentId, db);
     if (recordable && isAppError(error) && !(error instanceof OrderExistsError)) {

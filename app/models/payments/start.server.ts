@@ -57,7 +57,7 @@ export async function createPaymentOrder(
   // The checkout page's address is refused before anything is made for it (placeOrder checks it again).
   if (shipping) await checkOrderDelivery(db, shipping, "online", []);
   const { total } = await pricedCart(db, userId);
-  if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+  if (expectedTotal !== undefined && expectedTotal !== total) throw new AppError(409, CART_CHANGED, { code: "STALE_TOTAL" });
   if (total > MAX_ONLINE_PAYMENT) {
     const cap = formatPrice(MAX_ONLINE_PAYMENT);
     throw new AppError(409, `Online payments are limited to ${cap} per order. Please choose Cash on Delivery or split the order.`);
@@ -85,7 +85,7 @@ export async function createPaymentOrder(
     // The amount includes the coupon's discount; the payment order keeps the rule it was priced with.
     const priced = await pricedCart(trx, userId, cart ?? { id: null, couponCode: null });
     const { lines } = priced;
-    if (priced.total !== total) throw new AppError(409, CART_CHANGED, undefined, undefined, "STALE_TOTAL");
+    if (priced.total !== total) throw new AppError(409, CART_CHANGED, { code: "STALE_TOTAL" });
     // A test payment takes no money: it may hold (and then order) only what cash on delivery may.
     if (paymentMode() === "offline") await assertUnpaidAllowed(trx, userId, lines, total, "test");
     await trx

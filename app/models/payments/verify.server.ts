@@ -71,8 +71,8 @@ export async function recordPayment(paymentOrderId: string, paymentId: string, d
   // A second verified payment of a payment order paid by another, or failed: it is refunded (in the
   // caller's transaction that would roll back with the refusal: placePaidOrder refunds it after).
   if (!db.isTransaction && verdict.paymentId !== paymentId) await refundPaidTwice(paymentOrderId, paymentId, db);
-  if (verdict.status === "failed") throw new AppError(409, failedMessage(verdict.failure), undefined, undefined, "PAYMENT_ORDER_FAILED");
-  throw new AppError(409, ANOTHER_PAYMENT, undefined, undefined, "ANOTHER_PAYMENT");
+  if (verdict.status === "failed") throw new AppError(409, failedMessage(verdict.failure), { code: "PAYMENT_ORDER_FAILED" });
+  throw new AppError(409, ANOTHER_PAYMENT, { code: "ANOTHER_PAYMENT" });
 }
 
 /**
@@ -93,7 +93,7 @@ export async function checkedPaymentOrder(proof: PaymentProofInput, userId: numb
     }
     if (answer.outcome === "refused") {
       console.warn(`payment ${payment.paymentId} of ${payment.orderId} refused: ${answer.reason}`);
-      throw new AppError(409, NOT_CAPTURED, undefined, undefined, "NOT_CAPTURED");
+      throw new AppError(409, NOT_CAPTURED, { code: "NOT_CAPTURED" });
     }
   }
   return paymentOrder;
@@ -106,7 +106,7 @@ export async function verifyPayment(proof: PaymentProofInput, userId: number, db
   return { ...paymentOrder, paymentId: proof.razorpay_payment_id, status: "paid", failure: null };
 }
 
-export const paymentFailed = () => new AppError(400, PAYMENT_FAILED, undefined, undefined, "PAYMENT_FAILED");
+export const paymentFailed = () => new AppError(400, PAYMENT_FAILED, { code: "PAYMENT_FAILED" });
 
 /**
  * POST /rzp/verify-payment: one try against the customer's verify-payment limit, then the

@@ -93,7 +93,9 @@ export async function refundableAmount(trx: Db, paymentOrderId: string, paymentI
  */
 export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: number; created: boolean }> {
   if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
-    throw new AppError(400, "A refund is a whole number of rupees above zero", { amount: "Enter a whole number of rupees above zero" });
+    throw new AppError(400, "A refund is a whole number of rupees above zero", {
+      fieldErrors: { amount: "Enter a whole number of rupees above zero" },
+    });
   }
   const paymentOrder = await lockPaymentOrder(trx, input.paymentOrderId);
   const existing = await trx.selectFrom("refunds").select("id").where("idempotencyKey", "=", input.key).executeTakeFirst();
@@ -109,7 +111,7 @@ export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: 
   const left = paidRupees(paymentOrder.amountPaise) - (await committedAmount(trx, input.paymentOrderId, paymentId));
   if (input.amount > left) {
     const message = REFUND_TOO_LARGE(input.amount, Math.max(0, left));
-    throw new AppError(400, message, { amount: message });
+    throw new AppError(400, message, { fieldErrors: { amount: message } });
   }
   const now = nowIso();
   const row = await trx

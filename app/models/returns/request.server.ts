@@ -45,10 +45,11 @@ export async function requestReturn(
     let value = 0;
     for (const [orderItemId, quantity] of wanted) {
       const line = balance.find((l) => l.orderItemId === orderItemId);
-      if (!line) throw new AppError(400, RETURN_MESSAGES.unknownLine, { [`qty-${orderItemId}`]: RETURN_MESSAGES.unknownLine });
+      if (!line)
+        throw new AppError(400, RETURN_MESSAGES.unknownLine, { fieldErrors: { [`qty-${orderItemId}`]: RETURN_MESSAGES.unknownLine } });
       if (quantity > line.left) {
         const message = RETURN_MESSAGES.tooMany(line.title, Math.max(0, line.left));
-        throw new AppError(409, message, { [`qty-${orderItemId}`]: message });
+        throw new AppError(409, message, { fieldErrors: { [`qty-${orderItemId}`]: message } });
       }
       value += paidValue({ price: line.price, quantity: line.ordered, discount: line.discount }, quantity);
     }

@@ -84,7 +84,7 @@ export async function getUserForAdmin(id: number, db: Db = defaultDb): Promise<U
  * customer sets one through 'Forgot password' with the email given here.
  */
 export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb): Promise<User> {
-  if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+  if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailInUse, { fieldErrors: { email: MESSAGES.emailInUse } });
   try {
     return await db.transaction().execute(async (trx) => {
       const now = nowIso();
@@ -105,7 +105,7 @@ export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb)
       return toUser(row);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+    if (isUniqueViolation(error)) throw new AppError(409, MESSAGES.emailInUse, { fieldErrors: { email: MESSAGES.emailInUse } });
     throw error;
   }
 }

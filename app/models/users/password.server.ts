@@ -20,7 +20,7 @@ import { findByEmail } from "./users.server";
 export async function checkCurrentPassword(userId: number, password: string, passwordHash: string | null): Promise<void> {
   await rateLimitUser(LIMITS.currentPasswordDay, userId);
   if (!(await verifyPassword(password, passwordHash))) {
-    throw new AppError(400, MESSAGES.wrongCurrent, { currentPassword: MESSAGES.wrongCurrent });
+    throw new AppError(400, MESSAGES.wrongCurrent, { fieldErrors: { currentPassword: MESSAGES.wrongCurrent } });
   }
   await forgiveUserTry(LIMITS.currentPasswordDay, userId);
 }

@@ -22,7 +22,7 @@ import type { User } from "./users.server";
 import { findByEmail, getUserById, toUser, userColumns } from "./users.server";
 
 /** A new email for an account that another account uses (409, on the email field). */
-const emailInUse = () => new AppError(409, MESSAGES.emailInUse, { email: MESSAGES.emailInUse });
+const emailInUse = () => new AppError(409, MESSAGES.emailInUse, { fieldErrors: { email: MESSAGES.emailInUse } });
 /** The account asking is gone (deleted meanwhile): signed out. */
 const signedOut = () => new AppError(401, "Please log in to continue");
 
@@ -61,7 +61,7 @@ export async function updateProfile(
   if (input.email === before.email) return { user: await saveUserDetails(userId, input, { missing: signedOut() }, db), emailChange: null };
 
   if (!currentPassword) {
-    throw new AppError(400, MESSAGES.emailChangeNeedsPassword, { currentPassword: MESSAGES.emailChangeNeedsPassword });
+    throw new AppError(400, MESSAGES.emailChangeNeedsPassword, { fieldErrors: { currentPassword: MESSAGES.emailChangeNeedsPassword } });
   }
   await checkCurrentPassword(userId, currentPassword, before.passwordHash);
   if (await findByEmail(input.email, db)) throw emailInUse();
@@ -104,7 +104,7 @@ export async function confirmEmailChange(userId: number, code: string, client: C
   if (!before) throw signedOut();
   // Checked outside the transaction, so a wrong try stays counted.
   const newEmail = await consumeEmailChangeCode(db, userId, code);
-  const takenMeanwhile = () => new AppError(409, EMAIL_TAKEN_MEANWHILE, { code: EMAIL_TAKEN_MEANWHILE });
+  const takenMeanwhile = () => new AppError(409, EMAIL_TAKEN_MEANWHILE, { fieldErrors: { code: EMAIL_TAKEN_MEANWHILE } });
   try {
     await db.transaction().execute(async (trx) => {
       if (await findByEmail(newEmail, trx)) throw takenMeanwhile();

@@ -16,7 +16,7 @@ import type { User } from "./users.server";
 import { findByEmail, toUser, userColumns } from "./users.server";
 
 /** A sign-up for an email that has an account (409, on the email field). */
-const emailTaken = () => new AppError(409, MESSAGES.emailTaken, { email: MESSAGES.emailTaken });
+const emailTaken = () => new AppError(409, MESSAGES.emailTaken, { fieldErrors: { email: MESSAGES.emailTaken } });
 
 /** What a sign-up attempt holds until its code is verified. */
 const PendingSchema = z.object({ name: z.string(), mobile: z.string().nullable(), passwordHash: z.string() });
