@@ -7,7 +7,7 @@ import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { AdminAccessForm, useAdminConfigured } from "~/components/AdminAccess";
 import { LockIcon } from "~/components/icons";
 import { grantAdmin } from "~/web/admin.server";
-import { isAdminRequest } from "~/web/auth.server";
+import { isAdminRequest } from "~/web/visitor.server";
 import { isAppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";

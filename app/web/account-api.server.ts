@@ -5,13 +5,13 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { bearerToken, revokeRequestToken } from "~/lib/identity.server";
+import { bearerToken, revokeRequestToken } from "~/lib/api-tokens.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { destroySession, getSession } from "~/lib/session.server";
 import type { User } from "~/models/users/users.server";
 import { registerAccount } from "~/models/users/signup.server";
 import { RegisterSchema } from "~/utils/account-schemas";
-import { authenticateCredentials, signInForToken } from "./auth.server";
+import { authenticateCredentials, signInForToken } from "./sign-in.server";
 
 /** POST email, password → `{ token, user }` (401 on bad credentials). */
 export const loginAction = ({ request }: ActionFunctionArgs) =>

@@ -6,7 +6,7 @@ import type { z } from "zod";
 import { adminPassword, newAdminGrant } from "~/lib/admin-password.server";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
-import { isAdminRequest } from "./auth.server";
+import { isAdminRequest } from "./visitor.server";
 import { assertSameOrigin, parseWith, readForm, refuseUnknownFields, safeRedirectPath } from "~/lib/http.server";
 import { errorMessage } from "~/lib/log.server";
 import type { ShopSession } from "~/lib/session.server";

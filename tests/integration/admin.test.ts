@@ -4,7 +4,7 @@
 import crypto from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ADMIN_FORBIDDEN, adminPassword, grantAdmin } from "~/web/admin.server";
-import { isAdminRequest } from "~/web/auth.server";
+import { isAdminRequest } from "~/web/visitor.server";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import type * as envModule from "~/lib/env.server";

@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db, nowIso, toCount } from "~/lib/db.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import type { Order } from "~/models/orders/read.server";
 import * as ordersList from "~/routes/api.orders";
 import * as userList from "~/routes/api.user.list";

@@ -19,7 +19,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { sql } from "kysely";
 import { db } from "~/lib/db.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import { offlinePayment, signWebhook } from "~/lib/payments.server";
 import { addItem } from "~/models/cart.server";
 import { commitSession, getSession, sessionCookie } from "~/lib/session.server";
