@@ -6,7 +6,7 @@ import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { AdminAccessForm, useAdminConfigured } from "~/components/AdminAccess";
 import { LockIcon } from "~/components/icons";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { isAdminRequest } from "~/web/visitor.server";
 import { isAppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";

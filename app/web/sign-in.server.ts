@@ -1,7 +1,9 @@
 // Changing who the visitor is: checking a login, signing in (the browser's session or an API
-// token) and out. Login goes through remix-auth's FormStrategy; the app owns the session
-// (remix-auth v4 keeps none). Who the visitor is now is web/visitor.server's.
+// token) and out, and the shop's admin flag on and off (Admin Access; the flag lives in the
+// server-side session, never in the browser). Login goes through remix-auth's FormStrategy; the
+// app owns the session (remix-auth v4 keeps none). Who the visitor is now is web/visitor.server's.
 import { redirect } from "@remix-run/node";
+import { newAdminGrant } from "~/lib/admin-password.server";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Db } from "~/lib/db.server";
@@ -110,4 +112,21 @@ export async function signOut(request: Request, redirectTo: string, toast?: Toas
   const headers = new Headers({ "Set-Cookie": await destroySession(session, request) });
   if (toast) return redirectWithToast(request, redirectTo, toast, { headers });
   return redirect(redirectTo, { headers });
+}
+
+/** Turn the admin flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */
+export async function grantAdmin(request: Request): Promise<string> {
+  const fresh: ShopSession = await rotateSession(await getSession(request));
+  fresh.set("isAdmin", true);
+  const grant = await newAdminGrant();
+  if (grant) fresh.set("adminGrant", grant);
+  return commitSession(fresh, request);
+}
+
+/** Turn the admin flag off; a signed-in customer stays signed in. */
+export async function revokeAdmin(request: Request): Promise<string> {
+  const fresh = await rotateSession(await getSession(request));
+  fresh.unset("isAdmin");
+  fresh.unset("adminGrant");
+  return commitSession(fresh, request);
 }

@@ -67,6 +67,19 @@ export async function isAdminRequest(request: Request): Promise<boolean> {
   return session.get("isAdmin") === true && (await adminGrantValid(session.get("adminGrant")));
 }
 
+export const ADMIN_FORBIDDEN = "Admin access required";
+
+/**
+ * The one admin guard. Without the flag a page view (GET/HEAD) is sent to / and anything else
+ * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form
+ * handler can turn it into a re-rendered page.
+ */
+export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
+  if (await isAdminRequest(request)) return;
+  if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
+  throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
+}
+
 /**
  * Order pages: the signed-in customer (else the redirect to /login), and as models/orders/read's
  * Viewer (the shop's admin sees every order).

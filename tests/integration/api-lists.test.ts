@@ -11,7 +11,7 @@ import type { Order } from "~/models/orders/read.server";
 import * as ordersList from "~/routes/api.orders";
 import * as userList from "~/routes/api.user.list";
 import * as ordersPage from "~/routes/orders";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
 import type { Answer } from "../support/route-calls";
 import { call, expectApiError } from "../support/route-calls";
