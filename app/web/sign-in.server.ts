@@ -9,7 +9,7 @@ import { FormStrategy } from "remix-auth-form";
 import type { Db } from "~/lib/db.server";
 import { db } from "~/lib/db.server";
 import { parseWith } from "~/lib/http.server";
-import { issueToken } from "~/lib/api-tokens.server";
+import { bearerToken, issueToken, revokeRequestToken } from "~/lib/api-tokens.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { ShopSession } from "~/lib/session.server";
 import { commitNewSession, commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
@@ -112,6 +112,17 @@ export async function signOut(request: Request, redirectTo: string, toast?: Toas
   const headers = new Headers({ "Set-Cookie": await destroySession(session, request) });
   if (toast) return redirectWithToast(request, redirectTo, toast, { headers });
   return redirect(redirectTo, { headers });
+}
+
+/**
+ * Sign an API client out: the bearer token sent is revoked, and a browser session sent with the
+ * request is ended too. The headers to answer with (the cleared cookie, when a cookie came).
+ */
+export async function signOutApi(request: Request): Promise<Headers> {
+  const headers = new Headers();
+  if (bearerToken(request)) await revokeRequestToken(request);
+  if (request.headers.get("Cookie")) headers.append("Set-Cookie", await destroySession(await getSession(request), request));
+  return headers;
 }
 
 /** Turn the admin flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */
