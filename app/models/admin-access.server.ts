@@ -1,6 +1,6 @@
 // Admin Access: does a password typed into the hidden dialog open the admin area? The limit,
 // the comparison and the counting of failures in one place; turning the session's admin flag
-// on is the caller's (web/admin.server's grantAdmin).
+// on is the caller's (web/sign-in.server's grantAdmin).
 import { adminPassword, isAdminPassword } from "~/lib/admin-password.server";
 import { AppError } from "~/lib/errors.server";
 import type { Client } from "~/lib/rate-limit.server";

@@ -1,6 +1,6 @@
 // Rows a visitor owns: the cart and the wishlist. A signed-in customer's row is found by the
 // user id (browser or API token); a guest's is the row the session names, as long as no account
-// has taken it. Which owner a request is, app/web/owner.server decides; these are the rows. At
+// has taken it. Which owner a request is, app/web/visitor.server decides; these are the rows. At
 // sign-in the guest's row joins the customer's (adoptOwned).
 import crypto from "node:crypto";
 import type { Db } from "~/lib/db.server";
@@ -46,7 +46,7 @@ export async function findOwned(table: OwnedTable, owner: Owner, db: Db = defaul
 
 /**
  * The owner's row, created when missing. A guest given a new row must keep its id from now on:
- * it differs from `owner.guestRowId` (see asOwner in app/web/owner.server).
+ * it differs from `owner.guestRowId` (see asOwner in app/web/visitor.server).
  */
 export async function ensureOwned(table: OwnedTable, owner: Owner, db: Db = defaultDb): Promise<string> {
   if (owner.userId !== null) {

@@ -2,7 +2,8 @@
 // admin path is), then 'Not Found' inside the admin frame.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { requireAdmin } from "~/web/visitor.server";
 
 export const handle = { section: "Not Found" };
 

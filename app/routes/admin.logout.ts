@@ -2,7 +2,8 @@
 // signed in) and goes to / (docs/product.md).
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { adminForm, revokeAdmin } from "~/web/admin.server";
+import { adminForm } from "~/web/admin.server";
+import { revokeAdmin } from "~/web/sign-in.server";
 import { apiHandler } from "~/lib/api.server";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -1,7 +1,8 @@
 // GET /admin/products/export.csv?q=&category=: the products the list's filters match, as a CSV
 // download for the back-office. Admin only; other methods answer 403 (cross-site) or 405.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { requireAdmin } from "~/web/visitor.server";
 import { exportFileName, exportProductsCsv } from "~/models/catalogue/csv-export.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 

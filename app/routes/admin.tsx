@@ -19,7 +19,8 @@ import {
   TruckIcon,
   UsersIcon,
 } from "~/components/icons";
-import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { requireAdmin } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
 

@@ -5,7 +5,7 @@ import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { confirmEmailChange } from "~/models/users/profile.server";
 import { ConfirmEmailSchema } from "~/utils/account-schemas";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 
 /** POST code → `{ user }` with the new email: confirms the change PUT /api/auth/profile asked for (docs/api.md). */
 export const action = ({ request }: ActionFunctionArgs) =>

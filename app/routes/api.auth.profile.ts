@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { updateProfile } from "~/models/users/profile.server";

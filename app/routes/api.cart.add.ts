@@ -3,7 +3,7 @@ import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { addItem } from "~/models/cart.server";
-import { asOwner } from "~/web/owner.server";
+import { asOwner } from "~/web/visitor.server";
 import { CartAddSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>

@@ -3,7 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith } from "~/lib/http.server";
 import { removeCartLine } from "~/models/cart.server";
-import { currentCartId } from "~/web/owner.server";
+import { currentCartId } from "~/web/visitor.server";
 import { IdSchema } from "~/utils/schemas";
 
 export const action = ({ request, params }: ActionFunctionArgs) =>

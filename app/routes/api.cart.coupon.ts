@@ -5,8 +5,7 @@ import { readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { getCart } from "~/models/cart.server";
 import { applyCoupon, removeCoupon } from "~/models/coupons/apply.server";
-import { requireApiUser } from "~/web/auth.server";
-import { currentCartId } from "~/web/owner.server";
+import { currentCartId, requireApiUser } from "~/web/visitor.server";
 
 /**
  * POST `{ couponCode }` applies a code to the caller's cart (signed in; rate-limited like the

@@ -3,7 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { updateCartLine } from "~/models/cart.server";
-import { currentCartId } from "~/web/owner.server";
+import { currentCartId } from "~/web/visitor.server";
 import { CartUpdateSchema } from "~/utils/schemas";
 
 export const action = ({ request }: ActionFunctionArgs) =>

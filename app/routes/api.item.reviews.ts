@@ -4,7 +4,7 @@ import { pageParams, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { ownReview, productReviews } from "~/models/reviews/read.server";
 import { saveReview } from "~/models/reviews/write.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 import { ReviewApiQuerySchema, ReviewSchema } from "~/utils/review-schemas";
 
 /**

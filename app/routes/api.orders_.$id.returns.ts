@@ -6,7 +6,7 @@ import { parseWith, readBody } from "~/lib/http.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 import { requestReturn } from "~/models/returns/request.server";
 import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
-import { requireApiUser, requireOrderViewer } from "~/web/auth.server";
+import { requireApiUser, requireOrderViewer } from "~/web/visitor.server";
 import { ReturnRequestSchema } from "~/utils/return-schemas";
 
 /**

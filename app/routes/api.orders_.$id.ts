@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
-import { requireOrderViewer } from "~/web/auth.server";
+import { requireOrderViewer } from "~/web/visitor.server";
 import { AppError } from "~/lib/errors.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 

@@ -5,7 +5,7 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { checkout } from "~/models/orders/checkout.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 import { CheckoutSchema, IdempotencyKeySchema, PaymentProofSchema } from "~/utils/checkout";
 
 /**

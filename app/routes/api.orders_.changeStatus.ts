@@ -5,7 +5,7 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { parseStaffBody } from "~/web/admin.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
-import { isAdminRequest, requireApiUser } from "~/web/auth.server";
+import { isAdminRequest, requireApiUser } from "~/web/visitor.server";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { ShipmentSchema } from "~/utils/shipment";
 

@@ -6,7 +6,7 @@ import { AppError } from "~/lib/errors.server";
 import { readBody } from "~/lib/http.server";
 import { parseStaffBody } from "~/web/admin.server";
 import { decideReturn } from "~/models/returns/admin.server";
-import { isAdminRequest, requireApiUser } from "~/web/auth.server";
+import { isAdminRequest, requireApiUser } from "~/web/visitor.server";
 import { RETURN_FIELDS, RETURN_MESSAGES } from "~/utils/returns";
 import { IdSchema } from "~/utils/schemas";
 

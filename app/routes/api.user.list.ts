@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { adminOtherMethods, requireAdmin } from "~/web/admin.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { requireAdmin } from "~/web/visitor.server";
 import { apiHandler } from "~/lib/api.server";
 import { pageParams, pagedArray } from "~/lib/api-params.server";
 import { pageOfUsers } from "~/models/users/admin.server";

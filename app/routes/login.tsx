@@ -9,7 +9,8 @@ import { pageAction } from "~/lib/form.server";
 import { safeRedirectPath } from "~/lib/http.server";
 import { LOGIN_FIELDS } from "~/utils/account-fields";
 import { useIsPending } from "~/hooks/useIsPending";
-import { authenticateCredentials, getUser, signIn } from "~/web/auth.server";
+import { authenticateCredentials, signIn } from "~/web/sign-in.server";
+import { getUser } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "Log In | Sagwan Living" }];
 

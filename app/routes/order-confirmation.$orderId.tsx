@@ -16,7 +16,7 @@ import { requestReturn } from "~/models/returns/request.server";
 import { returnableFor, returnsForOrder } from "~/models/returns/read.server";
 import { reviewablePieces } from "~/models/reviews/read.server";
 import { ReturnRequestSchema, returnRequestFromForm } from "~/utils/return-schemas";
-import { requireOrderPageViewer } from "~/web/auth.server";
+import { requireOrderPageViewer } from "~/web/visitor.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";
 import { paymentLabel } from "~/utils/order-status";

@@ -13,7 +13,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import type { Order } from "~/models/orders/read.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import { customerOrdersPage } from "~/models/orders/list.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 import { withParams } from "~/utils/admin-url";
 import { useHydrated } from "~/hooks/useHydrated";
 import { useIsPending } from "~/hooks/useIsPending";

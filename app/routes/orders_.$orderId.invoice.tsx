@@ -5,7 +5,7 @@ import { BoxIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { AddressLines } from "~/components/OrderParts";
 import { contact } from "~/content/contact";
-import { requireOrderPageViewer } from "~/web/auth.server";
+import { requireOrderPageViewer } from "~/web/visitor.server";
 import { env } from "~/lib/env.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";

@@ -23,7 +23,7 @@ import { payForOrder } from "~/models/payments/place.server";
 import { heldUntil } from "~/models/reservations.server";
 import { customerView, refundsForPaymentOrder } from "~/models/refunds/read.server";
 import { RefundList } from "~/components/RefundList";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatDateTime } from "~/utils/dates";

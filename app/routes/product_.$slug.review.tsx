@@ -14,7 +14,7 @@ import { redirectWithToast } from "~/lib/toast.server";
 import { getItemBySlug } from "~/models/catalogue/products.server";
 import { markHelpful, saveReview } from "~/models/reviews/write.server";
 import { reviewViewer } from "~/models/reviews/read.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 import { HelpfulVoteSchema, ReviewSchema } from "~/utils/review-schemas";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { SlugSchema } from "~/utils/schemas";

@@ -11,7 +11,7 @@ import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { updateProfile } from "~/models/users/profile.server";
 import { CurrentPasswordSchema, ProfileSchema } from "~/utils/account-schemas";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const handle = { profileCard: "details" satisfies ProfileCard };
 

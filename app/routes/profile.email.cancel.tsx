@@ -6,7 +6,7 @@ import { ConfirmEmailOutlet } from "~/components/ProfileCards";
 import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { cancelEmailChange } from "~/models/users/profile.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const handle = { profileCard: "email" satisfies ProfileCard };
 

@@ -10,7 +10,7 @@ import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { confirmEmailChange } from "~/models/users/profile.server";
 import { ConfirmEmailSchema } from "~/utils/account-schemas";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const handle = { profileCard: "email" satisfies ProfileCard };
 

@@ -7,7 +7,7 @@ import { pageAction } from "~/lib/form.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { resendEmailChangeCode } from "~/models/users/profile.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const handle = { profileCard: "email" satisfies ProfileCard };
 

@@ -10,7 +10,7 @@ import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changePassword } from "~/models/users/password.server";
 import { ChangePasswordSchema } from "~/utils/account-schemas";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const handle = { profileCard: "password" satisfies ProfileCard };
 

@@ -8,7 +8,7 @@ import { BoxIcon, LogoutIcon, UserIcon } from "~/components/icons";
 import type { ProfileCard, ProfileContext } from "~/components/ProfileCards";
 import { AccountSecurity, ConfirmEmail, PersonalInformation } from "~/components/ProfileCards";
 import { pendingEmailChange } from "~/models/users/profile.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "My Account | Sagwan Living" }, { name: "robots", content: "noindex" }];
 

@@ -3,7 +3,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
 import { startPayment } from "~/models/payments/start.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 
 /**
  * POST → `{ id, amount (paise), currency: "INR", key, reservedUntil }` for the total of the caller's

@@ -3,7 +3,7 @@ import { redirect } from "@remix-run/node";
 import { apiHandler } from "~/lib/api.server";
 import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { readBody } from "~/lib/http.server";
-import { getUserId } from "~/lib/identity.server";
+import { getUserId } from "~/web/visitor.server";
 import { paymentCallback } from "~/models/payments/callback.server";
 
 /**

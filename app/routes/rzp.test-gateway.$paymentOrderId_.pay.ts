@@ -5,7 +5,7 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { payOnTestGateway } from "~/models/payments/test-gateway.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 
 const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
 const BodySchema = z.object({

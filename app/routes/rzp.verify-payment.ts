@@ -4,7 +4,7 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { isAppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { confirmPayment } from "~/models/payments/verify.server";
-import { requireApiUser } from "~/web/auth.server";
+import { requireApiUser } from "~/web/visitor.server";
 import { PaymentProofSchema } from "~/utils/checkout";
 
 /**

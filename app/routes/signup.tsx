@@ -14,7 +14,7 @@ import { registerAccount } from "~/models/users/signup.server";
 import { MESSAGES, SIGNUP_FIELDS } from "~/utils/account-fields";
 import { SignupSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";
-import { getUser } from "~/web/auth.server";
+import { getUser } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "Create an Account | Sagwan Living" }];
 

@@ -12,7 +12,7 @@ import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError } from "~/lib/errors.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { testGatewayPage } from "~/models/payments/test-gateway.server";
-import { requireUser } from "~/web/auth.server";
+import { requireUser } from "~/web/visitor.server";
 import { formatPrice } from "~/utils/money";
 
 export const meta: MetaFunction = () => [{ title: "Test Gateway | Sagwan Living" }, { name: "robots", content: "noindex" }];

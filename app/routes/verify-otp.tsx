@@ -15,7 +15,8 @@ import { resendSignupCode, verifySignup } from "~/models/users/signup.server";
 import { EmailOnlySchema, OtpSchema } from "~/utils/account-schemas";
 import { useIsPending } from "~/hooks/useIsPending";
 import { EmailSchema } from "~/utils/schemas";
-import { getUser, signIn } from "~/web/auth.server";
+import { signIn } from "~/web/sign-in.server";
+import { getUser } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "Verify Your Email | Sagwan Living" }];
 

@@ -8,7 +8,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import { pageOfWishlist, removeFromWishlist, saveItem } from "~/models/wishlist.server";
-import { asOwner, currentWishlistId } from "~/web/owner.server";
+import { asOwner, currentWishlistId } from "~/web/visitor.server";
 import { storefrontPage } from "~/utils/pagination";
 import { IdSchema } from "~/utils/schemas";
 

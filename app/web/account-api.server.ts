@@ -5,13 +5,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse } from "~/lib/api.server";
 import { requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
-import { bearerToken, revokeRequestToken } from "~/lib/identity.server";
 import { clientOf } from "~/lib/rate-limit.server";
-import { destroySession, getSession } from "~/lib/session.server";
 import type { User } from "~/models/users/users.server";
 import { registerAccount } from "~/models/users/signup.server";
 import { RegisterSchema } from "~/utils/account-schemas";
-import { authenticateCredentials, signInForToken } from "./auth.server";
+import { authenticateCredentials, signInForToken, signOutApi } from "./sign-in.server";
 
 /** POST email, password → `{ token, user }` (401 on bad credentials). */
 export const loginAction = ({ request }: ActionFunctionArgs) =>
@@ -52,8 +50,5 @@ export const registerAction =
 export const logoutAction = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["POST"]);
-    const headers = new Headers();
-    if (bearerToken(request)) await revokeRequestToken(request);
-    if (request.headers.get("Cookie")) headers.append("Set-Cookie", await destroySession(await getSession(request), request));
-    return jsonResponse({ success: true }, { headers });
+    return jsonResponse({ success: true }, { headers: await signOutApi(request) });
   });

@@ -1,33 +1,18 @@
-// The shop's admin: the one guard every admin loader, action and API call goes through, and
-// turning the flag on and off. The flag lives in the server-side session (never in the
-// browser); the password rules are in admin-password.server.
-import { redirect } from "@remix-run/node";
+// The admin pages' request glue: the admin form reader (Origin check, the admin guard, then the
+// body), staff API bodies, lists, dialogs, and the methods an admin resource route does not
+// serve. The guard itself (requireAdmin) is web/visitor.server's; turning the admin flag on and
+// off, web/sign-in.server's. The password rules are in admin-password.server.
 import type { z } from "zod";
-import { adminPassword, newAdminGrant } from "~/lib/admin-password.server";
-import { apiHandler, jsonResponse } from "~/lib/api.server";
+import { adminPassword } from "~/lib/admin-password.server";
+import { apiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
-import { isAdminRequest } from "./auth.server";
+import { requireAdmin } from "./visitor.server";
 import { assertSameOrigin, parseWith, readForm, refuseUnknownFields, safeRedirectPath } from "~/lib/http.server";
 import { errorMessage } from "~/lib/log.server";
-import type { ShopSession } from "~/lib/session.server";
-import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 
 export { adminPassword, DEV_ADMIN_PASSWORD, isAdminPassword } from "~/lib/admin-password.server";
 
 export const adminConfigured = () => adminPassword() !== null;
-
-export const ADMIN_FORBIDDEN = "Admin access required";
-
-/**
- * The one admin guard. Without the flag a page view (GET/HEAD) is sent to / and anything else
- * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form
- * handler can turn it into a re-rendered page.
- */
-export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
-  if (await isAdminRequest(request)) return;
-  if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
-  throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
-}
 
 /**
  * The reader of an admin form that takes exactly `fields` (every admin page action reads its form
@@ -48,23 +33,6 @@ export function adminForm(fields: readonly string[]): (request: Request, limit?:
 export function parseStaffBody<T extends z.ZodObject>(schema: T, body: Record<string, unknown>): z.output<T> {
   refuseUnknownFields(Object.keys(body), Object.keys(schema.shape));
   return parseWith(schema, body);
-}
-
-/** Turn the flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */
-export async function grantAdmin(request: Request): Promise<string> {
-  const fresh: ShopSession = await rotateSession(await getSession(request));
-  fresh.set("isAdmin", true);
-  const grant = await newAdminGrant();
-  if (grant) fresh.set("adminGrant", grant);
-  return commitSession(fresh, request);
-}
-
-/** Turn the flag off; a signed-in customer stays signed in. */
-export async function revokeAdmin(request: Request): Promise<string> {
-  const fresh = await rotateSession(await getSession(request));
-  fresh.unset("isAdmin");
-  fresh.unset("adminGrant");
-  return commitSession(fresh, request);
 }
 
 /**

@@ -7,7 +7,7 @@ import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { applyCoupon, removeCoupon } from "~/models/coupons/apply.server";
 import { COUPON_INTENTS } from "~/utils/coupon-fields";
-import { requireUser } from "./auth.server";
+import { requireUser } from "./visitor.server";
 
 /** Is this post the coupon box's? */
 export function isCouponPost(form: FormData): boolean {

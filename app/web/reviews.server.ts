@@ -1,7 +1,7 @@
 // The product page's reviews for a request (ADR 0018): the list's GET parameters (a bad
 // one falls back, the page never fails on its URL) and who is looking (the form for a customer
 // who received the piece, the reviews they marked helpful).
-import { getUserId } from "~/lib/identity.server";
+import { getUserId } from "./visitor.server";
 import { productReviews, reviewViewer } from "~/models/reviews/read.server";
 import { ReviewListQuerySchema } from "~/utils/review-schemas";
 import { REVIEW_PARAMS } from "~/utils/reviews";

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import { hashPassword } from "~/lib/password.server";
 import { clientOf, LIMITS, rateLimitClient, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { settleMail } from "~/lib/mail.server";

@@ -7,7 +7,7 @@ import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { publicOrigin } from "~/lib/mail.server";
 import { AppError } from "~/lib/errors.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import { settleMail } from "~/lib/mail.server";
 import {
   CODE_MESSAGES,

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ADMIN_FORBIDDEN, grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
+import { ADMIN_FORBIDDEN } from "~/web/visitor.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { commitSession, getSession } from "~/lib/session.server";

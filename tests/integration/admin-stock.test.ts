@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { latestAudit } from "~/models/audit.server";

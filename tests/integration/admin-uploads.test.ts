@@ -3,7 +3,7 @@
 // deleted images removed once nothing shows them, and kept while a past order's line still does.
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { DiskImageStore, imageStore, uploadsDir } from "~/lib/image-store.server";

@@ -3,8 +3,9 @@
 // log, the dashboard's figures, /api/user/list and the admin order page.
 import crypto from "node:crypto";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { ADMIN_FORBIDDEN, adminPassword, grantAdmin } from "~/web/admin.server";
-import { isAdminRequest } from "~/web/auth.server";
+import { adminPassword } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
+import { ADMIN_FORBIDDEN, isAdminRequest } from "~/web/visitor.server";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import type * as envModule from "~/lib/env.server";

@@ -23,7 +23,7 @@ import { queueMail } from "~/lib/outbox.server";
 import { signWebhook } from "~/lib/payments.server";
 import { DEV_ADMIN_PASSWORD } from "~/lib/admin-password.server";
 import { CSV_COLUMNS } from "~/utils/product-csv";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { createTestItem } from "../support/items";
 import { latestCode, latestEmailChangeCode, latestResetLink } from "../support/outbox";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";

@@ -15,7 +15,7 @@ import {
   updateCartLine,
 } from "~/models/cart.server";
 import { orderableLines } from "~/models/orders/orderable.server";
-import { asOwner, currentCartId } from "~/web/owner.server";
+import { asOwner, currentCartId } from "~/web/visitor.server";
 import { computeTotals, MAX_CART_LINES } from "~/utils/pricing";
 import { createTestItem } from "../support/items";
 import { cookiesFrom, getRequest } from "../support/requests";

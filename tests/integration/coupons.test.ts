@@ -33,7 +33,7 @@ import * as createPayment from "~/routes/rzp.create-order";
 import * as paymentCallback from "~/routes/rzp.payment-callback";
 import * as testGatewayPay from "~/routes/rzp.test-gateway.$paymentOrderId_.pay";
 import * as verifyPaymentApi from "~/routes/rzp.verify-payment";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { COUPON_MESSAGES } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
 import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pricing";

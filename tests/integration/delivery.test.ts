@@ -17,7 +17,7 @@ import * as productPage from "~/routes/product.$slug";
 import { DELIVERY_MESSAGES } from "~/utils/delivery";
 import { dateAtNoonInIndia, deliveryWindow } from "~/utils/delivery-dates";
 import { ZoneFormSchema } from "~/utils/delivery-schemas";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import * as m0018 from "../../migrations/2026-11-26-0018-delivery-by-pincode";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";

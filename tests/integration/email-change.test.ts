@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import * as m0008 from "../../migrations/2026-11-23-0008-email-change";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import { publicOrigin, settleMail } from "~/lib/mail.server";
 import { findResetToken, issueResetToken, LIVE_RESET_LINKS, MAX_CODE_ATTEMPTS } from "~/lib/one-time-codes.server";
 import { clientOf, LIMITS, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";

@@ -3,7 +3,7 @@ import { seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { getCart } from "~/models/cart.server";
-import { currentCartId } from "~/web/owner.server";
+import { currentCartId } from "~/web/visitor.server";
 import { action as homeAction } from "~/routes/_index";
 import { action as cartAction } from "~/routes/cart";
 import { action as contactAction } from "~/routes/contact";

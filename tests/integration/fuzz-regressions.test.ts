@@ -9,7 +9,7 @@ import * as adminCategories from "~/routes/admin.categories";
 import * as adminOrders from "~/routes/admin.orders";
 import * as adminProducts from "~/routes/admin.products";
 import * as adminUsers from "~/routes/admin.users";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import * as cartApiGet from "~/routes/api.cart.get";
 import * as cartPage from "~/routes/cart";
 import * as productPage from "~/routes/product.$slug";

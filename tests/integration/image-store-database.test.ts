@@ -12,7 +12,7 @@ import { createDb, db } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { DatabaseImageStore, DISK_STORE_ON_POSTGRES, imageEtag, imageStore, imageStoreKind, uploadsDir } from "~/lib/image-store.server";
 import { checkedUpload, imageFromForm, putUpload, uploadResponse } from "~/lib/uploads.server";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import * as productsPage from "~/routes/admin.products";
 import { loader } from "~/routes/uploads.$";
 import { getRequest, mergeCookies, multipartRequest } from "../support/requests";

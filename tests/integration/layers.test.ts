@@ -19,11 +19,11 @@ async function problems(file: string, code: string): Promise<string[]> {
 describe("layer rules", () => {
   it.each([
     ["app/lib/probe.server.ts", 'import { getCart } from "~/models/cart.server";\nexport const x = getCart;\n'],
-    ["app/lib/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
+    ["app/lib/probe.server.ts", 'import { requireUser } from "~/web/visitor.server";\nexport const x = requireUser;\n'],
     ["app/lib/probe.server.ts", 'import { getCart } from "../models/cart.server";\nexport const x = getCart;\n'],
     ["app/lib/probe.server.ts", 'import { createPageCache } from "../../server/page-cache";\nexport const x = createPageCache;\n'],
     ["app/routes/probe.tsx", 'import { requestGate } from "../../server/request-gate";\nexport const x = requestGate;\n'],
-    ["app/models/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
+    ["app/models/probe.server.ts", 'import { requireUser } from "~/web/visitor.server";\nexport const x = requireUser;\n'],
     ["app/models/probe.server.ts", "export function f(request: Request) {\n  return request.url;\n}\n"],
     ["app/utils/probe.ts", 'import { db } from "~/lib/db.server";\nexport const x = db;\n'],
     ["app/utils/probe.ts", 'import { z } from "zod";\nimport { getCart } from "~/models/cart.server";\nexport const x = [z, getCart];\n'],
@@ -38,7 +38,7 @@ describe("layer rules", () => {
     // The rules hold in the models' domain folders too.
     ["app/lib/probe.server.ts", 'import { getOrder } from "~/models/orders/read.server";\nexport const x = getOrder;\n'],
     ["app/components/Probe.tsx", 'import { getOrder } from "~/models/orders/read.server";\nexport const x = getOrder;\n'],
-    ["app/models/orders/probe.server.ts", 'import { requireUser } from "~/web/auth.server";\nexport const x = requireUser;\n'],
+    ["app/models/orders/probe.server.ts", 'import { requireUser } from "~/web/visitor.server";\nexport const x = requireUser;\n'],
     ["app/models/orders/probe.server.ts", "export function f(request: Request) {\n  return request.url;\n}\n"],
   ])("%s refuses %j", async (file, code) => {
     expect(await problems(file, code)).not.toEqual([]);

@@ -16,7 +16,7 @@ import { requestPasswordReset } from "~/models/users/password.server";
 import { RESET_TTL_MS } from "~/lib/one-time-codes.server";
 import { UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import * as adminMail from "~/routes/admin.mail";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
 import { call } from "../support/route-calls";

@@ -20,7 +20,7 @@ import { requestPasswordReset } from "~/models/users/password.server";
 import { saveUserDetails } from "~/models/users/profile.server";
 import { AppError } from "~/lib/errors.server";
 import * as adminMail from "~/routes/admin.mail";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import * as m0023 from "../../migrations/2026-11-26-0023-mail-outbox";
 import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
 import { mailsTo } from "../support/outbox";

@@ -11,7 +11,7 @@ import type { Db } from "~/lib/db.server";
 import { createDb, db, isPostgresUrl } from "~/lib/db.server";
 import type { WriteState } from "~/lib/write-watch.server";
 import { createWriteState, sharedWrites, whenListening, WRITES_CHANNEL } from "~/lib/write-watch.server";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { createPageCache } from "../../server/page-cache";
 import { saveProductForm } from "../support/admin-products";
 import { createTestItem } from "../support/items";

@@ -15,7 +15,7 @@ import { exportProductsCsv } from "~/models/catalogue/csv-export.server";
 import { importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import { loader as productLoader } from "~/routes/product.$slug";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { createPageCache, isCacheableRequest } from "../../server/page-cache";
 import { saveProductForm } from "../support/admin-products";
 import { createTestItem } from "../support/items";

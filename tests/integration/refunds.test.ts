@@ -30,7 +30,7 @@ import * as orderGet from "~/routes/api.orders_.$id";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as verifyRoute from "~/routes/rzp.verify-payment";
 import * as webhook from "~/routes/rzp.webhook";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import * as m0014 from "../../migrations/2026-11-25-0014-refunds";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/requests";

@@ -17,7 +17,7 @@ import * as returnStatusApi from "~/routes/api.returns.changeStatus";
 import * as login from "~/routes/login";
 import * as createOrder from "~/routes/rzp.create-order";
 import * as gatewayPay from "~/routes/rzp.test-gateway.$paymentOrderId_.pay";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { gstOn } from "~/utils/pricing";
 import { RETURN_MESSAGES } from "~/utils/returns";
 import { mailsTo } from "../support/outbox";

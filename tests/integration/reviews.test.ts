@@ -19,7 +19,7 @@ import * as login from "~/routes/login";
 import * as orderPage from "~/routes/order-confirmation.$orderId";
 import * as productPage from "~/routes/product.$slug";
 import * as reviewPage from "~/routes/product_.$slug.review";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { productJsonLd } from "~/utils/seo";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { mailsTo } from "../support/outbox";

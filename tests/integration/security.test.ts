@@ -5,7 +5,7 @@ import { seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
 import { getCart } from "~/models/cart.server";
-import { currentCartId } from "~/web/owner.server";
+import { currentCartId } from "~/web/visitor.server";
 import { action as cartAdd } from "~/routes/api.cart.add";
 import { action as subscribe } from "~/routes/api.stuff.addSubsEmail";
 import { MAX_FIELD_CHARS } from "~/lib/http.server";

@@ -2,7 +2,7 @@
 // marks an order shipped (admin page and API); the customer sees them on /orders and in the
 // 'shipped' mail. Markup or an over-long value is a 400 beside the field, and nothing is written.
 import { beforeAll, describe, expect, it } from "vitest";
-import { grantAdmin } from "~/web/admin.server";
+import { grantAdmin } from "~/web/sign-in.server";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";

@@ -5,7 +5,7 @@ import { createTestItem } from "./items";
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db, nowIso, toCount } from "~/lib/db.server";
-import { issueToken } from "~/lib/identity.server";
+import { issueToken } from "~/lib/api-tokens.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { User } from "~/models/users/users.server";
 import { getUserById } from "~/models/users/users.server";

@@ -3,7 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, expectChanged, isPostgres, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import { endOtherSignIns } from "~/lib/identity.server";
+import { endOtherSignIns } from "~/lib/api-tokens.server";
 import { consumeResetToken, endResetTokens, findResetToken, issueResetToken, RESET_INVALID } from "~/lib/one-time-codes.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import type { Client } from "~/lib/rate-limit.server";

@@ -1,14 +1,15 @@
-// Signing in and out, and the guards every page and API path uses. Login goes through
-// remix-auth's FormStrategy; the app owns the session (remix-auth v4 keeps none).
+// Changing who the visitor is: checking a login, signing in (the browser's session or an API
+// token) and out, and the shop's admin flag on and off (Admin Access; the flag lives in the
+// server-side session, never in the browser). Login goes through remix-auth's FormStrategy; the
+// app owns the session (remix-auth v4 keeps none). Who the visitor is now is web/visitor.server's.
 import { redirect } from "@remix-run/node";
-import { adminGrantValid } from "~/lib/admin-password.server";
+import { newAdminGrant } from "~/lib/admin-password.server";
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { Db } from "~/lib/db.server";
 import { db } from "~/lib/db.server";
-import { AppError } from "~/lib/errors.server";
 import { parseWith } from "~/lib/http.server";
-import { bearerToken, getUserId, issueToken } from "~/lib/identity.server";
+import { bearerToken, issueToken, revokeRequestToken } from "~/lib/api-tokens.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { ShopSession } from "~/lib/session.server";
 import { commitNewSession, commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
@@ -17,7 +18,6 @@ import { adoptGuestCart } from "~/models/cart.server";
 import type { User } from "~/models/users/users.server";
 import type { VerifiedLogin } from "~/models/users/login.server";
 import { assertLoginCurrent, verifyLogin } from "~/models/users/login.server";
-import { getUserById } from "~/models/users/users.server";
 import { adoptGuestWishlist } from "~/models/wishlist.server";
 import { LoginSchema } from "~/utils/account-schemas";
 import type { ToastInput } from "~/utils/toast";
@@ -43,51 +43,6 @@ export function authenticateCredentials(request: Request, fields: Record<string,
   headers.set("Content-Type", "application/x-www-form-urlencoded");
   headers.delete("Content-Length");
   return authenticator.authenticate("form", new Request(request.url, { method: "POST", headers, body }));
-}
-
-/** The signed-in user, or null. */
-export async function getUser(request: Request): Promise<User | null> {
-  const userId = await getUserId(request);
-  return userId ? getUserById(userId) : null;
-}
-
-/** Pages: the signed-in user, or a redirect to /login that comes back here afterwards. */
-export async function requireUser(request: Request): Promise<User> {
-  const user = await getUser(request);
-  if (user) return user;
-  const url = new URL(request.url);
-  throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`);
-}
-
-/** API paths and actions: the signed-in user, or 401. */
-export async function requireApiUser(request: Request): Promise<User> {
-  const user = await getUser(request);
-  if (!user) throw new AppError(401, "Please log in to continue");
-  return user;
-}
-
-/**
- * Does this request carry the shop's admin flag? Only a browser session can (the admin signs
- * in through the Admin Access dialog); a bearer-token call never does. The flag holds for
- * ADMIN_SESSION_MS and only while ADMIN_PASSWORD is the one it was given with.
- */
-export async function isAdminRequest(request: Request): Promise<boolean> {
-  if (bearerToken(request) !== null) return false;
-  const session = await getSession(request);
-  return session.get("isAdmin") === true && (await adminGrantValid(session.get("adminGrant")));
-}
-
-/** Order pages: the signed-in customer (else the redirect to /login), and as models/orders/read's Viewer (the shop's admin sees every order). */
-export async function requireOrderPageViewer(request: Request): Promise<{ user: User; viewer: { userId: number; isAdmin: boolean } }> {
-  const user = await requireUser(request);
-  return { user, viewer: { userId: user.id, isAdmin: await isAdminRequest(request) } };
-}
-
-/** API order paths: who is asking, as models/orders/read's Viewer. The shop's admin, or a customer (else 401). */
-export async function requireOrderViewer(request: Request): Promise<{ userId: number | null; isAdmin: boolean }> {
-  if (await isAdminRequest(request)) return { userId: await getUserId(request), isAdmin: true };
-  const user = await requireApiUser(request);
-  return { userId: user.id, isAdmin: false };
 }
 
 /**
@@ -157,4 +112,32 @@ export async function signOut(request: Request, redirectTo: string, toast?: Toas
   const headers = new Headers({ "Set-Cookie": await destroySession(session, request) });
   if (toast) return redirectWithToast(request, redirectTo, toast, { headers });
   return redirect(redirectTo, { headers });
+}
+
+/**
+ * Sign an API client out: the bearer token sent is revoked, and a browser session sent with the
+ * request is ended too. The headers to answer with (the cleared cookie, when a cookie came).
+ */
+export async function signOutApi(request: Request): Promise<Headers> {
+  const headers = new Headers();
+  if (bearerToken(request)) await revokeRequestToken(request);
+  if (request.headers.get("Cookie")) headers.append("Set-Cookie", await destroySession(await getSession(request), request));
+  return headers;
+}
+
+/** Turn the admin flag on for ADMIN_SESSION_MS: a fresh session id (privilege change), same cart and sign-in. */
+export async function grantAdmin(request: Request): Promise<string> {
+  const fresh: ShopSession = await rotateSession(await getSession(request));
+  fresh.set("isAdmin", true);
+  const grant = await newAdminGrant();
+  if (grant) fresh.set("adminGrant", grant);
+  return commitSession(fresh, request);
+}
+
+/** Turn the admin flag off; a signed-in customer stays signed in. */
+export async function revokeAdmin(request: Request): Promise<string> {
+  const fresh = await rotateSession(await getSession(request));
+  fresh.unset("isAdmin");
+  fresh.unset("adminGrant");
+  return commitSession(fresh, request);
 }

@@ -1,11 +1,10 @@
-// Who is asking: one helper for every page and API path. A request is signed in by an
-// `Authorization: Bearer <token>` header (API clients) or by the session cookie (the browser).
-// Tokens are opaque random strings; only their SHA-256 is stored, with an expiry, and they
-// are revoked at logout, password change and password reset.
+// API tokens, the bearer sign-in of API clients: opaque random strings; only their SHA-256 is
+// stored, with an expiry, and they are revoked at logout, and at a password change or reset
+// (endOtherSignIns, which ends the account's browser sessions with them). Which user a request
+// is (a token, else the session cookie) is getUserId's, in app/web/visitor.server.
 import crypto from "node:crypto";
 import type { Db } from "./db.server";
 import { db as defaultDb, nowIso } from "./db.server";
-import { getSession } from "./session.server";
 
 export const TOKEN_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const TOKEN_PREFIX = "slt_";
@@ -30,7 +29,8 @@ export function bearerToken(request: Request): string | null {
   return match ? match[1]! : null;
 }
 
-async function userIdFromToken(token: string, db: Db): Promise<number | null> {
+/** The user a live token names, or null (an unknown, revoked or expired one). */
+export async function userIdFromToken(token: string, db: Db): Promise<number | null> {
   if (token.length > 200) return null;
   const row = await db
     .selectFrom("apiTokens")
@@ -40,22 +40,6 @@ async function userIdFromToken(token: string, db: Db): Promise<number | null> {
     .where("expiresAt", ">", nowIso())
     .executeTakeFirst();
   return row?.userId ?? null;
-}
-
-const perRequest = new WeakMap<Request, Promise<number | null>>();
-
-/**
- * The signed-in user's id, or null. A bearer token, when sent, decides alone: a bad token
- * is a signed-out request even if a session cookie rides along.
- */
-export function getUserId(request: Request, db: Db = defaultDb): Promise<number | null> {
-  let found = perRequest.get(request);
-  if (!found) {
-    const token = bearerToken(request);
-    found = token !== null ? userIdFromToken(token, db) : getSession(request).then((s) => s.get("userId") ?? null);
-    perRequest.set(request, found);
-  }
-  return found;
 }
 
 /** Revoke the token this request carries (API logout). Returns whether one was revoked. */
