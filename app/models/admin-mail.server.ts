@@ -12,7 +12,7 @@ import { recordAudit } from "./audit.server";
 export const MAIL_NOT_FAILED = "That mail is no longer failed: it was sent again already.";
 export const MAIL_NOT_RESENDABLE = "That mail carried a code or a link that has expired: it cannot be sent again.";
 
-export async function mailOutboxPage(db: Db = defaultDb) {
+export async function getMailOutbox(db: Db = defaultDb) {
   const [counts, rows] = await Promise.all([outboxCounts(db), failedMails(db)]);
   const failed = rows.map(({ discardAfter, ...mail }) => ({ ...mail, canSendAgain: discardAfter === null }));
   return { counts, failed, resendable: failed.filter((m) => m.canSendAgain).length };

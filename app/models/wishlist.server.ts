@@ -3,8 +3,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, expectChanged, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import type { Item } from "~/utils/catalogue";
-import type { PageInfo } from "~/utils/pagination";
-import { pageInfo, STOREFRONT_PAGE_SIZE } from "~/utils/pagination";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { toItem } from "./catalogue/products.server";
 import type { Owner } from "./owned.server";
 import { adoptOwned, ensureOwned } from "./owned.server";
@@ -15,14 +14,9 @@ export const WISHLIST_FULL = `Your wishlist holds the most pieces we keep (${MAX
 const WISHLIST_GONE = "Your wishlist has expired. Please save the piece again.";
 
 /** One page of saved products, newest first, and how many there are: never more rows than it shows. */
-export async function pageOfWishlist(
-  wishlistId: string | null,
-  page: number,
-  db: Db = defaultDb,
-): Promise<{ items: Item[]; info: PageInfo }> {
+export async function listWishlistPage(wishlistId: string | null, window: RowWindow, db: Db = defaultDb): Promise<ListPage<Item>> {
   const total = await wishlistCount(wishlistId, db);
-  const info = pageInfo(total, page, STOREFRONT_PAGE_SIZE);
-  if (!wishlistId || total === 0 || page > info.pages) return { items: [], info };
+  if (!wishlistId || window.offset >= total) return { rows: [], total };
   const rows = await db
     .selectFrom("wishlistItems")
     .innerJoin("items", "items.id", "wishlistItems.itemId")
@@ -30,10 +24,10 @@ export async function pageOfWishlist(
     .where("wishlistItems.wishlistId", "=", wishlistId)
     .orderBy("wishlistItems.createdAt", "desc")
     .orderBy("items.id", "desc")
-    .limit(STOREFRONT_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { items: rows.map(toItem), info };
+  return { rows: rows.map(toItem), total };
 }
 
 export async function isInWishlist(wishlistId: string | null, itemId: number, db: Db = defaultDb): Promise<boolean> {

@@ -14,13 +14,14 @@ import { withImage } from "~/lib/uploads.server";
 import { createCategory, deleteCategory, updateCategory } from "~/models/catalogue/admin-categories.server";
 import { getCategoryForAdmin, listCategoriesPage } from "~/models/catalogue/admin-lists.server";
 import { CATEGORY_FIELDS } from "~/utils/admin-fields";
-import { CategoryFormSchema } from "~/utils/admin-schemas";
+import { CategoryFormSchema, parseAdminListQuery } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
 import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Categories" };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listCategoriesPage, one: getCategoryForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, { filters: parseAdminListQuery, list: listCategoriesPage, one: getCategoryForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {

@@ -10,6 +10,7 @@ import { useFormErrors } from "~/hooks/useFormErrors";
 import { parseWith } from "~/lib/http.server";
 import type { AdminCoupon } from "~/models/coupons/admin.server";
 import {
+  couponFormCategories,
   createCoupon,
   deleteCoupon,
   getCouponForAdmin,
@@ -18,6 +19,7 @@ import {
   updateCoupon,
 } from "~/models/coupons/admin.server";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
+import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { listSearch } from "~/utils/admin-url";
 import { COUPON_FIELDS, COUPON_KIND_LABELS, COUPON_KINDS, istDay } from "~/utils/coupon-fields";
 import { CouponFormSchema } from "~/utils/coupon-schemas";
@@ -29,7 +31,13 @@ export const handle = { section: "Coupons" };
 
 const FIELDS = ["code", "kind", "value", "minSubtotal", "maxDiscount", "validFrom", "validUntil", "usageLimit", "perCustomerLimit"];
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listCouponsPage, one: getCouponForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, {
+    filters: (url) => ({ q: parseAdminListQuery(url).q }),
+    list: listCouponsPage,
+    more: async () => ({ categories: await couponFormCategories() }),
+    one: getCouponForAdmin,
+  });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {

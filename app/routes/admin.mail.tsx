@@ -10,7 +10,7 @@ import { FormBanner } from "~/components/FormBanner";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { mailOutboxPage, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
+import { getMailOutbox, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
 import { adminForm, loadList } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
 import { formatDateTime } from "~/utils/dates";
@@ -21,7 +21,7 @@ export const handle = { section: "Mail" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  return loadList(() => mailOutboxPage());
+  return loadList(() => getMailOutbox());
 }
 
 const SendAgainSchema = z.object({ intent: z.literal("retry", { error: "Unknown action" }), mailId: IdSchema });

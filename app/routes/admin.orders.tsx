@@ -5,8 +5,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";
-import { adminOtherMethods, loadList } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { adminListLoader } from "~/web/admin-crud.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/orders/admin.server";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
@@ -15,15 +15,12 @@ import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
 
 export const handle = { section: "Orders" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const query = parseAdminListQuery(new URL(request.url));
-  const result = await loadList(async () => {
-    const [page, counts] = await Promise.all([listOrdersPage(query), orderStatusCounts()]);
-    return { ...page, counts };
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, {
+    filters: parseAdminListQuery,
+    list: listOrdersPage,
+    more: async () => ({ counts: await orderStatusCounts() }),
   });
-  return { ...result, q: query.q, status: query.status, payment: query.payment, from: query.from, to: query.to };
-}
 
 /** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
 export const action = adminOtherMethods(["GET"]);

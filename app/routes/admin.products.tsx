@@ -13,7 +13,7 @@ import { withImage } from "~/lib/uploads.server";
 import { getProductForAdmin, listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { createProduct, deleteProduct, updateProduct } from "~/models/catalogue/admin-products.server";
 import { listCategories } from "~/models/catalogue/categories.server";
-import { ProductEditSchema, ProductFormSchema, productEditInput, productFormInput } from "~/utils/admin-schemas";
+import { parseAdminListQuery, ProductEditSchema, ProductFormSchema, productEditInput, productFormInput } from "~/utils/admin-schemas";
 import { withParams } from "~/utils/admin-url";
 import { formatPrice } from "~/utils/money";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
@@ -22,7 +22,7 @@ export const handle = { section: "Products" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const [page, categories] = await Promise.all([
-    adminListLoader(request, { list: listProductsPage, one: getProductForAdmin }),
+    adminListLoader(request, { filters: parseAdminListQuery, list: listProductsPage, one: getProductForAdmin }),
     listCategories(),
   ]);
   return { ...page, category: page.query.category, categories };

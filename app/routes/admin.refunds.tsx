@@ -11,8 +11,9 @@ import { Pagination } from "~/components/Pagination";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { adminForm, loadList } from "~/web/admin.server";
+import { adminForm } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
+import { adminListLoader } from "~/web/admin-crud.server";
 import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds/admin.server";
@@ -31,16 +32,12 @@ import {
 
 export const handle = { section: "Refunds" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const p = new URL(request.url).searchParams;
-  const query = RefundQueueQuerySchema.parse({ status: p.get("status") ?? undefined, page: p.get("page") ?? undefined });
-  const result = await loadList(async () => {
-    const [refunds, needing] = await Promise.all([listRefundsPage(query), paymentsNeedingAction()]);
-    return { ...refunds, needing };
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, {
+    filters: (url) => ({ status: RefundQueueQuerySchema.shape.status.parse(url.searchParams.get("status") ?? undefined) }),
+    list: listRefundsPage,
+    more: async () => ({ needing: await paymentsNeedingAction() }),
   });
-  return { ...result, status: query.status };
-}
 
 const PaymentOrderIdSchema = z.string({ error: "Choose a payment" }).regex(/^order_[A-Za-z0-9]{6,40}$/, "Choose a payment");
 const QueueAction = z.discriminatedUnion(

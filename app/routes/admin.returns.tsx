@@ -6,8 +6,8 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { listReturnsPage } from "~/models/returns/admin.server";
-import { adminOtherMethods, loadList } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminOtherMethods } from "~/web/admin.server";
+import { adminListLoader } from "~/web/admin-crud.server";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { RETURN_LABEL, statusBadgeClass } from "~/utils/order-status";
@@ -17,12 +17,11 @@ import { RETURN_FILTER_LABEL, RETURN_FILTERS, RETURN_REASONS } from "~/utils/ret
 
 export const handle = { section: "Returns" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const p = new URL(request.url).searchParams;
-  const query = ReturnQueueQuerySchema.parse({ status: p.get("status") ?? undefined, page: p.get("page") ?? undefined });
-  return { ...(await loadList(() => listReturnsPage(query))), status: query.status };
-}
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, {
+    filters: (url) => ReturnQueueQuerySchema.parse({ status: url.searchParams.get("status") ?? undefined }),
+    list: listReturnsPage,
+  });
 
 /** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
 export const action = adminOtherMethods(["GET"]);

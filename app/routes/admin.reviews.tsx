@@ -10,8 +10,8 @@ import { Stars } from "~/components/ReviewStars";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { adminForm, loadList } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminForm } from "~/web/admin.server";
+import { adminListLoader } from "~/web/admin-crud.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
@@ -20,16 +20,12 @@ import { REVIEW_FIELDS, REVIEW_FILTER_LABEL, REVIEW_FILTERS } from "~/utils/revi
 
 export const handle = { section: "Reviews" };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  const p = new URL(request.url).searchParams;
-  const query = AdminReviewQuerySchema.parse({
-    q: p.get("q") ?? undefined,
-    status: p.get("status") ?? undefined,
-    page: p.get("page") ?? undefined,
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, {
+    filters: (url) =>
+      AdminReviewQuerySchema.parse({ q: url.searchParams.get("q") ?? undefined, status: url.searchParams.get("status") ?? undefined }),
+    list: listReviewsPage,
   });
-  return { ...(await loadList(() => listReviewsPage(query))), q: query.q, status: query.status };
-}
 
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(

@@ -23,12 +23,14 @@ import { createUserByAdmin, deleteUserByAdmin, getUserForAdmin, listUsersPage, u
 import type { User } from "~/models/users/users.server";
 import { PROFILE_FIELDS } from "~/utils/account-fields";
 import { ProfileSchema } from "~/utils/account-schemas";
+import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Users" };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { list: listUsersPage, one: getUserForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, { filters: parseAdminListQuery, list: listUsersPage, one: getUserForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {

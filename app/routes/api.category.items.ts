@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicApiHandler } from "~/lib/api.server";
-import { otherMethods, pageParams, PRODUCT_PAGE_SIZES, slugParam } from "~/lib/api-params.server";
+import { otherMethods, slugParam } from "~/lib/api-params.server";
+import { parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
 import { notFound } from "~/lib/errors.server";
 import { getCategoryBySlug } from "~/models/catalogue/categories.server";
-import { listItemsInCategory } from "~/models/catalogue/products.server";
+import { listCategoryItemsPage } from "~/models/catalogue/products.server";
 
 /**
  * GET `?slug=&page=&pageSize=`: one page of a category's products by id (`pageSize` 48 by default,
@@ -13,10 +14,10 @@ import { listItemsInCategory } from "~/models/catalogue/products.server";
 export const loader = ({ request }: LoaderFunctionArgs) =>
   publicApiHandler(request, async () => {
     const slug = slugParam(request);
-    const paging = pageParams(request, PRODUCT_PAGE_SIZES);
+    const paging = parseListQuery(request, PRODUCT_PAGE_SIZES);
     const category = await getCategoryBySlug(slug);
     if (!category) throw notFound("Category not found");
-    const list = await listItemsInCategory(category.id, undefined, paging);
+    const list = await listCategoryItemsPage(category.id, undefined, paging);
     return { category, items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize };
   });
 export const action = otherMethods(["GET"]);

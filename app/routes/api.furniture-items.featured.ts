@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publicApiHandler } from "~/lib/api.server";
-import { otherMethods, pagedArray, pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
-import { pageOfFeatured } from "~/models/catalogue/products.server";
+import { otherMethods } from "~/lib/api-params.server";
+import { pagedArray, parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
+import { listFeaturedPage } from "~/models/catalogue/products.server";
 
 /** GET `?page=&pageSize=`: one page of the featured products by id, as `Item[]` with X-Total-Count and Link (docs/api.md, Lists). */
 export const loader = ({ request }: LoaderFunctionArgs) =>
   publicApiHandler(request, async () => {
-    const paging = pageParams(request, PRODUCT_PAGE_SIZES);
-    return pagedArray(request, paging, await pageOfFeatured(paging));
+    const paging = parseListQuery(request, PRODUCT_PAGE_SIZES);
+    return pagedArray(request, paging, await listFeaturedPage(paging));
   });
 export const action = otherMethods(["GET"]);

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiHandler, jsonResponse, publicApiHandler } from "~/lib/api.server";
-import { pageParams, requireMutation } from "~/lib/api-params.server";
+import { requireMutation } from "~/lib/api-params.server";
+import { parseListQuery, REVIEW_API_PAGE_SIZES } from "~/lib/paging.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { ownReview, productReviews } from "~/models/reviews/read.server";
 import { saveReview } from "~/models/reviews/write.server";
@@ -19,8 +20,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
       itemId: url.searchParams.get("itemId") ?? undefined,
       sort: url.searchParams.get("sort") ?? undefined,
     });
-    const paging = pageParams(request, { defaultSize: 10, maxSize: 50 });
-    const { info, ...page } = await productReviews(itemId, { sort, page: paging.page }, undefined, paging.pageSize);
+    const paging = parseListQuery(request, REVIEW_API_PAGE_SIZES);
+    const { info, ...page } = await productReviews(itemId, { sort, page: paging.page }, paging.pageSize);
     return { itemId, ...page, total: page.reviewCount, page: info.page, pageSize: paging.pageSize };
   });
 

@@ -6,15 +6,15 @@ import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
 import { getCategoryBySlug } from "~/models/catalogue/categories.server";
-import { listItemsInCategory } from "~/models/catalogue/products.server";
-import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
+import { listCategoryItemsPage } from "~/models/catalogue/products.server";
+import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
+import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
 import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { searchParamsToObject } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 
 /** The 404 of a page number that is not one, or past the last page (the category exists). */
-const PAGE_NOT_FOUND = "Page Not Found";
 
 const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
 
@@ -40,7 +40,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
 };
 
 /**
- * One page of a category: 24 products (STOREFRONT_PAGE_SIZE) sorted and filtered in SQL, `?page=N`
+ * One page of a category: 24 products (STOREFRONT_PAGE) sorted and filtered in SQL, `?page=N`
  * from 1. A page number that is not a whole number from 1, or one past the last page, is a 404
  * (docs/product.md); unknown filters are ignored with a 400 and a note.
  */
@@ -48,15 +48,13 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const category = slug.success ? await getCategoryBySlug(slug.data) : null;
   if (!category) throw new Response("Category Not Found", { status: 404 });
-  const searchParams = new URL(request.url).searchParams;
-  const page = storefrontPage(searchParams.getAll("page"));
-  if (page === null) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const url = new URL(request.url);
+  const searchParams = url.searchParams;
+  const paging = parseListQuery(url, STOREFRONT_PAGE);
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
-  const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
-  const list = await listItemsInCategory(category.id, query, window);
-  const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
-  if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const list = await listCategoryItemsPage(category.id, query, paging);
+  const info = pageInfoOf(paging, list.total);
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data({ category, items: list.rows, info, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });
 }

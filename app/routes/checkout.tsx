@@ -89,7 +89,7 @@ export const action = ({ request }: ActionFunctionArgs) =>
 
 /** The cart was emptied meanwhile (most often: the order was placed from another tab). */
 async function emptyCartAnswer(request: Request, userId: number) {
-  const recent = await listOrders({ userId, isAdmin: false }, undefined, 1);
+  const recent = await listOrders({ userId, isAdmin: false }, 1);
   if (recent.length > 0) {
     return redirectWithToast(request, "/orders", {
       type: "info",

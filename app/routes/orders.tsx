@@ -12,7 +12,8 @@ import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { Order } from "~/models/orders/read.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
-import { customerOrdersPage } from "~/models/orders/list.server";
+import { listViewerOrdersPage } from "~/models/orders/list.server";
+import { ORDERS_PAGE, pageOf, parseListQuery } from "~/lib/paging.server";
 import { requireUser } from "~/web/visitor.server";
 import { withParams } from "~/utils/admin-url";
 import { useHydrated } from "~/hooks/useHydrated";
@@ -33,8 +34,10 @@ const cancellable = (order: Pick<Order, "status">) => checkTransition(order.stat
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const search = new URL(request.url).searchParams;
-  const { orders, info } = await customerOrdersPage(user.id, Number(search.get("page") ?? 1));
+  const url = new URL(request.url);
+  const search = url.searchParams;
+  const paging = parseListQuery(url, ORDERS_PAGE);
+  const { rows: orders, info } = pageOf(paging, await listViewerOrdersPage({ userId: user.id, isAdmin: false }, paging));
   // Without JavaScript, 'Cancel Order' opens the confirmation through ?cancel=ID (on its page).
   const asked = IdSchema.safeParse(search.get("cancel"));
   const confirming = asked.success ? (orders.find((o) => o.id === asked.data && cancellable(o))?.id ?? null) : null;

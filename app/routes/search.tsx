@@ -14,11 +14,11 @@ import type { Sort } from "~/utils/catalogue";
 import { searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { formatCount } from "~/utils/money";
-import { pageInfo, showingText, STOREFRONT_PAGE_SIZE, storefrontPage } from "~/utils/pagination";
+import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
+import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_RESULTS, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 import { privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 
-const PAGE_NOT_FOUND = "Page Not Found";
 const SEARCH_SORT_LABELS: Record<Sort, string> = { ...SORT_LABELS, default: "Relevance" };
 
 const isPageNotFound = (error: unknown) => isRouteErrorResponse(error) && error.status === 404 && error.data === PAGE_NOT_FOUND;
@@ -43,29 +43,27 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
 };
 
 /**
- * The search results (docs/product.md, Search): 24 products a page (STOREFRONT_PAGE_SIZE), the
+ * The search results (docs/product.md, Search): 24 products a page (STOREFRONT_PAGE), the
  * category page's sort (Relevance first), filters and pages, `?page=N` from 1. No q, or no word
  * of two characters, is an empty page that says so; a page number that is not one, or past the
  * last page, is a 404; unknown filters are ignored with a 400 and a note, as on category pages.
  * A repeated q reads the first; a long one its first 200 characters and 8 words, and says so.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const searchParams = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const searchParams = url.searchParams;
   const search = parseSearch(searchParams.get("q"));
-  const page = storefrontPage(searchParams.getAll("page"));
-  if (page === null) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const paging = parseListQuery(url, STOREFRONT_PAGE);
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
-  const window = { offset: (page - 1) * STOREFRONT_PAGE_SIZE, limit: STOREFRONT_PAGE_SIZE };
   const list = search.searchable
-    ? await searchFor(clientOf(request), search.words, query, window).catch((error: unknown) => {
+    ? await searchFor(clientOf(request), search.words, query, paging).catch((error: unknown) => {
         // Too many slow searches from this address: the error page says so, with a 429.
         if (isAppError(error, "RATE_LIMITED")) throw new Response(error.message, { status: 429, headers: error.headers });
         throw error;
       })
     : { rows: [], total: 0, capped: false };
-  const info = pageInfo(list.total, page, STOREFRONT_PAGE_SIZE);
-  if (page > info.pages) throw new Response(PAGE_NOT_FOUND, { status: 404 });
+  const info = pageInfoOf(paging, list.total);
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data(
     {

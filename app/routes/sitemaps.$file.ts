@@ -3,7 +3,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SITEMAP_PAGE_SIZE, sitemapOrigin, urlset, xmlAnswer } from "~/lib/sitemap.server";
 import { listCategories } from "~/models/catalogue/categories.server";
-import { pageOfItemSlugs } from "~/models/catalogue/products.server";
+import { windowOf } from "~/lib/paging.server";
+import { listItemSlugsPage } from "~/models/catalogue/products.server";
 
 const STATIC_PATHS = ["/", "/categories", "/about", "/contact", "/privacy-policy", "/t&c", "/shipping-policy"];
 const FILE = /^(?:pages|products-([1-9]\d{0,5}))\.xml$/;
@@ -23,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     return xmlAnswer(request, urlset(urls), configured);
   }
   const page = Number(match[1]);
-  const items = await pageOfItemSlugs(page, SITEMAP_PAGE_SIZE);
+  const items = await listItemSlugsPage(windowOf(page, SITEMAP_PAGE_SIZE));
   // Page 1 is always there (an empty catalogue lists none); a page past the last is not.
   if (items.length === 0 && page > 1) return notFound();
   const urls = items.map((i) => ({ loc: `${origin}/product/${i.slug}`, lastmod: i.updatedAt.slice(0, 10) }));

@@ -1,27 +1,24 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data, redirect } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
 import { pageAction } from "~/lib/form.server";
 import { parseWith, safeRedirectPath } from "~/lib/http.server";
+import { pageOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
-import { pageOfWishlist, removeFromWishlist, saveItem } from "~/models/wishlist.server";
+import { listWishlistPage, removeFromWishlist, saveItem } from "~/models/wishlist.server";
 import { asOwner, currentWishlistId } from "~/web/visitor.server";
-import { storefrontPage } from "~/utils/pagination";
 import { IdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  // 24 a page, like the catalogue; a page that is not a page number is a 404. A page past the
-  // last (its last piece was just removed) leads to the last page: the list is the visitor's own.
-  const page = storefrontPage(new URL(request.url).searchParams.getAll("page"));
-  if (page === null) throw new Response("Page Not Found", { status: 404 });
-  const list = await pageOfWishlist(await currentWishlistId(request), page);
-  if (page > list.info.pages) throw redirect(list.info.pages > 1 ? `/wishlist?page=${list.info.pages}` : "/wishlist");
-  return list;
+  // 24 a page, like the catalogue; a page that is not a page number, or past the last, is a 404.
+  const paging = parseListQuery(request, STOREFRONT_PAGE);
+  const { rows, info } = pageOf(paging, await listWishlistPage(await currentWishlistId(request), paging));
+  return { items: rows, info };
 }
 
 const WishlistFormSchema = z.object({
@@ -55,6 +52,8 @@ export default function WishlistPage() {
   // A plain post refused (a full wishlist, a product gone) shows this page with the reason.
   const actionData = useActionData<typeof action>();
   const formError = actionData && "formError" in actionData ? actionData.formError : null;
+  // Removing the last piece of a page leads to the page before it (that page no longer exists).
+  const pageAfterRemoval = items.length === 1 && info.page > 1 ? info.page - 1 : info.page;
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
@@ -83,7 +82,11 @@ export default function WishlistPage() {
                 <Form method="post" preventScrollReset>
                   <input type="hidden" name="intent" value="remove" />
                   <input type="hidden" name="itemId" value={item.id} />
-                  <input type="hidden" name="redirectTo" value={info.page > 1 ? `/wishlist?page=${info.page}` : "/wishlist"} />
+                  <input
+                    type="hidden"
+                    name="redirectTo"
+                    value={pageAfterRemoval > 1 ? `/wishlist?page=${pageAfterRemoval}` : "/wishlist"}
+                  />
                   <button type="submit" className="btn-ghost -mx-3 text-sm text-red-700" aria-label={`Remove ${item.title} from wishlist`}>
                     Remove
                   </button>

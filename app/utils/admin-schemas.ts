@@ -225,10 +225,9 @@ export function startOfIndianDay(day: string): string {
   return new Date(`${day}T00:00:00+05:30`).toISOString();
 }
 
-/** The list pages' URL state (?q=&page=&category=&status=); anything odd falls back to the default. */
+/** The list pages' filters in the URL (?q=&category=&status=…; the page is the paging module's); anything odd falls back to the default. */
 export const AdminListQuerySchema = z.object({
   q: z.string().trim().max(ADMIN_LIMITS.query).catch(""),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   category: z.union([z.literal("all"), IdSchema]).catch("all"),
   status: z.enum(["all", ...ORDER_STATUSES]).catch("all"),
   /** orders' 'More Filters': how it was paid, and placed from / to a day (India's calendar) */
@@ -242,7 +241,6 @@ export function parseAdminListQuery(url: URL): AdminListQuery {
   const p = url.searchParams;
   return AdminListQuerySchema.parse({
     q: p.get("q") ?? "",
-    page: p.get("page") ?? 1,
     category: p.get("category") ?? "all",
     status: p.get("status") ?? "all",
     payment: p.get("payment") ?? "all",

@@ -1,10 +1,8 @@
-// Admin lists: page size 10 (docs/product.md), pages counted from 1, state kept in the URL.
-// Storefront product lists (category pages): 24 a page, `?page=N` (docs/decisions/0013).
+// What the pager shows, shared with the browser: where a page lies among a list's pages, and the
+// pager's texts. Only the server builds a PageInfo (app/lib/paging.server.ts, docs/decisions/0013).
 import { formatCount } from "./money";
 
-export const ADMIN_PAGE_SIZE = 10;
-export const STOREFRONT_PAGE_SIZE = 24;
-
+/** Where a page lies among a list's pages (built by pageInfoOf in app/lib/paging.server.ts). */
 export interface PageInfo {
   page: number;
   pages: number;
@@ -15,25 +13,8 @@ export interface PageInfo {
   offset: number;
 }
 
-/** The page asked for, held inside 1..pages (a page past the end shows the last one). */
-export function pageInfo(total: number, requested: number, size = ADMIN_PAGE_SIZE): PageInfo {
-  const pages = Math.max(1, Math.ceil(total / size));
-  const page = Math.min(Math.max(1, Math.floor(requested) || 1), pages);
-  const offset = (page - 1) * size;
-  return { page, pages, total, offset, from: total === 0 ? 0 : offset + 1, to: Math.min(offset + size, total) };
-}
-
-/**
- * A storefront page number from the URL's `page` values: none → 1; one value of digits only, 1
- * or more → that number; anything else (0, -1, abc, 2.5, ten digits or more, sent twice) → null, which the page
- * answers with its 404, like a page past the last.
- */
-export function storefrontPage(values: string[]): number | null {
-  if (values.length === 0) return 1;
-  if (values.length > 1 || !/^\d{1,9}$/.test(values[0]!)) return null;
-  const page = Number(values[0]);
-  return page >= 1 ? page : null;
-}
+/** The body of the 404 for a page of a list that does not exist (past the last, or not a page number). */
+export const PAGE_NOT_FOUND = "Page Not Found";
 
 const count = formatCount;
 

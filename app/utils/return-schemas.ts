@@ -52,5 +52,4 @@ export function returnRequestFromForm(form: FormData): Record<string, unknown> {
 /** The staff's returns list's GET form: anything unknown falls back (a list never fails on its URL). */
 export const ReturnQueueQuerySchema = z.object({
   status: z.enum(RETURN_FILTERS).catch("open"),
-  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });

@@ -44,16 +44,15 @@ const pageNumber = z.coerce.number().int().min(1).max(1_000_000).catch(1);
 export const ReviewListQuerySchema = z.object({ sort: z.enum(REVIEW_SORTS).catch("newest"), page: pageNumber });
 export type ReviewListQuery = z.infer<typeof ReviewListQuerySchema>;
 
-/** GET /api/item/reviews (paging is api-params' pageParams): unlike the page's, a bad parameter is a 400. */
+/** GET /api/item/reviews (paging is parseListQuery's, lib/paging.server): unlike the page's, a bad parameter is a 400. */
 export const ReviewApiQuerySchema = z.object({
   itemId: IdSchema,
   sort: z.enum(REVIEW_SORTS, { error: `sort must be one of: ${REVIEW_SORTS.join(", ")}` }).default("newest"),
 });
 
-/** The staff's reviews list: search text, state and page. */
+/** The staff's reviews list: search text and state (the page is the paging module's). */
 export const AdminReviewQuerySchema = z.object({
   q: z.string().trim().max(100).catch(""),
   status: z.enum(REVIEW_FILTERS).catch("all"),
-  page: pageNumber,
 });
 export type AdminReviewQuery = z.infer<typeof AdminReviewQuerySchema>;

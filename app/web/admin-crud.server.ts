@@ -1,31 +1,56 @@
-// The shape every admin list page shares: a loader reading the list, its URL state and the
-// row an open dialog is about; an action answering create / update / delete with a redirect
+// The shape every admin list page shares: a loader reading one page of the list (through the
+// paging module's one reading of ?page=, docs/decisions/0013), its filters and the row an open
+// dialog is about; an action answering create / update / delete with a redirect
 // back to the list (and a toast), or the form again with its messages.
 import { IdSchema } from "~/utils/schemas";
-import type { AdminListQuery } from "~/utils/admin-schemas";
-import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { CHECK_FIELDS } from "~/utils/forms";
+import type { PageInfo } from "~/utils/pagination";
 import { adminForm, backToList, dialogFromUrl, loadList } from "./admin.server";
 import { requireAdmin } from "./visitor.server";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
+import { ADMIN_PAGE, pageInfoOf, parseListQuery } from "~/lib/paging.server";
 import { redirectWithToast } from "~/lib/toast.server";
 
-export async function adminListLoader<L, E>(
+/** How an admin list page reads its list. */
+export interface AdminListRead<Q, T, X, E> {
+  /** the list's filters from the URL (anything odd falls back to its default) */
+  filters: (url: URL) => Q;
+  /** one page of the list: the model's `list…Page(filters, window)` */
+  list: (filters: Q, window: RowWindow) => Promise<ListPage<T>>;
+  /** what the page shows beside the list (the orders' counts, the coupon form's categories) */
+  more?: () => Promise<X>;
+  /** the row an ?edit=ID or ?delete=ID dialog is about */
+  one?: (id: number) => Promise<E | null>;
+}
+
+/**
+ * Every admin list page's loader: the admin guard, the page (ADMIN_PAGE, 10 a page; a page that is
+ * not a page number, or past the last, is a 404 like every other page that lists), the list and
+ * what goes beside it, or the list's own error message when the database could not be read.
+ */
+export async function adminListLoader<Q extends object, T, X extends object = Record<never, never>, E = never>(
   request: Request,
-  read: { list: (query: AdminListQuery) => Promise<L>; one: (id: number) => Promise<E | null> },
+  read: AdminListRead<Q, T, X, E>,
 ) {
   await requireAdmin(request);
   const url = new URL(request.url);
-  const query = parseAdminListQuery(url);
-  const dialog = dialogFromUrl(url);
+  const paging = parseListQuery(url, ADMIN_PAGE);
+  const query = read.filters(url);
+  const dialog = read.one ? dialogFromUrl(url) : null;
   const [result, editing] = await Promise.all([
-    loadList(() => read.list(query)),
-    dialog && dialog.mode !== "new" ? read.one(dialog.id) : null,
+    loadList(() => Promise.all([read.list(query, paging), read.more ? read.more() : ({} as X)])),
+    dialog && dialog.mode !== "new" && read.one ? read.one(dialog.id) : null,
   ]);
   // A dialog about a row that is not there (deleted meanwhile) is simply not opened.
-  return { ...result, query, q: query.q, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
+  const page = { ...query, query, dialog: dialog?.mode === "new" || editing ? dialog : null, editing };
+  if (result.error !== null) return { ...page, list: null, error: result.error };
+  // Past the last page: the 404 is thrown here, outside loadList, which would turn it into the list's message.
+  const [found, more] = result.list;
+  const list: { rows: T[]; info: PageInfo } & X = { ...more, rows: found.rows, info: pageInfoOf(paging, found.total) };
+  return { ...page, list, error: null };
 }
 
 export interface CrudSpec<I, U = I> {

@@ -1,8 +1,8 @@
 // A search request's parameters (docs/api.md, GET /api/search; docs/product.md, Search): the API
 // refuses what it cannot answer with a 400 and a message per parameter; the results page reads
 // what it can and says what it left out. Both then call the one model verb, searchItems.
-import type { PageParams } from "~/lib/api-params.server";
-import { pageParams, PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
+import type { ListQuery } from "~/lib/paging.server";
+import { parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
 import { AppError } from "~/lib/errors.server";
 import type { SearchQuery } from "~/models/catalogue/search.server";
 import { searchItems } from "~/models/catalogue/search.server";
@@ -87,7 +87,7 @@ export interface ApiSearchAnswer {
 export async function searchForApi(request: Request): Promise<ApiSearchAnswer> {
   const params = new URL(request.url).searchParams;
   const parsed = apiSearchText(params);
-  const paging: PageParams = pageParams(request, PRODUCT_PAGE_SIZES);
+  const paging: ListQuery = parseListQuery(request, PRODUCT_PAGE_SIZES);
   const query = apiFilters(params);
   const list = await searchFor(clientOf(request), parsed.words, query, paging);
   return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize, capped: list.capped };

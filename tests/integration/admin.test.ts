@@ -12,7 +12,8 @@ import type * as envModule from "~/lib/env.server";
 import { env } from "~/lib/env.server";
 import { LIMITS } from "~/lib/rate-limit.server";
 import { commitSession, getSession, sessionCookie } from "~/lib/session.server";
-import type { Paged } from "~/models/catalogue/admin-lists.server";
+import type { ListPage } from "~/lib/paging.server";
+import { ADMIN_PAGE, pageInfoOf } from "~/lib/paging.server";
 import { listCategoriesPage, listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { CATEGORY_IN_USE } from "~/models/catalogue/admin-categories.server";
 import { latestAudit } from "~/models/audit.server";
@@ -42,6 +43,7 @@ import { MESSAGES } from "~/utils/account-schemas";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { showingText } from "~/utils/pagination";
+import { adminWindow } from "../support/paging";
 import { createTestItem } from "../support/items";
 import { getRequest, jsonRequest, mergeCookies, ORIGIN } from "../support/requests";
 import type { Answer, RouteFn } from "../support/route-calls";
@@ -465,7 +467,7 @@ describe("categories: add, edit, validation", () => {
     expectRedirect(answer, "/admin/categories?q=garden&page=1");
     expect(setCookies(answer).some((c) => c.startsWith("__toast="))).toBe(true);
 
-    const listed = await listCategoriesPage({ q: "Garden Loungers", page: 1 });
+    const listed = await listCategoriesPage({ q: "Garden Loungers" }, adminWindow(1));
     expect(listed.rows).toHaveLength(1);
     expect(listed.rows[0]).toMatchObject({ ...CATEGORY_FIELDS, slug: "garden-loungers", productCount: 0 });
     const shown = await getCategoryBySlug("garden-loungers");
@@ -609,7 +611,7 @@ describe("products: add, edit, delete", () => {
       stock: 4,
       specifications: { Material: "Teak", Seats: "2" },
     });
-    const listed = await listProductsPage({ q: "Coastal Teak", page: 1, category: "all" });
+    const listed = await listProductsPage({ q: "Coastal Teak", category: "all" }, adminWindow(1));
     expect(listed.rows.map((r) => r.id)).toEqual([item!.id]);
     expect(listed.rows[0]!.categoryTitle).toBeTruthy();
 
@@ -705,7 +707,7 @@ describe("products: add, edit, delete", () => {
       ...productFields({ title, madeToOrder: "on" }),
     ]);
     expectRedirect(created, "/admin/products");
-    const item = (await listProductsPage({ q: title, page: 1, category: "all" }, db)).rows[0]!;
+    const item = (await listProductsPage({ q: title, category: "all" }, adminWindow(1), db)).rows[0]!;
     expect(item.madeToOrder).toBe(true);
     expect(await onPage(item.slug)).toEqual({ madeToOrder: true, days: { min: 14, max: 21 } });
     expect((await latestAuditRow())!.summary).toMatch(/^Created product .*, made to order$/);
@@ -777,7 +779,7 @@ describe("users: add, edit, delete", () => {
     const row = await db.selectFrom("users").selectAll().where("email", "=", email).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ name: "Walk-in Customer", email, mobile: null, passwordHash: null });
     expect(row.emailVerifiedAt).toBeTruthy();
-    const listed = await listUsersPage({ q: email, page: 1 });
+    const listed = await listUsersPage({ q: email }, adminWindow(1));
     expect(listed.rows).toMatchObject([{ id: row.id, name: "Walk-in Customer", email, mobile: null, orderCount: 0, canLogIn: false }]);
 
     const withMobile = await adminPost(usersPage.action, "/admin/users", {
@@ -887,9 +889,9 @@ describe("users: add, edit, delete", () => {
 
 // ---- search and pagination ---------------------------------------------------------------
 
-type Lister = (q: string, page: number) => Promise<Paged<{ id: number }>>;
+type Lister = (q: string, page: number) => Promise<ListPage<{ id: number }>>;
 
-/** 0, 10, 11 and 25 matching rows: pages, from/to, rows per page, the clamp past the end, the text. */
+/** 0, 10, 11 and 25 matching rows: pages, from/to, rows per page, a page past the end (no rows, a 404), the text. */
 async function checkBoundaries(list: Lister, queries: Record<0 | 10 | 11 | 25, string>, noun?: string) {
   const expected: Record<0 | 10 | 11 | 25, { pages: number; perPage: number[] }> = {
     0: { pages: 1, perPage: [0] },
@@ -902,7 +904,8 @@ async function checkBoundaries(list: Lister, queries: Record<0 | 10 | 11 | 25, s
     const seen: number[] = [];
     const { pages, perPage } = expected[n];
     for (let page = 1; page <= pages; page++) {
-      const { rows, info } = await list(q, page);
+      const { rows, total } = await list(q, page);
+      const info = pageInfoOf({ page, pageSize: ADMIN_PAGE.pageSize }, total);
       const from = n === 0 ? 0 : (page - 1) * 10 + 1;
       const to = n === 0 ? 0 : from + perPage[page - 1]! - 1;
       expect({
@@ -920,10 +923,10 @@ async function checkBoundaries(list: Lister, queries: Record<0 | 10 | 11 | 25, s
       seen.push(...rows.map((r) => r.id));
     }
     expect(new Set(seen).size).toBe(n);
-    // A page past the end shows the last one.
-    const past = await list(q, pages + 5);
-    expect(past.info.page).toBe(pages);
-    expect(past.rows.map((r) => r.id)).toEqual((await list(q, pages)).rows.map((r) => r.id));
+    // A page past the end reads no rows, and is a 404 on the page that lists.
+    const past = await list(q, pages + 1);
+    expect(past).toEqual({ rows: [], total: n });
+    expect(() => pageInfoOf({ page: pages + 1, pageSize: ADMIN_PAGE.pageSize }, past.total)).toThrow(Response);
   }
 }
 
@@ -938,9 +941,14 @@ describe("search and pagination", () => {
       await (i < 13 ? insertCategory(`Quokka Range ${i}`) : insertCategory(`Marsupial ${i}`, `Lounge chairs, the qUOKKa collection ${i}`));
     for (let i = 0; i < 11; i++) await insertCategory(`Wombat Shelf ${i}`);
     for (let i = 0; i < 10; i++) await insertCategory(`Dingo Desk ${i}`);
-    await checkBoundaries((q, page) => listCategoriesPage({ q, page }), { 0: "Platypus", 10: "dINGO", 11: "WOMBAT shelf", 25: "quokka" });
-    const all = await listCategoriesPage({ q: "", page: 1 });
-    expect(all.info.total).toBe(await count("categories"));
+    await checkBoundaries((q, page) => listCategoriesPage({ q }, adminWindow(page)), {
+      0: "Platypus",
+      10: "dINGO",
+      11: "WOMBAT shelf",
+      25: "quokka",
+    });
+    const all = await listCategoriesPage({ q: "" }, adminWindow(1));
+    expect(all.total).toBe(await count("categories"));
   });
 
   it("products: title and description, case-insensitive, with the category filter", async () => {
@@ -952,19 +960,19 @@ describe("search and pagination", () => {
       });
     for (let i = 0; i < 11; i++) await insertItem(`Echidna Stool ${i}`, a);
     for (let i = 0; i < 10; i++) await insertItem(`Bilby Bench ${i}`, b);
-    await checkBoundaries((q, page) => listProductsPage({ ...BASE_QUERY, q, page }), {
+    await checkBoundaries((q, page) => listProductsPage({ ...BASE_QUERY, q }, adminWindow(page)), {
       0: "Platypus",
       10: "bilby",
       11: "ECHIDNA",
       25: "kookaburra",
     });
-    const inA = await listProductsPage({ ...BASE_QUERY, q: "kookaburra", category: a });
-    expect(inA.info).toMatchObject({ total: 15, pages: 2 });
+    const inA = await listProductsPage({ ...BASE_QUERY, q: "kookaburra", category: a }, adminWindow(1));
+    expect(inA.total).toBe(15);
     expect(inA.rows.every((r) => r.categoryId === a && r.categoryTitle === "Filter A")).toBe(true);
-    expect((await listProductsPage({ ...BASE_QUERY, q: "kookaburra", category: b })).info.total).toBe(10);
-    expect((await listProductsPage({ ...BASE_QUERY, q: "echidna", category: b })).info.total).toBe(0);
-    expect((await listProductsPage({ ...BASE_QUERY, category: a })).info.total).toBe(15 + 11);
-    expect((await listProductsPage(BASE_QUERY)).info.total).toBe(await count("items"));
+    expect((await listProductsPage({ ...BASE_QUERY, q: "kookaburra", category: b }, adminWindow(1))).total).toBe(10);
+    expect((await listProductsPage({ ...BASE_QUERY, q: "echidna", category: b }, adminWindow(1))).total).toBe(0);
+    expect((await listProductsPage({ ...BASE_QUERY, category: a }, adminWindow(1))).total).toBe(15 + 11);
+    expect((await listProductsPage(BASE_QUERY, adminWindow(1))).total).toBe(await count("items"));
   });
 
   it("users: name, email or mobile, case-insensitive; pending sign-ups are not listed", async () => {
@@ -977,12 +985,12 @@ describe("search and pagination", () => {
     await insertUser("Numbat Unverified", { verified: false });
     for (let i = 0; i < 11; i++) await insertUser(`Quoll ${i}`);
     for (let i = 0; i < 10; i++) await insertUser(`Person ${i}`, { mobile: `81111${String(i).padStart(5, "0")}` });
-    await checkBoundaries((q, page) => listUsersPage({ q, page }), { 0: "Platypus", 10: "81111", 11: "qUOLL", 25: "numbat" });
-    expect((await listUsersPage({ q: "NUMBAT.FAN", page: 1 })).info.total).toBe(13);
-    const byMobile = await listUsersPage({ q: "7000077", page: 1 });
+    await checkBoundaries((q, page) => listUsersPage({ q }, adminWindow(page)), { 0: "Platypus", 10: "81111", 11: "qUOLL", 25: "numbat" });
+    expect((await listUsersPage({ q: "NUMBAT.FAN" }, adminWindow(1))).total).toBe(13);
+    const byMobile = await listUsersPage({ q: "7000077" }, adminWindow(1));
     expect(byMobile.rows.every((r) => r.mobile?.startsWith("7000077"))).toBe(true);
-    expect(byMobile.info.total).toBe(5);
-    expect((await listUsersPage({ q: "", page: 1 })).info.total).toBe(
+    expect(byMobile.total).toBe(5);
+    expect((await listUsersPage({ q: "" }, adminWindow(1))).total).toBe(
       toCount(
         (
           await db
@@ -1003,7 +1011,7 @@ describe("search and pagination", () => {
     for (let i = 0; i < 11; i++) await insertOrder(owner, { shipName: `Galah Singh ${i}` });
     for (let i = 0; i < 10; i++) await insertOrder(owner, { shipName: `Emu Rao ${i}` });
     await checkBoundaries(
-      (q, page) => listOrdersPage({ ...BASE_QUERY, q, page }),
+      (q, page) => listOrdersPage({ ...BASE_QUERY, q }, adminWindow(page)),
       { 0: "Platypus", 10: "emu rao", 11: "GALAH", 25: "rosella" },
       "orders",
     );
@@ -1015,25 +1023,25 @@ describe("search and pagination", () => {
       ["delivered", 6],
       ["cancelled", 6],
     ] as const) {
-      const filtered = await listOrdersPage({ ...BASE_QUERY, q: "ROSELLA", status });
-      expect({ status, total: filtered.info.total }).toEqual({ status, total: n });
+      const filtered = await listOrdersPage({ ...BASE_QUERY, q: "ROSELLA", status }, adminWindow(1));
+      expect({ status, total: filtered.total }).toEqual({ status, total: n });
       expect(filtered.rows.every((r) => r.status === status && r.customer.startsWith("Rosella"))).toBe(true);
     }
-    const shipped = await listOrdersPage({ ...BASE_QUERY, status: "shipped" });
+    const shipped = await listOrdersPage({ ...BASE_QUERY, status: "shipped" }, adminWindow(1));
     expect(shipped.rows.every((r) => r.status === "shipped")).toBe(true);
-    expect(shipped.info.total).toBe((await orderStatusCounts()).shipped);
+    expect(shipped.total).toBe((await orderStatusCounts()).shipped);
 
     const target = ids[7]!;
     for (const q of [String(target), `#${target}`, ` #${target} `]) {
-      const found = await listOrdersPage({ ...BASE_QUERY, q: q.trim() });
+      const found = await listOrdersPage({ ...BASE_QUERY, q: q.trim() }, adminWindow(1));
       expect(found.rows.map((r) => r.id)).toContain(target);
       // Every hit has the digits in its number or its shipping name.
       expect(found.rows.every((r) => String(r.id).includes(String(target)) || r.customer.includes(String(target)))).toBe(true);
     }
-    const row = (await listOrdersPage({ ...BASE_QUERY, q: `#${target}` })).rows.find((r) => r.id === target)!;
+    const row = (await listOrdersPage({ ...BASE_QUERY, q: `#${target}` }, adminWindow(1))).rows.find((r) => r.id === target)!;
     expect(row).toMatchObject({ id: target, customer: "Rosella Hart 7", status: "cancelled", total: 1000, itemCount: 0 });
     // Newest first.
-    const page1 = await listOrdersPage({ ...BASE_QUERY, q: "rosella" });
+    const page1 = await listOrdersPage({ ...BASE_QUERY, q: "rosella" }, adminWindow(1));
     const dates = page1.rows.map((r) => `${r.createdAt}|${String(r.id).padStart(9, "0")}`);
     expect([...dates].sort().reverse()).toEqual(dates);
   });
@@ -1056,30 +1064,35 @@ describe("search and pagination", () => {
     for (const ch of ["%", "_", "50%", "e_s"]) {
       const has = (...values: (string | null)[]) => values.some((v) => (v ?? "").toLowerCase().includes(ch.toLowerCase()));
       const expectations = [
-        [(await listCategoriesPage({ q: ch, page: 1 })).info.total, categories.filter((c) => has(c.title, c.description)).length],
-        [(await listProductsPage({ ...BASE_QUERY, q: ch })).info.total, items.filter((c) => has(c.title, c.description)).length],
-        [(await listUsersPage({ q: ch, page: 1 })).info.total, users.filter((u) => has(u.name, u.email, u.mobile)).length],
-        [(await listOrdersPage({ ...BASE_QUERY, q: ch })).info.total, orders.filter((o) => has(o.shipName, String(o.id))).length],
+        [(await listCategoriesPage({ q: ch }, adminWindow(1))).total, categories.filter((c) => has(c.title, c.description)).length],
+        [(await listProductsPage({ ...BASE_QUERY, q: ch }, adminWindow(1))).total, items.filter((c) => has(c.title, c.description)).length],
+        [(await listUsersPage({ q: ch }, adminWindow(1))).total, users.filter((u) => has(u.name, u.email, u.mobile)).length],
+        [
+          (await listOrdersPage({ ...BASE_QUERY, q: ch }, adminWindow(1))).total,
+          orders.filter((o) => has(o.shipName, String(o.id))).length,
+        ],
       ];
       for (const [got, want] of expectations) expect({ ch, got }).toEqual({ ch, got: want });
     }
-    expect((await listCategoriesPage({ q: "%", page: 1 })).info.total).toBeGreaterThanOrEqual(1);
-    expect((await listCategoriesPage({ q: "%", page: 1 })).info.total).toBeLessThan(await count("categories"));
-    expect((await listOrdersPage({ ...BASE_QUERY, q: "_" })).rows.map((r) => r.customer)).toEqual(["Mr Under_Score"]);
+    expect((await listCategoriesPage({ q: "%" }, adminWindow(1))).total).toBeGreaterThanOrEqual(1);
+    expect((await listCategoriesPage({ q: "%" }, adminWindow(1))).total).toBeLessThan(await count("categories"));
+    expect((await listOrdersPage({ ...BASE_QUERY, q: "_" }, adminWindow(1))).rows.map((r) => r.customer)).toEqual(["Mr Under_Score"]);
   });
 
-  it("the list loaders read the URL state (junk falls back to the defaults)", async () => {
+  it("the list loaders read the URL state (a junk filter falls back to its default; a page that is not one is a 404)", async () => {
     const answer = await call(categoriesPage.loader, getRequest("/admin/categories?q=quokka&page=3", { Cookie: adminCookie }));
     expect(answer.status).toBe(200);
     const body = asRecord(answer.body);
     expect(body.q).toBe("quokka");
     expect(body.error).toBeNull();
     expect(asRecord(asRecord(body.list).info)).toMatchObject({ page: 3, pages: 3, total: 25, from: 21, to: 25 });
-    const junk = asRecord(
-      (await call(productsPage.loader, getRequest("/admin/products?page=abc&category=xyz", { Cookie: adminCookie }))).body,
-    );
+    const junk = asRecord((await call(productsPage.loader, getRequest("/admin/products?category=xyz", { Cookie: adminCookie }))).body);
     expect(junk.category).toBe("all");
     expect(asRecord(asRecord(junk.list).info).page).toBe(1);
+    for (const page of ["abc", "0", "4"])
+      expect(
+        (await call(categoriesPage.loader, getRequest(`/admin/categories?q=quokka&page=${page}`, { Cookie: adminCookie }))).status,
+      ).toBe(404);
     const orders = asRecord(
       (
         await call(
@@ -1390,7 +1403,7 @@ describe("the admin order page", () => {
     const params = { orderId: String(order.id) };
     const path = `/admin/orders/${order.id}`;
 
-    const list = await listOrdersPage({ ...listQuery(), q: `#${order.id}` });
+    const list = await listOrdersPage({ ...listQuery(), q: `#${order.id}` }, adminWindow(1));
     expect(list.rows.find((r) => r.id === order.id)).toMatchObject({ testPayment: true });
 
     const before = await writes();
@@ -1437,7 +1450,7 @@ describe("the admin order page", () => {
     expect(shipped.status).toBe(200);
     // A cash-on-delivery order needs no confirmation.
     const cod = await placeOrder(customer, item, 1);
-    const codRow = (await listOrdersPage({ ...listQuery(), q: `#${cod.id}` })).rows.find((r) => r.id === cod.id);
+    const codRow = (await listOrdersPage({ ...listQuery(), q: `#${cod.id}` }, adminWindow(1))).rows.find((r) => r.id === cod.id);
     expect(codRow).toMatchObject({ testPayment: false });
     expectRedirect(
       await adminPost(orderPage.action, `/admin/orders/${cod.id}`, { intent: "status", status: "shipped" }, { orderId: String(cod.id) }),

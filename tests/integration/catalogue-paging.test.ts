@@ -11,7 +11,7 @@ import { colourPalette } from "~/content/illustrations.server";
 import { db, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
-import { listItemsInCategory, toItem } from "~/models/catalogue/products.server";
+import { listCategoryItemsPage, toItem } from "~/models/catalogue/products.server";
 import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";
@@ -228,10 +228,10 @@ describe("category pages: 24 products a page", () => {
 
   it("reads one page of rows from the model, however large the category", async () => {
     const id = await categoryIdOf("outdoor");
-    const page = await listItemsInCategory(id, CategoryQuerySchema.parse({ sort: "price-asc" }), { offset: 480, limit: 24 });
+    const page = await listCategoryItemsPage(id, CategoryQuerySchema.parse({ sort: "price-asc" }), { offset: 480, limit: 24 });
     expect(page.rows).toHaveLength(24);
     expect(page.total).toBe(PER_CATEGORY);
-    const past = await listItemsInCategory(id, undefined, { offset: PER_CATEGORY, limit: 24 });
+    const past = await listCategoryItemsPage(id, undefined, { offset: PER_CATEGORY, limit: 24 });
     expect(past).toEqual({ rows: [], total: PER_CATEGORY });
   });
 });

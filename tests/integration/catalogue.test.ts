@@ -9,9 +9,9 @@ import { getCategoryBySlug, listCategories } from "~/models/catalogue/categories
 import {
   getItemBySlug,
   listFeatured,
-  listItemsInCategory as pageOfCategory,
+  listCategoryItemsPage as pageOfCategory,
   listRelated,
-  pageOfFeatured,
+  listFeaturedPage,
   toItem,
 } from "~/models/catalogue/products.server";
 import type { Item, PriceRange } from "~/utils/catalogue";
@@ -36,7 +36,8 @@ const inRange: Record<PriceRange, (price: number) => boolean> = {
 };
 
 /** Every item of a small category (the demo's, the boundary test's): one page of 100. */
-const listItemsInCategory = async (id: number, query?: CategoryQuery) => (await pageOfCategory(id, query, { offset: 0, limit: 100 })).rows;
+const listCategoryItemsPage = async (id: number, query?: CategoryQuery) =>
+  (await pageOfCategory(id, query, { offset: 0, limit: 100 })).rows;
 
 const slugs = (items: Item[]) => items.map((i) => i.slug);
 const sortedSlugs = (items: { slug: string }[]) => items.map((i) => i.slug).sort();
@@ -77,7 +78,7 @@ describe("categories", () => {
 describe("seed data meets docs/product.md", () => {
   it("has ≥5 products per category, prices 9999..48999, ≥4 featured, one out of stock, specifications", async () => {
     for (const slug of SLUGS) {
-      expect((await listItemsInCategory(await categoryId(slug))).length).toBeGreaterThanOrEqual(5);
+      expect((await listCategoryItemsPage(await categoryId(slug))).length).toBeGreaterThanOrEqual(5);
     }
     const all = await db.selectFrom("items").selectAll().execute();
     expect(all.length).toBe(seedProducts.length);
@@ -92,10 +93,10 @@ describe("seed data meets docs/product.md", () => {
   });
 });
 
-describe("listItemsInCategory on the seeded catalogue", () => {
+describe("listCategoryItemsPage on the seeded catalogue", () => {
   it("without a filter lists exactly the category's seeded products, in id order", async () => {
     for (const slug of SLUGS) {
-      const items = await listItemsInCategory(await categoryId(slug));
+      const items = await listCategoryItemsPage(await categoryId(slug));
       expect(sortedSlugs(items)).toEqual(sortedSlugs(seedProducts.filter((p) => p.categorySlug === slug)));
       const ids = items.map((i) => i.id);
       expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -106,8 +107,8 @@ describe("listItemsInCategory on the seeded catalogue", () => {
   it("sorts by price ascending and descending", async () => {
     for (const slug of SLUGS) {
       const id = await categoryId(slug);
-      const asc = (await listItemsInCategory(id, q({ sort: "price-asc" }))).map((i) => i.price);
-      const desc = (await listItemsInCategory(id, q({ sort: "price-desc" }))).map((i) => i.price);
+      const asc = (await listCategoryItemsPage(id, q({ sort: "price-asc" }))).map((i) => i.price);
+      const desc = (await listCategoryItemsPage(id, q({ sort: "price-desc" }))).map((i) => i.price);
       expect(asc).toEqual([...asc].sort((a, b) => a - b));
       expect(desc).toEqual([...desc].sort((a, b) => b - a));
       expect(asc.length).toBe(desc.length);
@@ -120,9 +121,9 @@ describe("listItemsInCategory on the seeded catalogue", () => {
     for (const slug of SLUGS) {
       const id = await categoryId(slug);
       const seeded = seedProducts.filter((p) => p.categorySlug === slug);
-      const inStock = await listItemsInCategory(id, q({ availability: ["in-stock"] }));
-      const outOfStock = await listItemsInCategory(id, q({ availability: ["out-of-stock"] }));
-      const both = await listItemsInCategory(id, q({ availability: ["in-stock", "out-of-stock"] }));
+      const inStock = await listCategoryItemsPage(id, q({ availability: ["in-stock"] }));
+      const outOfStock = await listCategoryItemsPage(id, q({ availability: ["out-of-stock"] }));
+      const both = await listCategoryItemsPage(id, q({ availability: ["in-stock", "out-of-stock"] }));
       expect(sortedSlugs(inStock)).toEqual(sortedSlugs(seeded.filter((p) => p.stock > 0)));
       expect(sortedSlugs(outOfStock)).toEqual(sortedSlugs(seeded.filter((p) => p.stock === 0)));
       expect(inStock.every((i) => i.inStock && i.stock > 0)).toBe(true);
@@ -130,7 +131,7 @@ describe("listItemsInCategory on the seeded catalogue", () => {
       expect(sortedSlugs(both)).toEqual(sortedSlugs(seeded));
     }
     // The seed has an out-of-stock living-room sofa, so the filter is really exercised.
-    expect((await listItemsInCategory(await categoryId("living-room"), q({ availability: ["out-of-stock"] }))).length).toBeGreaterThan(0);
+    expect((await listCategoryItemsPage(await categoryId("living-room"), q({ availability: ["out-of-stock"] }))).length).toBeGreaterThan(0);
   });
 
   it("filters by each price range and by featured", async () => {
@@ -138,10 +139,10 @@ describe("listItemsInCategory on the seeded catalogue", () => {
       const id = await categoryId(slug);
       const seeded = seedProducts.filter((p) => p.categorySlug === slug);
       for (const key of PRICE_RANGE_KEYS) {
-        const items = await listItemsInCategory(id, q({ price: [key] }));
+        const items = await listCategoryItemsPage(id, q({ price: [key] }));
         expect(sortedSlugs(items), `${slug} ${key}`).toEqual(sortedSlugs(seeded.filter((p) => inRange[key](p.price))));
       }
-      const featured = await listItemsInCategory(id, q({ featured: "1" }));
+      const featured = await listCategoryItemsPage(id, q({ featured: "1" }));
       expect(sortedSlugs(featured)).toEqual(sortedSlugs(seeded.filter((p) => p.featured)));
       expect(featured.every((i) => i.featured)).toBe(true);
     }
@@ -151,7 +152,7 @@ describe("listItemsInCategory on the seeded catalogue", () => {
     for (const slug of SLUGS) {
       const id = await categoryId(slug);
       const seeded = seedProducts.filter((p) => p.categorySlug === slug);
-      const items = await listItemsInCategory(
+      const items = await listCategoryItemsPage(
         id,
         q({ sort: "price-desc", availability: ["in-stock"], price: ["under-15000", "30000-50000"] }),
       );
@@ -161,13 +162,13 @@ describe("listItemsInCategory on the seeded catalogue", () => {
       expect(items.map((i) => i.price)).toEqual(expected.map((p) => p.price));
       expect(sortedSlugs(items)).toEqual(sortedSlugs(expected));
 
-      const featuredInStock = await listItemsInCategory(id, q({ featured: "1", availability: ["in-stock"] }));
+      const featuredInStock = await listCategoryItemsPage(id, q({ featured: "1", availability: ["in-stock"] }));
       expect(sortedSlugs(featuredInStock)).toEqual(sortedSlugs(seeded.filter((p) => p.featured && p.stock > 0)));
     }
   });
 });
 
-describe("listItemsInCategory at the price-range boundaries", () => {
+describe("listCategoryItemsPage at the price-range boundaries", () => {
   const PRICES = [0, 9999, 14999, 15000, 15001, 29999, 30000, 30001, 49999, 50000, 50001, 99999];
   let boundaryCategory = 0;
 
@@ -215,24 +216,27 @@ describe("listItemsInCategory at the price-range boundaries", () => {
     ["30000-50000", [30000, 30001, 49999, 50000]],
     ["above-50000", [50001, 99999]],
   ] as const)("%s includes exactly its boundaries", async (range, expected) => {
-    expect(prices(await listItemsInCategory(boundaryCategory, q({ price: [range] })))).toEqual(expected);
+    expect(prices(await listCategoryItemsPage(boundaryCategory, q({ price: [range] })))).toEqual(expected);
   });
 
   it("all four ranges together cover every price once", async () => {
-    const items = await listItemsInCategory(boundaryCategory, q({ price: [...PRICE_RANGE_KEYS] }));
+    const items = await listCategoryItemsPage(boundaryCategory, q({ price: [...PRICE_RANGE_KEYS] }));
     expect(prices(items)).toEqual(PRICES);
   });
 
   it("combines a range with availability and featured", async () => {
-    const items = await listItemsInCategory(boundaryCategory, q({ price: ["15000-30000"], availability: ["in-stock"], sort: "price-asc" }));
+    const items = await listCategoryItemsPage(
+      boundaryCategory,
+      q({ price: ["15000-30000"], availability: ["in-stock"], sort: "price-asc" }),
+    );
     const expected = PRICES.filter((p, i) => p >= 15000 && p <= 30000 && i % 2 === 1);
     expect(items.map((i) => i.price)).toEqual(expected);
-    const featured = await listItemsInCategory(boundaryCategory, q({ featured: "1", availability: ["out-of-stock"] }));
+    const featured = await listCategoryItemsPage(boundaryCategory, q({ featured: "1", availability: ["out-of-stock"] }));
     expect(prices(featured)).toEqual(PRICES.filter((_, i) => i % 3 === 0 && i % 2 === 0));
   });
 
   it("keeps other categories' items out", async () => {
-    const items = await listItemsInCategory(boundaryCategory);
+    const items = await listCategoryItemsPage(boundaryCategory);
     expect(items.every((i) => i.slug.startsWith("zz-boundary-"))).toBe(true);
     expect(items.length).toBe(PRICES.length);
   });
@@ -266,7 +270,7 @@ describe("items", () => {
     const four = await listFeatured(4);
     expect(four).toHaveLength(4);
     expect(four.every((i) => i.featured)).toBe(true);
-    const { rows: all, total } = await pageOfFeatured({ offset: 0, limit: 100 });
+    const { rows: all, total } = await listFeaturedPage({ offset: 0, limit: 100 });
     const expectedCount = await db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("n"))
@@ -275,7 +279,7 @@ describe("items", () => {
     expect(all).toHaveLength(toCount(expectedCount.n));
     expect(total).toBe(toCount(expectedCount.n));
     expect(all.every((i) => i.featured)).toBe(true);
-    expect((await pageOfFeatured({ offset: 2, limit: 2 })).rows.map((i) => i.id)).toEqual(all.slice(2, 4).map((i) => i.id));
+    expect((await listFeaturedPage({ offset: 2, limit: 2 })).rows.map((i) => i.id)).toEqual(all.slice(2, 4).map((i) => i.id));
   });
 
   it("listRelated excludes the current product and holds only living-room items", async () => {

@@ -39,6 +39,7 @@ import type { CouponInput } from "~/utils/coupon-schemas";
 import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pricing";
 import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
 import * as m0021 from "../../migrations/2026-11-26-0021-coupon-holds";
+import { adminWindow } from "../support/paging";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, expectApiError } from "../support/route-calls";
@@ -773,7 +774,7 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     expect((await applyApi(customer, c.code)).status).toBe(200);
     const payment = asRecord((await createPaymentApi(customer)).body) as { id: string };
     await expect(deleteCoupon(c.id)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/holds a use/) });
-    const listed = async () => (await listCouponsPage({ q: c.code, page: 1 })).rows[0];
+    const listed = async () => (await listCouponsPage({ q: c.code }, adminWindow(1))).rows[0];
     expect(await listed()).toMatchObject({ uses: 0, held: 1 });
     // The gateway's failure fields, posted by the customer's own session (the test gateway's page), end it.
     const fields = gatewayFailureFields(payment.id, "pay_TESTcpnfailed01");

@@ -19,15 +19,16 @@ import { db, isPostgresUrl, sqlitePath } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { listProductsPage } from "~/models/catalogue/admin-lists.server";
-import { getItemBySlug, listFeatured, listItemsInCategory, listRelated, pageOfFeatured } from "~/models/catalogue/products.server";
+import { getItemBySlug, listFeatured, listCategoryItemsPage, listRelated, listFeaturedPage } from "~/models/catalogue/products.server";
 import { searchItems } from "~/models/catalogue/search.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/orders/admin.server";
-import { pageOfOrders } from "~/models/orders/list.server";
+import { listViewerOrdersPage } from "~/models/orders/list.server";
 import { productReviews } from "~/models/reviews/read.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { parseSearch } from "~/utils/search";
 import { SLOW_SEARCH } from "~/web/search.server";
+import { adminWindow } from "../support/paging";
 
 const url = process.env.DATABASE_URL ?? "";
 const onPostgres = isPostgresUrl(url);
@@ -197,7 +198,7 @@ async function expectIndexed(label: string, run: (db: Db) => Promise<unknown>, {
 
 const q = (raw: Record<string, string | string[]>) => CategoryQuerySchema.parse(raw);
 const window = (page: number) => ({ offset: (page - 1) * 24, limit: 24 });
-const ADMIN: AdminListQuery = { q: "", page: 1, category: "all", status: "all", payment: "all", from: "", to: "" };
+const ADMIN: AdminListQuery = { q: "", category: "all", status: "all", payment: "all", from: "", to: "" };
 
 describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
   it("the large seed ends with fresh statistics, and on PostgreSQL a vacuum (a count can read an index alone)", async () => {
@@ -241,7 +242,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     for (const [label, raw, ordered, coveredCount = false] of cases) {
       const query = q(raw);
       for (const page of [1, 20]) {
-        await expectIndexed(`category: ${label}, page ${page}`, (d) => listItemsInCategory(livingRoom, query, window(page), d), {
+        await expectIndexed(`category: ${label}, page ${page}`, (d) => listCategoryItemsPage(livingRoom, query, window(page), d), {
           ordered,
           coveredCount,
         });
@@ -253,7 +254,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     const query = q({ price: ["15000-30000", "30000-50000"], availability: "in-stock", sort: "price-asc" });
     // Deep in a 1,000-product category PostgreSQL may rather sort the filtered rows (see expectIndexed): its first page is checked.
     for (const page of onPostgres ? [1] : [1, 20]) {
-      for (const statement of await queriesOf((d) => listItemsInCategory(livingRoom, query, window(page), d))) {
+      for (const statement of await queriesOf((d) => listCategoryItemsPage(livingRoom, query, window(page), d))) {
         const plan = await explain(statement);
         const context = `${statement.sql}\n${plan.text}`;
         // A later page reads its ids from the index alone (the offset skips index entries), then those products by id.
@@ -278,7 +279,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
 
   it("the home page's featured list, the featured API, related products, a product by slug", async () => {
     await expectIndexed("featured (home)", (d) => listFeatured(4, d), { ordered: true });
-    await expectIndexed("featured (API), page 2", (d) => pageOfFeatured({ offset: 48, limit: 48 }, d), { ordered: true });
+    await expectIndexed("featured (API), page 2", (d) => listFeaturedPage({ offset: 48, limit: 48 }, d), { ordered: true });
     await expectIndexed("related", (d) => listRelated("no-such-slug", 4, d), { ordered: true });
     await expectIndexed("product by slug", (d) => getItemBySlug("teak-king-size-bed-with-storage", d));
   });
@@ -286,7 +287,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
   it("a product's reviews: the histogram and both orders of its page read the reviews indexes, unsorted", async () => {
     const item = (await getItemBySlug("teak-king-size-bed-with-storage"))!;
     for (const sort of ["newest", "helpful"] as const) {
-      for (const query of await queriesOf((d) => productReviews(item.id, { sort, page: 2 }, d))) {
+      for (const query of await queriesOf((d) => productReviews(item.id, { sort, page: 2 }, undefined, d))) {
         const plan = await explain(query);
         const context = `reviews, ${sort}\n${query.sql}\n${plan.text}`;
         expect(
@@ -378,25 +379,33 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
   });
 
   it("admin products: all and one category, first and later pages, and their counts", async () => {
-    await expectIndexed("admin products", (d) => listProductsPage(ADMIN, d), { ordered: true });
-    await expectIndexed("admin products, page 40", (d) => listProductsPage({ ...ADMIN, page: 40 }, d), { ordered: true });
-    await expectIndexed("admin products, one category", (d) => listProductsPage({ ...ADMIN, category: livingRoom }, d), { ordered: true });
+    await expectIndexed("admin products", (d) => listProductsPage(ADMIN, adminWindow(1), d), { ordered: true });
+    await expectIndexed("admin products, page 40", (d) => listProductsPage({ ...ADMIN }, adminWindow(40), d), { ordered: true });
+    await expectIndexed("admin products, one category", (d) => listProductsPage({ ...ADMIN, category: livingRoom }, adminWindow(1), d), {
+      ordered: true,
+    });
   });
 
   it("admin orders: newest first, by status, by payment, by date, and the status counts; a customer's orders", async () => {
-    await expectIndexed("admin orders", (d) => listOrdersPage(ADMIN, d), { ordered: true });
-    await expectIndexed("admin orders, page 30", (d) => listOrdersPage({ ...ADMIN, page: 30 }, d), { ordered: true });
-    await expectIndexed("admin orders, shipped", (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, d), { ordered: true });
-    await expectIndexed("admin orders, online", (d) => listOrdersPage({ ...ADMIN, payment: "online" }, d), { ordered: true });
+    await expectIndexed("admin orders", (d) => listOrdersPage(ADMIN, adminWindow(1), d), { ordered: true });
+    await expectIndexed("admin orders, page 30", (d) => listOrdersPage({ ...ADMIN }, adminWindow(30), d), { ordered: true });
+    await expectIndexed("admin orders, shipped", (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, adminWindow(1), d), {
+      ordered: true,
+    });
+    await expectIndexed("admin orders, online", (d) => listOrdersPage({ ...ADMIN, payment: "online" }, adminWindow(1), d), {
+      ordered: true,
+    });
     const day = new Date(Date.now() - 20 * 24 * 3600 * 1000).toISOString().slice(0, 10);
-    await expectIndexed("admin orders, from a day", (d) => listOrdersPage({ ...ADMIN, from: day }, d), { ordered: true });
+    await expectIndexed("admin orders, from a day", (d) => listOrdersPage({ ...ADMIN, from: day }, adminWindow(1), d), { ordered: true });
     await expectIndexed("order status counts", (d) => orderStatusCounts(d));
-    await expectIndexed("a customer's orders", (d) => pageOfOrders({ userId: customer, isAdmin: false }, { offset: 0, limit: 50 }, d));
+    await expectIndexed("a customer's orders", (d) =>
+      listViewerOrdersPage({ userId: customer, isAdmin: false }, { offset: 0, limit: 50 }, d),
+    );
   });
 
   it("the documented exception: the staff's substring search filters the rows of the list's own order, unsorted", async () => {
     // docs/decisions/0014: LIKE '%x%' has no index; the page walks the list's order and stops at a page of matches.
-    for (const query of await queriesOf((d) => listProductsPage({ ...ADMIN, q: "teak" }, d))) {
+    for (const query of await queriesOf((d) => listProductsPage({ ...ADMIN, q: "teak" }, adminWindow(1), d))) {
       const plan = await explain(query);
       if (/\blimit\b/i.test(query.sql)) expect(plan.sorts, `${query.sql}\n${plan.text}`).toBe(false);
     }
@@ -424,7 +433,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     expect(await indexes()).not.toContain("items_category_id_price_id_idx");
     await expectIndexed(
       "category by price, after down and up",
-      (d) => listItemsInCategory(livingRoom, q({ sort: "price-desc" }), window(1), d),
+      (d) => listCategoryItemsPage(livingRoom, q({ sort: "price-desc" }), window(1), d),
       {
         ordered: true,
         coveredCount: true,
@@ -461,8 +470,12 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     const again = await indexes();
     expect(again).toEqual(expect.arrayContaining(added));
     expect(again.filter((n) => replaced.includes(n))).toEqual([]);
-    await expectIndexed("admin orders, shipped, after down and up", (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, d), {
-      ordered: true,
-    });
+    await expectIndexed(
+      "admin orders, shipped, after down and up",
+      (d) => listOrdersPage({ ...ADMIN, status: "shipped" }, adminWindow(1), d),
+      {
+        ordered: true,
+      },
+    );
   });
 });

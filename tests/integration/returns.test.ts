@@ -20,6 +20,7 @@ import * as gatewayPay from "~/routes/rzp.test-gateway.$paymentOrderId_.pay";
 import { grantAdmin } from "~/web/sign-in.server";
 import { gstOn } from "~/utils/pricing";
 import { RETURN_MESSAGES } from "~/utils/returns";
+import { adminWindow } from "../support/paging";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, cookieJar } from "../support/route-calls";
@@ -349,7 +350,7 @@ describe("the staff's returns queue", () => {
       );
     }
     await decideReturn(ids[1]!, "rejected", "No damage in the photos.");
-    const open = await listReturnsPage({ status: "open", page: 1 });
+    const open = await listReturnsPage({ status: "open" }, adminWindow(1));
     const mine = open.rows.filter((r) => ids.includes(r.id)).map((r) => r.id);
     expect(mine).toEqual([ids[0], ids[2]]);
     expect(open.rows.find((r) => r.id === ids[0])).toMatchObject({
@@ -357,11 +358,12 @@ describe("the staff's returns queue", () => {
       units: 1,
       refundAmount: 2000 + 1 + gstOn(2000),
     }); // the whole order: its ₹1 shipping too
-    expect((await listReturnsPage({ status: "rejected", page: 1 })).rows.map((r) => r.id)).toContain(ids[1]);
+    expect((await listReturnsPage({ status: "rejected" }, adminWindow(1))).rows.map((r) => r.id)).toContain(ids[1]);
 
     const adminCookie = mergeCookies([await grantAdmin(getRequest("/"))]);
-    const page = await call(adminReturnsPage.loader, getRequest("/admin/returns?status=nonsense&page=-3", { Cookie: adminCookie }));
+    const page = await call(adminReturnsPage.loader, getRequest("/admin/returns?status=nonsense", { Cookie: adminCookie }));
     expect(asRecord(page.body)).toMatchObject({ status: "open", error: null });
+    expect((await call(adminReturnsPage.loader, getRequest("/admin/returns?page=-3", { Cookie: adminCookie }))).status).toBe(404);
     const guest = await call(adminReturnsPage.loader, getRequest("/admin/returns", { Cookie: await browserOf(customer) }));
     expect(guest.status).toBe(302);
     expect(guest.headers.get("Location")).toBe("/");

@@ -22,6 +22,7 @@ import * as reviewPage from "~/routes/product_.$slug.review";
 import { grantAdmin } from "~/web/sign-in.server";
 import { productJsonLd } from "~/utils/seo";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
+import { adminWindow } from "../support/paging";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
@@ -209,7 +210,7 @@ describe("helpful votes", () => {
     expect(helpful.reviews.map((r) => r.id)).toEqual([voterReview!.id, buyerReview!.id]);
     const newest = await productReviews(sofa, { sort: "newest", page: 1 });
     expect(newest.reviews.map((r) => r.id)).toEqual([voterReview!.id, buyerReview!.id]);
-    expect((await productReviews(sofa, { sort: "newest", page: 2 }, db, 1)).reviews.map((r) => r.id)).toEqual([buyerReview!.id]);
+    expect((await productReviews(sofa, { sort: "newest", page: 2 }, 1, db)).reviews.map((r) => r.id)).toEqual([buyerReview!.id]);
   });
 });
 
@@ -243,11 +244,12 @@ describe("moderation", () => {
     await saveReview(buyer.user.id, { itemId: sofa, rating: 1, title: "Edited", body: "Still." });
     expect(await sums(sofa)).toEqual({ averageRating: 4, reviewCount: 1 });
 
-    const staffList = await listReviewsPage({ q: buyer.email.toUpperCase(), status: "hidden", page: 1 });
+    const staffList = await listReviewsPage({ q: buyer.email.toUpperCase(), status: "hidden" }, adminWindow(1));
     expect(staffList.rows.map((r) => r.id)).toEqual([buyerReview!.id]);
     expect(staffList.rows[0]).toMatchObject({ visible: false, hiddenReason: "Mentions a competitor's shop." });
-    const page = await call(adminReviews.loader, getRequest("/admin/reviews?status=odd&page=x", { Cookie: adminCookie }));
+    const page = await call(adminReviews.loader, getRequest("/admin/reviews?status=odd", { Cookie: adminCookie }));
     expect(asRecord(page.body)).toMatchObject({ status: "all", error: null });
+    expect((await call(adminReviews.loader, getRequest("/admin/reviews?page=x", { Cookie: adminCookie }))).status).toBe(404);
 
     await moderateReview(buyerReview!.id, { hide: false });
     expect(await sums(sofa)).toEqual({ averageRating: 2.5, reviewCount: 2 });

@@ -4,17 +4,10 @@ import type { Db } from "~/lib/db.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
 import type { ItemRow } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import type { Category, Item } from "~/utils/catalogue";
-import type { PageInfo } from "~/utils/pagination";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { toCategory } from "./categories.server";
 import { toItem } from "./products.server";
-
-/** One page of an admin list, and where it lies among the pages. */
-export interface Paged<T> {
-  rows: T[];
-  info: PageInfo;
-}
 
 export type AdminCategory = Category & { productCount: number };
 /** A product as staff edit it: with its version, which every write to the row bumps. */
@@ -23,12 +16,16 @@ export type AdminProduct = AdminItem & { categoryTitle: string };
 
 export const toAdminItem = (row: ItemRow): AdminItem => ({ ...toItem(row), version: row.version });
 
-export async function listCategoriesPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminCategory>> {
+export async function listCategoriesPage(
+  query: Pick<AdminListQuery, "q">,
+  window: RowWindow,
+  db: Db = defaultDb,
+): Promise<ListPage<AdminCategory>> {
   let base = db.selectFrom("categories");
   if (query.q)
     base = base.where((eb) => eb.or([containsText("categories.title", query.q), containsText("categories.description", query.q)]));
   const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(count), query.page);
+  const total = toCount(count);
   const rows = await base
     .selectAll("categories")
     .select((eb) =>
@@ -40,10 +37,10 @@ export async function listCategoriesPage(query: Pick<AdminListQuery, "q" | "page
     )
     .orderBy("categories.position")
     .orderBy("categories.id")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...toCategory(r), productCount: toCount(r.productCount) })), info };
+  return { rows: rows.map((r) => ({ ...toCategory(r), productCount: toCount(r.productCount) })), total };
 }
 
 export async function getCategoryForAdmin(id: number, db: Db = defaultDb): Promise<Category | null> {
@@ -52,9 +49,10 @@ export async function getCategoryForAdmin(id: number, db: Db = defaultDb): Promi
 }
 
 export async function listProductsPage(
-  query: Pick<AdminListQuery, "q" | "page" | "category">,
+  query: Pick<AdminListQuery, "q" | "category">,
+  window: RowWindow,
   db: Db = defaultDb,
-): Promise<Paged<AdminProduct>> {
+): Promise<ListPage<AdminProduct>> {
   let base = db.selectFrom("items").innerJoin("categories", "categories.id", "items.categoryId");
   let counted = db.selectFrom("items");
   // The staff's search is a case-insensitive substring of the title or description (part of a word,
@@ -71,15 +69,15 @@ export async function listProductsPage(
   }
   // Counted without the join (every product has its category: a foreign key), so the count reads one index, not every row twice.
   const { count } = await counted.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(count), query.page);
+  const total = toCount(count);
   const rows = await base
     .selectAll("items")
     .select("categories.title as categoryTitle")
     .orderBy("items.id", "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...toAdminItem(r), categoryTitle: r.categoryTitle })), info };
+  return { rows: rows.map((r) => ({ ...toAdminItem(r), categoryTitle: r.categoryTitle })), total };
 }
 
 /** Every product the list's filters match, for the CSV export (no paging). */

@@ -3,8 +3,8 @@
 // row into the Item every page and API answer shows.
 import type { Expression, ExpressionBuilder, SelectQueryBuilder, SqlBool } from "kysely";
 import { z } from "zod";
-import type { ListPage, RowWindow } from "~/lib/api-params.server";
-import { PRODUCT_PAGE_SIZES } from "~/lib/api-params.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
+import { PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB, ItemRow } from "~/lib/db-schema";
@@ -74,7 +74,7 @@ function categoryConditions(categoryId: number, query: CategoryQuery) {
  * (default); by price then id (low to high), by price then id, both descending (high to low), so
  * pages never overlap. A window past the end answers no rows and the total.
  */
-export async function listItemsInCategory(
+export async function listCategoryItemsPage(
   categoryId: number,
   query: CategoryQuery = NO_FILTER,
   window: RowWindow = { offset: 0, limit: PRODUCT_PAGE_SIZES.defaultSize },
@@ -123,11 +123,11 @@ export async function getItemById(id: number, db: Db = defaultDb): Promise<Item 
 
 /** The first `limit` featured products by id (the home page shows four). */
 export async function listFeatured(limit: number, db: Db = defaultDb): Promise<Item[]> {
-  return (await pageOfFeatured({ offset: 0, limit }, db)).rows;
+  return (await listFeaturedPage({ offset: 0, limit }, db)).rows;
 }
 
 /** One page of the featured products by id, and how many there are (GET /api/furniture-items/featured). */
-export async function pageOfFeatured(window: RowWindow, db: Db = defaultDb): Promise<ListPage<Item>> {
+export async function listFeaturedPage(window: RowWindow, db: Db = defaultDb): Promise<ListPage<Item>> {
   const [rows, count] = await Promise.all([
     db.selectFrom("items").selectAll().where("featured", "=", 1).orderBy("id").limit(window.limit).offset(window.offset).execute(),
     db
@@ -164,13 +164,7 @@ export async function countItems(db: Db = defaultDb): Promise<number> {
   return toCount(row.n);
 }
 
-/** One page of product slugs in id order (a child sitemap); `page` counts from 1. */
-export async function pageOfItemSlugs(page: number, size: number, db: Db = defaultDb): Promise<{ slug: string; updatedAt: string }[]> {
-  return db
-    .selectFrom("items")
-    .select(["slug", "updatedAt"])
-    .orderBy("id")
-    .limit(size)
-    .offset((page - 1) * size)
-    .execute();
+/** One page of product slugs in id order (a child sitemap; its count is countItems). */
+export async function listItemSlugsPage(window: RowWindow, db: Db = defaultDb): Promise<{ slug: string; updatedAt: string }[]> {
+  return db.selectFrom("items").select(["slug", "updatedAt"]).orderBy("id").limit(window.limit).offset(window.offset).execute();
 }

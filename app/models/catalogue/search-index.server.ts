@@ -3,7 +3,7 @@
 // matches answer (Matches), and the walk across the tiers that turns them into a window of ids.
 import type { Kysely } from "kysely";
 import { PostgresAdapter } from "kysely";
-import type { RowWindow } from "~/lib/api-params.server";
+import type { RowWindow } from "~/lib/paging.server";
 import type { DB } from "~/lib/db-schema";
 import type { RELEVANCE_TIERS } from "~/utils/search";
 import { SEARCH_MAX_RESULTS } from "~/utils/search";

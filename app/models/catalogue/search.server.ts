@@ -9,7 +9,7 @@
 // them, search-sqlite.server.ts and search-postgres.server.ts.
 import type { ExpressionBuilder, SqlBool } from "kysely";
 import { sql } from "kysely";
-import type { ListPage, RowWindow } from "~/lib/api-params.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";

@@ -2,13 +2,12 @@
 // creating and editing one, pausing and resuming it, and deleting one nobody used. Each change
 // writes its audit row in the same transaction. The customer's side is check, apply and uses.server.
 import type { Db } from "~/lib/db.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { containsText, db as defaultDb, isForeignKeyViolation, isUniqueViolation, nowIso, toCount } from "~/lib/db.server";
 import type { CouponKind } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { describeDeal } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
-import type { PageInfo } from "~/utils/pagination";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "~/models/audit.server";
 import type { CouponRow } from "./check.server";
 import { heldUses, isLiveHold, lockedCoupon } from "./check.server";
@@ -33,13 +32,6 @@ export interface AdminCoupon {
   /** null: every category */
   categoryIds: number[] | null;
   categoryTitles: string[];
-}
-
-export interface CouponList {
-  rows: AdminCoupon[];
-  info: PageInfo;
-  /** the categories the form offers */
-  categories: { id: number; title: string }[];
 }
 
 async function withCategories(db: Db, rows: CouponRow[]): Promise<AdminCoupon[]> {
@@ -85,15 +77,19 @@ async function withCategories(db: Db, rows: CouponRow[]): Promise<AdminCoupon[]>
   });
 }
 
-/** The list: newest first, 10 a page, searched by a substring of the code. */
-export async function listCouponsPage(query: { q: string; page: number }, db: Db = defaultDb): Promise<CouponList> {
+/** A page of the list: newest first, searched by a substring of the code. */
+export async function listCouponsPage(query: { q: string }, window: RowWindow, db: Db = defaultDb): Promise<ListPage<AdminCoupon>> {
   let base = db.selectFrom("coupons");
   if (query.q) base = base.where(containsText("coupons.code", query.q));
   const { n } = await base.select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(n), query.page);
-  const rows = await base.selectAll("coupons").orderBy("id", "desc").limit(ADMIN_PAGE_SIZE).offset(info.offset).execute();
-  const categories = await db.selectFrom("categories").select(["id", "title"]).orderBy("position").orderBy("id").execute();
-  return { rows: await withCategories(db, rows), info, categories };
+  const total = toCount(n);
+  const rows = await base.selectAll("coupons").orderBy("id", "desc").limit(window.limit).offset(window.offset).execute();
+  return { rows: await withCategories(db, rows), total };
+}
+
+/** The categories the coupon form offers (a coupon may be limited to some of them). */
+export async function couponFormCategories(db: Db = defaultDb): Promise<{ id: number; title: string }[]> {
+  return db.selectFrom("categories").select(["id", "title"]).orderBy("position").orderBy("id").execute();
 }
 
 export async function getCouponForAdmin(id: number, db: Db = defaultDb): Promise<AdminCoupon | null> {

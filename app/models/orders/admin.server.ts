@@ -1,6 +1,6 @@
 // The back-office's view of orders and the dashboard's figures, all read from the database.
 import type { Db } from "~/lib/db.server";
-import type { Paged } from "~/models/catalogue/admin-lists.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
 import { isTestPaymentId } from "~/lib/payments.server";
 import type { SelectQueryBuilder } from "kysely";
@@ -8,7 +8,6 @@ import type { DB, OrderStatus } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import { ORDER_STATUSES } from "~/utils/order-status";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 
 export interface AdminOrderRow {
   id: number;
@@ -71,22 +70,19 @@ function filtered<Q extends SelectQueryBuilder<DB, "orders", object>>(query: Q, 
 
 type OrderFilters = Pick<AdminListQuery, "q" | "status" | "payment" | "from" | "to">;
 
-export async function listOrdersPage(
-  query: OrderFilters & Pick<AdminListQuery, "page">,
-  db: Db = defaultDb,
-): Promise<Paged<AdminOrderRow>> {
+export async function listOrdersPage(query: OrderFilters, window: RowWindow, db: Db = defaultDb): Promise<ListPage<AdminOrderRow>> {
   const { count } = await filtered(
     db.selectFrom("orders").select((eb) => eb.fn.countAll().as("count")),
     query,
   ).executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(count), query.page);
+  const total = toCount(count);
   const found = await filtered(orderRows(db), query)
     .orderBy("orders.createdAt", "desc")
     .orderBy("orders.id", "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: found.map(toRow), info };
+  return { rows: found.map(toRow), total };
 }
 
 export type StatusCounts = Record<OrderStatus, number> & { total: number };

@@ -1,16 +1,14 @@
 // The orders a viewer may see (a customer: their own; the shop: every order), newest first: a
-// window of them for the API, a page for the customer's /orders page, and the latest address.
-import type { ListPage, RowWindow } from "~/lib/api-params.server";
+// page of them (GET /api/orders and the customer's /orders page), and the latest address.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import type { ShippingAddress } from "~/utils/checkout";
-import type { PageInfo } from "~/utils/pagination";
-import { pageInfo } from "~/utils/pagination";
 import type { Order, Viewer } from "./read.server";
 import { ORDER_COLUMNS, withLines } from "./read.server";
 
-/** Orders on one page of the customer's /orders page. */
-export const CUSTOMER_ORDERS_PAGE_SIZE = 10;
+/** The most orders listOrders reads when asked for none. */
+const RECENT_ORDERS = 10;
 
 /** The orders a viewer may see (a customer: their own; the shop: every order), newest first. */
 function viewable(viewer: Viewer, db: Db) {
@@ -34,27 +32,15 @@ async function countViewable(viewer: Viewer, db: Db): Promise<number> {
   return toCount(n);
 }
 
-/** GET /api/orders: one window of the viewer's orders, newest first, and how many there are in all. */
-export async function pageOfOrders(viewer: Viewer, window: RowWindow, db: Db = defaultDb): Promise<ListPage<Order>> {
+/** One page of the viewer's orders, newest first, and how many there are in all (GET /api/orders, the /orders page). */
+export async function listViewerOrdersPage(viewer: Viewer, window: RowWindow, db: Db = defaultDb): Promise<ListPage<Order>> {
   const total = await countViewable(viewer, db);
   const rows = window.offset < total ? await newestFirst(viewer, window, db).execute() : [];
   return { rows: await withLines(rows, db), total };
 }
 
-/** The customer's /orders page: CUSTOMER_ORDERS_PAGE_SIZE a page, newest first; a page past the end shows the last. */
-export async function customerOrdersPage(
-  userId: number,
-  requested: number,
-  db: Db = defaultDb,
-): Promise<{ orders: Order[]; info: PageInfo }> {
-  const viewer = { userId, isAdmin: false };
-  const info = pageInfo(await countViewable(viewer, db), requested, CUSTOMER_ORDERS_PAGE_SIZE);
-  const rows = await newestFirst(viewer, { offset: info.offset, limit: CUSTOMER_ORDERS_PAGE_SIZE }, db).execute();
-  return { orders: await withLines(rows, db), info };
-}
-
-/** The viewer's newest orders, at most `limit` (a list to show in full is paged: pageOfOrders). */
-export async function listOrders(viewer: Viewer, db: Db = defaultDb, limit = CUSTOMER_ORDERS_PAGE_SIZE): Promise<Order[]> {
+/** The viewer's newest orders, at most `limit` (a list to show in full is paged: listViewerOrdersPage). */
+export async function listOrders(viewer: Viewer, limit = RECENT_ORDERS, db: Db = defaultDb): Promise<Order[]> {
   return withLines(await newestFirst(viewer, { offset: 0, limit }, db).execute(), db);
 }
 

@@ -2,13 +2,12 @@
 // failed without a refund, a paid payment whose order was refused and never placed) and refunds by
 // state, with the actions on a refund: retry a failed one, send a pending one again.
 import type { Db } from "~/lib/db.server";
-import type { Paged } from "~/models/catalogue/admin-lists.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { formatPrice } from "~/utils/money";
 import type { RefundFilter } from "~/utils/refunds";
 import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "~/models/audit.server";
 import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
 import { committedAmount, gatewayKeyFor, inTransaction, paidRupees, REFUND_TOO_LARGE } from "./queue.server";
@@ -103,11 +102,15 @@ function refundsOf(db: Db, status: RefundFilter) {
 }
 
 /** One page of refunds, newest first, by state (`open`: pending and failed). */
-export async function listRefundsPage(query: { status: RefundFilter; page: number }, db: Db = defaultDb): Promise<Paged<AdminRefundRow>> {
+export async function listRefundsPage(
+  query: { status: RefundFilter },
+  window: RowWindow,
+  db: Db = defaultDb,
+): Promise<ListPage<AdminRefundRow>> {
   const { n } = await refundsOf(db, query.status)
     .select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(n as number), query.page);
+  const total = toCount(n as number);
   const rows = await refundsOf(db, query.status)
     .innerJoin("paymentOrders", "paymentOrders.id", "refunds.paymentOrderId")
     .leftJoin("users", "users.id", "paymentOrders.userId")
@@ -129,10 +132,10 @@ export async function listRefundsPage(query: { status: RefundFilter; page: numbe
       "users.email as customer",
     ])
     .orderBy("refunds.id", "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: rows as AdminRefundRow[], info };
+  return { rows: rows as AdminRefundRow[], total };
 }
 
 /**

@@ -2,13 +2,12 @@
 // approved return becomes `returned` when the goods arrive: their units go back to stock then (only
 // then), and the refund of an online payment is queued in the same transaction and sent after it.
 import type { Db } from "~/lib/db.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { db as defaultDb, nowIso, toCount } from "~/lib/db.server";
 import type { ReturnStatus } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { checkReturnTransition, RETURN_LABEL } from "~/utils/order-status";
 import type { ReturnFilter } from "~/utils/returns";
-import type { PageInfo } from "~/utils/pagination";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { recordAudit } from "~/models/audit.server";
 import { queueRefund } from "~/models/refunds/queue.server";
 import { sendRefundQuietly } from "~/models/refunds/send.server";
@@ -119,17 +118,18 @@ function returnsOf(db: Db, filter: ReturnFilter) {
 }
 
 /**
- * The staff's returns list, ADMIN_PAGE_SIZE a page: waiting ones oldest first (the queue's
+ * The staff's returns list, a page of it: waiting ones oldest first (the queue's
  * order), the others newest first; with the customer and the units. Reads one page and a count.
  */
 export async function listReturnsPage(
-  query: { status: ReturnFilter; page: number },
+  query: { status: ReturnFilter },
+  window: RowWindow,
   db: Db = defaultDb,
-): Promise<{ rows: AdminReturnRow[]; info: PageInfo }> {
+): Promise<ListPage<AdminReturnRow>> {
   const { n } = await returnsOf(db, query.status)
     .select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(n as number), query.page);
+  const total = toCount(n as number);
   const waiting = query.status === "open" || query.status === "requested" || query.status === "approved";
   const rows = await returnsOf(db, query.status)
     .innerJoin("users", "users.id", "returnRequests.userId")
@@ -149,8 +149,8 @@ export async function listReturnsPage(
           .as("units"),
     ])
     .orderBy("returnRequests.id", waiting ? "asc" : "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...r, units: Number(r.units ?? 0) })), info };
+  return { rows: rows.map((r) => ({ ...r, units: Number(r.units ?? 0) })), total };
 }

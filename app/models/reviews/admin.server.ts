@@ -1,10 +1,9 @@
 // The staff's reviews: the list by state and text, and hiding a review with a reason its author
 // reads (or showing it again). A hidden review leaves the product's average, count and list.
 import type { Db } from "~/lib/db.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import { containsText, db as defaultDb, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
-import type { PageInfo } from "~/utils/pagination";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import type { AdminReviewQuery } from "~/utils/review-schemas";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { recordAudit } from "~/models/audit.server";
@@ -84,8 +83,12 @@ export interface AdminReviewRow {
   createdAt: string;
 }
 
-/** The staff's reviews list, ADMIN_PAGE_SIZE a page, newest first: by state, and by text in the product, title or customer's email. */
-export async function listReviewsPage(query: AdminReviewQuery, db: Db = defaultDb): Promise<{ rows: AdminReviewRow[]; info: PageInfo }> {
+/** The staff's reviews list, a page of it, newest first: by state, and by text in the product, title or customer's email. */
+export async function listReviewsPage(
+  query: Pick<AdminReviewQuery, "q" | "status">,
+  window: RowWindow,
+  db: Db = defaultDb,
+): Promise<ListPage<AdminReviewRow>> {
   const base = () => {
     let q = db.selectFrom("reviews").innerJoin("items", "items.id", "reviews.itemId").innerJoin("users", "users.id", "reviews.userId");
     if (query.status !== "all") q = q.where("reviews.visible", "=", query.status === "visible" ? 1 : 0);
@@ -100,7 +103,7 @@ export async function listReviewsPage(query: AdminReviewQuery, db: Db = defaultD
   const { n } = await base()
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
     .executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(n), query.page);
+  const total = toCount(n);
   const rows = await base()
     .select([
       "reviews.id",
@@ -116,8 +119,8 @@ export async function listReviewsPage(query: AdminReviewQuery, db: Db = defaultD
       "users.email as customer",
     ])
     .orderBy("reviews.id", "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...r, visible: r.visible === 1 })), info };
+  return { rows: rows.map((r) => ({ ...r, visible: r.visible === 1 })), total };
 }

@@ -105,8 +105,8 @@ export async function ratingSummary(itemId: number, db: Db = defaultDb): Promise
 export async function productReviews(
   itemId: number,
   query: ReviewListQuery,
-  db: Db = defaultDb,
   size = REVIEWS_PAGE_SIZE,
+  db: Db = defaultDb,
 ): Promise<ProductReviews> {
   const summary = await ratingSummary(itemId, db);
   // Not held to the last page: a page past the end reads no rows (docs/api.md, Lists).

@@ -1,7 +1,6 @@
 // The back-office's customers: the paged list, and adding, editing and deleting accounts.
-import type { ListPage, RowWindow } from "~/lib/api-params.server";
+import type { ListPage, RowWindow } from "~/lib/paging.server";
 import type { Db } from "~/lib/db.server";
-import type { Paged } from "~/models/catalogue/admin-lists.server";
 import {
   containsText,
   db as defaultDb,
@@ -17,7 +16,6 @@ import { endResetTokens } from "~/lib/one-time-codes.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
-import { ADMIN_PAGE_SIZE, pageInfo } from "~/utils/pagination";
 import { changed, recordAudit } from "~/models/audit.server";
 import type { User } from "./users.server";
 import { saveUserDetails } from "./profile.server";
@@ -30,7 +28,7 @@ function accounts(db: Db) {
   return db.selectFrom("users").where("emailVerifiedAt", "is not", null);
 }
 
-export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, db: Db = defaultDb): Promise<Paged<AdminUser>> {
+export async function listUsersPage(query: Pick<AdminListQuery, "q">, window: RowWindow, db: Db = defaultDb): Promise<ListPage<AdminUser>> {
   let base = accounts(db);
   if (query.q) {
     base = base.where((eb) =>
@@ -38,7 +36,7 @@ export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, d
     );
   }
   const { count } = await base.select((eb) => eb.fn.countAll().as("count")).executeTakeFirstOrThrow();
-  const info = pageInfo(toCount(count), query.page);
+  const total = toCount(count);
   const rows = await base
     .select(["users.id", "users.name", "users.email", "users.mobile", "users.createdAt", "users.passwordHash"])
     .select((eb) =>
@@ -49,17 +47,17 @@ export async function listUsersPage(query: Pick<AdminListQuery, "q" | "page">, d
         .as("orderCount"),
     )
     .orderBy("users.id", "desc")
-    .limit(ADMIN_PAGE_SIZE)
-    .offset(info.offset)
+    .limit(window.limit)
+    .offset(window.offset)
     .execute();
   return {
     rows: rows.map((r) => ({ ...toUser(r), createdAt: r.createdAt, orderCount: toCount(r.orderCount), canLogIn: r.passwordHash !== null })),
-    info,
+    total,
   };
 }
 
-/** GET /api/user/list: one window of the accounts, newest first, and how many there are in all. */
-export async function pageOfUsers(window: RowWindow, db: Db = defaultDb): Promise<ListPage<User>> {
+/** GET /api/user/list: one page of the accounts as plain users, newest first, and how many there are in all. */
+export async function listAccountsPage(window: RowWindow, db: Db = defaultDb): Promise<ListPage<User>> {
   const { n } = await accounts(db)
     .select((eb) => eb.fn.countAll().as("n"))
     .executeTakeFirstOrThrow();
