@@ -13,6 +13,8 @@ export type ErrorCode =
   | "TOO_LARGE"
   | "UNSUPPORTED_TYPE"
   | "RATE_LIMITED"
+  /** a page form's `intent` names none of the page's actions (or the form has none) */
+  | "UNKNOWN_INTENT"
   /** the server is at capacity for this kind of work right now: try again shortly */
   | "BUSY"
   /** an order was asked for with nothing in the cart */

@@ -43,18 +43,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      const { user, viewer } = await requireOrderPageViewer(request);
-      const order = await getOrderByParam(params.orderId, { ...viewer, isAdmin: false });
-      if (!order) throw new Response("Order Not Found", { status: 404 });
-      if (form.get("intent") !== "request-return") throw new Response("Unknown action", { status: 400 });
-      const input = parseWith(ReturnRequestSchema, returnRequestFromForm(form));
-      const created = await requestReturn(user.id, order.id, input);
-      return redirectWithToast(request, `/order-confirmation/${order.id}`, {
-        type: "success",
-        title: "Return requested",
-        description: `We will look at return #${created.id} within one business day.`,
-      });
+    {
+      intents: {
+        "request-return": async (form) => {
+          const { user, viewer } = await requireOrderPageViewer(request);
+          const order = await getOrderByParam(params.orderId, { ...viewer, isAdmin: false });
+          if (!order) throw new Response("Order Not Found", { status: 404 });
+          const input = parseWith(ReturnRequestSchema, returnRequestFromForm(form));
+          const created = await requestReturn(user.id, order.id, input);
+          return redirectWithToast(request, `/order-confirmation/${order.id}`, {
+            type: "success",
+            title: "Return requested",
+            description: `We will look at return #${created.id} within one business day.`,
+          });
+        },
+      },
     },
     {
       echoExtra: (form) =>

@@ -6,7 +6,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { json, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError } from "~/lib/errors.server";
@@ -14,14 +13,13 @@ import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { testGatewayPage } from "~/models/payments/test-gateway.server";
 import { requireUser } from "~/web/auth.server";
 import { formatPrice } from "~/utils/money";
+import { PaymentOrderIdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Test Gateway | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = IdSchema.safeParse(params.paymentOrderId);
+  const id = PaymentOrderIdSchema.safeParse(params.paymentOrderId);
   if (!id.success) throw new Response("Payment Not Found", { status: 404 });
   let gateway: Awaited<ReturnType<typeof testGatewayPage>>;
   try {

@@ -24,31 +24,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return list;
 }
 
-const WishlistFormSchema = z.object({
-  intent: z.enum(["add", "remove"], { error: "Unknown wishlist action" }),
-  itemId: IdSchema,
-});
+const ItemSchema = z.object({ itemId: IdSchema });
+const itemOf = (form: FormData) => parseWith(ItemSchema, { itemId: form.get("itemId") }).itemId;
 
 export const action = ({ request }: ActionFunctionArgs) =>
-  pageAction(request, async (form) => {
-    const { intent, itemId } = parseWith(WishlistFormSchema, { intent: form.get("intent"), itemId: form.get("itemId") });
-    let headers = new Headers();
-    let title: string;
-    if (intent === "add") {
-      const saved = await asOwner(request, "wishlists", (owner) => saveItem(owner, itemId));
-      headers = saved.headers;
-      title = `${saved.title} saved to your wishlist`;
-    } else {
-      await removeFromWishlist(await currentWishlistId(request), itemId);
-      title = "Removed from your wishlist";
-    }
-    const toast = { type: "success" as const, title };
-    if (form.has("redirectTo")) {
-      return redirectWithToast(request, safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers });
-    }
-    headers.append("Set-Cookie", await toastHeader(request, toast));
-    return data({ ok: true }, { headers });
+  pageAction(request, {
+    intents: {
+      add: (form) =>
+        wishlistAnswer(request, form, async () => {
+          const saved = await asOwner(request, "wishlists", (owner) => saveItem(owner, itemOf(form)));
+          return { title: `${saved.title} saved to your wishlist`, headers: saved.headers };
+        }),
+      remove: (form) =>
+        wishlistAnswer(request, form, async () => {
+          await removeFromWishlist(await currentWishlistId(request), itemOf(form));
+          return { title: "Removed from your wishlist" };
+        }),
+    },
   });
+
+/** A wishlist form's change, answered: a redirect back with the toast (`redirectTo`), or `{ ok: true }` to a fetcher. */
+async function wishlistAnswer(request: Request, form: FormData, change: () => Promise<{ title: string; headers?: Headers }>) {
+  const { title, headers = new Headers() } = await change();
+  const toast = { type: "success" as const, title };
+  if (form.has("redirectTo")) {
+    return redirectWithToast(request, safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers });
+  }
+  headers.append("Set-Cookie", await toastHeader(request, toast));
+  return data({ ok: true }, { headers });
+}
 
 export default function WishlistPage() {
   const { items, info } = useLoaderData<typeof loader>();
