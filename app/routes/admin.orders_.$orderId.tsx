@@ -1,7 +1,6 @@
 // Admin: one order — items, totals, address, payment, the event timeline, and the status
 // change (through utils/order-status's rules; the customer sees it on /orders).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
@@ -9,7 +8,7 @@ import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminForm, requireAdmin } from "~/web/admin.server";
-import { notFound } from "~/lib/errors.server";
+import { notFound, notFoundPage } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -37,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = await getOrderByParam(params.orderId, ADMIN);
   // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
-  if (!order) throw data({ message: "Order Not Found" }, { status: 404 });
+  if (!order) throw notFoundPage("Order Not Found");
   return { order, next: nextStatuses(order.status, "admin"), returns: await returnsForOrder(order.id) };
 }
 

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
-import { notFound, OrderExistsError } from "~/lib/errors.server";
+import { notFound, notFoundPage, OrderExistsError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { paymentMode, publicKeyId } from "~/lib/payments.server";
@@ -45,7 +45,7 @@ async function paymentOrderOf(request: Request, rawId: string | undefined) {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
-  if (!paymentOrder) throw new Response("Payment Not Found", { status: 404 });
+  if (!paymentOrder) throw notFoundPage("Payment Not Found");
   if (paymentOrder.orderId) throw redirect(`/order-confirmation/${paymentOrder.orderId}`);
   const callback = CallbackSchema.safeParse(new URL(request.url).searchParams.get("payment"));
   const status = paymentOrder.status;

@@ -18,6 +18,7 @@ import { requireUser } from "~/web/auth.server";
 import { HelpfulVoteSchema, ReviewSchema } from "~/utils/review-schemas";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { SlugSchema } from "~/utils/schemas";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.item ? `Review ${d.item.title}` : "Product Not Found"} | Sagwan Living` },
@@ -27,7 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
 async function itemOf(slugParam: string | undefined) {
   const slug = SlugSchema.safeParse(slugParam);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
-  if (!item) throw new Response("Product Not Found", { status: 404 });
+  if (!item) throw notFoundPage("Product Not Found");
   return item;
 }
 
