@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
+import { FormBanner } from "~/components/FormBanner";
 import { CouponForm } from "~/components/CouponForm";
 import { TrashIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
@@ -176,11 +177,7 @@ export default function CartPage() {
       <section className="container-page flex flex-col items-center py-20 text-center">
         <h1 className="text-3xl font-semibold">Your Cart is Empty</h1>
         <p className="mt-3 text-stone-600">Looks like you haven't added any items to your cart yet.</p>
-        {formError ? (
-          <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-            {formError}
-          </p>
-        ) : null}
+        <FormBanner message={formError} className="mt-4" />
         <Link to="/categories" className="btn-primary mt-8">
           Browse Categories
         </Link>
@@ -191,11 +188,7 @@ export default function CartPage() {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Shopping Cart</h1>
-      {formError ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      <FormBanner message={formError} className="mt-4" />
       <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_380px]">
         <div className="card p-4 sm:p-6">
           <div className="flex items-center justify-between border-b border-sand-200 pb-4">

@@ -295,11 +295,7 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
     <div className="card space-y-5 p-5 sm:p-6">
       <h1 className="text-2xl font-semibold">Complete your payment</h1>
       <p className="text-lg font-semibold">{formatPrice(page.amount)}</p>
-      {message ? (
-        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {message}
-        </p>
-      ) : null}
+      <FormBanner message={message} className="" />
       <button type="button" className="btn-primary w-full" onClick={open} disabled={busy}>
         <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)} with Razorpay`}
       </button>

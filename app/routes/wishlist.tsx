@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormBanner } from "~/components/FormBanner";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
@@ -62,11 +63,7 @@ export default function WishlistPage() {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
-      {formError ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      <FormBanner message={formError} className="mt-4" />
       {info.total === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
           <p className="text-lg">Your wishlist is empty.</p>
