@@ -8,6 +8,7 @@ import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
 import { RETURN_LABEL, RETURN_WINDOW_HOURS, statusBadgeClass } from "~/utils/order-status";
 import { RETURN_FIELDS, RETURN_REASON_KEYS, RETURN_REASONS, returnQuantityField } from "~/utils/returns";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { FormBanner } from "./FormBanner";
 
 type Viewer = "customer" | "admin";
@@ -171,10 +172,9 @@ export function ReturnsSection({
 /** Which pieces to return and why: a plain form (works without JavaScript), the server checks everything again. */
 function ReturnRequestForm({ returnable, result }: { returnable: Returnable; result?: ReturnFormResult }) {
   const busy = useIsPending({ state: "submitting" });
-  const values = result?.values ?? {};
-  const errors = result?.fieldErrors ?? {};
+  const errors = useFormErrors(result);
   return (
-    <Form method="post" className="mt-4 space-y-4" aria-labelledby="return-form-heading">
+    <Form method="post" className="mt-4 space-y-4" aria-labelledby="return-form-heading" onChange={errors.onChange}>
       <h3 id="return-form-heading" className="font-semibold">
         Request a return
       </h3>
@@ -182,7 +182,7 @@ function ReturnRequestForm({ returnable, result }: { returnable: Returnable; res
         Damaged or defective pieces can be returned until {formatLongDate(returnable.windowEnds!)} ({RETURN_WINDOW_HOURS} hours after
         delivery). Choose the pieces and tell us what is wrong.
       </p>
-      <FormBanner message={result?.formError} />
+      <FormBanner message={errors.formError} />
       <fieldset className="space-y-2">
         <legend className="field-label">Pieces to return</legend>
         {returnable.lines.map((line) => {
@@ -199,10 +199,10 @@ function ReturnRequestForm({ returnable, result }: { returnable: Returnable; res
                 <select
                   name={name}
                   className="field-input w-24"
-                  defaultValue={values[name] ?? "0"}
+                  defaultValue={errors.value(name) ?? "0"}
                   disabled={line.left === 0}
-                  aria-invalid={errors[name] ? true : undefined}
-                  aria-describedby={errors[name] ? `${name}-error` : undefined}
+                  aria-invalid={errors.error(name) ? true : undefined}
+                  aria-describedby={errors.error(name) ? `${name}-error` : undefined}
                 >
                   {Array.from({ length: line.left + 1 }, (_, n) => (
                     <option key={n} value={n}>
@@ -211,25 +211,25 @@ function ReturnRequestForm({ returnable, result }: { returnable: Returnable; res
                   ))}
                 </select>
               </label>
-              {errors[name] ? (
+              {errors.error(name) ? (
                 <span id={`${name}-error`} className="field-error">
-                  {errors[name]}
+                  {errors.error(name)}
                 </span>
               ) : null}
             </div>
           );
         })}
-        {errors.lines ? <span className="field-error">{errors.lines}</span> : null}
+        {errors.error("lines") ? <span className="field-error">{errors.error("lines")}</span> : null}
       </fieldset>
       <fieldset>
         <legend className="field-label">Reason</legend>
         {RETURN_REASON_KEYS.map((key) => (
           <label key={key} className="flex min-h-11 items-center gap-2 text-sm">
-            <input type="radio" name="reason" value={key} required defaultChecked={values.reason === key} />
+            <input type="radio" name="reason" value={key} required defaultChecked={errors.value("reason") === key} />
             {RETURN_REASONS[key]}
           </label>
         ))}
-        {errors.reason ? <span className="field-error">{errors.reason}</span> : null}
+        {errors.error("reason") ? <span className="field-error">{errors.error("reason")}</span> : null}
       </fieldset>
       <label className="block">
         <span className="field-label">What is wrong</span>
@@ -239,14 +239,14 @@ function ReturnRequestForm({ returnable, result }: { returnable: Returnable; res
           className="field-input"
           required
           maxLength={RETURN_FIELDS.details.maxLength}
-          defaultValue={values.details ?? ""}
-          aria-invalid={errors.details ? true : undefined}
-          aria-describedby={errors.details ? "details-error" : undefined}
+          defaultValue={errors.value("details") ?? ""}
+          aria-invalid={errors.error("details") ? true : undefined}
+          aria-describedby={errors.error("details") ? "details-error" : undefined}
         />
       </label>
-      {errors.details ? (
+      {errors.error("details") ? (
         <span id="details-error" className="field-error">
-          {errors.details}
+          {errors.error("details")}
         </span>
       ) : null}
       <button type="submit" name="intent" value="request-return" className="btn-primary" disabled={busy}>

@@ -6,6 +6,7 @@ import { Form } from "@remix-run/react";
 import { useIsPending } from "~/hooks/useIsPending";
 import type { OwnReview } from "~/models/reviews/read.server";
 import { RATINGS, REVIEW_FIELDS } from "~/utils/reviews";
+import { useFormErrors } from "~/hooks/useFormErrors";
 import { FormBanner } from "./FormBanner";
 import { fieldA11y, FormField, fieldProps } from "./FormField";
 import { StarIcon } from "./icons";
@@ -38,12 +39,12 @@ export function ReviewForm({
 }) {
   const action = `/product/${slug}/review`;
   const busy = useIsPending({ formAction: action, intent: "save" });
-  const errors = result?.fieldErrors ?? {};
-  const value = (key: "rating" | "title" | "body") => result?.values?.[key] ?? (own ? String(own[key]) : "");
-  const ratingError = errors.rating;
+  const errors = useFormErrors(result);
+  const value = (key: "rating" | "title" | "body") => errors.value(key) ?? (own ? String(own[key]) : "");
+  const ratingError = errors.error("rating");
   return (
-    <Form method="post" action={action} className="space-y-4" data-testid="review-form" preventScrollReset>
-      <FormBanner message={result?.formError} />
+    <Form method="post" action={action} className="space-y-4" data-testid="review-form" preventScrollReset onChange={errors.onChange}>
+      <FormBanner message={errors.formError} />
       {own && !own.visible ? (
         <p className="rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="review-hidden-note">
           Our team hid this review{own.hiddenReason ? `: ${own.hiddenReason}` : "."} You can still edit it; it stays hidden until our team
@@ -79,7 +80,7 @@ export function ReviewForm({
           </p>
         ) : null}
       </fieldset>
-      <FormField id={`${idPrefix}-title`} label="Title" required error={errors.title}>
+      <FormField id={`${idPrefix}-title`} label="Title" required error={errors.error("title")}>
         <input
           id={`${idPrefix}-title`}
           name="title"
@@ -87,10 +88,10 @@ export function ReviewForm({
           defaultValue={value("title")}
           placeholder="Sturdy and beautiful"
           className="field-input"
-          {...fieldA11y(`${idPrefix}-title`, errors.title)}
+          {...fieldA11y(`${idPrefix}-title`, errors.error("title"))}
         />
       </FormField>
-      <FormField id={`${idPrefix}-body`} label="Your review" required error={errors.body}>
+      <FormField id={`${idPrefix}-body`} label="Your review" required error={errors.error("body")}>
         <textarea
           id={`${idPrefix}-body`}
           name="body"
@@ -99,7 +100,7 @@ export function ReviewForm({
           defaultValue={value("body")}
           placeholder="How is the finish, the comfort, the delivery and assembly?"
           className="field-input"
-          {...fieldA11y(`${idPrefix}-body`, errors.body)}
+          {...fieldA11y(`${idPrefix}-body`, errors.error("body"))}
         />
       </FormField>
       <button type="submit" className="btn-primary" disabled={busy}>

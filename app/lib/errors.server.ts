@@ -1,5 +1,6 @@
 // Domain errors: what went wrong in words a customer can read, the HTTP status it maps to,
 // and a code that callers branch on. Never compare an error's message: compare its code.
+import { data } from "@remix-run/node";
 
 /** Why a request failed. Callers branch on these; the message is for people. */
 export type ErrorCode =
@@ -13,6 +14,8 @@ export type ErrorCode =
   | "TOO_LARGE"
   | "UNSUPPORTED_TYPE"
   | "RATE_LIMITED"
+  /** a page form's `intent` names none of the page's actions (or the form has none) */
+  | "UNKNOWN_INTENT"
   /** the server is at capacity for this kind of work right now: try again shortly */
   | "BUSY"
   /** an order was asked for with nothing in the cart */
@@ -101,4 +104,12 @@ export class OrderExistsError extends AppError {
   }
 }
 
+/** Not found, in an action or an API handler: the form re-renders with the message, the API answers its JSON. */
 export const notFound = (message = "Not found") => new AppError(404, message);
+
+/**
+ * Not found, thrown by a page's loader (or an action that leaves the page): the route's error
+ * boundary renders it (the shop's NotFoundPage or ErrorPage, the admin frame's), and its data is
+ * the page's own words ("Order Not Found").
+ */
+export const notFoundPage = (message = "Not Found") => data(message, { status: 404 });

@@ -1,7 +1,9 @@
 // The one way a page action is written: pageAction reads the form (Origin check and size limit
-// first), runs the handler, and answers its redirect or data. A refused form (an AppError)
-// re-renders the page with the message, the field messages, what was typed, and the error's
-// 4xx status. See docs/decisions/0009-structure-and-layers.md.
+// first), runs the handler (a form with one purpose) or the handler its `intent` field names (a
+// page with several forms), and answers its redirect or data. A missing or unknown intent is
+// refused the same way on every page (400 "Unknown action", UNKNOWN_INTENT). A refused form (an
+// AppError) re-renders the page with the message, the field messages, what was typed, and the
+// error's 4xx status. See docs/decisions/0009-structure-and-layers.md.
 import { data } from "@remix-run/node";
 import type { FormFailure } from "~/utils/forms";
 import { CHECK_FIELDS } from "~/utils/forms";
@@ -38,13 +40,48 @@ export function formFailure(error: AppError, values?: Record<string, string>) {
   return data(body, { status: error.status, headers: error.headers });
 }
 
-/** Run a page action: read the form, handle it, and turn a refusal into the re-rendered form. */
-export async function pageAction<T>(request: Request, handle: (form: FormData) => Promise<T>, options: PageActionOptions = {}) {
+/** The answer to a form whose `intent` names none of the page's actions (or that has none). */
+export const UNKNOWN_ACTION = "Unknown action";
+export const unknownIntent = () => new AppError(400, UNKNOWN_ACTION, { code: "UNKNOWN_INTENT" });
+
+type FormHandler = (form: FormData) => Promise<unknown>;
+
+/** A page with several forms: the handler of each `intent` value. */
+export interface PageIntents<H extends Record<string, FormHandler> = Record<string, FormHandler>> {
+  intents: H;
+  /**
+   * The intent a post without an `intent` field means. Only for a form whose documented body has
+   * no intent (docs/api.md); a browser form names its intent, so every other page requires it.
+   */
+  absent?: keyof H & string;
+}
+
+/** What a handler (or any of a page's intent handlers) answers. */
+type Answered<H> = H extends (form: FormData) => Promise<infer T>
+  ? T
+  : H extends PageIntents<infer I>
+    ? { [K in keyof I]: Awaited<ReturnType<I[K]>> }[keyof I]
+    : never;
+
+/** The handler the form's `intent` picks; a missing or unknown one is refused with UNKNOWN_INTENT. */
+function handlerOf(form: FormData, handle: FormHandler | PageIntents): FormHandler {
+  if (typeof handle === "function") return handle;
+  const intent = form.get("intent") ?? handle.absent ?? null;
+  if (typeof intent === "string" && Object.hasOwn(handle.intents, intent)) return handle.intents[intent]!;
+  throw unknownIntent();
+}
+
+/**
+ * Run a page action: read the form, handle it, and turn a refusal into the re-rendered form.
+ * `handle` is the form's handler, or `{ intents: { add: (form) => …, remove: … } }` for a page
+ * whose forms say what they ask for in their `intent` field.
+ */
+export async function pageAction<H extends FormHandler | PageIntents>(request: Request, handle: H, options: PageActionOptions = {}) {
   let form: FormData | null = null;
   const values = () => (form ? { ...formValues(form, options.echo ?? []), ...options.echoExtra?.(form) } : undefined);
   try {
     form = await (options.read ?? readForm)(request, options.limit);
-    return await handle(form);
+    return (await handlerOf(form, handle)(form)) as Answered<H>;
   } catch (error) {
     if (error instanceof AppError) {
       const withFields = options.banner && Object.keys(error.fieldErrors ?? {}).length > 0;

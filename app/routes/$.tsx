@@ -1,8 +1,9 @@
 // Catch-all: every unknown path is a 404 page inside the shop layout.
 import { ErrorPage } from "~/components/ErrorPage";
+import { notFoundPage } from "~/lib/errors.server";
 
 export function loader() {
-  throw new Response("Not Found", { status: 404 });
+  throw notFoundPage("Not Found");
 }
 
 export default function NotFound() {

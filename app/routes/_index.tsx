@@ -37,10 +37,14 @@ export async function loader() {
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
-    async (form) => {
-      const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
-      await subscribe(email, clientOf(request));
-      return redirectWithToast(request, "/#newsletter", { type: "success", title: "Email added Successfully" });
+    {
+      intents: {
+        newsletter: async (form) => {
+          const { email } = parseWith(NewsletterSchema, { email: form.get("email") });
+          await subscribe(email, clientOf(request));
+          return redirectWithToast(request, "/#newsletter", { type: "success", title: "Email added Successfully" });
+        },
+      },
     },
     { echo: ["email"] },
   );

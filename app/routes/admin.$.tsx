@@ -1,15 +1,15 @@
 // Any other /admin/… path: the guard first (without the admin flag it is sent to /, as every
 // admin path is), then 'Not Found' inside the admin frame.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const handle = { section: "Not Found" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  throw data({ message: "There is no such page in the admin area." }, { status: 404 });
+  throw notFoundPage("There is no such page in the admin area.");
 }
 
 export const action = adminOtherMethods(["GET"]);

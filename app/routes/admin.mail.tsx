@@ -24,30 +24,31 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadList(() => getMailOutbox());
 }
 
-const SendAgainSchema = z.object({ intent: z.literal("retry", { error: "Unknown action" }), mailId: IdSchema });
-const SendAllSchema = z.object({ intent: z.literal("retry-all", { error: "Unknown action" }) });
+const SendAgainSchema = z.object({ mailId: IdSchema });
 
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
-    async (form) => {
-      await requireAdmin(request);
-      if (form.get("intent") === "retry-all") {
-        parseWith(SendAllSchema, { intent: form.get("intent") });
-        const count = await sendAllFailedMailsAgain();
-        return redirectWithToast(request, "/admin/mail", {
-          type: "success",
-          title: count === 1 ? "1 mail queued again" : `${count} mails queued again`,
-          description: "They go out in a moment; any that fail again come back here.",
-        });
-      }
-      const input = parseWith(SendAgainSchema, { intent: form.get("intent") ?? undefined, mailId: form.get("mailId") ?? undefined });
-      await sendFailedMailAgain(input.mailId);
-      return redirectWithToast(request, "/admin/mail", {
-        type: "success",
-        title: `Mail #${input.mailId} queued again`,
-        description: "It goes out in a moment; if it fails again, it comes back here.",
-      });
+    {
+      intents: {
+        "retry-all": async () => {
+          const count = await sendAllFailedMailsAgain();
+          return redirectWithToast(request, "/admin/mail", {
+            type: "success",
+            title: count === 1 ? "1 mail queued again" : `${count} mails queued again`,
+            description: "They go out in a moment; any that fail again come back here.",
+          });
+        },
+        retry: async (form) => {
+          const input = parseWith(SendAgainSchema, { mailId: form.get("mailId") ?? undefined });
+          await sendFailedMailAgain(input.mailId);
+          return redirectWithToast(request, "/admin/mail", {
+            type: "success",
+            title: `Mail #${input.mailId} queued again`,
+            description: "It goes out in a moment; if it fails again, it comes back here.",
+          });
+        },
+      },
     },
     { read: adminForm(["intent", "mailId"]) },
   );

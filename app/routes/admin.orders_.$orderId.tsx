@@ -1,7 +1,6 @@
 // Admin: one order — items, totals, address, payment, the event timeline, and the status
 // change (through utils/order-status's rules; the customer sees it on /orders).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
@@ -10,7 +9,7 @@ import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminForm } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
-import { notFound } from "~/lib/errors.server";
+import { notFound, notFoundPage } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
@@ -38,12 +37,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireAdmin(request);
   const order = await getOrderByParam(params.orderId, ADMIN);
   // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
-  if (!order) throw data({ message: "Order Not Found" }, { status: 404 });
+  if (!order) throw notFoundPage("Order Not Found");
   return { order, next: nextStatuses(order.status, "admin"), returns: await returnsForOrder(order.id) };
 }
 
 const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
-  intent: z.literal("status", { error: "Unknown action" }),
   shipUnpaid: z.literal("on").optional(),
   ...ShipmentSchema.shape,
 });
@@ -51,39 +49,61 @@ const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
 export async function action({ request, params }: ActionFunctionArgs) {
   return pageAction(
     request,
-    async (form) => {
-      const order = await getOrderByParam(params.orderId, ADMIN);
-      if (!order) throw notFound("Order Not Found");
-      const intent = form.get("intent");
-      if (intent === "approve-return" || intent === "reject-return" || intent === "receive-return") {
-        const decision = parseWith(ReturnDecisionSchema, { intent, returnId: form.get("returnId"), note: form.get("note") ?? undefined });
-        // A return of another order is not this page's to decide.
-        if (!(await returnsForOrder(order.id)).some((r) => r.id === decision.returnId)) throw notFound("That return was not found");
-        const to = decision.intent === "approve-return" ? "approved" : decision.intent === "reject-return" ? "rejected" : "returned";
-        const changed = await decideReturn(decision.returnId, to, decision.intent === "reject-return" ? decision.note : null);
-        return redirectWithToast(request, `/admin/orders/${order.id}`, {
-          type: "success",
-          title: `Return #${changed.id}: ${changed.statusLabel}`,
-          description: to === "returned" ? `Stock restored; ${formatPrice(changed.refundAmount)} to refund.` : undefined,
-        });
-      }
-      const input = parseWith(StatusForm, {
-        intent: form.get("intent"),
-        status: form.get("status"),
-        shipUnpaid: form.get("shipUnpaid") ?? undefined,
-        carrier: form.get("carrier") ?? undefined,
-        trackingNumber: form.get("trackingNumber") ?? undefined,
-      });
-      const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
-      await changeOrderStatus(order.id, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid === "on", shipment });
-      return redirectWithToast(request, `/admin/orders/${order.id}`, {
-        type: "success",
-        title: "Status Change Successfully",
-        description: `Order #${order.id} is now ${statusLabel(input.status)}.`,
-      });
+    {
+      intents: {
+        status: async (form) => {
+          const order = await orderOf(params.orderId);
+          const input = parseWith(StatusForm, {
+            status: form.get("status"),
+            shipUnpaid: form.get("shipUnpaid") ?? undefined,
+            carrier: form.get("carrier") ?? undefined,
+            trackingNumber: form.get("trackingNumber") ?? undefined,
+          });
+          const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
+          await changeOrderStatus(order.id, input.status, {
+            actor: "admin",
+            userId: null,
+            shipUnpaid: input.shipUnpaid === "on",
+            shipment,
+          });
+          return redirectWithToast(request, `/admin/orders/${order.id}`, {
+            type: "success",
+            title: "Status Change Successfully",
+            description: `Order #${order.id} is now ${statusLabel(input.status)}.`,
+          });
+        },
+        "approve-return": (form) => decide(request, params.orderId, form),
+        "reject-return": (form) => decide(request, params.orderId, form),
+        "receive-return": (form) => decide(request, params.orderId, form),
+      },
     },
     { read: adminForm(["intent", "status", "shipUnpaid", "carrier", "trackingNumber", "returnId", "note"]), echo: ["returnId"] },
   );
+}
+
+async function orderOf(param: string | undefined) {
+  const order = await getOrderByParam(param, ADMIN);
+  if (!order) throw notFound("Order Not Found");
+  return order;
+}
+
+/** A return's decision (the form's intent: approve, reject with a note, or received). */
+async function decide(request: Request, orderParam: string | undefined, form: FormData) {
+  const order = await orderOf(orderParam);
+  const decision = parseWith(ReturnDecisionSchema, {
+    intent: form.get("intent"),
+    returnId: form.get("returnId"),
+    note: form.get("note") ?? undefined,
+  });
+  // A return of another order is not this page's to decide.
+  if (!(await returnsForOrder(order.id)).some((r) => r.id === decision.returnId)) throw notFound("That return was not found");
+  const to = decision.intent === "approve-return" ? "approved" : decision.intent === "reject-return" ? "rejected" : "returned";
+  const changed = await decideReturn(decision.returnId, to, decision.intent === "reject-return" ? decision.note : null);
+  return redirectWithToast(request, `/admin/orders/${order.id}`, {
+    type: "success",
+    title: `Return #${changed.id}: ${changed.statusLabel}`,
+    description: to === "returned" ? `Stock restored; ${formatPrice(changed.refundAmount)} to refund.` : undefined,
+  });
 }
 
 /** A shipment detail beside the status (optional; recorded only when the order is shipped), with its message. */

@@ -12,7 +12,6 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminForm } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
 import { adminListLoader } from "~/web/admin-crud.server";
 import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refunds/admin.server";
@@ -20,7 +19,7 @@ import { resendPendingRefund, retryFailedRefund } from "~/models/refunds/admin.s
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
-import { IdSchema } from "~/utils/schemas";
+import { IdSchema, PaymentOrderIdSchema } from "~/utils/schemas";
 import {
   NEEDING_ACTION_LIMIT,
   REFUND_FILTER_LABEL,
@@ -39,16 +38,8 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     more: async () => ({ needing: await paymentsNeedingAction() }),
   });
 
-const PaymentOrderIdSchema = z.string({ error: "Choose a payment" }).regex(/^order_[A-Za-z0-9]{6,40}$/, "Choose a payment");
-const QueueAction = z.discriminatedUnion(
-  "intent",
-  [
-    z.object({ intent: z.literal("retry"), refundId: IdSchema }),
-    z.object({ intent: z.literal("send"), refundId: IdSchema }),
-    z.object({ intent: z.literal("refund-payment"), paymentOrderId: PaymentOrderIdSchema }),
-  ],
-  { error: "Unknown action" },
-);
+const RefundForm = z.object({ refundId: IdSchema });
+const PaymentForm = z.object({ paymentOrderId: PaymentOrderIdSchema });
 
 /** Back to the list as it was (its filter and page), from the form's hidden fields. */
 function backTo(form: FormData): string {
@@ -61,28 +52,30 @@ function backTo(form: FormData): string {
   return `/admin/refunds${search ? `?${search}` : ""}`;
 }
 
+/** Back to the list as it was, with the toast. */
+const done = (request: Request, form: FormData, title: string) => redirectWithToast(request, backTo(form), { type: "success", title });
+
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
-    async (form) => {
-      await requireAdmin(request);
-      const input = parseWith(QueueAction, {
-        intent: form.get("intent"),
-        refundId: form.get("refundId") ?? undefined,
-        paymentOrderId: form.get("paymentOrderId") ?? undefined,
-      });
-      let title: string;
-      if (input.intent === "retry") {
-        await retryFailedRefund(input.refundId);
-        title = `Refund #${input.refundId} sent again`;
-      } else if (input.intent === "send") {
-        await resendPendingRefund(input.refundId);
-        title = `Refund #${input.refundId} sent again`;
-      } else {
-        const id = await refundUnplacedPayment(input.paymentOrderId, "admin");
-        title = `Refund #${id} queued for ${input.paymentOrderId}`;
-      }
-      return redirectWithToast(request, backTo(form), { type: "success", title });
+    {
+      intents: {
+        retry: async (form) => {
+          const { refundId } = parseWith(RefundForm, { refundId: form.get("refundId") ?? undefined });
+          await retryFailedRefund(refundId);
+          return done(request, form, `Refund #${refundId} sent again`);
+        },
+        send: async (form) => {
+          const { refundId } = parseWith(RefundForm, { refundId: form.get("refundId") ?? undefined });
+          await resendPendingRefund(refundId);
+          return done(request, form, `Refund #${refundId} sent again`);
+        },
+        "refund-payment": async (form) => {
+          const { paymentOrderId } = parseWith(PaymentForm, { paymentOrderId: form.get("paymentOrderId") ?? undefined });
+          const id = await refundUnplacedPayment(paymentOrderId, "admin");
+          return done(request, form, `Refund #${id} queued for ${paymentOrderId}`);
+        },
+      },
     },
     { read: adminForm(["intent", "refundId", "paymentOrderId", "status", "page"]) },
   );

@@ -30,22 +30,25 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      const input = parseWith(ReviewModerationSchema, {
-        intent: form.get("intent") ?? undefined,
-        reviewId: form.get("reviewId") ?? undefined,
-        reason: form.get("reason") ?? undefined,
-      });
-      await moderateReview(input.reviewId, input.intent === "hide" ? { hide: true, reason: input.reason } : { hide: false });
-      const url = new URL(request.url);
-      return redirectWithToast(request, `/admin/reviews${url.search}`, {
-        type: "success",
-        title: `Review #${input.reviewId} ${input.intent === "hide" ? "hidden" : "shown again"}`,
-        description: "Its author was told by mail.",
-      });
-    },
+    { intents: { hide: (form) => moderate(request, form), unhide: (form) => moderate(request, form) } },
     { read: adminForm(["intent", "reviewId", "reason"]), echo: ["reviewId", "reason"] },
   );
+
+/** Hide a review (with the reason mailed to its author) or show it again: the form's intent. */
+async function moderate(request: Request, form: FormData) {
+  const input = parseWith(ReviewModerationSchema, {
+    intent: form.get("intent") ?? undefined,
+    reviewId: form.get("reviewId") ?? undefined,
+    reason: form.get("reason") ?? undefined,
+  });
+  await moderateReview(input.reviewId, input.intent === "hide" ? { hide: true, reason: input.reason } : { hide: false });
+  const url = new URL(request.url);
+  return redirectWithToast(request, `/admin/reviews${url.search}`, {
+    type: "success",
+    title: `Review #${input.reviewId} ${input.intent === "hide" ? "hidden" : "shown again"}`,
+    description: "Its author was told by mail.",
+  });
+}
 
 function ModerationForm({
   review,

@@ -151,8 +151,11 @@ export default function AdminLayout() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  // A loader's notFoundPage carries its words as the data; other refusals as `{ message }`.
   const message = isRouteErrorResponse(error)
-    ? ((error.data as { message?: string } | null)?.message ?? error.statusText)
+    ? typeof error.data === "string" && error.data
+      ? error.data
+      : ((error.data as { message?: string } | null)?.message ?? error.statusText)
     : "Something went wrong. Please try again.";
   return (
     <Frame>

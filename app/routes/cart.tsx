@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
-import { z } from "zod";
+import { FormBanner } from "~/components/FormBanner";
 import { CouponForm } from "~/components/CouponForm";
 import { TrashIcon } from "~/components/icons";
 import { OrderTotals } from "~/components/OrderTotals";
@@ -12,10 +12,11 @@ import { parseWith, safeRedirectPath } from "~/lib/http.server";
 import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import type { CartLine } from "~/models/cart.server";
 import { addItem, clearCart, getCart, removeCartLine, updateCartLine } from "~/models/cart.server";
-import { asOwner, currentCartId, getUser } from "~/web/visitor.server";
-import { couponPost, isCouponPost } from "~/web/coupon.server";
-import type { CartActionData } from "~/utils/cart";
-import { CART_ACTION, CART_INTENTS, pendingLines } from "~/utils/cart";
+import { getUser } from "~/web/visitor.server";
+import { couponIntents } from "~/web/coupon.server";
+import { asOwner, currentCartId } from "~/web/visitor.server";
+import type { CartActionData, CartIntent } from "~/utils/cart";
+import { CART_ACTION, pendingLines } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { MAX_QUANTITY, MIN_QUANTITY, totalsWithCoupon } from "~/utils/pricing";
 import { CartAddSchema, IdSchema, QuantitySchema } from "~/utils/schemas";
@@ -28,45 +29,48 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...cart, signedIn: user !== null };
 }
 
-const IntentSchema = z.enum(CART_INTENTS, { error: "Unknown cart action" });
-
 /**
  * Every cart form posts here. Without JavaScript it carries `redirectTo` and is answered with a
  * redirect back and a toast; a fetcher's post is answered `{ ok: true }` and the toast.
  */
 export const action = ({ request }: ActionFunctionArgs) =>
-  pageAction(request, async (form) => {
-    if (isCouponPost(form)) return couponPost(request, form, "/cart");
-    const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), CART_ACTION) : null;
-    const { message, headers } = await changeCart(request, form);
-    const toast = { type: "success" as const, title: message };
-    if (redirectTo) return redirectWithToast(request, redirectTo, toast, { headers });
-    headers.append("Set-Cookie", await toastHeader(request, toast));
-    return data({ ok: true } satisfies CartActionData, { headers });
+  pageAction(request, {
+    intents: {
+      add: (form) =>
+        cartAnswer(request, form, async () => {
+          const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
+          const { line, headers } = await asOwner(request, "carts", (owner) => addItem(owner, input));
+          return { message: `${line.item.title} added to cart`, headers };
+        }),
+      update: (form) =>
+        cartAnswer(request, form, async () => {
+          const lineId = parseWith(IdSchema, form.get("id"));
+          const quantity = parseWith(QuantitySchema, form.get("quantity"));
+          const line = await updateCartLine(await currentCartId(request), lineId, quantity);
+          return { message: `Quantity of ${line.item.title} updated` };
+        }),
+      remove: (form) =>
+        cartAnswer(request, form, async () => {
+          await removeCartLine(await currentCartId(request), parseWith(IdSchema, form.get("id")));
+          return { message: "Item removed from cart" };
+        }),
+      clear: (form) =>
+        cartAnswer(request, form, async () => {
+          await clearCart(await currentCartId(request));
+          return { message: "Cart cleared" };
+        }),
+      ...couponIntents(request, "/cart"),
+    } satisfies Record<CartIntent, (form: FormData) => Promise<unknown>>,
   });
 
-/** One cart form's change: its toast, and the Set-Cookie of a guest's first cart. */
-async function changeCart(request: Request, form: FormData): Promise<{ message: string; headers: Headers }> {
-  const intent = parseWith(IntentSchema, form.get("intent"));
-  if (intent === "add") {
-    const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
-    const { line, headers } = await asOwner(request, "carts", (owner) => addItem(owner, input));
-    return { message: `${line.item.title} added to cart`, headers };
-  }
-  const cartId = await currentCartId(request);
-  const headers = new Headers();
-  if (intent === "update") {
-    const lineId = parseWith(IdSchema, form.get("id"));
-    const quantity = parseWith(QuantitySchema, form.get("quantity"));
-    const line = await updateCartLine(cartId, lineId, quantity);
-    return { message: `Quantity of ${line.item.title} updated`, headers };
-  }
-  if (intent === "remove") {
-    await removeCartLine(cartId, parseWith(IdSchema, form.get("id")));
-    return { message: "Item removed from cart", headers };
-  }
-  await clearCart(cartId);
-  return { message: "Cart cleared", headers };
+/** One cart form's change, answered: its toast, and the Set-Cookie of a guest's first cart. */
+async function cartAnswer(request: Request, form: FormData, change: () => Promise<{ message: string; headers?: Headers }>) {
+  const redirectTo = form.has("redirectTo") ? safeRedirectPath(form.get("redirectTo"), CART_ACTION) : null;
+  const { message, headers = new Headers() } = await change();
+  const toast = { type: "success" as const, title: message };
+  if (redirectTo) return redirectWithToast(request, redirectTo, toast, { headers });
+  headers.append("Set-Cookie", await toastHeader(request, toast));
+  return data({ ok: true } satisfies CartActionData, { headers });
 }
 
 function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity: number }) {
@@ -173,11 +177,7 @@ export default function CartPage() {
       <section className="container-page flex flex-col items-center py-20 text-center">
         <h1 className="text-3xl font-semibold">Your Cart is Empty</h1>
         <p className="mt-3 text-stone-600">Looks like you haven't added any items to your cart yet.</p>
-        {formError ? (
-          <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-            {formError}
-          </p>
-        ) : null}
+        <FormBanner message={formError} className="mt-4" />
         <Link to="/categories" className="btn-primary mt-8">
           Browse Categories
         </Link>
@@ -188,11 +188,7 @@ export default function CartPage() {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Shopping Cart</h1>
-      {formError ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      <FormBanner message={formError} className="mt-4" />
       <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_380px]">
         <div className="card p-4 sm:p-6">
           <div className="flex items-center justify-between border-b border-sand-200 pb-4">

@@ -19,8 +19,9 @@ import { getCart } from "~/models/cart.server";
 import { shortage } from "~/models/reservations.server";
 import { checkout } from "~/models/orders/checkout.server";
 import { lastShippingAddress, listOrders } from "~/models/orders/list.server";
-import { currentCartId, requireUser } from "~/web/visitor.server";
-import { couponPost, isCouponPost } from "~/web/coupon.server";
+import { requireUser } from "~/web/visitor.server";
+import { couponIntents } from "~/web/coupon.server";
+import { currentCartId } from "~/web/visitor.server";
 import { CheckoutSchema, IdempotencyKeySchema } from "~/utils/checkout";
 import type { ShippingField } from "~/utils/checkout-fields";
 import { INDIAN_STATES, SHIPPING_FIELDS, SHIPPING_RULES } from "~/utils/checkout-fields";
@@ -62,30 +63,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { cart, defaults, shortages, idempotencyKey: crypto.randomBytes(16).toString("hex"), testGateway: paymentMode() === "offline" };
 }
 
+/** The coupon box's two intents, and the order form's `place`: it posts no intent (docs/api.md's `POST /checkout`). */
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      if (isCouponPost(form)) return couponPost(request, form, "/checkout");
-      const user = await requireUser(request);
-      const { shipping, paymentMethod } = parseWith(CheckoutSchema, formValues(form, ECHOED));
-      const idempotencyKey = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
-      // The total the customer saw: a cart changed in another tab since is not ordered blindly.
-      const seen = ExpectedTotalSchema.safeParse(form.get("expectedTotal"));
-      const expectedTotal = seen.success ? seen.data : undefined;
-      try {
-        const placed = await checkout(user.id, { shipping, paymentMethod, idempotencyKey, expectedTotal });
-        if (placed.next === "payment") return redirect(`/pay/${placed.paymentOrderId}`, 303);
-        return redirect(`/order-confirmation/${placed.order.id}`, 303);
-      } catch (error) {
-        // The same form posted again: show the order the first post made.
-        if (error instanceof OrderExistsError) return redirect(`/order-confirmation/${error.orderId}`, 303);
-        if (isAppError(error, "EMPTY_CART")) return emptyCartAnswer(request, user.id);
-        throw error;
-      }
-    },
+    { intents: { place: (form) => placeOrder(request, form), ...couponIntents(request, "/checkout") }, absent: "place" },
     { echo: ECHOED, banner: true, unexpected: ORDER_FAILED },
   );
+
+async function placeOrder(request: Request, form: FormData) {
+  const user = await requireUser(request);
+  const { shipping, paymentMethod } = parseWith(CheckoutSchema, formValues(form, ECHOED));
+  const idempotencyKey = parseWith(IdempotencyKeySchema, form.get("idempotencyKey") ?? undefined);
+  // The total the customer saw: a cart changed in another tab since is not ordered blindly.
+  const seen = ExpectedTotalSchema.safeParse(form.get("expectedTotal"));
+  const expectedTotal = seen.success ? seen.data : undefined;
+  try {
+    const placed = await checkout(user.id, { shipping, paymentMethod, idempotencyKey, expectedTotal });
+    if (placed.next === "payment") return redirect(`/pay/${placed.paymentOrderId}`, 303);
+    return redirect(`/order-confirmation/${placed.order.id}`, 303);
+  } catch (error) {
+    // The same form posted again: show the order the first post made.
+    if (error instanceof OrderExistsError) return redirect(`/order-confirmation/${error.orderId}`, 303);
+    if (isAppError(error, "EMPTY_CART")) return emptyCartAnswer(request, user.id);
+    throw error;
+  }
+}
 
 /** The cart was emptied meanwhile (most often: the order was placed from another tab). */
 async function emptyCartAnswer(request: Request, userId: number) {

@@ -20,6 +20,7 @@ import { requireOrderPageViewer } from "~/web/visitor.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 import { formatLongDate } from "~/utils/dates";
 import { paymentLabel } from "~/utils/order-status";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.order ? `Order #${data.order.id}` : "Order Not Found"} | Sagwan Living` },
@@ -29,7 +30,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
-  if (!order) throw new Response("Order Not Found", { status: 404 });
+  if (!order) throw notFoundPage("Order Not Found");
   const [returns, returnable, reviewable] = await Promise.all([
     returnsForOrder(order.id),
     // Only the order's own customer asks for a return (staff see the page too).
@@ -43,18 +44,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      const { user, viewer } = await requireOrderPageViewer(request);
-      const order = await getOrderByParam(params.orderId, { ...viewer, isAdmin: false });
-      if (!order) throw new Response("Order Not Found", { status: 404 });
-      if (form.get("intent") !== "request-return") throw new Response("Unknown action", { status: 400 });
-      const input = parseWith(ReturnRequestSchema, returnRequestFromForm(form));
-      const created = await requestReturn(user.id, order.id, input);
-      return redirectWithToast(request, `/order-confirmation/${order.id}`, {
-        type: "success",
-        title: "Return requested",
-        description: `We will look at return #${created.id} within one business day.`,
-      });
+    {
+      intents: {
+        "request-return": async (form) => {
+          const { user, viewer } = await requireOrderPageViewer(request);
+          const order = await getOrderByParam(params.orderId, { ...viewer, isAdmin: false });
+          if (!order) throw notFoundPage("Order Not Found");
+          const input = parseWith(ReturnRequestSchema, returnRequestFromForm(form));
+          const created = await requestReturn(user.id, order.id, input);
+          return redirectWithToast(request, `/order-confirmation/${order.id}`, {
+            type: "success",
+            title: "Return requested",
+            description: `We will look at return #${created.id} within one business day.`,
+          });
+        },
+      },
     },
     {
       echoExtra: (form) =>

@@ -28,7 +28,7 @@ import { RefundList } from "~/components/RefundList";
 export const meta: MetaFunction = () => [{ title: "Your Orders | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 const CONFIRM = "Are you sure you want to cancel this order?";
-const CancelSchema = z.object({ intent: z.literal("cancel", { error: "Unknown action" }), orderId: IdSchema });
+const CancelSchema = z.object({ orderId: IdSchema });
 
 const cancellable = (order: Pick<Order, "status">) => checkTransition(order.status, "cancelled", "customer").ok;
 
@@ -49,13 +49,20 @@ const ordersUrl = (page: number, extra: Record<string, string | number> = {}) =>
   `/orders${withParams("", { page: page > 1 ? page : null, ...extra })}`;
 
 export const action = ({ request }: ActionFunctionArgs) =>
-  pageAction(request, async (form) => {
-    const user = await requireUser(request);
-    const input = parseWith(CancelSchema, { intent: form.get("intent"), orderId: form.get("orderId") });
-    await changeOrderStatus(input.orderId, "cancelled", { actor: "customer", userId: user.id });
-    // Back to the page the order was on.
-    const page = IdSchema.safeParse(form.get("page"));
-    return redirectWithToast(request, ordersUrl(page.success ? page.data : 1), { type: "success", title: "Status Change Successfully" });
+  pageAction(request, {
+    intents: {
+      cancel: async (form) => {
+        const user = await requireUser(request);
+        const input = parseWith(CancelSchema, { orderId: form.get("orderId") });
+        await changeOrderStatus(input.orderId, "cancelled", { actor: "customer", userId: user.id });
+        // Back to the page the order was on.
+        const page = IdSchema.safeParse(form.get("page"));
+        return redirectWithToast(request, ordersUrl(page.success ? page.data : 1), {
+          type: "success",
+          title: "Status Change Successfully",
+        });
+      },
+    },
   });
 
 export default function OrdersPage() {

@@ -14,6 +14,7 @@ import { DEMO_GSTIN, HALF_GST_PERCENT, invoiceNumber, invoiceTaxes, isIntraState
 import { formatPrice } from "~/utils/money";
 import { paymentLabel } from "~/utils/order-status";
 import { GST_PERCENT } from "~/utils/pricing";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.invoice ? `Invoice ${data.invoice.number}` : "Order Not Found"} | Sagwan Living` },
@@ -23,7 +24,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { viewer } = await requireOrderPageViewer(request);
   const order = await getOrderByParam(params.orderId, viewer);
-  if (!order) throw new Response("Order Not Found", { status: 404 });
+  if (!order) throw notFoundPage("Order Not Found");
   const intraState = isIntraState(order.shippingAddress.state, env.SHOP_STATE);
   return {
     invoice: {

@@ -11,7 +11,7 @@ import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
-import { AppError, OrderExistsError } from "~/lib/errors.server";
+import { notFound, notFoundPage, OrderExistsError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { paymentMode, publicKeyId } from "~/lib/payments.server";
@@ -25,6 +25,7 @@ import { customerView, refundsForPaymentOrder } from "~/models/refunds/read.serv
 import { RefundList } from "~/components/RefundList";
 import { requireUser } from "~/web/visitor.server";
 import { PaymentProofSchema } from "~/utils/checkout";
+import { PaymentOrderIdSchema } from "~/utils/schemas";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
@@ -32,21 +33,19 @@ import { useNonce } from "~/hooks/useNonce";
 
 export const meta: MetaFunction = () => [{ title: "Payment | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
-const IntentSchema = z.enum(["gateway", "complete", "place"], { error: "Unknown action" });
 /** What the gateway's callback came back with (?payment=…): a fixed message, never the poster's words. */
 const CallbackSchema = z.enum(["failed", "refused", "busy"]);
 
 async function paymentOrderOf(request: Request, rawId: string | undefined) {
   const user = await requireUser(request);
-  const id = IdSchema.safeParse(rawId);
+  const id = PaymentOrderIdSchema.safeParse(rawId);
   const paymentOrder = id.success ? await getPaymentOrder(id.data, user.id) : null;
   return { user, paymentOrder };
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
-  if (!paymentOrder) throw new Response("Payment Not Found", { status: 404 });
+  if (!paymentOrder) throw notFoundPage("Payment Not Found");
   if (paymentOrder.orderId) throw redirect(`/order-confirmation/${paymentOrder.orderId}`);
   const callback = CallbackSchema.safeParse(new URL(request.url).searchParams.get("payment"));
   const status = paymentOrder.status;
@@ -80,29 +79,40 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      const { user, paymentOrder } = await paymentOrderOf(request, params.paymentOrderId);
-      if (!paymentOrder) throw new AppError(404, "That payment was not found");
-      // The offline Pay button opens the test gateway's own page, as Razorpay's opens its Checkout.
-      if (form.get("intent") === "gateway") return redirect(`/test-gateway/${paymentOrder.id}`, 303);
-      try {
-        return confirmation(await payForOrder(user.id, paymentOrder, attemptOf(form)));
-      } catch (error) {
-        // This payment (or this form's earlier post) made an order already: show it.
-        if (error instanceof OrderExistsError) return confirmation(error.orderId);
-        throw error;
-      }
+    {
+      intents: {
+        // The offline Pay button opens the test gateway's own page, as Razorpay's opens its Checkout.
+        gateway: async () => redirect(`/test-gateway/${(await payingFor(request, params.paymentOrderId)).paymentOrder.id}`, 303),
+        place: () => pay(request, params.paymentOrderId, () => ({ intent: "place" })),
+        complete: (form) =>
+          pay(request, params.paymentOrderId, () => ({
+            intent: "complete",
+            proof: parseWith(PaymentProofSchema, Object.fromEntries(form)),
+          })),
+      },
     },
     { unexpected: "We could not confirm your payment. Please try again." },
   );
 
 const confirmation = (orderId: number) => redirect(`/order-confirmation/${orderId}`, 303);
 
-/** What the post asks for: 'Place my order', or Razorpay Checkout's answer with its proof. */
-function attemptOf(form: FormData): PaymentAttempt {
-  const intent = parseWith(IntentSchema.exclude(["gateway"]), form.get("intent"));
-  if (intent === "complete") return { intent, proof: parseWith(PaymentProofSchema, Object.fromEntries(form)) };
-  return { intent };
+/** The signed-in customer's payment order of the page (404 when it is not theirs or not there). */
+async function payingFor(request: Request, rawId: string | undefined) {
+  const { user, paymentOrder } = await paymentOrderOf(request, rawId);
+  if (!paymentOrder) throw notFound("That payment was not found");
+  return { user, paymentOrder };
+}
+
+/** 'Place my order', or Razorpay Checkout's answer with its proof. */
+async function pay(request: Request, rawId: string | undefined, attempt: () => PaymentAttempt) {
+  const { user, paymentOrder } = await payingFor(request, rawId);
+  try {
+    return confirmation(await payForOrder(user.id, paymentOrder, attempt()));
+  } catch (error) {
+    // This payment (or this form's earlier post) made an order already: show it.
+    if (error instanceof OrderExistsError) return confirmation(error.orderId);
+    throw error;
+  }
 }
 
 export default function PaymentPage() {
@@ -285,11 +295,7 @@ function RazorpayCheckout({ page, busy }: { page: Page; busy: boolean }) {
     <div className="card space-y-5 p-5 sm:p-6">
       <h1 className="text-2xl font-semibold">Complete your payment</h1>
       <p className="text-lg font-semibold">{formatPrice(page.amount)}</p>
-      {message ? (
-        <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-800">
-          {message}
-        </p>
-      ) : null}
+      <FormBanner message={message} className="" />
       <button type="button" className="btn-primary w-full" onClick={open} disabled={busy}>
         <LockIcon className="h-5 w-5" /> {busy ? "Processing..." : `Pay ${formatPrice(page.amount)} with Razorpay`}
       </button>

@@ -26,6 +26,7 @@ import { HIGH_PRIORITY } from "~/utils/images";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
   if (!d?.item) return privateMeta("Product Not Found | Sagwan Living");
@@ -50,7 +51,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
-  if (!item) throw new Response("Product Not Found", { status: 404 });
+  if (!item) throw notFoundPage("Product Not Found");
   const [category, related, saved, available, reviews] = await Promise.all([
     getCategoryById(item.categoryId),
     listRelated(item.slug),

@@ -18,6 +18,7 @@ import { requireUser } from "~/web/visitor.server";
 import { HelpfulVoteSchema, ReviewSchema } from "~/utils/review-schemas";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { SlugSchema } from "~/utils/schemas";
+import { notFoundPage } from "~/lib/errors.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
   { title: `${d?.item ? `Review ${d.item.title}` : "Product Not Found"} | Sagwan Living` },
@@ -27,7 +28,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d }) => [
 async function itemOf(slugParam: string | undefined) {
   const slug = SlugSchema.safeParse(slugParam);
   const item = slug.success ? await getItemBySlug(slug.data) : null;
-  if (!item) throw new Response("Product Not Found", { status: 404 });
+  if (!item) throw notFoundPage("Product Not Found");
   return item;
 }
 
@@ -44,32 +45,36 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export const action = ({ request, params }: ActionFunctionArgs) =>
   pageAction(
     request,
-    async (form) => {
-      const user = await requireUser(request);
-      const item = await itemOf(params.slug);
-      const intent = form.get("intent");
-      if (intent === "helpful") {
-        const { reviewId } = parseWith(HelpfulVoteSchema, { reviewId: form.get("reviewId") ?? undefined });
-        const vote = await markHelpful(user.id, reviewId);
-        const back = form.get("redirectTo");
-        if (typeof back !== "string") return { ok: true as const, ...vote };
-        return redirectWithToast(request, safeRedirectPath(back, `/product/${item.slug}#reviews`), {
-          type: "success",
-          title: vote.counted ? "Thank you for your vote" : "You already marked this review helpful",
-        });
-      }
-      if (intent !== "save") throw new Response("Unknown action", { status: 400 });
-      const input = parseWith(ReviewSchema, {
-        itemId: item.id,
-        rating: form.get("rating") ?? undefined,
-        title: form.get("title") ?? undefined,
-        body: form.get("body") ?? undefined,
-      });
-      const saved = await saveReview(user.id, input);
-      return redirectWithToast(request, `/product/${item.slug}#reviews`, {
-        type: "success",
-        title: saved.created ? "Thank you for your review" : "Your review is updated",
-      });
+    {
+      intents: {
+        helpful: async (form) => {
+          const user = await requireUser(request);
+          const item = await itemOf(params.slug);
+          const { reviewId } = parseWith(HelpfulVoteSchema, { reviewId: form.get("reviewId") ?? undefined });
+          const vote = await markHelpful(user.id, reviewId);
+          const back = form.get("redirectTo");
+          if (typeof back !== "string") return { ok: true as const, ...vote };
+          return redirectWithToast(request, safeRedirectPath(back, `/product/${item.slug}#reviews`), {
+            type: "success",
+            title: vote.counted ? "Thank you for your vote" : "You already marked this review helpful",
+          });
+        },
+        save: async (form) => {
+          const user = await requireUser(request);
+          const item = await itemOf(params.slug);
+          const input = parseWith(ReviewSchema, {
+            itemId: item.id,
+            rating: form.get("rating") ?? undefined,
+            title: form.get("title") ?? undefined,
+            body: form.get("body") ?? undefined,
+          });
+          const saved = await saveReview(user.id, input);
+          return redirectWithToast(request, `/product/${item.slug}#reviews`, {
+            type: "success",
+            title: saved.created ? "Thank you for your review" : "Your review is updated",
+          });
+        },
+      },
     },
     { echo: ["rating", "title", "body"], banner: true },
   );

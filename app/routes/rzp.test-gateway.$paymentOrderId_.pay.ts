@@ -6,8 +6,8 @@ import { AppError } from "~/lib/errors.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { payOnTestGateway } from "~/models/payments/test-gateway.server";
 import { requireApiUser } from "~/web/visitor.server";
+import { PaymentOrderIdSchema } from "~/utils/schemas";
 
-const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
 const BodySchema = z.object({
   outcome: z.enum(["paid", "failed"], { error: "outcome must be paid or failed" }).optional(),
 });
@@ -23,7 +23,7 @@ export const action = ({ request, params }: ActionFunctionArgs) =>
     requireMutation(request, ["POST"]);
     const body = await readBody(request);
     const user = await requireApiUser(request);
-    const id = IdSchema.safeParse(params.paymentOrderId);
+    const id = PaymentOrderIdSchema.safeParse(params.paymentOrderId);
     if (!id.success) throw new AppError(404, "That payment order was not found");
     const { outcome } = parseWith(BodySchema, body);
     return payOnTestGateway(id.data, user.id, outcome ?? "paid");

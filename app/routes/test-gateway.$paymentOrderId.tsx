@@ -4,36 +4,34 @@
 // payment, or Razorpay's error[…] fields of a failed one. Plain forms: no JavaScript needed.
 // docs/decisions/0012.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { json, redirect } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { LockIcon } from "~/components/icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
-import { isAppError } from "~/lib/errors.server";
+import { isAppError, notFoundPage } from "~/lib/errors.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
 import { testGatewayPage } from "~/models/payments/test-gateway.server";
 import { requireUser } from "~/web/visitor.server";
 import { formatPrice } from "~/utils/money";
+import { PaymentOrderIdSchema } from "~/utils/schemas";
 
 export const meta: MetaFunction = () => [{ title: "Test Gateway | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-const IdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  const id = IdSchema.safeParse(params.paymentOrderId);
-  if (!id.success) throw new Response("Payment Not Found", { status: 404 });
+  const id = PaymentOrderIdSchema.safeParse(params.paymentOrderId);
+  if (!id.success) throw notFoundPage("Payment Not Found");
   let gateway: Awaited<ReturnType<typeof testGatewayPage>>;
   try {
     gateway = await testGatewayPage(id.data, user.id);
   } catch (error) {
-    if (isAppError(error) && error.status === 404) throw new Response("Payment Not Found", { status: 404 });
+    if (isAppError(error) && error.status === 404) throw notFoundPage("Payment Not Found");
     throw error;
   }
   // Paid already, or failed: the shop's payment page says what happened.
   if (!gateway) throw redirect(`/pay/${id.data}`);
   // The page holds a signed payment: never kept by a cache.
-  return json(
+  return data(
     { ...gateway, amount: gateway.amountPaise / 100, callback: PAYMENT_CALLBACK_PATH },
     { headers: { "Cache-Control": "no-store" } },
   );

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { z } from "zod";
 import { AuthLayout } from "~/components/AuthLayout";
 import { FormBanner } from "~/components/FormBanner";
 import { OtpInput } from "~/components/OtpInput";
@@ -20,8 +19,6 @@ import { getUser } from "~/web/visitor.server";
 
 export const meta: MetaFunction = () => [{ title: "Verify Your Email | Sagwan Living" }];
 
-const IntentSchema = z.enum(["verify", "resend"], { error: "Unknown action" });
-
 export async function loader({ request }: LoaderFunctionArgs) {
   if (await getUser(request)) throw redirect("/profile");
   const email = EmailSchema.safeParse(new URL(request.url).searchParams.get("email") ?? "");
@@ -35,24 +32,30 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(
     request,
-    async (form) => {
-      const intent = parseWith(IntentSchema, form.get("intent") ?? "verify");
-      const pending = (await getSession(request)).get("pendingSignup");
-      // The code must belong to the sign-up this browser made, when it made one.
-      const attemptFor = (email: string) => (pending?.email === email ? { handle: pending.attemptId, via: "browser" as const } : null);
-      if (intent === "resend") {
-        const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
-        await resendSignupCode(email, attemptFor(email), clientOf(request));
-        const back = `/verify-otp?email=${encodeURIComponent(email)}`;
-        return redirectWithToast(request, back, { type: "success", title: "A new OTP has been sent to your email" });
-      }
-      const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
-      const user = await verifySignup(input.email, input.otp, attemptFor(input.email), clientOf(request));
-      // The account this request just made: no older password for the session to outlive.
-      return signIn(request, user, null, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
+    {
+      intents: {
+        resend: async (form) => {
+          const { email } = parseWith(EmailOnlySchema, { email: form.get("email") });
+          await resendSignupCode(email, await attemptFor(request, email), clientOf(request));
+          const back = `/verify-otp?email=${encodeURIComponent(email)}`;
+          return redirectWithToast(request, back, { type: "success", title: "A new OTP has been sent to your email" });
+        },
+        verify: async (form) => {
+          const input = parseWith(OtpSchema, { email: form.get("email"), otp: form.getAll("otp").map(String) });
+          const user = await verifySignup(input.email, input.otp, await attemptFor(request, input.email), clientOf(request));
+          // The account this request just made: no older password for the session to outlive.
+          return signIn(request, user, null, { redirectTo: "/profile", toast: { type: "success", title: "OTP verified successfully" } });
+        },
+      },
     },
     { unexpected: "OTP verification failed." },
   );
+}
+
+/** The code must belong to the sign-up this browser made, when it made one. */
+async function attemptFor(request: Request, email: string) {
+  const pending = (await getSession(request)).get("pendingSignup");
+  return pending?.email === email ? { handle: pending.attemptId, via: "browser" as const } : null;
 }
 
 export default function VerifyOtpRoute() {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { FormBanner } from "~/components/FormBanner";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
@@ -21,31 +22,35 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { items: rows, info };
 }
 
-const WishlistFormSchema = z.object({
-  intent: z.enum(["add", "remove"], { error: "Unknown wishlist action" }),
-  itemId: IdSchema,
-});
+const ItemSchema = z.object({ itemId: IdSchema });
+const itemOf = (form: FormData) => parseWith(ItemSchema, { itemId: form.get("itemId") }).itemId;
 
 export const action = ({ request }: ActionFunctionArgs) =>
-  pageAction(request, async (form) => {
-    const { intent, itemId } = parseWith(WishlistFormSchema, { intent: form.get("intent"), itemId: form.get("itemId") });
-    let headers = new Headers();
-    let title: string;
-    if (intent === "add") {
-      const saved = await asOwner(request, "wishlists", (owner) => saveItem(owner, itemId));
-      headers = saved.headers;
-      title = `${saved.title} saved to your wishlist`;
-    } else {
-      await removeFromWishlist(await currentWishlistId(request), itemId);
-      title = "Removed from your wishlist";
-    }
-    const toast = { type: "success" as const, title };
-    if (form.has("redirectTo")) {
-      return redirectWithToast(request, safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers });
-    }
-    headers.append("Set-Cookie", await toastHeader(request, toast));
-    return data({ ok: true }, { headers });
+  pageAction(request, {
+    intents: {
+      add: (form) =>
+        wishlistAnswer(request, form, async () => {
+          const saved = await asOwner(request, "wishlists", (owner) => saveItem(owner, itemOf(form)));
+          return { title: `${saved.title} saved to your wishlist`, headers: saved.headers };
+        }),
+      remove: (form) =>
+        wishlistAnswer(request, form, async () => {
+          await removeFromWishlist(await currentWishlistId(request), itemOf(form));
+          return { title: "Removed from your wishlist" };
+        }),
+    },
   });
+
+/** A wishlist form's change, answered: a redirect back with the toast (`redirectTo`), or `{ ok: true }` to a fetcher. */
+async function wishlistAnswer(request: Request, form: FormData, change: () => Promise<{ title: string; headers?: Headers }>) {
+  const { title, headers = new Headers() } = await change();
+  const toast = { type: "success" as const, title };
+  if (form.has("redirectTo")) {
+    return redirectWithToast(request, safeRedirectPath(form.get("redirectTo"), "/wishlist"), toast, { headers });
+  }
+  headers.append("Set-Cookie", await toastHeader(request, toast));
+  return data({ ok: true }, { headers });
+}
 
 export default function WishlistPage() {
   const { items, info } = useLoaderData<typeof loader>();
@@ -57,11 +62,7 @@ export default function WishlistPage() {
   return (
     <section className="container-page py-10">
       <h1 className="text-3xl font-semibold sm:text-4xl">Your Wishlist</h1>
-      {formError ? (
-        <p role="alert" className="mt-4 rounded-lg bg-red-50 px-4 py-3 text-red-800">
-          {formError}
-        </p>
-      ) : null}
+      <FormBanner message={formError} className="mt-4" />
       {info.total === 0 ? (
         <div className="mt-8 rounded-2xl border border-dashed border-sand-200 bg-white py-16 text-center">
           <p className="text-lg">Your wishlist is empty.</p>

@@ -2,6 +2,7 @@
 // which reads the field rules of checkout-fields (the page's inputs carry the same rules).
 import { z } from "zod";
 import type { ShippingField } from "./checkout-fields";
+import { isPincode } from "./delivery";
 import { isEmailAddress } from "./field-lengths";
 import { formatPrice } from "./money";
 import {
@@ -97,7 +98,7 @@ export const CheckoutSchema = z
     if (v.email.trim() && !isEmailAddress(v.email.trim(), Number.POSITIVE_INFINITY)) {
       ctx.addIssue({ code: "custom", path: ["email"], message: CHECKOUT_MESSAGES.email });
     }
-    if (v.pincode.trim() && !/^[1-9]\d{5}$/.test(v.pincode.replace(/\s/g, ""))) {
+    if (v.pincode.trim() && !isPincode(v.pincode.replace(/\s/g, ""))) {
       ctx.addIssue({ code: "custom", path: ["pincode"], message: CHECKOUT_MESSAGES.pincode });
     }
   })

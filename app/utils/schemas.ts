@@ -75,3 +75,10 @@ export const SlugSchema = z
   .min(1, "A slug is required")
   .max(120, "That slug is too long")
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, "That slug is not valid");
+
+/**
+ * A payment order's id (`order_` and 6-40 letters or digits: ours, or Razorpay's order id),
+ * checked before it reaches a query or the gateway. Its message is the refund queue's, the one
+ * form where a person picks a payment.
+ */
+export const PaymentOrderIdSchema = z.string({ error: "Choose a payment" }).regex(/^order_[A-Za-z0-9]{6,40}$/, "Choose a payment");

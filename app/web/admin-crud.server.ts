@@ -81,43 +81,49 @@ export interface CrudSpec<I, U = I> {
 }
 
 /**
- * A list's create / update / delete (the form's `intent`): the Origin check and the admin
+ * A list's create / update / delete and row actions (the form's `intent`, pageAction's intents): the Origin check and the admin
  * guard before the body is read, a field the form does not take refused (adminForm), then a redirect back to the list with a
  * toast, or the form again with its messages and what was typed.
  */
 export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>) {
+  const done = (what: string, description?: string) =>
+    redirectWithToast(request, backToList(request), { type: "success", title: `${spec.thing} ${what}`, description });
+  // The form's own fields refused: their messages stand beside them, the banner says to
+  // look there. (Refusals by the model, such as a taken email, keep their own banner.)
+  const checked = <T>(parsed: Promise<T>) =>
+    parsed.catch((error: unknown) => {
+      if (isAppError(error, "BAD_REQUEST") && Object.keys(error.fieldErrors ?? {}).length > 0) throw error.withMessage(CHECK_FIELDS);
+      throw error;
+    });
+  const rowIntents = Object.fromEntries(
+    Object.entries(spec.rowIntents ?? {}).map(([intent, act]) => [
+      intent,
+      async (form: FormData) => {
+        const title = await act(parseWith(IdSchema, form.get("id")));
+        return redirectWithToast(request, backToList(request), { type: "success", title });
+      },
+    ]),
+  );
   return pageAction(
     request,
-    async (form) => {
-      const intent = form.get("intent");
-      const done = (what: string, description?: string) =>
-        redirectWithToast(request, backToList(request), { type: "success", title: `${spec.thing} ${what}`, description });
-      if (intent === "delete") {
-        await spec.remove(parseWith(IdSchema, form.get("id")));
-        return done("deleted");
-      }
-      const other =
-        typeof intent === "string" && spec.rowIntents && Object.hasOwn(spec.rowIntents, intent) ? spec.rowIntents[intent] : null;
-      if (other) {
-        const title = await other(parseWith(IdSchema, form.get("id")));
-        return redirectWithToast(request, backToList(request), { type: "success", title });
-      }
-      // The form's own fields refused: their messages stand beside them, the banner says to
-      // look there. (Refusals by the model, such as a taken email, keep their own banner.)
-      const checked = <T>(parsed: Promise<T>) =>
-        parsed.catch((error: unknown) => {
-          if (isAppError(error, "BAD_REQUEST") && Object.keys(error.fieldErrors ?? {}).length > 0) throw error.withMessage(CHECK_FIELDS);
-          throw error;
-        });
-      if (intent === "update") {
-        const parseUpdate = spec.parseUpdate ?? (spec.parse as unknown as (form: FormData) => Promise<U>);
-        const input = await checked(parseUpdate(form));
-        await spec.update(parseWith(IdSchema, form.get("id")), input);
-        return done("updated");
-      }
-      const input = await checked(spec.parse(form));
-      await spec.create(input);
-      return done("added", spec.addedNote);
+    {
+      intents: {
+        ...rowIntents,
+        create: async (form) => {
+          await spec.create(await checked(spec.parse(form)));
+          return done("added", spec.addedNote);
+        },
+        update: async (form) => {
+          const parseUpdate = spec.parseUpdate ?? (spec.parse as unknown as (form: FormData) => Promise<U>);
+          const input = await checked(parseUpdate(form));
+          await spec.update(parseWith(IdSchema, form.get("id")), input);
+          return done("updated");
+        },
+        delete: async (form) => {
+          await spec.remove(parseWith(IdSchema, form.get("id")));
+          return done("deleted");
+        },
+      },
     },
     {
       read: adminForm(["intent", "id", ...spec.fields, ...(spec.moreFields ?? [])]),

@@ -216,13 +216,13 @@ describe("sign-up and the OTP step", () => {
     const cookie = cookieJar(await post(signup, "/signup", signupFields(email)));
     const code = await latestCode(email);
     const wrong = String((Number(code) + 1) % 10000).padStart(4, "0");
-    const body = new URLSearchParams({ email });
+    const body = new URLSearchParams({ email, intent: "verify" });
     for (const digit of wrong) body.append("otp", digit);
     const w = failure(await call(verifyOtp.action, postForm("/verify-otp", body, cookie)), 400);
     expect(w.formError).toMatch(/Invalid OTP/);
     expect(w.fieldErrors.otp).toBe(w.formError);
 
-    const threeBoxes = new URLSearchParams({ email });
+    const threeBoxes = new URLSearchParams({ email, intent: "verify" });
     for (const digit of code.slice(0, 3)) threeBoxes.append("otp", digit);
     expect(failure(await call(verifyOtp.action, postForm("/verify-otp", threeBoxes, cookie)), 400).formError).toBe(MESSAGES.otp);
 

@@ -74,7 +74,7 @@ describe("cart page action", () => {
       expect(answer.status).toBe(400);
       const body = asRecord(answer.body);
       expect(body.ok).toBe(false);
-      expect(body.formError).toBe("Unknown cart action");
+      expect(body.formError).toBe("Unknown action");
     }
   });
 
@@ -107,7 +107,7 @@ describe("cart page action", () => {
 
 describe("home page newsletter action", () => {
   it("subscribes and redirects with a toast", async () => {
-    const answer = await call(homeAction, formRequest("/?index", { email: " Home.Reader@Example.com " }));
+    const answer = await call(homeAction, formRequest("/?index", { intent: "newsletter", email: " Home.Reader@Example.com " }));
     expect([302, 303]).toContain(answer.status);
     expect(answer.headers.get("Location")).toMatch(/^\/(#newsletter|\?|$)/);
     expectToastCookie(answer);
@@ -128,7 +128,7 @@ describe("home page newsletter action", () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-    const answer = await call(homeAction, formRequest("/?index", { email: "not-an-email" }));
+    const answer = await call(homeAction, formRequest("/?index", { intent: "newsletter", email: "not-an-email" }));
     expect(answer.status).toBe(400);
     const body = asRecord(answer.body);
     expect(asRecord(body.fieldErrors).email).toBe("Please enter a valid email address");

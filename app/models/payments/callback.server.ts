@@ -1,6 +1,5 @@
 // The gateway's redirect callback (POST /rzp/payment-callback): Razorpay's redirect flow and the
 // test gateway's.
-import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import { isAppError, OrderExistsError } from "~/lib/errors.server";
@@ -10,14 +9,13 @@ import { PaymentProofSchema } from "~/utils/checkout";
 import { getPaymentOrder } from "./payment-orders.server";
 import { payForOrder } from "./place.server";
 import { releaseUnpaid } from "./unplaced.server";
+import { PaymentOrderIdSchema } from "~/utils/schemas";
 
 /** Where the callback sends the browser: the new order, or the payment page with what went wrong. */
 export type CallbackResult =
   | { orderId: number }
   /** `failed`: nothing was recorded (no payment, or one that did not verify); `refused`: paid, but no order yet */
   | { paymentOrderId: string | null; outcome: "failed" | "refused" | "busy" };
-
-const GatewayIdSchema = z.string().regex(/^order_[A-Za-z0-9]{6,40}$/);
 
 /**
  * POST /rzp/payment-callback, Razorpay's redirect flow (and the test gateway's): with a valid
@@ -33,13 +31,13 @@ export async function paymentCallback(
   reporterId: number | null = null,
   db: Db = defaultDb,
 ): Promise<CallbackResult> {
-  const failedId = GatewayIdSchema.safeParse(fields["error[metadata][order_id]"]);
+  const failedId = PaymentOrderIdSchema.safeParse(fields["error[metadata][order_id]"]);
   if (!("razorpay_signature" in fields)) {
     if (failedId.success && reporterId !== null) await releaseUnpaid(failedId.data, db, reporterId);
     return { paymentOrderId: failedId.success ? failedId.data : null, outcome: "failed" };
   }
   const proof = parseWith(PaymentProofSchema, fields);
-  const named = GatewayIdSchema.safeParse(proof.razorpay_order_id);
+  const named = PaymentOrderIdSchema.safeParse(proof.razorpay_order_id);
   const paymentOrderId = named.success ? named.data : null;
   if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) {
     return { paymentOrderId, outcome: "failed" };
