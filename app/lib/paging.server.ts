@@ -8,7 +8,7 @@
 // - A page (storefront, account or admin) renders `pageInfoOf(query, total)`: a page past the last
 //   is a 404, like a page number that is not one. The API answers such a page empty, with its total.
 import { jsonResponse } from "./api.server";
-import { AppError } from "./errors.server";
+import { AppError, notFoundPage } from "./errors.server";
 import type { PageInfo } from "~/utils/pagination";
 import { PAGE_NOT_FOUND } from "~/utils/pagination";
 
@@ -64,7 +64,7 @@ export interface ListPage<T> {
  */
 const MAX_OFFSET = 2_147_483_647;
 
-const notFound = () => new Response(PAGE_NOT_FOUND, { status: 404 });
+const notFound = () => notFoundPage(PAGE_NOT_FOUND);
 
 /** One paging parameter: absent → `fallback`; present once, digits only, 1 to `max`; else a field message. */
 function pagingValue(query: URLSearchParams, name: string, fallback: number, max: number, message: string): number | string {

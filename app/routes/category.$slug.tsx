@@ -13,6 +13,7 @@ import { SlugSchema } from "~/utils/schemas";
 import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { searchParamsToObject } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
+import { notFoundPage } from "~/lib/errors.server";
 
 /** The 404 of a page number that is not one, or past the last page (the category exists). */
 
@@ -47,7 +48,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const category = slug.success ? await getCategoryBySlug(slug.data) : null;
-  if (!category) throw new Response("Category Not Found", { status: 404 });
+  if (!category) throw notFoundPage("Category Not Found");
   const url = new URL(request.url);
   const searchParams = url.searchParams;
   const paging = parseListQuery(url, STOREFRONT_PAGE);
