@@ -1,6 +1,5 @@
 // Domain errors: what went wrong in words a customer can read, the HTTP status it maps to,
 // and a code that callers branch on. Never compare an error's message: compare its code.
-import { data } from "@remix-run/node";
 
 /** Why a request failed. Callers branch on these; the message is for people. */
 export type ErrorCode =
@@ -110,6 +109,7 @@ export const notFound = (message = "Not found") => new AppError(404, message);
 /**
  * Not found, thrown by a page's loader (or an action that leaves the page): the route's error
  * boundary renders it (the shop's NotFoundPage or ErrorPage, the admin frame's), and its data is
- * the page's own words ("Order Not Found").
+ * the page's own words ("Order Not Found"). A Response, so whatever passes thrown Responses on
+ * (a page action's unforeseen-failure net) passes this on too.
  */
-export const notFoundPage = (message = "Not Found") => data(message, { status: 404 });
+export const notFoundPage = (message = "Not Found") => new Response(message, { status: 404 });

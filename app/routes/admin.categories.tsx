@@ -20,12 +20,15 @@ import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Categories" };
 
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, { filters: parseAdminListQuery, list: listCategoriesPage, one: getCategoryForAdmin });
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = { filters: parseAdminListQuery, list: listCategoriesPage };
+
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { ...LIST, one: getCategoryForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Category",
+    list: LIST,
     fields: ["title", "description", "imgPath"],
     moreFields: ["imageFile"],
     limit: MAX_ADMIN_BODY_BYTES,

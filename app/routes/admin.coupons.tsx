@@ -31,10 +31,12 @@ export const handle = { section: "Coupons" };
 
 const FIELDS = ["code", "kind", "value", "minSubtotal", "maxDiscount", "validFrom", "validUntil", "usageLimit", "perCustomerLimit"];
 
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = { filters: (url: URL) => ({ q: parseAdminListQuery(url).q }), list: listCouponsPage };
+
 export const loader = ({ request }: LoaderFunctionArgs) =>
   adminListLoader(request, {
-    filters: (url) => ({ q: parseAdminListQuery(url).q }),
-    list: listCouponsPage,
+    ...LIST,
     more: async () => ({ categories: await couponFormCategories() }),
     one: getCouponForAdmin,
   });
@@ -42,6 +44,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Coupon",
+    list: LIST,
     fields: FIELDS,
     moreFields: ["categoryIds"],
     parse: async (form) =>

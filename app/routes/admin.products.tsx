@@ -20,17 +20,18 @@ import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
 
 export const handle = { section: "Products" };
 
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = { filters: parseAdminListQuery, list: listProductsPage };
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [page, categories] = await Promise.all([
-    adminListLoader(request, { filters: parseAdminListQuery, list: listProductsPage, one: getProductForAdmin }),
-    listCategories(),
-  ]);
+  const [page, categories] = await Promise.all([adminListLoader(request, { ...LIST, one: getProductForAdmin }), listCategories()]);
   return { ...page, category: page.query.category, categories };
 }
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Product",
+    list: LIST,
     fields: [
       "title",
       "categoryId",

@@ -29,12 +29,15 @@ import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Users" };
 
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, { filters: parseAdminListQuery, list: listUsersPage, one: getUserForAdmin });
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = { filters: parseAdminListQuery, list: listUsersPage };
+
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { ...LIST, one: getUserForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "User",
+    list: LIST,
     fields: ["name", "email", "mobile"],
     parse: async (form) => parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") }),
     create: createUserByAdmin,

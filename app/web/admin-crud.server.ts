@@ -53,7 +53,37 @@ export async function adminListLoader<Q extends object, T, X extends object = Re
   return { ...page, list, error: null };
 }
 
-export interface CrudSpec<I, U = I> {
+/** Enough of a list to say where its last page is: its filters from the URL, and a page of it. */
+export interface ListReader<Q> {
+  filters: (url: URL) => Q;
+  list: (filters: Q, window: RowWindow) => Promise<{ total: number }>;
+}
+
+/**
+ * Where a write on an admin list goes back to: the list as it was shown (its filters and page),
+ * or, when the write emptied that page (its last row deleted, or moved out of the filter), the
+ * last page that still has rows: the page the staff were on is past the end now, and a 404.
+ */
+export async function backToListPage<Q>(request: Request, read?: ListReader<Q>): Promise<string> {
+  const target = backToList(request);
+  if (!read) return target;
+  const url = new URL(target, request.url);
+  let page: number;
+  try {
+    page = parseListQuery(url, ADMIN_PAGE).page;
+  } catch {
+    return target;
+  }
+  if (page === 1) return target;
+  const { total } = await read.list(read.filters(url), { offset: 0, limit: 1 });
+  const last = Math.max(1, Math.ceil(total / ADMIN_PAGE.pageSize));
+  if (page <= last) return target;
+  if (last === 1) url.searchParams.delete("page");
+  else url.searchParams.set("page", String(last));
+  return `${url.pathname}${url.search}`;
+}
+
+export interface CrudSpec<I, U = I, Q = unknown> {
   /** "Category", "Product", "User": the toasts say "Category added" and so on */
   thing: string;
   /** the form's text fields, echoed back when the form is shown again */
@@ -78,6 +108,8 @@ export interface CrudSpec<I, U = I> {
   extraValues?: (form: FormData) => Record<string, string>;
   /** other actions on one row (the form's `intent`, with its `id`): each answers the toast's title */
   rowIntents?: Record<string, (id: number) => Promise<string>>;
+  /** the list the form sits on: after a write that empties its page, the staff go to the last page left */
+  list?: ListReader<Q>;
 }
 
 /**
@@ -85,9 +117,9 @@ export interface CrudSpec<I, U = I> {
  * guard before the body is read, a field the form does not take refused (adminForm), then a redirect back to the list with a
  * toast, or the form again with its messages and what was typed.
  */
-export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>) {
-  const done = (what: string, description?: string) =>
-    redirectWithToast(request, backToList(request), { type: "success", title: `${spec.thing} ${what}`, description });
+export function adminCrudAction<I, U = I, Q = unknown>(request: Request, spec: CrudSpec<I, U, Q>) {
+  const done = async (what: string, description?: string) =>
+    redirectWithToast(request, await backToListPage(request, spec.list), { type: "success", title: `${spec.thing} ${what}`, description });
   // The form's own fields refused: their messages stand beside them, the banner says to
   // look there. (Refusals by the model, such as a taken email, keep their own banner.)
   const checked = <T>(parsed: Promise<T>) =>
@@ -100,7 +132,7 @@ export function adminCrudAction<I, U = I>(request: Request, spec: CrudSpec<I, U>
       intent,
       async (form: FormData) => {
         const title = await act(parseWith(IdSchema, form.get("id")));
-        return redirectWithToast(request, backToList(request), { type: "success", title });
+        return redirectWithToast(request, await backToListPage(request, spec.list), { type: "success", title });
       },
     ]),
   );

@@ -593,6 +593,26 @@ describe("categories: delete", () => {
   });
 });
 
+describe("a write that empties the page the staff were on", () => {
+  it("goes back to the last page that still has rows (that page is a 404 now), and keeps the filters", async () => {
+    const word = `Emptied${Date.now()}`;
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i += 1) ids.push(await insertCategory(`${word} ${String(i).padStart(2, "0")}`));
+    // Twelve matches: ten on page 1, two on page 2. Deleting one leaves eleven: page 2 still has a row.
+    const kept = await adminPost(categoriesPage.action, `/admin/categories?q=${word}&page=2&delete=1`, {
+      intent: "delete",
+      id: String(ids[0]),
+    });
+    expectRedirect(kept, `/admin/categories?q=${word}&page=2`);
+    // Deleting another leaves ten: page 2 is empty, so the staff go back to page 1 (no page parameter).
+    const emptied = await adminPost(categoriesPage.action, `/admin/categories?q=${word}&page=2&delete=1`, {
+      intent: "delete",
+      id: String(ids[1]),
+    });
+    expectRedirect(emptied, `/admin/categories?q=${word}`);
+  });
+});
+
 // ---- products ----------------------------------------------------------------------------
 
 describe("products: add, edit, delete", () => {
