@@ -12,7 +12,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminForm } from "~/web/admin.server";
-import { adminListLoader } from "~/web/admin-crud.server";
+import { adminListLoader, backToListPage } from "~/web/admin-crud.server";
 import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { resendPendingRefund, retryFailedRefund } from "~/models/refunds/admin.server";
@@ -31,12 +31,14 @@ import {
 
 export const handle = { section: "Refunds" };
 
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = {
+  filters: (url: URL) => ({ status: RefundQueueQuerySchema.shape.status.parse(url.searchParams.get("status") ?? undefined) }),
+  list: listRefundsPage,
+};
+
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, {
-    filters: (url) => ({ status: RefundQueueQuerySchema.shape.status.parse(url.searchParams.get("status") ?? undefined) }),
-    list: listRefundsPage,
-    more: async () => ({ needing: await paymentsNeedingAction() }),
-  });
+  adminListLoader(request, { ...LIST, more: async () => ({ needing: await paymentsNeedingAction() }) });
 
 const RefundForm = z.object({ refundId: IdSchema });
 const PaymentForm = z.object({ paymentOrderId: PaymentOrderIdSchema });
@@ -53,7 +55,8 @@ function backTo(form: FormData): string {
 }
 
 /** Back to the list as it was, with the toast. */
-const done = (request: Request, form: FormData, title: string) => redirectWithToast(request, backTo(form), { type: "success", title });
+const done = async (request: Request, form: FormData, title: string) =>
+  redirectWithToast(request, await backToListPage(request, LIST, backTo(form)), { type: "success", title });
 
 export async function action({ request }: ActionFunctionArgs) {
   return pageAction(

@@ -11,7 +11,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { adminForm } from "~/web/admin.server";
-import { adminListLoader } from "~/web/admin-crud.server";
+import { adminListLoader, backToListPage } from "~/web/admin-crud.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
@@ -20,12 +20,14 @@ import { REVIEW_FIELDS, REVIEW_FILTER_LABEL, REVIEW_FILTERS } from "~/utils/revi
 
 export const handle = { section: "Reviews" };
 
-export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, {
-    filters: (url) =>
-      AdminReviewQuerySchema.parse({ q: url.searchParams.get("q") ?? undefined, status: url.searchParams.get("status") ?? undefined }),
-    list: listReviewsPage,
-  });
+/** The list the page shows, read again after a write to find the page the staff go back to. */
+const LIST = {
+  filters: (url: URL) =>
+    AdminReviewQuerySchema.parse({ q: url.searchParams.get("q") ?? undefined, status: url.searchParams.get("status") ?? undefined }),
+  list: listReviewsPage,
+};
+
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, LIST);
 
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(
@@ -42,8 +44,7 @@ async function moderate(request: Request, form: FormData) {
     reason: form.get("reason") ?? undefined,
   });
   await moderateReview(input.reviewId, input.intent === "hide" ? { hide: true, reason: input.reason } : { hide: false });
-  const url = new URL(request.url);
-  return redirectWithToast(request, `/admin/reviews${url.search}`, {
+  return redirectWithToast(request, await backToListPage(request, LIST), {
     type: "success",
     title: `Review #${input.reviewId} ${input.intent === "hide" ? "hidden" : "shown again"}`,
     description: "Its author was told by mail.",

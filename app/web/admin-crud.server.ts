@@ -63,9 +63,9 @@ export interface ListReader<Q> {
  * Where a write on an admin list goes back to: the list as it was shown (its filters and page),
  * or, when the write emptied that page (its last row deleted, or moved out of the filter), the
  * last page that still has rows: the page the staff were on is past the end now, and a 404.
+ * `target` is the list as it was shown (by default the URL the form posted to, without its dialog).
  */
-export async function backToListPage<Q>(request: Request, read?: ListReader<Q>): Promise<string> {
-  const target = backToList(request);
+export async function backToListPage<Q>(request: Request, read?: ListReader<Q>, target = backToList(request)): Promise<string> {
   if (!read) return target;
   const url = new URL(target, request.url);
   let page: number;
