@@ -2,7 +2,6 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import tailwindcss from "@tailwindcss/vite";
 import type { ManualChunkMeta } from "rollup";
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 
@@ -18,8 +17,8 @@ declare module "@remix-run/node" {
  * of some twenty small files (ADR 0016). So do the shared modules the storefront's main pages
  * import (home, category, product, search: a page's form fields, stock notes, dates, SEO tags …,
  * each under 1.3 KiB gzip), which would otherwise be eight to thirteen requests of their own on
- * each of those pages, a phone's first visit paying a round trip for several (ADR 0028). Route
- * modules, and what only other routes import, keep chunks of their own.
+ * each of those pages, a phone's first visit paying a round trip for several (ADR 0016, decision
+ * 15). Route modules, and what only other routes import, keep chunks of their own.
  */
 const SHELL_ROOTS = /\/app\/(root|entry\.client)\.tsx(\?|$)/;
 const STOREFRONT_ROUTES = /\/app\/routes\/(_index|category\.\$slug|product\.\$slug|search)\.tsx(\?|$)/;
@@ -46,13 +45,6 @@ function shellChunk(id: string, meta: ManualChunkMeta): string | undefined {
   return shellModules.has(id) && !/\.css(\?|$)/.test(id) ? "shell" : undefined;
 }
 
-/** react and react-dom as the browser build resolves them: preact/compat, with a hydrateRoot that takes the document. */
-const PREACT_ALIASES = [
-  { find: /^react-dom\/client$/, replacement: fileURLToPath(new URL("./app/browser/react-dom-client.ts", import.meta.url)) },
-  { find: /^react\/jsx(-dev)?-runtime$/, replacement: "preact/jsx-runtime" },
-  { find: /^react(-dom)?$/, replacement: "preact/compat" },
-];
-
 export default defineConfig({
   server: { port: 3000 },
   plugins: [
@@ -77,12 +69,6 @@ export default defineConfig({
       name: "browser-minify",
       config: (config) =>
         config.build?.ssr ? {} : { build: { minify: "terser", terserOptions: { compress: { passes: 2 }, format: { comments: false } } } },
-    },
-    // The browser build runs on Preact's React compatibility layer (ADR 0028: 36 KiB gzip less on
-    // every page than react-dom); the server renders with React 18, and `vite dev` keeps React.
-    {
-      name: "browser-preact",
-      config: (config, { command }) => (command === "build" && !config.build?.ssr ? { resolve: { alias: PREACT_ALIASES } } : {}),
     },
   ],
   build: {

@@ -18,7 +18,6 @@ import { useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
-import { allRegionsHydrated, HydrateLater } from "~/components/HydrateLater";
 import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/components/PendingPage";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -128,28 +127,23 @@ function Shell({ children }: { children: ReactNode }) {
   }
   return (
     <>
-      <HydrateLater>
-        <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} onLogoClick={admin.onLogoClick} />
-      </HydrateLater>
+      <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} onLogoClick={admin.onLogoClick} />
       {admin.open || askedWithoutScript ? (
         <AdminAccessDialog configured={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
       ) : null}
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
-      <HydrateLater>
-        <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
-      </HydrateLater>
+      <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
       <Toasts toasts={root?.toasts ?? []} />
     </>
   );
 }
 
 export default function App() {
-  // A marker for browser tests (and CSS) that the page is interactive, every region of it
-  // (components/HydrateLater).
+  // A marker for browser tests (and CSS) that the page has hydrated and is interactive.
   useEffect(() => {
-    void allRegionsHydrated().then(() => (document.documentElement.dataset.hydrated = "true"));
+    document.documentElement.dataset.hydrated = "true";
   }, []);
   // docs/product.md: the page scrolls to the top on every route change. ScrollRestoration does this as the
   // new page commits; a page whose content arrives after that (a slow list swapping out its

@@ -5,7 +5,6 @@ import { truncate } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/images";
-import { HydrateLater } from "./HydrateLater";
 import { CartIcon } from "./icons";
 import { RatingBadge } from "./ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
@@ -85,10 +84,7 @@ export function ProductGrid({
   return (
     <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
       {items.map((item, i) => (
-        // each card hydrates in a task of its own (HydrateLater): a list's cards are most of its page's work
-        <HydrateLater key={item.id}>
-          <ProductCard item={item} eager={i < eagerFirst} actions={renderActions?.(item)} />
-        </HydrateLater>
+        <ProductCard key={item.id} item={item} eager={i < eagerFirst} actions={renderActions?.(item)} />
       ))}
     </div>
   );

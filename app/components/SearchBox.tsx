@@ -7,7 +7,7 @@ import { Form, useLocation, useNavigate } from "@remix-run/react";
 import type { KeyboardEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import type { Item } from "~/utils/catalogue";
-import { useHydrated } from "~/hooks/useHydrated";
+import { useHydrated } from "~/utils/hooks";
 import { formatCount, formatPrice } from "~/utils/money";
 import { parseSearch, SEARCH_MAX_LENGTH } from "~/utils/search";
 import { SearchIcon } from "./icons";
@@ -64,8 +64,8 @@ const DROPDOWN = [
 ].join(" ");
 
 /**
- * `id` names the field and its list (each box on a page needs its own): a fixed name rather than
- * useId's, which the server's React and the browser's Preact would spell differently (ADR 0028).
+ * `id` names the field and its list (each box on a page needs its own): a fixed, readable name,
+ * which the header's two boxes (wide and narrow screens) each get.
  */
 export function SearchBox({ id, className = "", autoFocus = false }: { id: string; className?: string; autoFocus?: boolean }) {
   const inputId = `${id}-q`;

@@ -5,7 +5,6 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { DeliveryCheck } from "~/components/DeliveryCheck";
-import { HydrateLater } from "~/components/HydrateLater";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
@@ -135,171 +134,161 @@ export default function ProductPage() {
 
   return (
     <>
-      <HydrateLater>
-        <div className="container-page pt-6">
-          <nav aria-label="Breadcrumb" className="text-sm text-stone-600">
-            <ol className="flex flex-wrap items-center gap-1">
+      <div className="container-page pt-6">
+        <nav aria-label="Breadcrumb" className="text-sm text-stone-600">
+          <ol className="flex flex-wrap items-center gap-1">
+            <li>
+              <Link to="/" className="hover:text-wood-700">
+                Home
+              </Link>{" "}
+              /
+            </li>
+            <li>
+              <Link to="/categories" className="hover:text-wood-700">
+                Categories
+              </Link>{" "}
+              /
+            </li>
+            {category ? (
               <li>
-                <Link to="/" className="hover:text-wood-700">
-                  Home
+                <Link to={`/category/${category.slug}`} className="hover:text-wood-700">
+                  {category.title}
                 </Link>{" "}
                 /
               </li>
-              <li>
-                <Link to="/categories" className="hover:text-wood-700">
-                  Categories
-                </Link>{" "}
-                /
-              </li>
-              {category ? (
-                <li>
-                  <Link to={`/category/${category.slug}`} className="hover:text-wood-700">
-                    {category.title}
-                  </Link>{" "}
-                  /
-                </li>
-              ) : null}
-              <li aria-current="page" className="font-medium text-ink">
-                {item.title}
-              </li>
-            </ol>
-          </nav>
-          <Link
-            to={category ? `/category/${category.slug}` : "/categories"}
-            className="mt-3 inline-block text-sm font-medium text-wood-700 hover:underline"
-          >
-            ← Back to {category ? category.title : "Categories"}
-          </Link>
+            ) : null}
+            <li aria-current="page" className="font-medium text-ink">
+              {item.title}
+            </li>
+          </ol>
+        </nav>
+        <Link
+          to={category ? `/category/${category.slug}` : "/categories"}
+          className="mt-3 inline-block text-sm font-medium text-wood-700 hover:underline"
+        >
+          ← Back to {category ? category.title : "Categories"}
+        </Link>
+      </div>
+
+      <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
+        <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
+          <img
+            src={item.imgPath}
+            alt={item.title}
+            width={800}
+            height={600}
+            {...HIGH_PRIORITY}
+            className="aspect-[4/3] w-full object-cover"
+          />
+          {item.featured ? (
+            <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
+          ) : null}
         </div>
-      </HydrateLater>
-
-      <HydrateLater>
-        <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
-          <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
-            <img
-              src={item.imgPath}
-              alt={item.title}
-              width={800}
-              height={600}
-              {...HIGH_PRIORITY}
-              className="aspect-[4/3] w-full object-cover"
-            />
-            {item.featured ? (
-              <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
-            ) : null}
-          </div>
-          <div>
-            <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
-            <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
-            <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
-            <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
-            <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
-            <p className={`${STOCK_BADGE} ${inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
-              <span aria-hidden="true" className={`h-2 w-2 rounded-full ${inStock ? "bg-green-600" : "bg-red-600"}`} />
-              {inStock ? "In Stock" : "Out of Stock"}
+        <div>
+          <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
+          <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
+          <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
+          <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
+          <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
+          <p className={`${STOCK_BADGE} ${inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
+            <span aria-hidden="true" className={`h-2 w-2 rounded-full ${inStock ? "bg-green-600" : "bg-red-600"}`} />
+            {inStock ? "In Stock" : "Out of Stock"}
+          </p>
+          {note ? (
+            <p className="mt-2 text-sm font-semibold text-wood-700" data-testid="stock-left">
+              {note}
             </p>
-            {note ? (
-              <p className="mt-2 text-sm font-semibold text-wood-700" data-testid="stock-left">
-                {note}
-              </p>
-            ) : null}
+          ) : null}
 
-            <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
-              <input type="hidden" name="intent" value="add" />
-              <input type="hidden" name="itemId" value={item.id} />
-              <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-              <QuantityInput
-                id="product-quantity"
-                label="Quantity"
-                value={quantity}
-                min={1}
-                max={maxQty}
-                onChange={setQuantity}
-                disabled={!inStock}
-              />
-              <button type="submit" className="btn-primary min-w-40" disabled={!inStock || busy || waiting}>
-                {!inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
-              </button>
-            </fetcher.Form>
-            {error ? (
-              <p role="alert" className="mt-3 text-sm text-red-700">
-                {error}
-              </p>
-            ) : null}
-            <div className="mt-3">
-              <WishlistButton itemId={item.id} saved={saved} />
-            </div>
-            <DeliveryCheck check={delivery} madeToOrder={item.madeToOrder} />
-
-            <ul className="mt-8 grid gap-3 sm:grid-cols-3">
-              <li className="card flex items-start gap-3 p-4">
-                <TruckIcon className="h-6 w-6 shrink-0 text-wood-600" />
-                <div>
-                  <p className="text-sm font-semibold">Free Shipping</p>
-                  <p className="text-sm text-stone-600">On orders over ₹25,000</p>
-                </div>
-              </li>
-              <li className="card flex items-start gap-3 p-4">
-                <ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" />
-                <div>
-                  <p className="text-sm font-semibold">5 Year Warranty</p>
-                  <p className="text-sm text-stone-600">On frames and joinery</p>
-                </div>
-              </li>
-              <li className="card flex items-start gap-3 p-4">
-                <ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" />
-                <div>
-                  <p className="text-sm font-semibold">30-Day Returns</p>
-                  <p className="text-sm text-stone-600">For damaged or defective items</p>
-                </div>
-              </li>
-            </ul>
+          <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
+            <input type="hidden" name="intent" value="add" />
+            <input type="hidden" name="itemId" value={item.id} />
+            <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+            <QuantityInput
+              id="product-quantity"
+              label="Quantity"
+              value={quantity}
+              min={1}
+              max={maxQty}
+              onChange={setQuantity}
+              disabled={!inStock}
+            />
+            <button type="submit" className="btn-primary min-w-40" disabled={!inStock || busy || waiting}>
+              {!inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
+            </button>
+          </fetcher.Form>
+          {error ? (
+            <p role="alert" className="mt-3 text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <div className="mt-3">
+            <WishlistButton itemId={item.id} saved={saved} />
           </div>
-        </section>
-      </HydrateLater>
+          <DeliveryCheck check={delivery} madeToOrder={item.madeToOrder} />
 
-      <HydrateLater>
-        <section className="container-page py-6">
-          <div role="tablist" aria-label="Product information" className="flex border-b border-sand-200">
-            {tabLink("description", "Description")}
-            {tabLink("specifications", "Specifications")}
-          </div>
-          <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="py-6">
-            {tab === "description" ? (
-              <p className="max-w-3xl leading-relaxed text-stone-700">{item.description}</p>
-            ) : specs.length ? (
-              <table className="w-full max-w-2xl text-left text-sm">
-                <tbody className="divide-y divide-sand-200">
-                  {specs.map(([key, value]) => (
-                    <tr key={key}>
-                      <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">
-                        {key}
-                      </th>
-                      <td className="py-3 text-stone-700">{value}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            ) : (
-              <p className="text-stone-600">No specifications listed.</p>
-            )}
-          </div>
-        </section>
-      </HydrateLater>
+          <ul className="mt-8 grid gap-3 sm:grid-cols-3">
+            <li className="card flex items-start gap-3 p-4">
+              <TruckIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">Free Shipping</p>
+                <p className="text-sm text-stone-600">On orders over ₹25,000</p>
+              </div>
+            </li>
+            <li className="card flex items-start gap-3 p-4">
+              <ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">5 Year Warranty</p>
+                <p className="text-sm text-stone-600">On frames and joinery</p>
+              </div>
+            </li>
+            <li className="card flex items-start gap-3 p-4">
+              <ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" />
+              <div>
+                <p className="text-sm font-semibold">30-Day Returns</p>
+                <p className="text-sm text-stone-600">For damaged or defective items</p>
+              </div>
+            </li>
+          </ul>
+        </div>
+      </section>
 
-      <HydrateLater>
-        <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
-      </HydrateLater>
+      <section className="container-page py-6">
+        <div role="tablist" aria-label="Product information" className="flex border-b border-sand-200">
+          {tabLink("description", "Description")}
+          {tabLink("specifications", "Specifications")}
+        </div>
+        <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`} className="py-6">
+          {tab === "description" ? (
+            <p className="max-w-3xl leading-relaxed text-stone-700">{item.description}</p>
+          ) : specs.length ? (
+            <table className="w-full max-w-2xl text-left text-sm">
+              <tbody className="divide-y divide-sand-200">
+                {specs.map(([key, value]) => (
+                  <tr key={key}>
+                    <th scope="row" className="w-1/3 py-3 pr-4 font-semibold">
+                      {key}
+                    </th>
+                    <td className="py-3 text-stone-700">{value}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-stone-600">No specifications listed.</p>
+          )}
+        </div>
+      </section>
+
+      <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
 
       {related.length ? (
-        <HydrateLater>
-          <section className="container-page py-10">
-            <h2 className="text-2xl font-semibold">Related Products</h2>
-            <div className="mt-6">
-              <ProductGrid items={related} />
-            </div>
-          </section>
-        </HydrateLater>
+        <section className="container-page py-10">
+          <h2 className="text-2xl font-semibold">Related Products</h2>
+          <div className="mt-6">
+            <ProductGrid items={related} />
+          </div>
+        </section>
       ) : null}
     </>
   );
