@@ -14,42 +14,57 @@ declare module "@remix-run/node" {
 /**
  * Everything the root route and the browser entry need at start (React, Remix, the shell's
  * components and shared utils) goes into one chunk: gzip then compresses it as one text instead
- * of some twenty small files (ADR 0016). So do the shared modules the storefront's main pages
- * import (home, category, product, search: a page's form fields, stock notes, dates, SEO tags …,
- * each under 1.3 KiB gzip), which would otherwise be eight to thirteen requests of their own on
- * each of those pages, a phone's first visit paying a round trip for several (ADR 0016, decision
- * 15). Route modules, and what only other routes import, keep chunks of their own.
+ * of some twenty small files (ADR 0016). So do the shared modules that two or more of the
+ * storefront's main pages import (home, category, product, search: the product card, pagination,
+ * SEO tags …), which would otherwise be requests of their own on each of those pages. What only
+ * one of those pages imports goes into one chunk of that page's ("product-page": the reviews, the
+ * delivery check …), not into the shell the other pages load. Route modules, and what only other
+ * routes import, keep chunks of their own.
  */
 const SHELL_ROOTS = /\/app\/(root|entry\.client)\.tsx(\?|$)/;
 const STOREFRONT_ROUTES = /\/app\/routes\/(_index|category\.\$slug|product\.\$slug|search)\.tsx(\?|$)/;
 const ROUTE_MODULE = /\/app\/routes\//;
-let shellModules: Set<string> | null = null;
-function shellChunk(id: string, meta: ManualChunkMeta): string | undefined {
-  if (!shellModules) {
-    const gathered = new Set<string>();
+/** module id → the chunk it goes into: "shell", or one storefront page's ("product-page" …) */
+let chunkOf: Map<string, string> | null = null;
+
+/** Every module `from` imports statically, transitively, without entering another route module. */
+function reachable(from: readonly string[], meta: ManualChunkMeta): Set<string> {
+  const gathered = new Set<string>();
+  const queue = [...from];
+  while (queue.length > 0) {
+    const next = queue.pop()!;
+    if (gathered.has(next) || (ROUTE_MODULE.test(next) && !SHELL_ROOTS.test(next))) continue;
+    gathered.add(next);
+    queue.push(...(meta.getModuleInfo(next)?.importedIds ?? []));
+  }
+  return gathered;
+}
+
+function storefrontChunks(id: string, meta: ManualChunkMeta): string | undefined {
+  if (!chunkOf) {
+    chunkOf = new Map();
     const ids = [...meta.getModuleIds()];
     // The server build has no browser entry: nothing to gather there.
-    const browser = ids.some((m) => /\/app\/entry\.client\.tsx$/.test(m));
-    const queue = browser ? ids.filter((m) => SHELL_ROOTS.test(m)) : [];
-    // what the storefront routes import, not the routes themselves (Remix loads each route's own chunk)
-    if (browser)
-      for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) queue.push(...(meta.getModuleInfo(route)?.importedIds ?? []));
-    while (queue.length > 0) {
-      const next = queue.pop()!;
-      if (gathered.has(next) || (ROUTE_MODULE.test(next) && !SHELL_ROOTS.test(next))) continue;
-      gathered.add(next);
-      queue.push(...(meta.getModuleInfo(next)?.importedIds ?? []));
+    if (ids.some((m) => /\/app\/entry\.client\.tsx$/.test(m))) {
+      // what the storefront routes import, not the routes themselves (Remix loads each route's own chunk)
+      const pagesOf = new Map<string, string[]>();
+      for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) {
+        const page = route.match(STOREFRONT_ROUTES)![1].split(".")[0].replace("_index", "home");
+        for (const m of reachable(meta.getModuleInfo(route)?.importedIds ?? [], meta)) pagesOf.set(m, [...(pagesOf.get(m) ?? []), page]);
+      }
+      for (const [m, pages] of pagesOf) chunkOf.set(m, pages.length >= 2 ? "shell" : `${pages[0]}-page`);
+      const roots = ids.filter((m) => SHELL_ROOTS.test(m));
+      for (const m of reachable(roots, meta)) chunkOf.set(m, "shell");
     }
-    shellModules = gathered;
   }
-  return shellModules.has(id) && !/\.css(\?|$)/.test(id) ? "shell" : undefined;
+  return /\.css(\?|$)/.test(id) ? undefined : chunkOf.get(id);
 }
 
 export default defineConfig({
   server: { port: 3000 },
   plugins: [
     // Each build (the browser's, then the server's) gathers its own shell.
-    { name: "shell-chunk", buildStart: () => void (shellModules = null) },
+    { name: "storefront-chunks", buildStart: () => void (chunkOf = null) },
     tailwindcss(),
     !process.env.VITEST &&
       remix({
@@ -73,7 +88,7 @@ export default defineConfig({
   ],
   build: {
     target: "es2022",
-    rollupOptions: { output: { manualChunks: shellChunk } },
+    rollupOptions: { output: { manualChunks: storefrontChunks } },
   },
   test: {
     include: ["app/**/*.test.ts", "db/**/*.test.ts", "tests/integration/**/*.test.ts"],
