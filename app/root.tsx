@@ -10,21 +10,22 @@ import {
   ScrollRestoration,
   useLocation,
   useMatches,
+  useNavigation,
   useNavigationType,
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
-import { hasPendingPage, PendingPage, useSlowNavigationTarget } from "~/components/PendingPage";
+import { hasPendingPage, useSlowNavigationTarget } from "~/components/slow-navigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
 import { cartCount } from "~/models/cart.server";
 import { listCategories } from "~/models/catalogue/categories.server";
 import { wishlistCount } from "~/models/wishlist.server";
-import { AdminAccessDialog, useLogoClicks } from "~/components/AdminAccess";
+import { useLogoClicks } from "~/components/useLogoClicks";
 import { adminConfigured } from "~/web/admin.server";
 import { currentCartId, currentWishlistId, getUser } from "~/web/visitor.server";
 import { sitemapOrigin } from "~/lib/sitemap.server";
@@ -73,6 +74,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { headers: headers ?? undefined },
   );
 }
+
+/**
+ * The Admin Access dialog: rendered by the server (open at /?admin-access, for a browser without
+ * JavaScript), loaded by the browser only once it opens, since almost no visitor ever does.
+ */
+const AdminAccessDialog = import.meta.env.SSR
+  ? (await import("~/components/AdminAccess")).AdminAccessDialog
+  : lazy(() => import("~/components/AdminAccess").then((m) => ({ default: m.AdminAccessDialog })));
+
+/** A list page's loading text and skeleton, shown only during a slow navigation: loaded once a navigation starts. */
+const loadPendingPage = () => import("~/components/PendingPage");
+const PendingPage = lazy(() => loadPendingPage().then((m) => ({ default: m.PendingPage })));
 
 const SKIP_LINK = [
   "sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50",
@@ -129,7 +142,9 @@ function Shell({ children }: { children: ReactNode }) {
     <>
       <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} onLogoClick={admin.onLogoClick} />
       {admin.open || askedWithoutScript ? (
-        <AdminAccessDialog configured={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
+        <Suspense fallback={null}>
+          <AdminAccessDialog configured={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
+        </Suspense>
       ) : null}
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
@@ -156,7 +171,21 @@ export default function App() {
   }, [pathname, navigationType]);
   // A slow navigation to a list page shows that page's loading text and skeleton (docs/product.md).
   const slowTarget = useSlowNavigationTarget();
-  return <Shell>{slowTarget && hasPendingPage(slowTarget) ? <PendingPage path={slowTarget} /> : <Outlet />}</Shell>;
+  const navigating = useNavigation().state === "loading";
+  useEffect(() => {
+    if (navigating) void loadPendingPage();
+  }, [navigating]);
+  return (
+    <Shell>
+      {slowTarget && hasPendingPage(slowTarget) ? (
+        <Suspense fallback={null}>
+          <PendingPage path={slowTarget} />
+        </Suspense>
+      ) : (
+        <Outlet />
+      )}
+    </Shell>
+  );
 }
 
 export function ErrorBoundary() {

@@ -1,13 +1,12 @@
 // The hidden 'Admin Access' dialog (docs/product.md): five clicks on the home page's logo open
-// it. It is a plain form posting to /admin/login, so it works without JavaScript too (the
+// it (useLogoClicks). It is a plain form posting to /admin/login, so it works without JavaScript too (the
 // server renders it open at /?admin-access); with JavaScript the answer comes back in place.
 import { useFetcher, useRouteLoaderData } from "@remix-run/react";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useEffect, useState } from "react";
 import { ModalDialog } from "./ModalDialog";
 import { useHydrated } from "~/hooks/useHydrated";
 import { LockIcon } from "./icons";
 
-export const ADMIN_CLICKS = 5;
 export const NOT_CONFIGURED = "Admin access is not configured on this server. Set ADMIN_PASSWORD to turn it on.";
 
 /**
@@ -16,20 +15,6 @@ export const NOT_CONFIGURED = "Admin access is not configured on this server. Se
  */
 export function useAdminConfigured(): boolean {
   return useRouteLoaderData<{ adminConfigured?: boolean }>("root")?.adminConfigured ?? false;
-}
-
-/** Counts logo clicks; the fifth opens the dialog and the count starts again. */
-export function useLogoClicks(enabled: boolean) {
-  const [open, setOpen] = useState(false);
-  const clicks = useRef(0);
-  const onLogoClick = useCallback(() => {
-    clicks.current += 1;
-    if (clicks.current >= ADMIN_CLICKS) {
-      clicks.current = 0;
-      setOpen(true);
-    }
-  }, []);
-  return { open, close: () => setOpen(false), onLogoClick: enabled ? onLogoClick : undefined };
 }
 
 /**

@@ -4,13 +4,21 @@
 // the review form for a customer who received the piece.
 import { Link, useFetcher, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
+import { lazy, Suspense } from "react";
 import type { ProductReviews, PublicReview, ReviewViewer } from "~/models/reviews/read.server";
 import { formatLongDate } from "~/utils/dates";
 import type { ReviewSort } from "~/utils/reviews";
 import { ratingLabel, REVIEW_PARAMS, REVIEW_SORT_LABELS, REVIEW_SORTS } from "~/utils/reviews";
-import { ReviewForm } from "./ReviewForm";
 import { Stars } from "./ReviewStars";
 import { formatCount } from "~/utils/money";
+
+/**
+ * The review form, shown only to a customer who received the piece: rendered by the server (it
+ * posts without JavaScript), loaded by the browser only on the pages that show it.
+ */
+const ReviewForm = import.meta.env.SSR
+  ? (await import("./ReviewForm")).ReviewForm
+  : lazy(() => import("./ReviewForm").then((m) => ({ default: m.ReviewForm })));
 
 /** This page's URL with the reviews list's parameters changed, ending at the list. */
 function listHref(search: string, change: { sort?: ReviewSort; page?: number }): string {
@@ -157,7 +165,9 @@ export function ReviewsSection({ slug, data, viewer }: { slug: string; data: Pro
               <div className="card p-5">
                 <h3 className="font-sans text-lg font-semibold">{viewer.own ? "Your review" : "Write a review"}</h3>
                 <p className="mb-4 mt-1 text-sm text-stone-600">You received this piece: tell other buyers how you find it.</p>
-                <ReviewForm slug={slug} own={viewer.own} />
+                <Suspense fallback={null}>
+                  <ReviewForm slug={slug} own={viewer.own} />
+                </Suspense>
               </div>
             ) : viewer.signedIn ? (
               <p className="text-sm text-stone-600">Only customers who received this piece can review it.</p>
