@@ -14,17 +14,17 @@ declare module "@remix-run/node" {
 /**
  * Everything the root route and the browser entry need at start (React, Remix, the shell's
  * components and shared utils) goes into one chunk: gzip then compresses it as one text instead
- * of some twenty small files (ADR 0016). So do the shared modules that two or more of the
- * storefront's main pages import (home, category, product, search: the product card, pagination,
- * SEO tags …), which would otherwise be requests of their own on each of those pages. What only
- * one of those pages imports goes into one chunk of that page's ("product-page": the reviews, the
- * delivery check …), not into the shell the other pages load. Route modules, and what only other
- * routes import, keep chunks of their own.
+ * of some twenty small files (ADR 0016). So do the modules that three or more of the storefront's
+ * main pages import (home, category, product, search: the product card, SEO tags …), which would
+ * otherwise be requests of their own on each of those pages. What fewer of those pages import goes
+ * into one chunk per set of pages ("product-page": the reviews, the delivery check …;
+ * "category-search-page": list controls, pagination), not into the shell every page loads. Route
+ * modules, and what only other routes import, keep chunks of their own.
  */
 const SHELL_ROOTS = /\/app\/(root|entry\.client)\.tsx(\?|$)/;
 const STOREFRONT_ROUTES = /\/app\/routes\/(_index|category\.\$slug|product\.\$slug|search)\.tsx(\?|$)/;
 const ROUTE_MODULE = /\/app\/routes\//;
-/** module id → the chunk it goes into: "shell", or one storefront page's ("product-page" …) */
+/** module id → the chunk it goes into: "shell", or the one of the storefront pages that import it ("product-page" …) */
 let chunkOf: Map<string, string> | null = null;
 
 /** Every module `from` imports statically, transitively, without entering another route module. */
@@ -52,7 +52,7 @@ function storefrontChunks(id: string, meta: ManualChunkMeta): string | undefined
         const page = route.match(STOREFRONT_ROUTES)![1].split(".")[0].replace("_index", "home");
         for (const m of reachable(meta.getModuleInfo(route)?.importedIds ?? [], meta)) pagesOf.set(m, [...(pagesOf.get(m) ?? []), page]);
       }
-      for (const [m, pages] of pagesOf) chunkOf.set(m, pages.length >= 2 ? "shell" : `${pages[0]}-page`);
+      for (const [m, pages] of pagesOf) chunkOf.set(m, pages.length >= 3 ? "shell" : `${pages.sort().join("-")}-page`);
       const roots = ids.filter((m) => SHELL_ROOTS.test(m));
       for (const m of reachable(roots, meta)) chunkOf.set(m, "shell");
     }
