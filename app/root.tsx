@@ -19,6 +19,7 @@ import { lazy, Suspense, useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
+import { LaterRegion, regionsHydrated } from "~/components/LaterRegion";
 import { hasPendingPage, useSlowNavigationTarget } from "~/components/slow-navigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -149,16 +150,19 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
-      <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
+      <LaterRegion>
+        <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
+      </LaterRegion>
       <Toasts toasts={root?.toasts ?? []} />
     </>
   );
 }
 
 export default function App() {
-  // A marker for browser tests (and CSS) that the page has hydrated and is interactive.
+  // A marker for browser tests (and CSS) that the page has hydrated and is interactive, its regions
+  // below the fold included (components/LaterRegion).
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    void regionsHydrated().then(() => (document.documentElement.dataset.hydrated = "true"));
   }, []);
   // docs/product.md: the page scrolls to the top on every route change. ScrollRestoration does this as the
   // new page commits; a page whose content arrives after that (a slow list swapping out its

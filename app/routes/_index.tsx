@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { LaterRegion } from "~/components/LaterRegion";
 import { Carousel } from "~/components/Carousel";
 import { CategoryCard } from "~/components/CategoryCard";
 import { fieldProps } from "~/components/FormField";
@@ -132,82 +133,92 @@ export default function Home() {
         )}
       />
 
-      <section className="container-page py-16">
-        <div className="flex flex-wrap items-end justify-between gap-4">
-          <div>
-            <h2 className="text-3xl font-semibold">Explore Categories</h2>
-            <p className="mt-2 text-stone-600">Furniture for every room, made to last.</p>
-          </div>
-          <Link to="/categories" className="btn-secondary">
-            View All Categories
-          </Link>
-        </div>
-        <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {categories.map((c) => (
-            <CategoryCard key={c.id} category={c} />
-          ))}
-        </div>
-      </section>
-
-      <section className="bg-white py-16">
-        <div className="container-page">
-          <h2 className="text-3xl font-semibold">Featured Products</h2>
-          <p className="mt-2 text-stone-600">Customer favourites, chosen by our workshop.</p>
-          <div className="mt-8">
-            <ProductGrid items={featured} />
-          </div>
-        </div>
-      </section>
-
-      <section className="container-page grid items-center gap-10 py-16 lg:grid-cols-2">
-        <img
-          src="/images/categories/living-room.svg"
-          alt="A sofa crafted in our workshop"
-          width={800}
-          height={600}
-          loading="lazy"
-          className="aspect-[4/3] w-full rounded-2xl object-cover shadow-sm"
-        />
-        <div>
-          <h2 className="text-3xl font-semibold">Craftsmanship That Lasts</h2>
-          <p className="mt-4 leading-relaxed text-stone-700">
-            Every piece starts as seasoned sheesham, teak or mango wood, cut and joined by hand in our Gujarat workshop. We use
-            mortise-and-tenon joints, not staples, and finish each surface by hand so it ages gracefully with your family.
-          </p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/about" className="btn-primary">
-              Learn About Us
-            </Link>
+      <LaterRegion>
+        <section className="container-page py-16">
+          <div className="flex flex-wrap items-end justify-between gap-4">
+            <div>
+              <h2 className="text-3xl font-semibold">Explore Categories</h2>
+              <p className="mt-2 text-stone-600">Furniture for every room, made to last.</p>
+            </div>
             <Link to="/categories" className="btn-secondary">
-              Browse Collections
+              View All Categories
             </Link>
           </div>
-        </div>
-      </section>
-
-      <section className="bg-wood-50 py-16">
-        <div className="container-page">
-          <h2 className="text-center text-3xl font-semibold">What Our Customers Say</h2>
-          <ul className="mt-10 grid gap-6 md:grid-cols-3">
-            {testimonials.map((t) => (
-              <li key={t.name} className="card flex flex-col p-6">
-                <div className="flex gap-0.5 text-amber-500" role="img" aria-label="5 out of 5 stars">
-                  {[1, 2, 3, 4, 5].map((n) => (
-                    <StarIcon key={n} className="h-5 w-5" />
-                  ))}
-                </div>
-                <blockquote className="mt-4 flex-1 text-stone-700">“{t.text}”</blockquote>
-                <div className="mt-6 flex items-center gap-3">
-                  <img src={t.avatar} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-full" />
-                  <p className="font-semibold">{t.name}</p>
-                </div>
-              </li>
+          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {categories.map((c) => (
+              <CategoryCard key={c.id} category={c} />
             ))}
-          </ul>
-        </div>
-      </section>
+          </div>
+        </section>
+      </LaterRegion>
 
-      <Newsletter />
+      <LaterRegion>
+        <section className="bg-white py-16">
+          <div className="container-page">
+            <h2 className="text-3xl font-semibold">Featured Products</h2>
+            <p className="mt-2 text-stone-600">Customer favourites, chosen by our workshop.</p>
+            <div className="mt-8">
+              <ProductGrid items={featured} />
+            </div>
+          </div>
+        </section>
+      </LaterRegion>
+
+      <LaterRegion>
+        <section className="container-page grid items-center gap-10 py-16 lg:grid-cols-2">
+          <img
+            src="/images/categories/living-room.svg"
+            alt="A sofa crafted in our workshop"
+            width={800}
+            height={600}
+            loading="lazy"
+            className="aspect-[4/3] w-full rounded-2xl object-cover shadow-sm"
+          />
+          <div>
+            <h2 className="text-3xl font-semibold">Craftsmanship That Lasts</h2>
+            <p className="mt-4 leading-relaxed text-stone-700">
+              Every piece starts as seasoned sheesham, teak or mango wood, cut and joined by hand in our Gujarat workshop. We use
+              mortise-and-tenon joints, not staples, and finish each surface by hand so it ages gracefully with your family.
+            </p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <Link to="/about" className="btn-primary">
+                Learn About Us
+              </Link>
+              <Link to="/categories" className="btn-secondary">
+                Browse Collections
+              </Link>
+            </div>
+          </div>
+        </section>
+      </LaterRegion>
+
+      <LaterRegion>
+        <section className="bg-wood-50 py-16">
+          <div className="container-page">
+            <h2 className="text-center text-3xl font-semibold">What Our Customers Say</h2>
+            <ul className="mt-10 grid gap-6 md:grid-cols-3">
+              {testimonials.map((t) => (
+                <li key={t.name} className="card flex flex-col p-6">
+                  <div className="flex gap-0.5 text-amber-500" role="img" aria-label="5 out of 5 stars">
+                    {[1, 2, 3, 4, 5].map((n) => (
+                      <StarIcon key={n} className="h-5 w-5" />
+                    ))}
+                  </div>
+                  <blockquote className="mt-4 flex-1 text-stone-700">“{t.text}”</blockquote>
+                  <div className="mt-6 flex items-center gap-3">
+                    <img src={t.avatar} alt="" width={48} height={48} loading="lazy" className="h-12 w-12 rounded-full" />
+                    <p className="font-semibold">{t.name}</p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      </LaterRegion>
+
+      <LaterRegion>
+        <Newsletter />
+      </LaterRegion>
     </>
   );
 }

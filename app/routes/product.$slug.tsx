@@ -5,6 +5,7 @@ import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
 import { DeliveryCheck } from "~/components/DeliveryCheck";
+import { LaterRegion } from "~/components/LaterRegion";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
@@ -280,15 +281,19 @@ export default function ProductPage() {
         </div>
       </section>
 
-      <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
+      <LaterRegion>
+        <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
+      </LaterRegion>
 
       {related.length ? (
-        <section className="container-page py-10">
-          <h2 className="text-2xl font-semibold">Related Products</h2>
-          <div className="mt-6">
-            <ProductGrid items={related} />
-          </div>
-        </section>
+        <LaterRegion>
+          <section className="container-page py-10">
+            <h2 className="text-2xl font-semibold">Related Products</h2>
+            <div className="mt-6">
+              <ProductGrid items={related} />
+            </div>
+          </section>
+        </LaterRegion>
       ) : null}
     </>
   );
