@@ -1,6 +1,7 @@
 import "./tailwind.css";
 import frauncesUrl from "@fontsource-variable/fraunces/files/fraunces-latin-wght-normal.woff2?url";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ShouldRevalidateFunction } from "@remix-run/react";
 import { data } from "@remix-run/node";
 import {
   Links,
@@ -87,6 +88,18 @@ const AdminAccessDialog = import.meta.env.SSR
 /** A list page's loading text and skeleton, shown only during a slow navigation: loaded once a navigation starts. */
 const loadPendingPage = () => import("~/components/PendingPage");
 const PendingPage = lazy(() => loadPendingPage().then((m) => ({ default: m.PendingPage })));
+
+/**
+ * The header's user and counts, the footer's categories and the toasts change only when something
+ * is posted (an action: the cart, the wishlist, a sign-in or out, a toast from its redirect), so a
+ * plain navigation leaves the root's data as it is (as the Hydrogen skeleton's root does). A
+ * revalidation asked for on the same page (useRevalidator) still reads it again.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod.toUpperCase() !== "GET") return defaultShouldRevalidate;
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
+  return false;
+};
 
 const SKIP_LINK = [
   "sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-4 focus:z-50",

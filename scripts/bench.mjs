@@ -9,7 +9,7 @@
 //   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--load-seconds 5] [--pg ADMIN_URL] [--keep]
 //
 // Then the storefront's page budgets (ADR 0016): the JavaScript each storefront page ships (from the
-// build's manifest, ≤ 90 KiB gzip) and each page route's throughput at 10 connections, for
+// build's manifest, ≤ 95 KiB gzip) and each page route's throughput at 10 connections, for
 // visitors without a cookie (the page cache) and rendered for each request (--load-seconds 0 skips).
 //
 // SQLite by default; with --pg (or TEST_PG_URL) an admin connection to PostgreSQL, on which it
