@@ -27,8 +27,11 @@ export default defineConfig({
   // SQLite server with 100,000 products (search, category-pages: nothing in them reaches the
   // cluster), the accessibility scans (axe reads the markup, the same whichever server rendered it;
   // the paths they walk run on the cluster in the orders, admin and accounts specs) and the
-  // screenshots taken for people to look at (no assertion on the shop's state).
-  testIgnore: onCluster ? ["**/search.spec.ts", "**/category-pages.spec.ts", "**/a11y.spec.ts", "**/screens.spec.ts"] : undefined,
+  // screenshots taken for people to look at (no assertion on the shop's state), and the development
+  // server's check (it starts `npm run dev` over SQLite of its own).
+  testIgnore: onCluster
+    ? ["**/search.spec.ts", "**/category-pages.spec.ts", "**/a11y.spec.ts", "**/screens.spec.ts", "**/dev-server.spec.ts"]
+    : undefined,
   fullyParallel: true,
   workers: 2,
   // No retries, in CI either: a test that fails once fails the run, so a flaky test is fixed, not hidden.

@@ -14,8 +14,7 @@ import { Suspense, useEffect, useState } from "react";
 const waiting = new Set<object>();
 const onAllHydrated: (() => void)[] = [];
 
-function done(region: object) {
-  waiting.delete(region);
+function settle() {
   if (waiting.size === 0) for (const resolve of onAllHydrated.splice(0)) resolve();
 }
 
@@ -27,7 +26,8 @@ export function regionsHydrated(): Promise<void> {
 function Hydrated({ region }: { region: { hydrated: boolean } }) {
   useEffect(() => {
     region.hydrated = true;
-    done(region);
+    waiting.delete(region);
+    settle();
   }, [region]);
   return null;
 }
@@ -36,7 +36,12 @@ export function LaterRegion({ children }: { children: ReactNode }) {
   const [region] = useState(() => ({ hydrated: false }));
   useEffect(() => {
     if (!region.hydrated) waiting.add(region);
-    return () => done(region);
+    return () => {
+      waiting.delete(region);
+      // StrictMode (vite dev) unmounts and mounts every effect once more in the same task: a
+      // region it mounts again is counted again before this runs.
+      queueMicrotask(settle);
+    };
   }, [region]);
   return (
     <Suspense fallback={null}>

@@ -1,10 +1,11 @@
-// What the storefront ships to a phone (ADRs 0016 and 0028), JavaScript on: every script of the
-// page's own origin until the network is idle, gzip -9, stays within the budget, as the perf
-// harness counts it; and the browser build, which runs on Preact's React layer, hydrates the
-// server's document in place: the elements the server sent are the ones the page keeps (never a
-// second <html> or a page drawn anew), the search box's label still names its field. The regions
-// hydrated in later tasks (components/HydrateLater: header, footer, product cards, the product
-// page's panels) are the server's elements too, and they work once the page says it has hydrated.
+// What the storefront ships to a phone (ADR 0016), JavaScript on: every script of the page's own
+// origin until the network is idle, gzip -9, stays within the budget, as the perf harness counts
+// it; and React hydrates the server's document in place: the elements the server sent are the
+// ones the page keeps (never a second <html> or a page drawn anew, no hydration mismatch that makes
+// React draw a region again), the search box's label still names its field. The regions below the
+// fold, which React hydrates after the rest (components/LaterRegion: footer, the product page's
+// reviews and related products, the home page's sections), are the server's elements too, and
+// they work once the page says it has hydrated.
 import zlib from "node:zlib";
 import { JS_BUDGET_KIB } from "../../scripts/page-weight.mjs";
 import { expect, jsEnabled, test } from "../support/e2e/fixtures";
@@ -65,9 +66,9 @@ for (const path of PAGES) {
   });
 }
 
-// Regions hydrated after the page's first pass (HydrateLater) have their scripts once the page says
+// Regions hydrated after the page's first pass (LaterRegion) have their scripts once the page says
 // it has hydrated: their links move on inside the page (Remix's <Link>), no new document loaded.
-test("the footer and the product cards, hydrated in later tasks, navigate inside the page", async ({ page }, testInfo) => {
+test("the footer and the product cards, hydrated after the rest of the page, navigate inside the page", async ({ page }, testInfo) => {
   test.skip(!jsEnabled(testInfo.project.name), "JavaScript on only");
   await page.goto("/category/living-room");
   await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
