@@ -1,7 +1,8 @@
-// The patch of @remix-run/router (patches/, applied by `npm install`'s postinstall; ADR 0016):
-// matchRoutes keeps a route array's ranked branches and compilePath its regular expressions.
-// The answers must stay exactly those of the unpatched router: the same routes, ranks and params
-// on every call, case sensitivity and end matching kept apart.
+// The patch of @remix-run/router (patches/, applied by `npm install`'s postinstall; ADR 0016), a
+// backport of remix-run/react-router#14967: matchRoutes keeps a route array's ranked branches.
+// An upgrade must not drop it silently: the installed router is the version the patch is for, and
+// the file the server loads carries it. The answers must stay exactly those of the unpatched
+// router: the same routes, ranks and params on every call, case sensitivity and end matching kept apart.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { matchPath, matchRoutes } from "@remix-run/router";
@@ -35,8 +36,13 @@ const ids = (path: string) => matchRoutes(routes, path)?.map((m) => m.route.id) 
 
 describe("the patched router", () => {
   it("is the one the server loads", () => {
-    const file = createRequire(import.meta.url).resolve("@remix-run/router");
+    const require = createRequire(import.meta.url);
+    const file = require.resolve("@remix-run/router");
     expect(fs.readFileSync(file, "utf8")).toContain("rankedBranchesCache");
+    // patch-package names the version a patch is for: a router upgraded past it needs the patch
+    // made again for the new version (or dropped once that version has the upstream change).
+    const { version } = JSON.parse(fs.readFileSync(require.resolve("@remix-run/router/package.json"), "utf8")) as { version: string };
+    expect(fs.readdirSync(new URL("../../patches/", import.meta.url))).toContain(`@remix-run+router+${version}.patch`);
   });
 
   it("matches the same routes and params on every call", () => {
