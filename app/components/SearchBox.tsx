@@ -7,7 +7,7 @@ import { Form, useLocation, useNavigate } from "@remix-run/react";
 import type { KeyboardEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import type { Item } from "~/utils/catalogue";
-import { useHydrated } from "~/utils/hooks";
+import { useHydrated } from "~/hooks/useHydrated";
 import { formatCount, formatPrice } from "~/utils/money";
 import { parseSearch, SEARCH_MAX_LENGTH } from "~/utils/search";
 import { SearchIcon } from "./icons";

@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import type { ConsoleMessage } from "@playwright/test";
 import { freePort } from "../../scripts/throwaway.mjs";
-import { expect, jsEnabled, test } from "./fixtures";
+import { expect, jsEnabled, test } from "../support/e2e/fixtures";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const PAGES = ["/", "/product/sheesham-wood-3-seater-sofa"];
