@@ -5,48 +5,127 @@
 // Until then it is the server's HTML: shown, its links and forms working as without JavaScript.
 // On the server and in client navigations nothing in it suspends: it renders at once.
 //
+// A region whose code few visitors need (the product page's reviews, the delivery check) is also
+// loaded on demand (`demand`, made by `onDemand`): on a page the server rendered, the browser
+// fetches its code only once the region comes near the screen or the shopper points at or focuses
+// something in it ("used": only then), and React hydrates it then. Until then it is the server's
+// HTML, as above. A region a client navigation shows loads its code at once.
+//
 // The root marks <html data-hydrated> (what browser tests wait for) once every region has hydrated:
 // each region counts itself as it mounts (with the page's first pass) and is counted out when its
-// content has hydrated and run its effects.
-import type { ReactNode } from "react";
-import { Suspense, useEffect, useState } from "react";
+// content has hydrated and run its effects. A region loaded on demand counts only from the moment
+// its load starts; its element says `data-region="ready"` once it has hydrated.
+import type { ComponentType, FunctionComponent, ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 
 const waiting = new Set<object>();
 const onAllHydrated: (() => void)[] = [];
+/** False until the root's first pass has committed: a region mounted before then came with the server's HTML. */
+let firstPassDone = false;
 
 function settle() {
   if (waiting.size === 0) for (const resolve of onAllHydrated.splice(0)) resolve();
 }
 
-/** Settles once no region of the page waits to hydrate (at once when none does). */
+/** Called by the root once its first pass has committed: settles once no region of the page waits to hydrate. */
 export function regionsHydrated(): Promise<void> {
+  firstPassDone = true;
   return waiting.size === 0 ? Promise.resolve() : new Promise((resolve) => onAllHydrated.push(resolve));
 }
 
-function Hydrated({ region }: { region: { hydrated: boolean } }) {
+/** A component whose browser code loads only when its region asks for it. */
+export type OnDemand<P> = { Component: ComponentType<P>; want: () => void };
+
+/**
+ * `server`: the component itself, for the server's render (import it with a top-level await under
+ * `import.meta.env.SSR`, so the browser's build leaves it out); `load`: the browser's dynamic import.
+ */
+export function onDemand<P extends object>(server: FunctionComponent<P> | null, load: () => Promise<FunctionComponent<P>>): OnDemand<P> {
+  if (server) return { Component: server, want: () => undefined };
+  let want = () => {};
+  const wanted = new Promise<void>((resolve) => (want = resolve));
+  // lazy() types its result for class components too (with a ref); these are function components.
+  const Component = lazy(() => wanted.then(load).then((loaded) => ({ default: loaded }))) as unknown as FunctionComponent<P>;
+  return { Component, want: () => want() };
+}
+
+type Region = { hydrated: boolean; counted: boolean };
+
+function Hydrated({ region, onReady }: { region: Region; onReady?: () => void }) {
   useEffect(() => {
     region.hydrated = true;
     waiting.delete(region);
+    onReady?.();
     settle();
-  }, [region]);
+  }, [region, onReady]);
   return null;
 }
 
-export function LaterRegion({ children }: { children: ReactNode }) {
-  const [region] = useState(() => ({ hydrated: false }));
+function count(region: Region) {
+  if (region.hydrated || region.counted) return;
+  region.counted = true;
+  waiting.add(region);
+}
+
+export function LaterRegion({
+  children,
+  demand,
+  when = "near",
+}: {
+  children: ReactNode;
+  demand?: { want: () => void };
+  /** For a region loaded on demand: "near" the screen, or only once "used". */
+  when?: "near" | "used";
+}) {
+  const [region] = useState<Region>(() => ({ hydrated: false, counted: false }));
+  const [ready, setReady] = useState(false);
+  const element = useRef<HTMLDivElement>(null);
+  // Mounted by a client navigation (the page's first pass is long done): its code loads at once.
+  if (demand && firstPassDone) demand.want();
+
   useEffect(() => {
-    if (!region.hydrated) waiting.add(region);
+    if (!demand) count(region);
     return () => {
       waiting.delete(region);
+      region.counted = false;
       // StrictMode (vite dev) unmounts and mounts every effect once more in the same task: a
       // region it mounts again is counted again before this runs.
       queueMicrotask(settle);
     };
-  }, [region]);
-  return (
+  }, [region, demand]);
+
+  useEffect(() => {
+    const node = element.current;
+    if (!demand || !node || region.hydrated) return;
+    const start = () => {
+      count(region);
+      demand.want();
+      stop();
+    };
+    const events = ["pointerover", "focusin", "touchstart"] as const;
+    for (const type of events) node.addEventListener(type, start, { passive: true });
+    const near =
+      when === "near" && "IntersectionObserver" in window
+        ? new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && start(), { rootMargin: "50% 0px" })
+        : null;
+    near?.observe(node);
+    function stop() {
+      for (const type of events) node!.removeEventListener(type, start);
+      near?.disconnect();
+    }
+    return stop;
+  }, [region, demand, when]);
+
+  const content = (
     <Suspense fallback={null}>
       {children}
-      <Hydrated region={region} />
+      <Hydrated region={region} onReady={demand ? () => setReady(true) : undefined} />
     </Suspense>
+  );
+  if (!demand) return content;
+  return (
+    <div ref={element} data-region={ready ? "ready" : "waiting"}>
+      {content}
+    </div>
   );
 }

@@ -4,12 +4,10 @@ import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { useEffect, useState } from "react";
 import { HeartIcon, ReturnIcon, ShieldIcon, TruckIcon } from "~/components/icons";
-import { DeliveryCheck } from "~/components/DeliveryCheck";
-import { LaterRegion } from "~/components/LaterRegion";
+import { LaterRegion, onDemand } from "~/components/LaterRegion";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ProductGrid } from "~/components/ProductCard";
 import { QuantityInput } from "~/components/QuantityInput";
-import { ReviewsSection } from "~/components/Reviews";
 import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 import { currentWishlistId, getUserId } from "~/web/visitor.server";
@@ -27,6 +25,15 @@ import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
+
+// What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
+// the reviews once they come near the screen, the delivery check once the shopper turns to it.
+const Reviews = onDemand(import.meta.env.SSR ? (await import("~/components/Reviews")).ReviewsSection : null, () =>
+  import("~/components/Reviews").then((m) => m.ReviewsSection),
+);
+const Delivery = onDemand(import.meta.env.SSR ? (await import("~/components/DeliveryCheck")).DeliveryCheck : null, () =>
+  import("~/components/DeliveryCheck").then((m) => m.DeliveryCheck),
+);
 
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
   if (!d?.item) return privateMeta("Product Not Found | Sagwan Living");
@@ -226,7 +233,9 @@ export default function ProductPage() {
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
-          <DeliveryCheck check={delivery} madeToOrder={item.madeToOrder} />
+          <LaterRegion demand={Delivery} when="used">
+            <Delivery.Component check={delivery} madeToOrder={item.madeToOrder} />
+          </LaterRegion>
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
             <li className="card flex items-start gap-3 p-4">
@@ -281,8 +290,8 @@ export default function ProductPage() {
         </div>
       </section>
 
-      <LaterRegion>
-        <ReviewsSection slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
+      <LaterRegion demand={Reviews}>
+        <Reviews.Component slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
       </LaterRegion>
 
       {related.length ? (
