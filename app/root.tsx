@@ -18,9 +18,8 @@ import {
 import type { ReactNode } from "react";
 import { lazy, Suspense, useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
-import { Footer } from "~/components/Footer";
 import { Header } from "~/components/Header";
-import { LaterRegion, regionsHydrated } from "~/components/LaterRegion";
+import { LaterRegion, onDemand, regionsHydrated } from "~/components/LaterRegion";
 import { hasPendingPage, useSlowNavigationTarget } from "~/hooks/useSlowNavigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -84,6 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const AdminAccessDialog = import.meta.env.SSR
   ? (await import("~/components/AdminAccess")).AdminAccessDialog
   : lazy(() => import("~/components/AdminAccess").then((m) => ({ default: m.AdminAccessDialog })));
+
+/** The footer, below every page's fold: its code loads once it comes near the screen (components/LaterRegion). */
+const Footer = onDemand(import.meta.env.SSR ? (await import("~/components/Footer")).Footer : null, () =>
+  import("~/components/Footer").then((m) => m.Footer),
+);
 
 /** A list page's loading text and skeleton, shown only during a slow navigation: loaded once a navigation starts. */
 const loadPendingPage = () => import("~/components/PendingPage");
@@ -163,8 +167,8 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
-      <LaterRegion>
-        <Footer categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
+      <LaterRegion demand={Footer}>
+        <Footer.Component categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
       </LaterRegion>
       <Toasts toasts={root?.toasts ?? []} />
     </>

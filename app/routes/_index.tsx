@@ -1,10 +1,8 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useRef } from "react";
-import { LaterRegion } from "~/components/LaterRegion";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { LaterRegion, onDemand } from "~/components/LaterRegion";
 import { Carousel } from "~/components/Carousel";
 import { CategoryCard } from "~/components/CategoryCard";
-import { fieldProps } from "~/components/FormField";
 import { StarIcon } from "~/components/icons";
 import { ProductGrid } from "~/components/ProductCard";
 import { pageAction } from "~/lib/form.server";
@@ -16,10 +14,13 @@ import { listFeatured } from "~/models/catalogue/products.server";
 import { subscribe } from "~/models/messages.server";
 import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
 import { HIGH_PRIORITY } from "~/utils/images";
-import { useIsPending } from "~/hooks/useIsPending";
-import { NEWSLETTER_FIELDS } from "~/utils/message-fields";
 import { NewsletterSchema } from "~/utils/schemas";
 import { seoMeta, siteUrlFrom } from "~/utils/seo";
+
+/** The newsletter form, at the foot of the page: its code loads once it comes near the screen (components/LaterRegion). */
+const Newsletter = onDemand(import.meta.env.SSR ? (await import("~/components/Newsletter")).Newsletter : null, () =>
+  import("~/components/Newsletter").then((m) => m.Newsletter),
+);
 
 export const meta: MetaFunction = ({ matches }) =>
   seoMeta(siteUrlFrom(matches), {
@@ -50,59 +51,9 @@ export async function action({ request }: ActionFunctionArgs) {
   );
 }
 
-function Newsletter() {
-  const actionData = useActionData<typeof action>();
-  const formRef = useRef<HTMLFormElement>(null);
-  const busy = useIsPending({ intent: "newsletter" });
-  const error = actionData?.fieldErrors?.email ?? actionData?.formError;
-  const wasBusy = useRef(false);
-  useEffect(() => {
-    if (wasBusy.current && !busy && !actionData) formRef.current?.reset();
-    wasBusy.current = busy;
-  }, [busy, actionData]);
-  return (
-    <section id="newsletter" className="bg-wood-800 py-16 text-white">
-      <div className="container-page max-w-2xl text-center">
-        <h2 className="text-3xl font-semibold text-white">Stay Updated</h2>
-        <p className="mt-3 text-wood-100">New collections, festive offers and care tips, once or twice a month.</p>
-        <Form ref={formRef} method="post" preventScrollReset className="mt-8 flex flex-col gap-3 sm:flex-row" noValidate={false}>
-          <input type="hidden" name="intent" value="newsletter" />
-          <label htmlFor="newsletter-email" className="sr-only">
-            Email address
-          </label>
-          <input
-            id="newsletter-email"
-            name="email"
-            {...fieldProps(NEWSLETTER_FIELDS.email)}
-            placeholder="Your email address"
-            defaultValue={actionData?.values?.email}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? "newsletter-error" : undefined}
-            className="field-input flex-1 text-ink"
-          />
-          <button type="submit" className="btn bg-white text-wood-800 hover:bg-wood-50" disabled={busy}>
-            {busy ? "Subscribing..." : "Subscribe"}
-          </button>
-        </Form>
-        {error ? (
-          <p id="newsletter-error" role="alert" className="mt-3 text-sm font-medium text-red-200">
-            {error}
-          </p>
-        ) : null}
-        <p className="mt-4 text-xs text-wood-200">
-          By subscribing you agree to receive emails from Sagwan Living and to our{" "}
-          <Link to="/privacy-policy" className="underline">
-            Privacy Policy
-          </Link>
-          . Unsubscribe at any time.
-        </p>
-      </div>
-    </section>
-  );
-}
-
 export default function Home() {
   const { categories, featured } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
   return (
     <>
       <Carousel
@@ -216,8 +167,8 @@ export default function Home() {
         </section>
       </LaterRegion>
 
-      <LaterRegion>
-        <Newsletter />
+      <LaterRegion demand={Newsletter}>
+        <Newsletter.Component actionData={actionData} />
       </LaterRegion>
     </>
   );
