@@ -7,7 +7,7 @@
 //
 // A region whose code few visitors need (the product page's reviews, the delivery check) is also
 // loaded on demand (`demand`, made by `onDemand`): on a page the server rendered, the browser
-// fetches its code only once the region comes near the screen or the shopper points at or focuses
+// fetches its code only once the region comes into view or the shopper points at or focuses
 // something in it ("used": only then), and React hydrates it then. Until then it is the server's
 // HTML, as above. A region a client navigation shows loads its code at once.
 //
@@ -70,18 +70,19 @@ function count(region: Region) {
 export function LaterRegion({
   children,
   demand,
-  when = "near",
+  when = "seen",
 }: {
   children: ReactNode;
   demand?: { want: () => void };
-  /** For a region loaded on demand: "near" the screen, or only once "used". */
-  when?: "near" | "used";
+  /** For a region loaded on demand: "seen" (in view), or only once "used". */
+  when?: "seen" | "used";
 }) {
   const [region] = useState<Region>(() => ({ hydrated: false, counted: false }));
   const [ready, setReady] = useState(false);
   const element = useRef<HTMLDivElement>(null);
-  // Mounted by a client navigation (the page's first pass is long done): its code loads at once.
-  if (demand && firstPassDone) demand.want();
+  // Mounted by a client navigation (the page's first pass was done by then): its code loads at once.
+  const [mountedLater] = useState(() => firstPassDone);
+  if (demand && mountedLater) demand.want();
 
   useEffect(() => {
     if (!demand) count(region);
@@ -104,14 +105,14 @@ export function LaterRegion({
     };
     const events = ["pointerover", "focusin", "touchstart"] as const;
     for (const type of events) node.addEventListener(type, start, { passive: true });
-    const near =
-      when === "near" && "IntersectionObserver" in window
-        ? new IntersectionObserver((seen) => seen.some((s) => s.isIntersecting) && start(), { rootMargin: "50% 0px" })
+    const seen =
+      when === "seen" && "IntersectionObserver" in window
+        ? new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start())
         : null;
-    near?.observe(node);
+    seen?.observe(node);
     function stop() {
       for (const type of events) node!.removeEventListener(type, start);
-      near?.disconnect();
+      seen?.disconnect();
     }
     return stop;
   }, [region, demand, when]);

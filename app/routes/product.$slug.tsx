@@ -27,7 +27,7 @@ import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
-// the reviews once they come near the screen, the delivery check once the shopper turns to it.
+// the reviews once they come into view, the delivery check once the shopper turns to it.
 const Reviews = onDemand(import.meta.env.SSR ? (await import("~/components/Reviews")).ReviewsSection : null, () =>
   import("~/components/Reviews").then((m) => m.ReviewsSection),
 );

@@ -75,6 +75,10 @@ test("the footer and the product cards, hydrated after the rest of the page, nav
   await page.locator("[data-testid='product-card'] a").last().click();
   await expect(page).toHaveURL(/\/product\//);
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  // The footer's code loads once it comes into view; until then its links load a new document.
+  const footer = page.locator("[data-region]", { has: page.getByRole("contentinfo") });
+  await footer.scrollIntoViewIfNeeded();
+  await expect(footer).toHaveAttribute("data-region", "ready");
   await page.getByRole("contentinfo").getByRole("link", { name: "Privacy Policy" }).click();
   await expect(page).toHaveURL(/\/privacy-policy$/);
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
