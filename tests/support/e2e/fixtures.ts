@@ -35,9 +35,18 @@ function keepErrorsOfLeftPages() {
   window.addEventListener("pageshow", () => (leaving = false));
   window.addEventListener("error", (event) => keep(String(event.error ?? event.message)));
   window.addEventListener("unhandledrejection", (event) => keep(String(event.reason)));
+  // Leaving a page ends its requests (the Fetch standard terminates a document's fetches when it
+  // unloads), and Remix 2.17 logs two of those as errors: route discovery's "Failed to fetch
+  // manifest patches", and single fetch's "network error" for a .data answer cut mid-body. Nobody
+  // sees them (the page is already gone; no upstream release stops them yet), so while a page is
+  // being left exactly these two are logged as information. Anything else logged then still fails
+  // the test, and so do these two while the page is shown.
+  const cutByLeaving = [/^Failed to fetch manifest patches\b/, /^TypeError: network error$/];
   const consoleError = console.error.bind(console);
   console.error = (...args: unknown[]) => {
-    keep(args.map(String).join(" "));
+    const text = args.map(String).join(" ");
+    if (leaving && cutByLeaving.some((known) => known.test(text))) return console.info("[request cut by leaving the page]", ...args);
+    keep(text);
     consoleError(...args);
   };
 }
