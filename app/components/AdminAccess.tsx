@@ -5,7 +5,7 @@ import { useFetcher, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { ModalDialog } from "./ModalDialog";
 import { useHydrated } from "~/hooks/useHydrated";
-import { LockIcon } from "./icons";
+import { LockIcon } from "./account-icons";
 
 export const NOT_CONFIGURED = "Admin access is not configured on this server. Set ADMIN_PASSWORD to turn it on.";
 

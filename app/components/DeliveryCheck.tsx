@@ -2,7 +2,7 @@
 // works without JavaScript; the server answers 'Delivery by {date}' or 'We do not deliver to
 // {pincode} yet', and whether cash on delivery is possible, and remembers the pincode for the visit.
 import { Form, useLocation, useNavigation } from "@remix-run/react";
-import { TruckIcon } from "~/components/icons";
+import { TruckIcon } from "~/components/service-icons";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { formatLongDate } from "~/utils/dates";
 import type { DeliveryCheckState } from "~/utils/delivery";

@@ -5,7 +5,7 @@ import { Form, Link, useOutletContext } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FormBanner } from "~/components/FormBanner";
 import { fieldProps, FormField, RuleField } from "~/components/FormField";
-import { LockIcon } from "~/components/icons";
+import { LockIcon } from "~/components/account-icons";
 import { OtpInput } from "~/components/OtpInput";
 import type { FormResult } from "~/hooks/useFormErrors";
 import { useFormErrors } from "~/hooks/useFormErrors";

@@ -3,7 +3,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
-import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/icons";
+import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/account-icons";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";

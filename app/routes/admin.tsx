@@ -5,20 +5,10 @@ import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavig
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
-import {
-  GridIcon,
-  LogoutIcon,
-  MailIcon,
-  PercentIcon,
-  ReceiptIcon,
-  ReturnIcon,
-  RupeeIcon,
-  SofaIcon,
-  StarIcon,
-  TagIcon,
-  TruckIcon,
-  UsersIcon,
-} from "~/components/icons";
+import { GridIcon, LogoutIcon, PercentIcon, ReceiptIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/account-icons";
+import { MailIcon } from "~/components/contact-icons";
+import { ReturnIcon, TruckIcon } from "~/components/service-icons";
+import { StarIcon } from "~/components/icons";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
 

@@ -5,7 +5,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data, redirect } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
 import { AdminAccessForm, useAdminConfigured } from "~/components/AdminAccess";
-import { LockIcon } from "~/components/icons";
+import { LockIcon } from "~/components/account-icons";
 import { grantAdmin } from "~/web/sign-in.server";
 import { isAdminRequest } from "~/web/visitor.server";
 import { isAppError } from "~/lib/errors.server";

@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } fro
 import type { FormEvent } from "react";
 import { FormBanner } from "~/components/FormBanner";
 import { CouponForm } from "~/components/CouponForm";
-import { TrashIcon } from "~/components/icons";
+import { TrashIcon } from "~/components/account-icons";
 import { OrderTotals } from "~/components/OrderTotals";
 import { QuantityInput } from "~/components/QuantityInput";
 import { pageAction } from "~/lib/form.server";

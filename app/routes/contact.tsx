@@ -3,7 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import type { ReactNode } from "react";
 import { ContactForm, ThankYouPanel } from "~/components/ContactForm";
-import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/icons";
+import { ClockIcon, FacebookIcon, InstagramIcon, MailIcon, PhoneIcon, PinIcon, TwitterIcon } from "~/components/contact-icons";
 import { PageHero } from "~/components/PageHero";
 import { ShowroomMap } from "~/components/ShowroomMap";
 import { contact, mapsSearchUrl, telHref } from "~/content/contact";

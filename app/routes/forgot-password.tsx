@@ -4,7 +4,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AuthLayout } from "~/components/AuthLayout";
 import { FormBanner } from "~/components/FormBanner";
 import { RuleField } from "~/components/FormField";
-import { MailIcon } from "~/components/icons";
+import { MailIcon } from "~/components/contact-icons";
 import { useFormErrors } from "~/hooks/useFormErrors";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";

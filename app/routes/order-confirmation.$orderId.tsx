@@ -1,6 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { BoxIcon, MailIcon, TruckIcon } from "~/components/icons";
+import { BoxIcon } from "~/components/account-icons";
+import { MailIcon } from "~/components/contact-icons";
+import { TruckIcon } from "~/components/service-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";

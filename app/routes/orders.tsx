@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
-import { BoxIcon } from "~/components/icons";
+import { BoxIcon } from "~/components/account-icons";
 import { ModalDialog } from "~/components/ModalDialog";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";

@@ -1,7 +1,7 @@
 // The GST tax invoice of an order: a printable page (the browser's Print saves it as PDF).
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { BoxIcon } from "~/components/icons";
+import { BoxIcon } from "~/components/account-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { AddressLines } from "~/components/OrderParts";
 import { contact } from "~/content/contact";

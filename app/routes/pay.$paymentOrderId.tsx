@@ -9,7 +9,7 @@ import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
-import { LockIcon } from "~/components/icons";
+import { LockIcon } from "~/components/account-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { notFound, notFoundPage, OrderExistsError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";

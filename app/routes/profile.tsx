@@ -4,7 +4,8 @@
 // route drawing its card, with the messages, where the page draws its own.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, Outlet, useLoaderData, useMatches } from "@remix-run/react";
-import { BoxIcon, LogoutIcon, UserIcon } from "~/components/icons";
+import { BoxIcon, LogoutIcon } from "~/components/account-icons";
+import { UserIcon } from "~/components/icons";
 import type { ProfileCard, ProfileContext } from "~/components/ProfileCards";
 import { AccountSecurity, ConfirmEmail, PersonalInformation } from "~/components/ProfileCards";
 import { pendingEmailChange } from "~/models/users/profile.server";

@@ -6,7 +6,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { LockIcon } from "~/components/icons";
+import { LockIcon } from "~/components/account-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError, notFoundPage } from "~/lib/errors.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
