@@ -15,8 +15,9 @@
 // each region counts itself as it mounts (with the page's first pass) and is counted out when its
 // content has hydrated and run its effects. A region loaded on demand counts only from the moment
 // its load starts; its element says `data-region="ready"` once it has hydrated.
+import { useFetchers, useNavigation } from "@remix-run/react";
 import type { ComponentType, FunctionComponent, ReactNode } from "react";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { isValidElement, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
 
 const waiting = new Set<object>();
 const onAllHydrated: (() => void)[] = [];
@@ -67,6 +68,23 @@ function count(region: Region) {
   waiting.add(region);
 }
 
+/**
+ * The element rendered last time when the new one is of the same component with the same props
+ * (plain data, compared as JSON), and whether it changed. A boundary still waiting to hydrate that
+ * is handed a new element must hydrate before React can commit the update, so an update of the
+ * page (the root's data after a post) would otherwise wait for a region's code that nobody asked for.
+ */
+function useSameElement(children: ReactNode): { node: ReactNode; changed: boolean } {
+  const last = useRef<{ node: ReactNode; type: unknown; key: string | null } | null>(null);
+  const type = isValidElement(children) ? children.type : null;
+  const key = isValidElement(children) ? JSON.stringify(children.props) : null;
+  if (last.current && key !== null && last.current.type === type && last.current.key === key)
+    return { node: last.current.node, changed: false };
+  const changed = last.current !== null;
+  last.current = { node: children, type, key };
+  return { node: children, changed };
+}
+
 export function LaterRegion({
   children,
   demand,
@@ -80,9 +98,18 @@ export function LaterRegion({
   const [region] = useState<Region>(() => ({ hydrated: false, counted: false }));
   const [ready, setReady] = useState(false);
   const element = useRef<HTMLDivElement>(null);
-  // Mounted by a client navigation (the page's first pass was done by then): its code loads at once.
+  const { node, changed } = useSameElement(children);
+  // Mounted by a client navigation (the page's first pass was done by then), or given new data
+  // before its code came: its code loads at once (an update of the page waits for it).
   const [mountedLater] = useState(() => firstPassDone);
-  if (demand && mountedLater) demand.want();
+  // React cannot commit any change of Remix's state (a navigation, a fetcher's post, a
+  // revalidation) while a boundary is still waiting for code: Remix's contexts change, and React
+  // cannot tell whether anything inside the waiting boundary reads them. Such an update asks for
+  // the region's code, which then loads beside the request.
+  const navigation = useNavigation();
+  const fetchers = useFetchers();
+  const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
+  if (demand && (mountedLater || changed || busy)) demand.want();
 
   useEffect(() => {
     if (!demand) count(region);
@@ -117,11 +144,16 @@ export function LaterRegion({
     return stop;
   }, [region, demand, when]);
 
-  const content = (
-    <Suspense fallback={null}>
-      {children}
-      <Hydrated region={region} onReady={demand ? () => setReady(true) : undefined} />
-    </Suspense>
+  const onReady = useCallback(() => setReady(true), []);
+  // The same element while the data is the same: React leaves a waiting boundary alone.
+  const content = useMemo(
+    () => (
+      <Suspense fallback={null}>
+        {node}
+        <Hydrated region={region} onReady={demand ? onReady : undefined} />
+      </Suspense>
+    ),
+    [node, region, demand, onReady],
   );
   if (!demand) return content;
   return (
