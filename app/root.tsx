@@ -84,7 +84,7 @@ const AdminAccessDialog = import.meta.env.SSR
   ? (await import("~/components/AdminAccess")).AdminAccessDialog
   : lazy(() => import("~/components/AdminAccess").then((m) => ({ default: m.AdminAccessDialog })));
 
-/** The footer, below every page's fold: its code loads once it comes into view (components/LaterRegion). */
+/** The footer, below every page's fold: its code loads at the visitor's first interaction (components/LaterRegion). */
 const Footer = onDemand(import.meta.env.SSR ? (await import("~/components/Footer")).Footer : null, () =>
   import("~/components/Footer").then((m) => m.Footer),
 );

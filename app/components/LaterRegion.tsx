@@ -5,19 +5,22 @@
 // Until then it is the server's HTML: shown, its links and forms working as without JavaScript.
 // On the server and in client navigations nothing in it suspends: it renders at once.
 //
-// A region whose code few visitors need (the product page's reviews, the delivery check) is also
-// loaded on demand (`demand`, made by `onDemand`): on a page the server rendered, the browser
-// fetches its code only once the region comes into view or the shopper points at or focuses
-// something in it ("used": only then), and React hydrates it then. Until then it is the server's
-// HTML, as above. A region a client navigation shows loads its code at once.
+// A region whose code a visitor needs only once they do something (the footer, the product page's
+// reviews and delivery check, the home page's newsletter form) is also loaded on demand (`demand`,
+// made by `onDemand`): on a page the server rendered, the browser fetches that code at the
+// visitor's first scroll, touch, pointer move or key press, and React hydrates the region then.
+// A page nobody touches never downloads it. Until then the region is the server's HTML, as above.
+// React commits no change of Remix's state (a navigation, a fetcher's post) while a boundary still
+// waits for its code, so such a change also asks for it; and a region a client navigation mounts
+// loads at once.
 //
-// The root marks <html data-hydrated> (what browser tests wait for) once every region has hydrated:
-// each region counts itself as it mounts (with the page's first pass) and is counted out when its
-// content has hydrated and run its effects. A region loaded on demand counts only from the moment
-// its load starts; its element says `data-region="ready"` once it has hydrated.
+// The root marks <html data-hydrated> (what browser tests wait for) once every region loaded with
+// the page has hydrated: each counts itself as it mounts and is counted out when its content has
+// hydrated and run its effects. A region loaded on demand is not waited for; its element says
+// `data-region="ready"` once it has hydrated.
 import { useFetchers, useNavigation } from "@remix-run/react";
 import type { ComponentType, FunctionComponent, ReactNode } from "react";
-import { isValidElement, lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
 
 const waiting = new Set<object>();
 const onAllHydrated: (() => void)[] = [];
@@ -34,7 +37,18 @@ export function regionsHydrated(): Promise<void> {
   return waiting.size === 0 ? Promise.resolve() : new Promise((resolve) => onAllHydrated.push(resolve));
 }
 
-/** A component whose browser code loads only when its region asks for it. */
+/** Every on-demand load not yet asked for; the visitor's first interaction asks for them all. */
+const unasked = new Set<() => void>();
+const FIRST_INTERACTION = ["scroll", "wheel", "pointermove", "pointerdown", "touchstart", "keydown", "focusin"] as const;
+function askAll() {
+  for (const type of FIRST_INTERACTION) window.removeEventListener(type, askAll, true);
+  for (const want of [...unasked]) want();
+}
+if (typeof window !== "undefined") {
+  for (const type of FIRST_INTERACTION) window.addEventListener(type, askAll, { capture: true, passive: true });
+}
+
+/** A component whose browser code loads only when asked for. */
 export type OnDemand<P> = { Component: ComponentType<P>; want: () => void };
 
 /**
@@ -43,14 +57,19 @@ export type OnDemand<P> = { Component: ComponentType<P>; want: () => void };
  */
 export function onDemand<P extends object>(server: FunctionComponent<P> | null, load: () => Promise<FunctionComponent<P>>): OnDemand<P> {
   if (server) return { Component: server, want: () => undefined };
-  let want = () => {};
-  const wanted = new Promise<void>((resolve) => (want = resolve));
+  let resolve = () => {};
+  const wanted = new Promise<void>((settled) => (resolve = settled));
+  const want = () => {
+    unasked.delete(want);
+    resolve();
+  };
+  unasked.add(want);
   // lazy() types its result for class components too (with a ref); these are function components.
   const Component = lazy(() => wanted.then(load).then((loaded) => ({ default: loaded }))) as unknown as FunctionComponent<P>;
-  return { Component, want: () => want() };
+  return { Component, want };
 }
 
-type Region = { hydrated: boolean; counted: boolean };
+type Region = { hydrated: boolean };
 
 function Hydrated({ region, onReady }: { region: Region; onReady?: () => void }) {
   useEffect(() => {
@@ -62,103 +81,35 @@ function Hydrated({ region, onReady }: { region: Region; onReady?: () => void })
   return null;
 }
 
-function count(region: Region) {
-  if (region.hydrated || region.counted) return;
-  region.counted = true;
-  waiting.add(region);
-}
-
-/**
- * The element rendered last time when the new one is of the same component with the same props
- * (plain data, compared as JSON), and whether it changed. A boundary still waiting to hydrate that
- * is handed a new element must hydrate before React can commit the update, so an update of the
- * page (the root's data after a post) would otherwise wait for a region's code that nobody asked for.
- */
-function useSameElement(children: ReactNode): { node: ReactNode; changed: boolean } {
-  const last = useRef<{ node: ReactNode; type: unknown; key: string | null } | null>(null);
-  const type = isValidElement(children) ? children.type : null;
-  const key = isValidElement(children) ? JSON.stringify(children.props) : null;
-  if (last.current && key !== null && last.current.type === type && last.current.key === key)
-    return { node: last.current.node, changed: false };
-  const changed = last.current !== null;
-  last.current = { node: children, type, key };
-  return { node: children, changed };
-}
-
-export function LaterRegion({
-  children,
-  demand,
-  when = "seen",
-}: {
-  children: ReactNode;
-  demand?: { want: () => void };
-  /** For a region loaded on demand: "seen" (in view), or only once "used". */
-  when?: "seen" | "used";
-}) {
-  const [region] = useState<Region>(() => ({ hydrated: false, counted: false }));
+export function LaterRegion({ children, demand }: { children: ReactNode; demand?: { want: () => void } }) {
+  const [region] = useState<Region>(() => ({ hydrated: false }));
   const [ready, setReady] = useState(false);
-  const element = useRef<HTMLDivElement>(null);
-  const { node, changed } = useSameElement(children);
-  // Mounted by a client navigation (the page's first pass was done by then), or given new data
-  // before its code came: its code loads at once (an update of the page waits for it).
   const [mountedLater] = useState(() => firstPassDone);
-  // React cannot commit any change of Remix's state (a navigation, a fetcher's post, a
-  // revalidation) while a boundary is still waiting for code: Remix's contexts change, and React
-  // cannot tell whether anything inside the waiting boundary reads them. Such an update asks for
-  // the region's code, which then loads beside the request.
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
-  if (demand && (mountedLater || changed || busy)) demand.want();
+  if (demand && (mountedLater || busy)) demand.want();
 
   useEffect(() => {
-    if (!demand) count(region);
+    if (!demand && !region.hydrated) waiting.add(region);
     return () => {
       waiting.delete(region);
-      region.counted = false;
       // StrictMode (vite dev) unmounts and mounts every effect once more in the same task: a
       // region it mounts again is counted again before this runs.
       queueMicrotask(settle);
     };
   }, [region, demand]);
 
-  useEffect(() => {
-    const node = element.current;
-    if (!demand || !node || region.hydrated) return;
-    const start = () => {
-      count(region);
-      demand.want();
-      stop();
-    };
-    const events = ["pointerover", "focusin", "touchstart"] as const;
-    for (const type of events) node.addEventListener(type, start, { passive: true });
-    const seen =
-      when === "seen" && "IntersectionObserver" in window
-        ? new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && start())
-        : null;
-    seen?.observe(node);
-    function stop() {
-      for (const type of events) node!.removeEventListener(type, start);
-      seen?.disconnect();
-    }
-    return stop;
-  }, [region, demand, when]);
-
   const onReady = useCallback(() => setReady(true), []);
-  // The same element while the data is the same: React leaves a waiting boundary alone.
   const content = useMemo(
     () => (
       <Suspense fallback={null}>
-        {node}
+        {children}
         <Hydrated region={region} onReady={demand ? onReady : undefined} />
       </Suspense>
     ),
-    [node, region, demand, onReady],
+    [children, region, demand, onReady],
   );
   if (!demand) return content;
-  return (
-    <div ref={element} data-region={ready ? "ready" : "waiting"}>
-      {content}
-    </div>
-  );
+  return <div data-region={ready ? "ready" : "waiting"}>{content}</div>;
 }

@@ -28,7 +28,7 @@ import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
-// the reviews once they come into view, the delivery check once the shopper turns to it.
+// the reviews and the delivery check, at the visitor's first interaction.
 const Reviews = onDemand(import.meta.env.SSR ? (await import("~/components/Reviews")).ReviewsSection : null, () =>
   import("~/components/Reviews").then((m) => m.ReviewsSection),
 );
@@ -234,7 +234,7 @@ export default function ProductPage() {
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
-          <LaterRegion demand={Delivery} when="used">
+          <LaterRegion demand={Delivery}>
             <Delivery.Component check={delivery} madeToOrder={item.madeToOrder} />
           </LaterRegion>
 
