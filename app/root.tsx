@@ -19,7 +19,7 @@ import type { ReactNode } from "react";
 import { lazy, Suspense, useEffect } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Header } from "~/components/Header";
-import { LaterRegion, onDemand, regionsHydrated } from "~/components/LaterRegion";
+import { LaterRegion, onDemand, pageHydrated } from "~/components/LaterRegion";
 import { hasPendingPage, useSlowNavigationTarget } from "~/hooks/useSlowNavigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -179,7 +179,8 @@ export default function App() {
   // A marker for browser tests (and CSS) that the page has hydrated and is interactive, its regions
   // below the fold included (components/LaterRegion).
   useEffect(() => {
-    void regionsHydrated().then(() => (document.documentElement.dataset.hydrated = "true"));
+    pageHydrated();
+    document.documentElement.dataset.hydrated = "true";
   }, []);
   // docs/product.md: the page scrolls to the top on every route change. ScrollRestoration does this as the
   // new page commits; a page whose content arrives after that (a slow list swapping out its

@@ -1,40 +1,24 @@
-// A region of a page below the fold, as a <Suspense> boundary of its own. React 18 hydrates a
-// boundary the server rendered after the rest of the page, at a lower priority and in slices that
-// yield to the browser, so the region's work is not part of the page's first hydration; a click or
-// key press inside it before then makes React hydrate that region first (selective hydration).
-// Until then it is the server's HTML: shown, its links and forms working as without JavaScript.
-// On the server and in client navigations nothing in it suspends: it renders at once.
-//
-// A region whose code a visitor needs only once they do something (the footer, the product page's
-// reviews and delivery check, the home page's newsletter form) is also loaded on demand (`demand`,
-// made by `onDemand`): on a page the server rendered, the browser fetches that code at the
-// visitor's first scroll, touch, pointer move or key press, and React hydrates the region then.
-// A page nobody touches never downloads it. Until then the region is the server's HTML, as above.
-// React commits no change of Remix's state (a navigation, a fetcher's post) while a boundary still
-// waits for its code, so such a change also asks for it; and a region a client navigation mounts
-// loads at once.
-//
-// The root marks <html data-hydrated> (what browser tests wait for) once every region loaded with
-// the page has hydrated: each counts itself as it mounts and is counted out when its content has
-// hydrated and run its effects. A region loaded on demand is not waited for; its element says
-// `data-region="ready"` once it has hydrated.
+// A region of a page below the fold, as a <Suspense> boundary of its own, hydrated at the visitor's
+// first scroll, touch, pointer move or key press, not with the page: until then it is the server's
+// HTML, shown, its links and forms working as without JavaScript. So a page's first hydration does
+// only what is above the fold, and a page nobody touches never downloads the code of a region that
+// has code of its own (`demand`, made by `onDemand`: the footer, the product page's reviews and
+// delivery check, the home page's newsletter form). Every region opens at the same first interaction:
+// React commits no change of Remix's state (a navigation, a fetcher's post, a route discovered)
+// while a boundary is still waiting (Remix's contexts change, and React cannot tell whether the
+// boundary reads them), so a region that waited for its own trigger held up the whole page. For
+// the same reason a navigation or a fetcher's post opens them too, and a region a client navigation
+// mounts opens at once. Each region's element says `data-region="ready"` once it has hydrated.
 import { useFetchers, useNavigation } from "@remix-run/react";
 import type { ComponentType, FunctionComponent, ReactNode } from "react";
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 
-const waiting = new Set<object>();
-const onAllHydrated: (() => void)[] = [];
 /** False until the root's first pass has committed: a region mounted before then came with the server's HTML. */
 let firstPassDone = false;
 
-function settle() {
-  if (waiting.size === 0) for (const resolve of onAllHydrated.splice(0)) resolve();
-}
-
-/** Called by the root once its first pass has committed: settles once no region of the page waits to hydrate. */
-export function regionsHydrated(): Promise<void> {
+/** Called by the root once its first pass has committed (regions mounted later load at once). */
+export function pageHydrated() {
   firstPassDone = true;
-  return waiting.size === 0 ? Promise.resolve() : new Promise((resolve) => onAllHydrated.push(resolve));
 }
 
 /** Every on-demand load not yet asked for; the visitor's first interaction asks for them all. */
@@ -69,47 +53,33 @@ export function onDemand<P extends object>(server: FunctionComponent<P> | null, 
   return { Component, want };
 }
 
-type Region = { hydrated: boolean };
+/** Its children as they are: what a region below the fold holds when its code is already in the page. */
+function Passthrough({ children }: { children: ReactNode }) {
+  return <>{children}</>;
+}
+/** The gate of every region without code of its own: opened, like the others, at the first interaction. */
+const Later = onDemand<{ children: ReactNode }>(import.meta.env.SSR ? Passthrough : null, () => Promise.resolve(Passthrough));
 
-function Hydrated({ region, onReady }: { region: Region; onReady?: () => void }) {
-  useEffect(() => {
-    region.hydrated = true;
-    waiting.delete(region);
-    onReady?.();
-    settle();
-  }, [region, onReady]);
+function Hydrated({ onReady }: { onReady: () => void }) {
+  useEffect(onReady, [onReady]);
   return null;
 }
 
 export function LaterRegion({ children, demand }: { children: ReactNode; demand?: { want: () => void } }) {
-  const [region] = useState<Region>(() => ({ hydrated: false }));
+  const gate = demand ?? Later;
   const [ready, setReady] = useState(false);
   const [mountedLater] = useState(() => firstPassDone);
   const navigation = useNavigation();
   const fetchers = useFetchers();
   const busy = navigation.state !== "idle" || fetchers.some((f) => f.state !== "idle");
-  if (demand && (mountedLater || busy)) demand.want();
-
-  useEffect(() => {
-    if (!demand && !region.hydrated) waiting.add(region);
-    return () => {
-      waiting.delete(region);
-      // StrictMode (vite dev) unmounts and mounts every effect once more in the same task: a
-      // region it mounts again is counted again before this runs.
-      queueMicrotask(settle);
-    };
-  }, [region, demand]);
-
+  if (mountedLater || busy) gate.want();
   const onReady = useCallback(() => setReady(true), []);
-  const content = useMemo(
-    () => (
+  return (
+    <div data-region={ready ? "ready" : "waiting"}>
       <Suspense fallback={null}>
-        {children}
-        <Hydrated region={region} onReady={demand ? onReady : undefined} />
+        {demand ? children : <Later.Component>{children}</Later.Component>}
+        <Hydrated onReady={onReady} />
       </Suspense>
-    ),
-    [children, region, demand, onReady],
+    </div>
   );
-  if (!demand) return content;
-  return <div data-region={ready ? "ready" : "waiting"}>{content}</div>;
 }
