@@ -16,7 +16,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useMemo } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Header } from "~/components/Header";
 import { LaterRegion, onDemand, pageHydrated } from "~/components/LaterRegion";
@@ -148,6 +148,19 @@ function Shell({ children }: { children: ReactNode }) {
   const onHome = location.pathname === "/";
   const admin = useLogoClicks(onHome);
   const askedWithoutScript = onHome && new URLSearchParams(location.search).has("admin-access");
+  // Made again only when its data changes: the footer may still wait for the visitor's first
+  // interaction (components/LaterRegion), and a new element from an update of the shell's own
+  // state (the cart count, the logo's clicks) would make React draw it anew.
+  const footerCategories = root?.footerCategories;
+  const year = root?.year;
+  const footer = useMemo(
+    () => (
+      <LaterRegion demand={Footer}>
+        <Footer.Component categories={footerCategories ?? []} year={year ?? new Date().getFullYear()} />
+      </LaterRegion>
+    ),
+    [footerCategories, year],
+  );
   if (useBareLayout()) {
     return (
       <>
@@ -167,9 +180,7 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
-      <LaterRegion demand={Footer}>
-        <Footer.Component categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
-      </LaterRegion>
+      {footer}
       <Toasts toasts={root?.toasts ?? []} />
     </>
   );
