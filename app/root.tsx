@@ -16,10 +16,10 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, useMemo } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Header } from "~/components/Header";
-import { LaterRegion, onDemand, regionsHydrated } from "~/components/LaterRegion";
+import { LaterRegion, onDemand, pageHydrated } from "~/components/LaterRegion";
 import { hasPendingPage, useSlowNavigationTarget } from "~/hooks/useSlowNavigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -84,7 +84,7 @@ const AdminAccessDialog = import.meta.env.SSR
   ? (await import("~/components/AdminAccess")).AdminAccessDialog
   : lazy(() => import("~/components/AdminAccess").then((m) => ({ default: m.AdminAccessDialog })));
 
-/** The footer, below every page's fold: its code loads once it comes into view (components/LaterRegion). */
+/** The footer, below every page's fold: its code loads at the visitor's first interaction (components/LaterRegion). */
 const Footer = onDemand(import.meta.env.SSR ? (await import("~/components/Footer")).Footer : null, () =>
   import("~/components/Footer").then((m) => m.Footer),
 );
@@ -148,6 +148,19 @@ function Shell({ children }: { children: ReactNode }) {
   const onHome = location.pathname === "/";
   const admin = useLogoClicks(onHome);
   const askedWithoutScript = onHome && new URLSearchParams(location.search).has("admin-access");
+  // Made again only when its data changes: the footer may still wait for the visitor's first
+  // interaction (components/LaterRegion), and a new element from an update of the shell's own
+  // state (the cart count, the logo's clicks) would make React draw it anew.
+  const footerCategories = root?.footerCategories;
+  const year = root?.year;
+  const footer = useMemo(
+    () => (
+      <LaterRegion demand={Footer}>
+        <Footer.Component categories={footerCategories ?? []} year={year ?? new Date().getFullYear()} />
+      </LaterRegion>
+    ),
+    [footerCategories, year],
+  );
   if (useBareLayout()) {
     return (
       <>
@@ -167,9 +180,7 @@ function Shell({ children }: { children: ReactNode }) {
       <main id="main" className="flex-1 pt-16 print:pt-0">
         {children}
       </main>
-      <LaterRegion demand={Footer}>
-        <Footer.Component categories={root?.footerCategories ?? []} year={root?.year ?? new Date().getFullYear()} />
-      </LaterRegion>
+      {footer}
       <Toasts toasts={root?.toasts ?? []} />
     </>
   );
@@ -179,7 +190,8 @@ export default function App() {
   // A marker for browser tests (and CSS) that the page has hydrated and is interactive, its regions
   // below the fold included (components/LaterRegion).
   useEffect(() => {
-    void regionsHydrated().then(() => (document.documentElement.dataset.hydrated = "true"));
+    pageHydrated();
+    document.documentElement.dataset.hydrated = "true";
   }, []);
   // docs/product.md: the page scrolls to the top on every route change. ScrollRestoration does this as the
   // new page commits; a page whose content arrives after that (a slow list swapping out its

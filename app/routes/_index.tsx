@@ -17,7 +17,7 @@ import { HIGH_PRIORITY } from "~/utils/images";
 import { NewsletterSchema } from "~/utils/schemas";
 import { seoMeta, siteUrlFrom } from "~/utils/seo";
 
-/** The newsletter form, at the foot of the page: its code loads once it comes into view (components/LaterRegion). */
+/** The newsletter form, at the foot of the page: its code loads at the visitor's first interaction (components/LaterRegion). */
 const Newsletter = onDemand(import.meta.env.SSR ? (await import("~/components/Newsletter")).Newsletter : null, () =>
   import("~/components/Newsletter").then((m) => m.Newsletter),
 );

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import type { FormEvent } from "react";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { HeartIcon } from "~/components/icons";
 import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/service-icons";
 import { LaterRegion, onDemand } from "~/components/LaterRegion";
@@ -28,7 +28,7 @@ import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
-// the reviews once they come into view, the delivery check once the shopper turns to it.
+// the reviews and the delivery check, at the visitor's first interaction.
 const Reviews = onDemand(import.meta.env.SSR ? (await import("~/components/Reviews")).ReviewsSection : null, () =>
   import("~/components/Reviews").then((m) => m.ReviewsSection),
 );
@@ -120,6 +120,40 @@ export default function ProductPage() {
   const waiting = useFirstAddInFlight();
   const busy = fetcher.state !== "idle";
   const error = fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
+
+  // The regions below the fold, made again only when their data changes: a region still waiting
+  // for the visitor's first interaction (components/LaterRegion) must not be handed a new element
+  // by an update of the page's own state (the quantity), which would make React draw it anew.
+  const deliveryRegion = useMemo(
+    () => (
+      <LaterRegion demand={Delivery}>
+        <Delivery.Component check={delivery} madeToOrder={item.madeToOrder} />
+      </LaterRegion>
+    ),
+    [delivery, item.madeToOrder],
+  );
+  const reviewsRegion = useMemo(
+    () => (
+      <LaterRegion demand={Reviews}>
+        <Reviews.Component slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
+      </LaterRegion>
+    ),
+    [item.slug, reviews.data, reviews.viewer],
+  );
+  const relatedRegion = useMemo(
+    () =>
+      related.length ? (
+        <LaterRegion>
+          <section className="container-page py-10">
+            <h2 className="text-2xl font-semibold">Related Products</h2>
+            <div className="mt-6">
+              <ProductGrid items={related} />
+            </div>
+          </section>
+        </LaterRegion>
+      ) : null,
+    [related],
+  );
 
   // A new product starts again at quantity 1 (and the tab follows the URL, so it resets too).
   useEffect(() => setQuantity(1), [item.slug]);
@@ -234,9 +268,7 @@ export default function ProductPage() {
           <div className="mt-3">
             <WishlistButton itemId={item.id} saved={saved} />
           </div>
-          <LaterRegion demand={Delivery} when="used">
-            <Delivery.Component check={delivery} madeToOrder={item.madeToOrder} />
-          </LaterRegion>
+          {deliveryRegion}
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
             <li className="card flex items-start gap-3 p-4">
@@ -291,20 +323,9 @@ export default function ProductPage() {
         </div>
       </section>
 
-      <LaterRegion demand={Reviews}>
-        <Reviews.Component slug={item.slug} data={reviews.data} viewer={reviews.viewer} />
-      </LaterRegion>
+      {reviewsRegion}
 
-      {related.length ? (
-        <LaterRegion>
-          <section className="container-page py-10">
-            <h2 className="text-2xl font-semibold">Related Products</h2>
-            <div className="mt-6">
-              <ProductGrid items={related} />
-            </div>
-          </section>
-        </LaterRegion>
-      ) : null}
+      {relatedRegion}
     </>
   );
 }
