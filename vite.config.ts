@@ -75,6 +75,9 @@ export default defineConfig({
           v3_throwAbortReason: true,
           v3_singleFetch: true,
           v3_lazyRouteDiscovery: true,
+          // `npm run dev`: Vite bundles every dependency the routes import before the first page,
+          // instead of finding some while serving it and reloading the page under the visitor.
+          unstable_optimizeDeps: true,
         },
       }),
     tsconfigPaths(),

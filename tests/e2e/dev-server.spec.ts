@@ -2,7 +2,9 @@
 // development server (remix vite:dev, over a database of its own) serves the home page and a
 // product page, and React in the browser hydrates them without a hydration warning or any console
 // error (React's development build reports every mismatch between the server's HTML and the
-// browser's first render, which the production build does not).
+// browser's first render, which the production build does not). Vite bundles the dependencies
+// afresh (--force), as on a fresh clone, and must find them all before the first page: one found
+// later reloads the page under the visitor, with a second copy of React Router beside the first.
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -29,7 +31,7 @@ test.beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-dev-"));
   const port: number = await freePort();
   origin = `http://localhost:${port}`;
-  server = spawn(path.join(root, "node_modules", ".bin", "remix"), ["vite:dev", "--port", String(port), "--strictPort"], {
+  server = spawn(path.join(root, "node_modules", ".bin", "remix"), ["vite:dev", "--port", String(port), "--strictPort", "--force"], {
     cwd: root,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -74,5 +76,6 @@ for (const pagePath of PAGES) {
     await page.goto(`${origin}${pagePath}`, { timeout: 90_000 });
     await expect(page.locator("main#main")).toBeVisible();
     expect(warnings, `hydration warnings on ${pagePath}`).toEqual([]);
+    expect(log, "Vite found a dependency after the start").not.toMatch(/new dependencies optimized|optimized dependencies changed/);
   });
 }
