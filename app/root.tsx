@@ -197,8 +197,14 @@ export default function App() {
   // new page commits; a page whose content arrives after that (a slow list swapping out its
   // skeleton) could leave the browser's scroll anchoring holding the old position, so the top
   // is asserted once more after paint. Back and forward keep their restored positions.
-  const { pathname } = useLocation();
+  const { pathname, key } = useLocation();
   const navigationType = useNavigationType();
+  // The location the page shows: the browser's address changes as a navigation completes, and
+  // React draws the new page a moment later (a transition). Browser tests wait for this to match
+  // history.state's key before they read the page (tests/support/e2e/fixtures.ts).
+  useEffect(() => {
+    document.documentElement.dataset.location = key;
+  }, [key]);
   useEffect(() => {
     if (navigationType !== "POP" && !window.location.hash) window.scrollTo(0, 0);
   }, [pathname, navigationType]);

@@ -9,7 +9,7 @@
 // never changed by a test using it: it places no orders and keeps its profile, password and
 // email. A test that changes any of those, or needs a customer with no history, makes its own
 // (signedInCustomer / createCustomer in ./customers.ts).
-import { test as base, expect } from "@playwright/test";
+import { test as base, expect as baseExpect } from "@playwright/test";
 import type { BrowserContext, Page } from "@playwright/test";
 import { BASE_URL } from "../../../playwright.config";
 import type { Account } from "./customers";
@@ -127,6 +127,31 @@ export const test = base.extend<
     const cleared = await page.request.delete("/api/cart/clear", { headers: postHeaders(testInfo) });
     expect(cleared.status(), "the worker customer's cart emptied").toBe(200);
     await use(workerCustomer.account);
+  },
+});
+
+/**
+ * With JavaScript, the address bar changes as a navigation completes and React draws the new page
+ * a moment later (a transition): a page read right after `toHaveURL` could still be the old one.
+ * So `expect(page).toHaveURL(…)` also waits until the page shows the location the address names
+ * (the root marks <html data-location> with the key history.state holds).
+ */
+const expect = baseExpect.extend({
+  async toHaveURL(page: Page, url: Parameters<ReturnType<typeof baseExpect<Page>>["toHaveURL"]>[0], options?: { timeout?: number; ignoreCase?: boolean }) {
+    const assertion = this.isNot ? baseExpect(page).not : baseExpect(page);
+    try {
+      await assertion.toHaveURL(url, options);
+    } catch (error) {
+      return { pass: this.isNot, name: "toHaveURL", message: () => (error as Error).message };
+    }
+    if (!this.isNot && (await page.locator("html[data-hydrated]").count()) > 0) {
+      await page.waitForFunction(
+        () => document.documentElement.dataset.location === ((history.state as { key?: string } | null)?.key ?? "default"),
+        undefined,
+        { timeout: options?.timeout ?? this.timeout },
+      );
+    }
+    return { pass: !this.isNot, name: "toHaveURL", message: () => "" };
   },
 });
 
