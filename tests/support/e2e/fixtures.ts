@@ -136,8 +136,9 @@ export const test = base.extend<
  * So `expect(page).toHaveURL(…)` also waits until the page shows the location the address names
  * (the root marks <html data-location> with the key history.state holds).
  */
+type ExpectedURL = Parameters<ReturnType<typeof baseExpect<Page>>["toHaveURL"]>[0];
 const expect = baseExpect.extend({
-  async toHaveURL(page: Page, url: Parameters<ReturnType<typeof baseExpect<Page>>["toHaveURL"]>[0], options?: { timeout?: number; ignoreCase?: boolean }) {
+  async toHaveURL(page: Page, url: ExpectedURL, options?: { timeout?: number; ignoreCase?: boolean }) {
     const assertion = this.isNot ? baseExpect(page).not : baseExpect(page);
     try {
       await assertion.toHaveURL(url, options);
