@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Expression, SqlBool } from "kysely";
+import type { Expression, SqlBool, SqliteDatabase } from "kysely";
 import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
@@ -59,7 +59,39 @@ export function createDb(url: string, { writes = sharedWrites }: { writes?: Writ
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: sqlite }), writes), plugins });
+  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: reusingStatements(sqlite) }), writes), plugins });
+}
+
+/** How many prepared statements a SQLite database keeps (the app runs a few hundred distinct queries). */
+const KEPT_STATEMENTS = 1000;
+
+/**
+ * The SQLite database as Kysely sees it, with its prepared statements kept: Kysely prepares every
+ * query it runs, and preparing (parsing and planning the SQL) cost more than running most of a
+ * page's small reads. A statement is reused for the same SQL text, its values bound again at each
+ * run; one still being iterated is never handed out twice (a new one is prepared for that call).
+ * The least recently used go beyond KEPT_STATEMENTS (queries with lists of varying length each
+ * have a text of their own).
+ */
+function reusingStatements(sqlite: Database.Database): SqliteDatabase {
+  const kept = new Map<string, Database.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql: string) {
+      const found = kept.get(sql);
+      if (found?.busy === false) {
+        kept.delete(sql);
+        kept.set(sql, found);
+        return found;
+      }
+      const statement = sqlite.prepare(sql);
+      if (!found) {
+        kept.set(sql, statement);
+        if (kept.size > KEPT_STATEMENTS) kept.delete(kept.keys().next().value!);
+      }
+      return statement;
+    },
+  };
 }
 
 export const db: Db = remember("db", () => createDb(env.DATABASE_URL));
