@@ -24,7 +24,7 @@ import { hasPendingPage, useSlowNavigationTarget } from "~/hooks/useSlowNavigati
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
 import { cartCount } from "~/models/cart.server";
-import { listCategories } from "~/models/catalogue/categories.server";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { wishlistCount } from "~/models/wishlist.server";
 import { useLogoClicks } from "~/hooks/useLogoClicks";
 import { adminConfigured } from "~/web/admin.server";
@@ -54,7 +54,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getUser(request),
     currentCartId(request),
     currentWishlistId(request),
-    listCategories(),
+    storefront.categories(),
     readToasts(request),
   ]);
   // What components read of it (useRootCartData) is typed in utils/cart.

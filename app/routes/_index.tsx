@@ -9,8 +9,7 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { listCategoriesOrDefaults } from "~/models/catalogue/categories.server";
-import { listFeatured } from "~/models/catalogue/products.server";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { subscribe } from "~/models/messages.server";
 import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content";
 import { HIGH_PRIORITY } from "~/utils/images";
@@ -30,7 +29,7 @@ export const meta: MetaFunction = ({ matches }) =>
   });
 
 export async function loader() {
-  const [categories, featured] = await Promise.all([listCategoriesOrDefaults(), listFeatured(4)]);
+  const [categories, featured] = await Promise.all([storefront.categoriesOrDefaults(), storefront.featured(4)]);
   return { categories: categories.slice(0, 3), featured };
 }
 

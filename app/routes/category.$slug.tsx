@@ -5,8 +5,7 @@ import { ListControls } from "~/components/ListControls";
 import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
-import { getCategoryBySlug } from "~/models/catalogue/categories.server";
-import { listCategoryItemsPage } from "~/models/catalogue/products.server";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
 import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
@@ -47,14 +46,14 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
  */
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
-  const category = slug.success ? await getCategoryBySlug(slug.data) : null;
+  const category = slug.success ? await storefront.categoryBySlug(slug.data) : null;
   if (!category) throw notFoundPage("Category Not Found");
   const url = new URL(request.url);
   const searchParams = url.searchParams;
   const paging = parseListQuery(url, STOREFRONT_PAGE);
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
-  const list = await listCategoryItemsPage(category.id, query, paging);
+  const list = await storefront.categoryItemsPage(category.id, query, paging);
   const info = pageInfoOf(paging, list.total);
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data({ category, items: list.rows, info, query, filtersActive, invalid: !parsed.success }, { status: parsed.success ? 200 : 400 });

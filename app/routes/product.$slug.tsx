@@ -12,8 +12,7 @@ import { QuantityInput } from "~/components/QuantityInput";
 import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 import { currentWishlistId, getUserId } from "~/web/visitor.server";
-import { getCategoryById } from "~/models/catalogue/categories.server";
-import { getItemBySlug, listRelated } from "~/models/catalogue/products.server";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { itemAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { deliveryCheck, deliveryInit } from "~/web/delivery.server";
@@ -58,11 +57,11 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
 
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
-  const item = slug.success ? await getItemBySlug(slug.data) : null;
+  const item = slug.success ? await storefront.itemBySlug(slug.data) : null;
   if (!item) throw notFoundPage("Product Not Found");
   const [category, related, saved, available, reviews] = await Promise.all([
-    getCategoryById(item.categoryId),
-    listRelated(item.slug),
+    storefront.categoryById(item.categoryId),
+    storefront.related(item.slug),
     currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
     // Stock less what other customers hold while they pay (ADR 0012).
     getUserId(request).then((userId) => itemAvailability(item, userId)),

@@ -21,8 +21,13 @@ export async function listCategories(db: Db = defaultDb): Promise<Category[]> {
  * or when the database cannot be read (docs/product.md, Catalogue: the defaults remain).
  */
 export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Category[]> {
+  return categoriesOrDefaults(() => listCategories(db));
+}
+
+/** listCategoriesOrDefaults over a given read of the list. */
+export async function categoriesOrDefaults(read: () => Promise<Category[]>): Promise<Category[]> {
   try {
-    const categories = await listCategories(db);
+    const categories = await read();
     return categories.length ? categories : DEFAULT_CATEGORIES;
   } catch (error) {
     console.error("categories could not be read; showing the defaults:", errorMessage(error));

@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { whileCurrent } from "./generation-cache.server";
+
+function setup(ttlMs = 10_000) {
+  const state = { generation: 1 as number | null, now: 0, reads: 0 };
+  const read = whileCurrent(
+    async (id: number) => {
+      state.reads++;
+      return { id, read: state.reads, nested: { list: [id] } };
+    },
+    { ttlMs, maxEntries: 2, generation: () => state.generation, now: () => state.now },
+  );
+  return { state, read };
+}
+
+describe("whileCurrent", () => {
+  it("answers again from what it kept while the generation stays and the time is short", async () => {
+    const { state, read } = setup();
+    expect((await read(1)).read).toBe(1);
+    state.now = 9_999;
+    expect((await read(1)).read).toBe(1);
+    expect((await read(2)).read).toBe(2);
+    expect(state.reads).toBe(2);
+  });
+
+  it("reads again once the generation moved (a write) or the time ran out", async () => {
+    const { state, read } = setup();
+    await read(1);
+    state.generation = 2;
+    expect((await read(1)).read).toBe(2);
+    state.now = 10_000;
+    expect((await read(1)).read).toBe(3);
+  });
+
+  it("keeps nothing while the generation is unknown, nor what a write overlapped", async () => {
+    const { state, read } = setup();
+    state.generation = null;
+    await read(1);
+    await read(1);
+    expect(state.reads).toBe(2);
+    state.generation = 5;
+    const racing = whileCurrent(
+      async () => {
+        state.generation = 6; // a write began while this was read
+        return ++state.reads;
+      },
+      { generation: () => state.generation },
+    );
+    await racing();
+    expect(await racing()).toBe(state.reads);
+    expect(state.reads).toBe(4);
+  });
+
+  it("drops the least recently used beyond its size, and hands out frozen answers", async () => {
+    const { state, read } = setup();
+    await read(1);
+    await read(2);
+    await read(1);
+    await read(3); // drops 2
+    await read(1);
+    expect(state.reads).toBe(3);
+    await read(2);
+    expect(state.reads).toBe(4);
+    const answer = await read(1);
+    expect(Object.isFrozen(answer.nested.list)).toBe(true);
+  });
+});

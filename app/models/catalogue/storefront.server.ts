@@ -1,0 +1,24 @@
+// The catalogue reads of the storefront's pages (the root's footer, home, category and product
+// pages), kept while the data generation is current (lib/generation-cache.server): every page a
+// visitor with a cookie opens asks for them again, and they change only when the staff write.
+import { whileCurrent } from "~/lib/generation-cache.server";
+import type { CategoryQuery } from "~/utils/catalogue-schemas";
+import type { RowWindow } from "~/lib/paging.server";
+import { categoriesOrDefaults, getCategoryById, getCategoryBySlug, listCategories } from "./categories.server";
+import { getItemBySlug, listCategoryItemsPage, listFeatured, listRelated } from "./products.server";
+
+const categories = whileCurrent(() => listCategories());
+
+export const storefront = {
+  categories,
+  /** the categories, or the built-in defaults (categoriesOrDefaults) */
+  categoriesOrDefaults: () => categoriesOrDefaults(categories),
+  categoryBySlug: whileCurrent((slug: string) => getCategoryBySlug(slug)),
+  categoryById: whileCurrent((id: number) => getCategoryById(id)),
+  categoryItemsPage: whileCurrent((categoryId: number, query: CategoryQuery, window: RowWindow) =>
+    listCategoryItemsPage(categoryId, query, window),
+  ),
+  itemBySlug: whileCurrent((slug: string) => getItemBySlug(slug)),
+  featured: whileCurrent((limit: number) => listFeatured(limit)),
+  related: whileCurrent((slug: string) => listRelated(slug)),
+};

@@ -1,0 +1,38 @@
+// The storefront's kept catalogue reads (models/catalogue/storefront.server): a page rendered for a
+// visitor with a cookie shows every write at once, as a fresh read would.
+import { beforeAll, describe, expect, it } from "vitest";
+import { ready } from "~/lib/boot.server";
+import { db } from "~/lib/db.server";
+import { whenListening } from "~/lib/write-watch.server";
+import { storefront } from "~/models/catalogue/storefront.server";
+import { createTestItem } from "../support/items";
+
+beforeAll(async () => {
+  await ready;
+  await whenListening();
+});
+
+describe("storefront catalogue reads", () => {
+  it("answer what was written since, categories and products alike", async () => {
+    const [first] = await storefront.categories();
+    expect(first).toBeDefined();
+    await db.updateTable("categories").set({ title: "Kept Title Check" }).where("id", "=", first!.id).execute();
+    expect((await storefront.categories())[0]!.title).toBe("Kept Title Check");
+    expect((await storefront.categoryBySlug(first!.slug))!.title).toBe("Kept Title Check");
+    await db.updateTable("categories").set({ title: first!.title }).where("id", "=", first!.id).execute();
+    expect((await storefront.categories())[0]!.title).toBe(first!.title);
+
+    const id = await createTestItem("kept-read-check", { price: 1000, stock: 2 });
+    const before = await storefront.itemBySlug("kept-read-check");
+    expect(before).toMatchObject({ id, price: 1000, inStock: true });
+    await db.updateTable("items").set({ price: 1500, stock: 0 }).where("id", "=", id).execute();
+    expect(await storefront.itemBySlug("kept-read-check")).toMatchObject({ price: 1500, inStock: false });
+  });
+
+  it("hands out the same frozen answer while nothing was written", async () => {
+    const a = await storefront.categories();
+    const b = await storefront.categories();
+    expect(b).toBe(a);
+    expect(Object.isFrozen(a[0])).toBe(true);
+  });
+});
