@@ -1,11 +1,13 @@
 // The catalogue reads of the storefront's pages (the root's footer, home, category and product
-// pages), kept while the data generation is current (lib/generation-cache.server): every page a
+// pages, the product page's reviews), kept while the data generation is current (lib/generation-cache.server): every page a
 // visitor with a cookie opens asks for them again, and they change only when the staff write.
 import { whileCurrent } from "~/lib/generation-cache.server";
 import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import type { RowWindow } from "~/lib/paging.server";
 import { categoriesOrDefaults, getCategoryById, getCategoryBySlug, listCategories } from "./categories.server";
 import { getItemBySlug, listCategoryItemsPage, listFeatured, listRelated } from "./products.server";
+import { productReviews } from "~/models/reviews/read.server";
+import type { ReviewListQuery } from "~/utils/review-schemas";
 
 const categories = whileCurrent(() => listCategories());
 
@@ -21,4 +23,6 @@ export const storefront = {
   itemBySlug: whileCurrent((slug: string) => getItemBySlug(slug)),
   featured: whileCurrent((limit: number) => listFeatured(limit)),
   related: whileCurrent((slug: string) => listRelated(slug)),
+  /** a product's reviews page as everyone sees it (who is looking is reviewViewer's) */
+  reviews: whileCurrent((itemId: number, query: ReviewListQuery) => productReviews(itemId, query)),
 };
