@@ -3,7 +3,7 @@
 // while the latest scheduled backup failed, until one succeeds.
 import { z } from "zod";
 import type { Db } from "../db.server";
-import { nowIso } from "../db.server";
+import { db as processDb, nowIso } from "../db.server";
 
 const LAST_SUCCESS = "backup-last-success";
 const LAST_FAILURE = "backup-last-failure";
@@ -47,7 +47,7 @@ export interface BackupAlert {
 }
 
 /** The banner's content while the latest scheduled backup failed; null while it succeeded (or none ran). */
-export async function backupAlert(db: Db): Promise<BackupAlert | null> {
+export async function backupAlert(db: Db = processDb): Promise<BackupAlert | null> {
   const [success, failure] = await Promise.all([read(db, LAST_SUCCESS, SuccessSchema), read(db, LAST_FAILURE, FailureSchema)]);
   if (!failure || (success && success.at >= failure.at)) return null;
   return { failedAt: failure.at, reason: failure.reason, lastGoodAt: success?.at ?? null };
