@@ -30,10 +30,10 @@ const root = path.resolve(__dirname, "../..");
 const HOUR = 60 * 60 * 1000;
 let backup: BackupMade;
 
-async function withDb<T>(storage: ShopStorage, use: (db: Db) => Promise<T>): Promise<T> {
+async function withDb<T>(storage: ShopStorage, work: (db: Db) => Promise<T>): Promise<T> {
   const other = createDb(storage.databaseUrl);
   try {
-    return await use(other);
+    return await work(other);
   } finally {
     await other.destroy();
   }
