@@ -52,7 +52,10 @@ interface Made {
 
 let admin = "";
 
-/** One round of a shop's business: a delivered cash order with its review, an online order paid then cancelled (refunded), a new product with an uploaded image. */
+/**
+ * One round of a shop's business: a delivered cash order with its review, an online order paid then
+ * cancelled (refunded), a new product with an uploaded image.
+ */
 async function doBusiness(tag: string, shade: number): Promise<Made> {
   const customer = await newCustomer(tag);
   const browser = cookieJar(await call(login.action, formRequest("/login", { email: customer.email, password: PASSWORD })));
