@@ -13,7 +13,7 @@ export function BackupAlert({ alert }: { alert: BackupAlertView | null }) {
   return (
     <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900" data-testid="backup-alert">
       <p className="font-semibold">
-        The last backup failed, at <time dateTime={alert.failedAt}>{formatDateTime(alert.failedAt)}</time>
+        The last scheduled backup failed, at <time dateTime={alert.failedAt}>{formatDateTime(alert.failedAt)}</time>
       </p>
       <p className="mt-1 break-words">{alert.reason}</p>
       <p className="mt-1">

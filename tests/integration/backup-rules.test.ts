@@ -171,6 +171,19 @@ describe("what a restore refuses", () => {
   }, 60_000);
 });
 
+describe("what a backup cut short leaves", () => {
+  it("only a hidden partial file, never a backup's name, cleared by a backup a day later", async () => {
+    const dir = backupDir("partial");
+    const old = path.join(dir, ".shop-2026-11-27T010000Z-m0026.tar.1a2b3c4d.partial");
+    const fresh = path.join(dir, ".shop-2026-11-29T010000Z-m0026.tar.5e6f7a8b.partial");
+    for (const file of [old, fresh]) fs.writeFileSync(file, "half a backup");
+    const twoDaysAgo = new Date(Date.now() - 48 * HOUR);
+    fs.utimesSync(old, twoDaysAgo, twoDaysAgo);
+    const made = await createBackup(shopStorage(), dir);
+    expect(fs.readdirSync(dir).sort()).toEqual([path.basename(fresh), path.basename(made.file)].sort());
+  });
+});
+
 describe("an older backup", () => {
   it("is migrated forward to this version's migrations as it is restored", async () => {
     const names = Object.keys(migrations);
@@ -244,7 +257,7 @@ describe("the schedule", () => {
     expect(page.backup).toEqual(alert);
     const html = renderToStaticMarkup(createElement(BackupAlert, { alert }));
     expect(html).toContain('role="alert"');
-    expect(html).toContain("The last backup failed, at");
+    expect(html).toContain("The last scheduled backup failed, at");
     expect(html).toContain(`dateTime="${alert!.failedAt}"`);
     expect(html).toContain("The last good backup was made at");
 

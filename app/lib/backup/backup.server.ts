@@ -89,7 +89,9 @@ export async function createBackup(storage: ShopStorage, dir: string, at = new D
   const postgres = isPostgresUrl(storage.databaseUrl);
   // SQLite's image files are hard-linked into the work folder, so it sits beside them (one file system).
   const workRoot = postgres ? dir : storage.dataDir;
-  await clearStaleWork(workRoot);
+  // Partial files (a backup cut short) are in `dir`, work folders in `workRoot`: both cleared of old leftovers.
+  await clearStaleWork(dir);
+  if (workRoot !== dir) await clearStaleWork(workRoot);
   const work = await fsp.mkdtemp(path.join(workRoot, ".backup-"));
   try {
     const entries: { name: string; file: string }[] = [];
