@@ -18,7 +18,8 @@ import { ready } from "~/lib/boot.server";
 import type { Db } from "~/lib/db.server";
 import { createDb, db, toCount } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
-import { BACKUP_LEASE, BACKUP_RETRY_MS, backupIfDue } from "~/lib/housekeeping.server";
+import { BACKUP_LEASE, BACKUP_RETRY_MS, backupIfDue, startWorker } from "~/lib/housekeeping.server";
+import { WORKER_ID } from "~/lib/outbox.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import * as dashboard from "~/routes/admin._index";
 import { grantAdmin } from "~/web/sign-in.server";
@@ -267,5 +268,29 @@ describe("the schedule", () => {
     expect(retried).toMatchObject({ ok: true });
     expect(await backupAlert()).toBeNull();
     expect(asRecord((await call(dashboard.loader, getRequest("/admin", { Cookie: admin }))).body).backup).toBeNull();
+  });
+
+  it("a server's worker with BACKUP_DIR and BACKUP_EVERY_HOURS makes its turn's backup beside its mail loop", async () => {
+    await db.deleteFrom("leases").where("name", "=", BACKUP_LEASE).execute();
+    const dir = backupDir("worker");
+    env.BACKUP_DIR = dir;
+    env.BACKUP_EVERY_HOURS = 12;
+    const worker = startWorker(db);
+    try {
+      const lease = () => db.selectFrom("leases").select("holder").where("name", "=", BACKUP_LEASE).executeTakeFirst();
+      const deadline = Date.now() + 15_000;
+      while (
+        Date.now() < deadline &&
+        !(fs.readdirSync(dir).some((name) => name.endsWith(".tar")) && (await lease())?.holder === WORKER_ID)
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(fs.readdirSync(dir).filter((name) => name.endsWith(".tar"))).toHaveLength(1);
+      expect((await lease())?.holder).toBe(WORKER_ID);
+    } finally {
+      await worker.stop();
+      env.BACKUP_DIR = undefined;
+      env.BACKUP_EVERY_HOURS = undefined;
+    }
   });
 });
