@@ -24,7 +24,9 @@ try {
   const restored = await restoreBackup(file, shopStorage(), { replace });
   const { manifest, migrated, images } = restored;
   const forward = migrated.length ? `; migrated forward: ${migrated.join(", ")}` : "";
-  console.info(`restored ${file}, taken ${manifest.createdAt} (${manifest.database}, ${images} image files)${forward}`);
+  const what =
+    manifest.imageStore === "disk" ? `${manifest.database}, ${images} image files` : `${manifest.database}, images in the database`;
+  console.info(`restored ${file}, taken ${manifest.createdAt} (${what})${forward}`);
 } catch (error) {
   const refusal = error as { name?: string; message?: string; exitCode?: number } | null;
   if (refusal?.name === "BackupRefusal" || refusal?.name === "DamagedBackup") {
