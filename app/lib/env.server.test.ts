@@ -136,4 +136,27 @@ describe("parseEnv", () => {
       expect(() => parseEnv({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be 0, 1, or a comma-separated list/);
     }
   });
+
+  it("reads the backup settings: none scheduled by default; a schedule needs its folder; whole hours and counts only", () => {
+    const defaults = parseEnv({});
+    expect([defaults.BACKUP_DIR, defaults.BACKUP_EVERY_HOURS, defaults.BACKUP_KEEP_DAILY, defaults.BACKUP_KEEP_WEEKLY]).toEqual([
+      undefined,
+      undefined,
+      7,
+      4,
+    ]);
+    const set = { BACKUP_DIR: "/var/backups/shop", BACKUP_EVERY_HOURS: "6", BACKUP_KEEP_DAILY: "14", BACKUP_KEEP_WEEKLY: "0" };
+    expect(parseEnv(set)).toMatchObject({
+      BACKUP_DIR: "/var/backups/shop",
+      BACKUP_EVERY_HOURS: 6,
+      BACKUP_KEEP_DAILY: 14,
+      BACKUP_KEEP_WEEKLY: 0,
+    });
+    expect(() => parseEnv({ BACKUP_EVERY_HOURS: "24" })).toThrow(/^Invalid environment: BACKUP_EVERY_HOURS needs BACKUP_DIR/);
+    for (const bad of ["0", "1.5", "169", "daily"]) {
+      expect(() => parseEnv({ BACKUP_DIR: "/b", BACKUP_EVERY_HOURS: bad })).toThrow(/BACKUP_EVERY_HOURS/);
+    }
+    expect(() => parseEnv({ BACKUP_KEEP_DAILY: "0" })).toThrow(/BACKUP_KEEP_DAILY/);
+    expect(() => parseEnv({ BACKUP_KEEP_WEEKLY: "-1" })).toThrow(/BACKUP_KEEP_WEEKLY/);
+  });
 });

@@ -91,6 +91,13 @@ const EnvSchema = z.object({
         ),
       ),
   ),
+  /** where `npm run backup` and the scheduled backups write their files (app/lib/backup/backup.server.ts) */
+  BACKUP_DIR: optional(z.string().optional()),
+  /** hours between scheduled backups, taken by one server at a time (the "backup" lease); unset: none are scheduled */
+  BACKUP_EVERY_HOURS: optional(z.coerce.number().int("BACKUP_EVERY_HOURS must be a whole number of hours").min(1).max(168).optional()),
+  /** how many days' newest backups the schedule keeps in BACKUP_DIR, and how many weeks' */
+  BACKUP_KEEP_DAILY: optional(z.coerce.number().int().min(1).max(366).default(7)),
+  BACKUP_KEEP_WEEKLY: optional(z.coerce.number().int().min(0).max(520).default(4)),
   /** 1 (default): this server runs the mail outbox's worker and housekeeping; 0: `npm run worker` runs them elsewhere */
   MAIL_WORKER: optional(z.enum(["0", "1"]).default("1")).transform((v) => v === "1"),
   /** Whether any proxy is trusted; server/index.ts reads which (app/lib/proxy-trust.ts). */
@@ -122,6 +129,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new StartupError(`Invalid environment: ${problems}`);
   }
   const env = result.data;
+  if (env.BACKUP_EVERY_HOURS !== undefined && !env.BACKUP_DIR) {
+    throw new StartupError("Invalid environment: BACKUP_EVERY_HOURS needs BACKUP_DIR, the folder the scheduled backups are written to");
+  }
   if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
     throw new StartupError("Invalid environment: set both RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET, or neither");
   }

@@ -3,6 +3,9 @@
 // holds (an expired one stopped counting when it expired; ADRs 0023 and 0019).
 // Runs once an hour across every server: the worker that takes the "housekeeping" lease for the
 // hour runs it (app/lib/outbox.server.ts's worker, in each server or alone with `npm run worker`).
+// The scheduled backups (BACKUP_EVERY_HOURS) go the same way, under a "backup" lease of their own.
+import type { BackupSchedule, ScheduledOutcome } from "./backup/backup.server";
+import { backupSchedule, runScheduledBackup } from "./backup/backup.server";
 import type { Db } from "./db.server";
 import { sql } from "kysely";
 import { db as defaultDb, dbNowValue, nowIso } from "./db.server";
@@ -108,21 +111,65 @@ export async function housekeepIfDue(db: Db, holder: string, now?: Date) {
   return purgeExpired(db, now);
 }
 
+export const BACKUP_LEASE = "backup";
+/** A failed scheduled backup is tried again this soon (or at its next turn, when that is sooner). */
+export const BACKUP_RETRY_MS = 60 * 60 * 1000;
+
 /**
- * The process's background work: the mail worker, which also tries for the housekeeping lease once
- * a minute. Stops cleanly at shutdown (the pass under way finishes, before the database closes).
+ * A scheduled backup, when this holder takes the "backup" lease for `everyHours` (else another
+ * server made this turn's backup, or it is not due): null when it was not this holder's turn. Of
+ * servers sharing the database exactly one takes each turn. A failed backup shortens its holder's
+ * lease to BACKUP_RETRY_MS, so the next try comes within the hour, not a whole turn later.
+ */
+export async function backupIfDue(db: Db, holder: string, schedule: BackupSchedule, now?: Date): Promise<ScheduledOutcome | null> {
+  const everyMs = schedule.everyHours * 60 * 60 * 1000;
+  if (!(await takeLease(db, BACKUP_LEASE, holder, everyMs, now))) return null;
+  const outcome = await runScheduledBackup(db, schedule, undefined, now);
+  if (!outcome.ok && BACKUP_RETRY_MS < everyMs) {
+    const retryAt = new Date((now ?? (await outboxNow(db))).getTime() + BACKUP_RETRY_MS);
+    await db
+      .updateTable("leases")
+      .set({ expiresAt: nowIso(retryAt) })
+      .where("name", "=", BACKUP_LEASE)
+      .where("holder", "=", holder)
+      .execute();
+  }
+  return outcome;
+}
+
+/** This process's scheduled backup under way (it runs beside the mail worker's loop, which it must not hold up). */
+let backupRunning: Promise<unknown> | null = null;
+
+function startBackupIfDue(db: Db, schedule: BackupSchedule | null): void {
+  if (!schedule || backupRunning) return;
+  backupRunning = backupIfDue(db, WORKER_ID, schedule)
+    .catch((error) => console.error(`BACKUP FAILED: the schedule could not run (${failureText(error)})`))
+    .finally(() => (backupRunning = null));
+}
+
+/**
+ * The process's background work: the mail worker, which also tries for the housekeeping lease
+ * (and, with BACKUP_EVERY_HOURS, the backup lease) once a minute. Stops cleanly at shutdown (the
+ * pass and any backup under way finish, before the database closes).
  */
 export function startWorker(db: Db): MailWorker {
   const running = runningMailWorker();
   if (running) return running;
+  const schedule = backupSchedule();
   const worker = startMailWorker(db, {
     id: WORKER_ID,
     periodic: {
       everyMs: 60 * 1000,
-      run: () => housekeepIfDue(db, WORKER_ID).catch((error) => console.error("housekeeping failed:", failureText(error))),
+      run: async () => {
+        await housekeepIfDue(db, WORKER_ID).catch((error) => console.error("housekeeping failed:", failureText(error)));
+        startBackupIfDue(db, schedule);
+      },
     },
   });
-  onShutdown(() => worker.stop());
+  onShutdown(async () => {
+    await worker.stop();
+    await backupRunning;
+  });
   return worker;
 }
 

@@ -4,12 +4,14 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/account-icons";
+import { BackupAlert } from "~/components/BackupAlert";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
 import type { StatCard } from "~/models/orders/admin.server";
 import { dashboardStats } from "~/models/orders/admin.server";
 import { latestAudit } from "~/models/audit.server";
+import { backupAlert } from "~/lib/backup/status.server";
 import { formatDateTime, formatShortDate } from "~/utils/dates";
 import { formatCount, formatPrice } from "~/utils/money";
 import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
@@ -18,8 +20,8 @@ export const handle = { section: "Dashboard" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [stats, audit] = await Promise.all([dashboardStats(), latestAudit(10)]);
-  return { stats, audit };
+  const [stats, audit, backup] = await Promise.all([dashboardStats(), latestAudit(10), backupAlert()]);
+  return { stats, audit, backup };
 }
 
 /** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
@@ -46,10 +48,11 @@ const BAR_COLOURS: Record<string, string> = {
 };
 
 export default function Dashboard() {
-  const { stats, audit } = useLoaderData<typeof loader>();
+  const { stats, audit, backup } = useLoaderData<typeof loader>();
   const { counts } = stats;
   return (
     <div className="space-y-6">
+      <BackupAlert alert={backup} />
       <ul className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4" aria-label="Shop figures">
         {stats.cards.map((card) => {
           const Icon = CARD_ICONS[card.key];
