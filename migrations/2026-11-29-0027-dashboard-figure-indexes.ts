@@ -6,8 +6,8 @@
 //     the last 30 or 90 days, grouped in the index's order. The day is an expression of
 //     created_at (ISO UTC text): SQLite's `date(created_at, '+330 minutes')`; on PostgreSQL the
 //     function shop_ist_day, which does the same (India keeps UTC+05:30, no daylight saving).
-//     PostgreSQL reads an expression index alone only when the expression's column is in it,
-//     so created_at ends its index.
+//     Both databases read an expression index alone only when the expression's column is in
+//     it, so created_at ends the index.
 //   order_items (order_id, item_id, quantity, unit_price, discount): a line's sale read from the
 //     index by its order (top products and categories). It replaces (order_id), which it covers.
 //   items (made_to_order, stock, id): the pieces low in stock, fewest first, and their count.
@@ -30,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       (shop_ist_day(created_at), status, payment_method, total, discount, coupon_code, created_at)`.execute(db);
   } else {
     await sql`create index orders_ist_day_figures_idx on orders
-      (date(created_at, '+330 minutes'), status, payment_method, total, discount, coupon_code)`.execute(db);
+      (date(created_at, '+330 minutes'), status, payment_method, total, discount, coupon_code, created_at)`.execute(db);
   }
   await db.schema
     .createIndex("order_items_order_id_sale_idx")
