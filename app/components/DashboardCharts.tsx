@@ -7,8 +7,8 @@ import type { Bar } from "./Charts";
 import { BarList, ChartFigure, ColumnChart } from "./Charts";
 import type { DashboardFigures } from "~/models/dashboard/figures.server";
 import { DASHBOARD_RANGES, LOW_STOCK } from "~/utils/dashboard";
-import { formatDay, formatDayMonth } from "~/utils/dates";
-import { formatCompactCount, formatCompactPrice, formatCount, formatPrice } from "~/utils/money";
+import { formatCompactCount, formatCompactPrice, formatDay, formatDayMonth } from "~/utils/chart-format";
+import { formatCount, formatPrice } from "~/utils/money";
 import { RETURN_LABEL, statusLabel } from "~/utils/order-status";
 import { REFUND_STATE_LABEL } from "~/utils/refunds";
 

@@ -38,26 +38,3 @@ export function formatDateTime(iso: string): string {
   const minutes = String(d.getUTCMinutes()).padStart(2, "0");
   return `${dayMonthYear(d, SHORT_MONTHS)}, ${hours % 12 || 12}:${minutes} ${hours < 12 ? "am" : "pm"}`;
 }
-
-/** The calendar day in India at `at`, as YYYY-MM-DD. */
-export function indianDay(at: Date | string): string {
-  return indiaTime(typeof at === "string" ? at : at.toISOString())
-    .toISOString()
-    .slice(0, 10);
-}
-
-/** The day `days` after (or before, when negative) a YYYY-MM-DD day. */
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-}
-
-/** 22 Nov, for a YYYY-MM-DD day (a chart's axis). */
-export function formatDayMonth(day: string): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  return `${d.getUTCDate()} ${SHORT_MONTHS[d.getUTCMonth()]}`;
-}
-
-/** 22 Nov 2026, for a YYYY-MM-DD day. */
-export function formatDay(day: string): string {
-  return dayMonthYear(new Date(`${day}T00:00:00Z`), SHORT_MONTHS);
-}

@@ -35,23 +35,3 @@ export function formatCount(count: number): string {
   const g = grouped(count);
   return g ? `${g.sign}${g.digits}` : String(count);
 }
-
-/** A number in the Indian short form for a chart's axis: 950, 45K, 12.5L (lakh), 1.2Cr (crore). */
-function compact(n: number): string {
-  const abs = Math.abs(n);
-  const [unit, size] = abs >= 1e7 ? ["Cr", 1e7] : abs >= 1e5 ? ["L", 1e5] : abs >= 1e3 ? ["K", 1e3] : ["", 1];
-  if (size === 1) return formatCount(n);
-  const scaled = Math.round((n / size) * 10) / 10;
-  return `${Number.isInteger(scaled) ? scaled : scaled.toFixed(1)}${unit}`;
-}
-
-/** ₹45K, ₹12.5L, ₹1.2Cr: rupees on a chart's axis (formatPrice everywhere a figure is read). */
-export function formatCompactPrice(rupees: number): string {
-  const text = compact(rupees);
-  return text.startsWith("-") ? `-₹${text.slice(1)}` : `₹${text}`;
-}
-
-/** 45K, 12.5L: a count on a chart's axis. */
-export function formatCompactCount(count: number): string {
-  return compact(count);
-}

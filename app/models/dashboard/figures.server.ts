@@ -10,7 +10,7 @@ import type { OrderStatus, PaymentMethod, RefundStatus, ReturnStatus } from "~/l
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import type { DashboardRange } from "~/utils/dashboard";
 import { LOW_STOCK } from "~/utils/dashboard";
-import { addDays, indianDay } from "~/utils/dates";
+import { addDays, indianDay } from "~/utils/chart-format";
 import { countsAsRevenue, NOT_REVENUE, ORDER_STATUSES, RETURN_STATUSES } from "~/utils/order-status";
 import { REFUND_STATUSES } from "~/utils/refunds";
 
