@@ -31,7 +31,8 @@ function FigureTable({ caption, headers, rows }: { caption: string; headers: str
       <summary className="inline-flex min-h-11 cursor-pointer items-center font-medium text-wood-700 underline">
         Show the figures as a table
       </summary>
-      <div className="mt-2 max-h-80 overflow-auto rounded-lg border border-sand-200">
+      {/* A long table scrolls in its box; the box takes the keyboard's focus so it scrolls without a pointer too. */}
+      <div className="mt-2 max-h-80 overflow-auto rounded-lg border border-sand-200" tabIndex={0} role="group" aria-label={caption}>
         <table className="w-full text-left">
           <caption className="sr-only">{caption}</caption>
           <thead className="sticky top-0 bg-sand-50 text-xs uppercase tracking-wide text-stone-600">

@@ -83,8 +83,9 @@ test("the dashboard's charts: named images with their tables, 30 and 90 days, to
   await revenue.getByText("Show the figures as a table").click();
   await expect(table).toBeVisible();
   await expect(table.getByRole("row")).toHaveCount(31);
-  const [y, m, d] = todayInIndia().split("-").map(Number);
-  const today = `${d} ${["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"][m! - 1]} ${y}`;
+  // "29 November 2026" as the table writes it: "29 Nov 2026" (en-IN's short months).
+  const [d, month, y] = todayInIndia().split(" ");
+  const today = `${d} ${month === "September" ? "Sept" : month!.slice(0, 3)} ${y}`;
   const todayRow = table.getByRole("row", { name: new RegExp(`^${today} `) });
   await expect(todayRow.getByRole("cell").first()).toHaveText(/^₹[\d,]+$/);
   expect(Number((await todayRow.getByRole("cell").nth(1).textContent())!.replace(/,/g, ""))).toBeGreaterThanOrEqual(2);
@@ -97,7 +98,7 @@ test("the dashboard's charts: named images with their tables, 30 and 90 days, to
     const chart = revenue.getByRole("img");
     const box = (await chart.boundingBox())!;
     await page.mouse.move(box.x + box.width * (330 / 340), box.y + box.height / 2);
-    await expect(revenue.getByTestId("chart-tooltip")).toHaveText(new RegExp(`^${d} ${today.split(" ")[1]}: ₹[\\d,]+$`));
+    await expect(revenue.getByTestId("chart-tooltip")).toHaveText(new RegExp(`^${today.split(" ").slice(0, 2).join(" ")}: ₹[\\d,]+$`));
     await page.mouse.move(0, 0);
     await expect(revenue.getByTestId("chart-tooltip")).toHaveCount(0);
   }
