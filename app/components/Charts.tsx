@@ -116,6 +116,7 @@ export function ColumnChart({
   columns,
   format,
   axisFormat,
+  whole = false,
   className = "fill-wood-500",
 }: {
   id: string;
@@ -124,6 +125,8 @@ export function ColumnChart({
   columns: Column[];
   format: (v: number) => string;
   axisFormat: (v: number) => string;
+  /** counts: the middle mark is a whole number too */
+  whole?: boolean;
   className?: string;
 }) {
   const [active, setActive] = useState<number | null>(null);
@@ -134,7 +137,8 @@ export function ColumnChart({
   const bottom = 22;
   const plotW = WIDTH - left - right;
   const plotH = height - top - bottom;
-  const ceiling = niceCeiling(Math.max(0, ...columns.map((c) => c.value)));
+  const round = niceCeiling(Math.max(0, ...columns.map((c) => c.value)));
+  const ceiling = whole && round % 2 ? round + 1 : round;
   const slot = plotW / Math.max(1, columns.length);
   const gap = Math.min(2, slot * 0.25);
   const y = (v: number) => top + plotH - (Math.max(0, v) / ceiling) * plotH;
@@ -163,7 +167,7 @@ export function ColumnChart({
         {ticks.map((t) => (
           <g key={t}>
             <line x1={left} x2={WIDTH - right} y1={y(t)} y2={y(t)} className="stroke-sand-200" strokeWidth={1} />
-            <text x={left - 6} y={y(t) + 4} textAnchor="end" className="fill-stone-600 text-[10px]">
+            <text x={left - 6} y={y(t) + 4} textAnchor="end" className="fill-stone-600 text-[11px]">
               {axisFormat(t)}
             </text>
           </g>
@@ -191,7 +195,7 @@ export function ColumnChart({
               x={left + i * slot + slot / 2}
               y={height - 6}
               textAnchor={i === 0 ? "start" : i === columns.length - 1 ? "end" : "middle"}
-              className="fill-stone-600 text-[10px]"
+              className="fill-stone-600 text-[11px]"
             >
               {c.label}
             </text>
@@ -227,7 +231,7 @@ export interface Bar {
 
 /** A ranking as horizontal bars: each row its label and value in words above its bar. */
 export function BarList({ id, title, description, bars }: { id: string; title: string; description: string; bars: Bar[] }) {
-  const row = 36;
+  const row = 38;
   const height = bars.length * row + 2;
   const max = Math.max(0, ...bars.map((b) => b.value));
   return (
@@ -237,21 +241,21 @@ export function BarList({ id, title, description, bars }: { id: string; title: s
       {bars.map((b, i) => {
         const top = i * row;
         const w = max > 0 ? (Math.max(0, b.value) / max) * WIDTH : 0;
-        // About 6.5 units a character at this size: the label gives way to the value.
-        const room = Math.max(8, Math.floor(WIDTH / 6.5) - b.valueText.length - 2);
+        // About 7 units a character at this size: the label gives way to the value.
+        const room = Math.max(8, Math.floor(WIDTH / 7) - b.valueText.length - 2);
         return (
           <g key={b.key}>
             <title>{`${b.label}: ${b.valueText}`}</title>
-            <text x={0} y={top + 13} className="fill-ink text-[12px]">
+            <text x={0} y={top + 14} className="fill-ink text-[13px]">
               {b.label.length > room ? `${b.label.slice(0, room - 1)}…` : b.label}
             </text>
-            <text x={WIDTH} y={top + 13} textAnchor="end" className="fill-stone-700 text-[12px] font-semibold">
+            <text x={WIDTH} y={top + 14} textAnchor="end" className="fill-stone-700 text-[13px] font-semibold">
               {b.valueText}
             </text>
-            <rect x={0} y={top + 19} width={WIDTH} height={9} rx={4.5} className="fill-sand-100" />
+            <rect x={0} y={top + 21} width={WIDTH} height={9} rx={4.5} className="fill-sand-100" />
             <rect
               x={0}
-              y={top + 19}
+              y={top + 21}
               width={Math.max(b.value > 0 ? 4 : 0, w)}
               height={9}
               rx={4.5}

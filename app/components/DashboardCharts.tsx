@@ -108,6 +108,7 @@ export function DashboardCharts({ figures: f }: { figures: DashboardFigures }) {
             columns={f.days.map((d) => ({ key: d.day, label: formatDayMonth(d.day), value: d.orders }))}
             format={(v) => plural(v, "order", "orders")}
             axisFormat={formatCompactCount}
+            whole
             className="fill-wood-300"
           />
         </ChartFigure>

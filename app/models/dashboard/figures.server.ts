@@ -71,6 +71,22 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
   const since = startOfIndianDay(from);
   const until = startOfIndianDay(addDays(to, 1));
   const day = orderDay(db);
+  /** Units and revenue per product over the days: a line's price after its share of the discount, before GST and shipping. */
+  const soldPerProduct = () =>
+    db
+      .selectFrom("orders")
+      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
+      .select((eb) => [
+        "orderItems.itemId",
+        eb.fn.sum<number>("orderItems.quantity").as("units"),
+        eb.fn
+          .sum<number>(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount")))
+          .as("revenue"),
+      ])
+      .where(day, ">=", from)
+      .where(day, "<=", to)
+      .where("orders.status", "not in", [...NOT_REVENUE])
+      .groupBy("orderItems.itemId");
 
   const [orderRows, couponRows, productRows, categoryRows, returnRows, refundRows, lowStockRows, lowStockCount] = await Promise.all([
     // Per day, status and payment method: the index's own order, so no sort.
@@ -99,37 +115,19 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
       .orderBy("couponCode")
       .limit(TOP)
       .execute(),
-    // A line's revenue is its price after its share of the discount, before GST and shipping.
+    soldPerProduct().orderBy("revenue", "desc").orderBy("orderItems.itemId").limit(TOP).execute(),
+    // Per product first, then each product's category once: a product and a category read per
+    // product sold, not per line.
     db
-      .selectFrom("orders")
-      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
-      .select((eb) => [
-        "orderItems.itemId",
-        eb.fn.sum("orderItems.quantity").as("units"),
-        eb.fn.sum(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount"))).as("revenue"),
-      ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .where("orders.status", "not in", [...NOT_REVENUE])
-      .groupBy("orderItems.itemId")
-      .orderBy("revenue", "desc")
-      .orderBy("orderItems.itemId")
-      .limit(TOP)
-      .execute(),
-    db
-      .selectFrom("orders")
-      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
-      .leftJoin("items", "items.id", "orderItems.itemId")
+      .selectFrom(soldPerProduct().as("sold"))
+      .leftJoin("items", "items.id", "sold.itemId")
       .leftJoin("categories", "categories.id", "items.categoryId")
       .select((eb) => [
         "categories.id as categoryId",
         "categories.title",
-        eb.fn.sum("orderItems.quantity").as("units"),
-        eb.fn.sum(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount"))).as("revenue"),
+        eb.fn.sum("sold.units").as("units"),
+        eb.fn.sum("sold.revenue").as("revenue"),
       ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .where("orders.status", "not in", [...NOT_REVENUE])
       .groupBy(["categories.id", "categories.title"])
       .execute(),
     db
