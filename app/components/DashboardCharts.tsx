@@ -68,7 +68,7 @@ export function DashboardCharts({ figures: f }: { figures: DashboardFigures }) {
         </nav>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid items-start gap-4 lg:grid-cols-2">
         <ChartFigure
           id="revenue-per-day"
           heading="Revenue per day"
