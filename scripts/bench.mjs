@@ -6,7 +6,11 @@
 // no concurrency: the time is the server's, not a queue's). Prints p50/p95/p99 per route and
 // fails (exit 1) when a budget is missed or a route does not answer 200.
 //
-//   node scripts/bench.mjs [--total 100000] [--requests 200] [--warmup 30] [--load-seconds 5] [--pg ADMIN_URL] [--keep]
+//   node scripts/bench.mjs [--total 100000] [--orders 0] [--requests 200] [--warmup 30] [--load-seconds 5] [--pg ADMIN_URL] [--keep]
+//
+// With --orders N (e.g. 1000000), N orders are seeded after the catalogue (db/bench-orders.ts, made
+// by SQL in batches) and the admin dashboard's queries are timed, each against its p95 budget of
+// 50 ms (scripts/bench-dashboard.ts, ADR 0030), then the dashboard page with the routes below.
 //
 // Then the storefront's page budgets (ADR 0016): the JavaScript each storefront page ships (from the
 // build's manifest, ≤ 95 KiB gzip) and each page route's throughput at 10 connections, for
@@ -47,6 +51,7 @@ const CRAFTED = "fo+in+fr+by+ou+te+ma+an";
 const { values } = parseArgs({
   options: {
     total: { type: "string", default: "100000" },
+    orders: { type: "string", default: "0" },
     requests: { type: "string", default: "200" },
     warmup: { type: "string", default: "30" },
     pg: { type: "string" },
@@ -55,6 +60,7 @@ const { values } = parseArgs({
   },
 });
 const total = Number(values.total);
+const orderCount = Number(values.orders);
 const requests = Number(values.requests);
 const warmup = Number(values.warmup);
 const loadSeconds = Number(values["load-seconds"]);
@@ -62,6 +68,8 @@ const pgAdminUrl = values.pg ?? process.env.TEST_PG_URL ?? null;
 if (
   !Number.isInteger(total) ||
   total < 30 ||
+  !Number.isInteger(orderCount) ||
+  orderCount < 0 ||
   !Number.isInteger(requests) ||
   requests < 20 ||
   !Number.isInteger(warmup) ||
@@ -69,7 +77,9 @@ if (
   !Number.isFinite(loadSeconds) ||
   loadSeconds < 0
 ) {
-  console.error("usage: node scripts/bench.mjs [--total N>=30] [--requests N>=20] [--warmup N] [--load-seconds S] [--pg URL] [--keep]");
+  console.error(
+    "usage: node scripts/bench.mjs [--total N>=30] [--orders N] [--requests N>=20] [--warmup N] [--load-seconds S] [--pg URL] [--keep]",
+  );
   process.exit(2);
 }
 
@@ -236,6 +246,23 @@ async function main() {
   console.info(
     `${database.kind}: ${seeded.stdout.trim().split("\n").at(-1)} (${((Date.now() - seedStarted) / 1000).toFixed(1)} s with migrations)`,
   );
+  // The dashboard's queries at scale: orders seeded, each query timed on its own (before the server starts).
+  let dashboardFailed = false;
+  if (orderCount > 0) {
+    const timed = spawnSync(
+      path.join(root, "node_modules", ".bin", "tsx"),
+      ["scripts/bench-dashboard.ts", "--orders", String(orderCount)],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: dataDir },
+        encoding: "utf8",
+      },
+    );
+    console.info(`${database.kind}: ${timed.stdout.trim()}`);
+    if (timed.status === 2 || (timed.status !== 0 && !/budget was missed/.test(timed.stdout)))
+      throw new Error(`the dashboard bench failed:\n${timed.stderr}`);
+    dashboardFailed = timed.status !== 0;
+  }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const adminPassword = crypto.randomBytes(12).toString("hex");
@@ -262,7 +289,7 @@ async function main() {
   server.stderr.pipe(log);
   let exited = false;
   server.once("exit", () => (exited = true));
-  let failed = false;
+  let failed = dashboardFailed;
   try {
     // The server listens once it has migrated and seeded.
     for (;;) {
@@ -338,6 +365,8 @@ async function main() {
         budget: BUDGET.search,
       },
       { name: "admin product search", path: "/admin/products?q=teak", budget: null, headers: { Cookie: adminCookie } },
+      // The whole dashboard page: its figures (timed one by one above with --orders) and the stat cards.
+      { name: "admin dashboard, 90 days", path: "/admin?range=90", budget: null, headers: { Cookie: adminCookie } },
     ];
 
     const rows = [];
@@ -380,7 +409,8 @@ async function main() {
       });
     }
     console.info(
-      `\n${database.kind}, ${total.toLocaleString("en-IN")} products, ${requests} requests a route after ${warmup} warm-up (ms):`,
+      `\n${database.kind}, ${total.toLocaleString("en-IN")} products, ${orderCount.toLocaleString("en-IN")} orders, ` +
+        `${requests} requests a route after ${warmup} warm-up (ms):`,
     );
     console.info(table(rows));
     if (!(await pageBudgets(base, productSlug))) failed = true;

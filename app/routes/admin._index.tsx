@@ -1,10 +1,12 @@
 // The dashboard: four stat cards with their real change against the 30 days before, the
-// Order Status Overview, Quick Stats, the 5 most recent orders and the latest admin changes.
+// Order Status Overview, Quick Stats, the charts of the last 30 or 90 days (?range=), the 5 most
+// recent orders and the latest admin changes.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/account-icons";
 import { BackupAlert } from "~/components/BackupAlert";
+import { DashboardCharts } from "~/components/DashboardCharts";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireAdmin } from "~/web/visitor.server";
@@ -12,6 +14,8 @@ import type { StatCard } from "~/models/orders/admin.server";
 import { dashboardStats } from "~/models/orders/admin.server";
 import { latestAudit } from "~/models/audit.server";
 import { backupAlert } from "~/lib/backup/status.server";
+import { dashboardFigures } from "~/models/dashboard/figures.server";
+import { parseDashboardQuery } from "~/utils/dashboard";
 import { formatDateTime, formatShortDate } from "~/utils/dates";
 import { formatCount, formatPrice } from "~/utils/money";
 import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
@@ -20,8 +24,9 @@ export const handle = { section: "Dashboard" };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireAdmin(request);
-  const [stats, audit, backup] = await Promise.all([dashboardStats(), latestAudit(10), backupAlert()]);
-  return { stats, audit, backup };
+  const { range } = parseDashboardQuery(new URL(request.url));
+  const [stats, figures, audit, backup] = await Promise.all([dashboardStats(), dashboardFigures(range), latestAudit(10), backupAlert()]);
+  return { stats, figures, audit, backup };
 }
 
 /** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
@@ -48,7 +53,7 @@ const BAR_COLOURS: Record<string, string> = {
 };
 
 export default function Dashboard() {
-  const { stats, audit, backup } = useLoaderData<typeof loader>();
+  const { stats, figures, audit, backup } = useLoaderData<typeof loader>();
   const { counts } = stats;
   return (
     <div className="space-y-6">
@@ -116,6 +121,8 @@ export default function Dashboard() {
           </dl>
         </section>
       </div>
+
+      <DashboardCharts figures={figures} />
 
       <section className="card overflow-hidden" aria-labelledby="recent-orders">
         <div className="flex items-center justify-between p-5 pb-3">

@@ -114,3 +114,10 @@ export function paymentLabel(order: { paymentMethod: string; testPayment?: boole
   if (order.paymentMethod !== "online") return "Cash on Delivery";
   return order.testPayment ? "Paid online (test payment: no money was taken)" : "Paid online";
 }
+
+/**
+ * Revenue is the totals of the orders that were not cancelled (docs/product.md, Dashboard): the
+ * one rule the dashboard's cards, its Quick Stats and its charts all count by.
+ */
+export const NOT_REVENUE: readonly OrderStatus[] = ["cancelled"];
+export const countsAsRevenue = (status: OrderStatus): boolean => !NOT_REVENUE.includes(status);

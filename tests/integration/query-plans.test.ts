@@ -22,6 +22,7 @@ import { listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { getItemBySlug, listFeatured, listCategoryItemsPage, listRelated, listFeaturedPage } from "~/models/catalogue/products.server";
 import { searchItems } from "~/models/catalogue/search.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/orders/admin.server";
+import { dashboardFigures } from "~/models/dashboard/figures.server";
 import { listViewerOrdersPage } from "~/models/orders/list.server";
 import { productReviews } from "~/models/reviews/read.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
@@ -100,6 +101,25 @@ beforeAll(async () => {
     await db
       .insertInto("orders")
       .values(orders.slice(i, i + 500))
+      .execute();
+  // A line or two per order, for the dashboard's top products and categories.
+  const placed = await db.selectFrom("orders").select("id").execute();
+  const someItems = (await db.selectFrom("items").select("id").limit(50).execute()).map((r) => r.id);
+  const lines = placed.flatMap((o, i) =>
+    Array.from({ length: 1 + (i % 2) }, (_, k) => ({
+      orderId: o.id,
+      itemId: someItems[(i + k) % someItems.length]!,
+      title: "Plan line",
+      slug: "plan-line",
+      imgPath: "/x.svg",
+      quantity: 1 + k,
+      unitPrice: 5_000,
+    })),
+  );
+  for (let i = 0; i < lines.length; i += 500)
+    await db
+      .insertInto("orderItems")
+      .values(lines.slice(i, i + 500))
       .execute();
   await sql`analyze`.execute(db);
 }, 120_000);
@@ -401,6 +421,29 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     await expectIndexed("a customer's orders", (d) =>
       listViewerOrdersPage({ userId: customer, isAdmin: false }, { offset: 0, limit: 50 }, d),
     );
+  });
+
+  it("the dashboard's figures: each reads an index range, the per-day figures group in the index's order (0027)", async () => {
+    for (const range of [30, 90] as const) {
+      for (const query of await queriesOf((d) => dashboardFigures(range, new Date(), d))) {
+        const plan = await explain(query);
+        const context = `dashboard, ${range} days\n${query.sql}\n${plan.text}`;
+        if (process.env.PLAN_DEBUG && "dashboard".startsWith(process.env.PLAN_DEBUG)) console.info(context);
+        expect(
+          plan.fullScans.filter((t) => [...BIG_TABLES, "order_items", "refunds", "return_requests"].includes(t)),
+          context,
+        ).toEqual([]);
+        // Orders are read from the day's index alone, never their rows.
+        if (/from "orders"/.test(query.sql)) expect(plan.text, context).toMatch(/orders_ist_day_figures_idx/);
+        if (/join "order_items"/.test(query.sql)) expect(plan.text, context).toMatch(/order_items_order_id_sale_idx/);
+        if (!onPostgres && /from "orders"/.test(query.sql)) {
+          expect(plan.text, context).toMatch(/USING COVERING INDEX orders_ist_day_figures_idx/);
+          // Per day, status and payment: grouped as the index is ordered, no sort of the range's orders.
+          if (/group by date\(/.test(query.sql)) expect(plan.text, context).not.toMatch(/TEMP B-TREE/);
+        }
+        if (!onPostgres && /"made_to_order" = /.test(query.sql)) expect(plan.text, context).toMatch(/items_made_to_order_stock_id_idx/);
+      }
+    }
   });
 
   it("the documented exception: the staff's substring search filters the rows of the list's own order, unsorted", async () => {

@@ -7,7 +7,7 @@ import type { SelectQueryBuilder } from "kysely";
 import type { DB, OrderStatus } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
-import { ORDER_STATUSES } from "~/utils/order-status";
+import { NOT_REVENUE, ORDER_STATUSES } from "~/utils/order-status";
 
 export interface AdminOrderRow {
   id: number;
@@ -120,7 +120,7 @@ export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
   const end = now.toISOString();
   const windows = { recent: [start, end], before: [prevStart, start] } as const;
 
-  const live = db.selectFrom("orders").where("status", "!=", "cancelled");
+  const live = db.selectFrom("orders").where("status", "not in", [...NOT_REVENUE]);
   async function inWindow(table: "orders" | "items" | "users", [from, to]: readonly [string, string], revenue = false) {
     if (revenue) {
       const r = await live

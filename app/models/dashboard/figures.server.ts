@@ -1,0 +1,237 @@
+// The dashboard's charts (/admin): revenue and orders per day, orders by status, payment methods,
+// top products and categories, coupon use, returns and refunds over the last 30 or 90 days of
+// India's calendar, and the pieces low in stock. Each figure is one query on one index range
+// (migration 0027, ADR 0030): no query reads a table's rows end to end, whatever its size.
+import type { RawBuilder } from "kysely";
+import { sql } from "kysely";
+import type { Db } from "~/lib/db.server";
+import { db as defaultDb, isPostgres, toCount } from "~/lib/db.server";
+import type { OrderStatus, PaymentMethod, RefundStatus, ReturnStatus } from "~/lib/db-schema";
+import { startOfIndianDay } from "~/utils/admin-schemas";
+import type { DashboardRange } from "~/utils/dashboard";
+import { LOW_STOCK } from "~/utils/dashboard";
+import { addDays, indianDay } from "~/utils/chart-format";
+import { countsAsRevenue, NOT_REVENUE, ORDER_STATUSES, RETURN_STATUSES } from "~/utils/order-status";
+import { REFUND_STATUSES } from "~/utils/refunds";
+
+/** How many products, categories and coupons a ranking shows, and pieces the low-stock chart. */
+export const TOP = 8;
+export const LOW_STOCK_SHOWN = 10;
+
+/**
+ * An order's calendar day in India, as the index of migration 0027 holds it: the query must write
+ * the indexed expression itself for the database to read it from the index.
+ */
+export function orderDay(db: Db): RawBuilder<string> {
+  return isPostgres(db) ? sql<string>`shop_ist_day(orders.created_at)` : sql<string>`date(orders.created_at, '+330 minutes')`;
+}
+
+export interface DayFigure {
+  /** YYYY-MM-DD, India's calendar */
+  day: string;
+  orders: number;
+  /** the day's orders that count as revenue, summed (whole rupees) */
+  revenue: number;
+}
+
+export interface Ranked {
+  key: string;
+  label: string;
+  /** the measure the ranking is by: rupees, or units in stock for low stock */
+  value: number;
+  /** a second count shown beside it: units sold, orders */
+  count: number;
+}
+
+export interface DashboardFigures {
+  range: DashboardRange;
+  /** the first and last day shown, India's calendar (the last is today) */
+  from: string;
+  to: string;
+  days: DayFigure[];
+  totals: { orders: number; revenue: number };
+  byStatus: { status: OrderStatus; orders: number }[];
+  payments: { method: PaymentMethod; orders: number; revenue: number }[];
+  topProducts: Ranked[];
+  topCategories: Ranked[];
+  coupons: Ranked[];
+  returns: { status: ReturnStatus; count: number; amount: number }[];
+  refunds: { status: RefundStatus; count: number; amount: number }[];
+  lowStock: { pieces: { id: number; title: string; slug: string; stock: number }[]; total: number };
+}
+
+const PAYMENT_METHODS: readonly PaymentMethod[] = ["online", "cod"];
+/** Lines whose product was since deleted are kept (their order stays), under this name. */
+export const REMOVED_PRODUCT = "Removed from the catalogue";
+
+export async function dashboardFigures(range: DashboardRange, now = new Date(), db: Db = defaultDb): Promise<DashboardFigures> {
+  const to = indianDay(now);
+  const from = addDays(to, -(range - 1));
+  // The instants the same days span, for tables keyed by created_at alone.
+  const since = startOfIndianDay(from);
+  const until = startOfIndianDay(addDays(to, 1));
+  const day = orderDay(db);
+  /** Units and revenue per product over the days: a line's price after its share of the discount, before GST and shipping. */
+  const soldPerProduct = () =>
+    db
+      .selectFrom("orders")
+      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
+      .select((eb) => [
+        "orderItems.itemId",
+        eb.fn.sum<number>("orderItems.quantity").as("units"),
+        eb.fn
+          .sum<number>(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount")))
+          .as("revenue"),
+      ])
+      .where(day, ">=", from)
+      .where(day, "<=", to)
+      .where("orders.status", "not in", [...NOT_REVENUE])
+      .groupBy("orderItems.itemId");
+
+  const [orderRows, couponRows, productRows, categoryRows, returnRows, refundRows, lowStockRows, lowStockCount] = await Promise.all([
+    // Per day, status and payment method: the index's own order, so no sort.
+    db
+      .selectFrom("orders")
+      .select((eb) => [
+        day.as("day"),
+        "status",
+        "paymentMethod",
+        eb.fn.countAll().as("orders"),
+        eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("revenue"),
+      ])
+      .where(day, ">=", from)
+      .where(day, "<=", to)
+      .groupBy([day, "status", "paymentMethod"])
+      .execute(),
+    db
+      .selectFrom("orders")
+      .select((eb) => ["couponCode", eb.fn.countAll().as("orders"), eb.fn.coalesce(eb.fn.sum("discount"), eb.lit(0)).as("discount")])
+      .where(day, ">=", from)
+      .where(day, "<=", to)
+      .where("status", "not in", [...NOT_REVENUE])
+      .where("couponCode", "is not", null)
+      .groupBy("couponCode")
+      .orderBy("discount", "desc")
+      .orderBy("couponCode")
+      .limit(TOP)
+      .execute(),
+    soldPerProduct().orderBy("revenue", "desc").orderBy("orderItems.itemId").limit(TOP).execute(),
+    // Per product first, then each product's category once: a product and a category read per
+    // product sold, not per line.
+    db
+      .selectFrom(soldPerProduct().as("sold"))
+      .leftJoin("items", "items.id", "sold.itemId")
+      .leftJoin("categories", "categories.id", "items.categoryId")
+      .select((eb) => [
+        "categories.id as categoryId",
+        "categories.title",
+        eb.fn.sum("sold.units").as("units"),
+        eb.fn.sum("sold.revenue").as("revenue"),
+      ])
+      .groupBy(["categories.id", "categories.title"])
+      .execute(),
+    db
+      .selectFrom("returnRequests")
+      .select((eb) => ["status", eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("refundAmount"), eb.lit(0)).as("amount")])
+      .where("createdAt", ">=", since)
+      .where("createdAt", "<", until)
+      .groupBy("status")
+      .execute(),
+    db
+      .selectFrom("refunds")
+      .select((eb) => ["status", eb.fn.countAll().as("n"), eb.fn.coalesce(eb.fn.sum("amount"), eb.lit(0)).as("amount")])
+      .where("createdAt", ">=", since)
+      .where("createdAt", "<", until)
+      .groupBy("status")
+      .execute(),
+    db
+      .selectFrom("items")
+      .select(["id", "title", "slug", "stock"])
+      .where("madeToOrder", "=", 0)
+      .where("stock", "<=", LOW_STOCK)
+      .orderBy("stock")
+      .orderBy("id")
+      .limit(LOW_STOCK_SHOWN)
+      .execute(),
+    db
+      .selectFrom("items")
+      .select((eb) => eb.fn.countAll().as("n"))
+      .where("madeToOrder", "=", 0)
+      .where("stock", "<=", LOW_STOCK)
+      .executeTakeFirstOrThrow(),
+  ]);
+
+  const perDay = new Map<string, DayFigure>();
+  for (let d = from; d <= to; d = addDays(d, 1)) perDay.set(d, { day: d, orders: 0, revenue: 0 });
+  const byStatus = new Map<OrderStatus, number>(ORDER_STATUSES.map((s) => [s, 0]));
+  const payments = new Map(PAYMENT_METHODS.map((m) => [m, { method: m, orders: 0, revenue: 0 }]));
+  for (const r of orderRows) {
+    const orders = toCount(r.orders as number);
+    const revenue = countsAsRevenue(r.status) ? toCount(r.revenue as number) : 0;
+    const figure = perDay.get(r.day);
+    if (figure) {
+      figure.orders += orders;
+      figure.revenue += revenue;
+    }
+    byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + orders);
+    const payment = payments.get(r.paymentMethod);
+    if (payment) {
+      payment.orders += orders;
+      payment.revenue += revenue;
+    }
+  }
+  const days = [...perDay.values()];
+
+  const titles = new Map(
+    productRows.some((r) => r.itemId !== null)
+      ? (
+          await db
+            .selectFrom("items")
+            .select(["id", "title"])
+            .where(
+              "id",
+              "in",
+              productRows.flatMap((r) => (r.itemId === null ? [] : [r.itemId])),
+            )
+            .execute()
+        ).map((i) => [i.id, i.title])
+      : [],
+  );
+  const money = (v: unknown) => toCount(v as number);
+  const topCategories = categoryRows
+    .map((r) => ({
+      key: r.categoryId === null ? "removed" : String(r.categoryId),
+      label: r.title ?? REMOVED_PRODUCT,
+      value: money(r.revenue),
+      count: money(r.units),
+    }))
+    .sort((a, b) => b.value - a.value || a.label.localeCompare(b.label))
+    .slice(0, TOP);
+
+  return {
+    range,
+    from,
+    to,
+    days,
+    totals: { orders: days.reduce((n, d) => n + d.orders, 0), revenue: days.reduce((n, d) => n + d.revenue, 0) },
+    byStatus: ORDER_STATUSES.map((status) => ({ status, orders: byStatus.get(status) ?? 0 })),
+    payments: [...payments.values()],
+    topProducts: productRows.map((r) => ({
+      key: r.itemId === null ? "removed" : String(r.itemId),
+      label: (r.itemId !== null && titles.get(r.itemId)) || REMOVED_PRODUCT,
+      value: money(r.revenue),
+      count: money(r.units),
+    })),
+    topCategories,
+    coupons: couponRows.map((r) => ({ key: r.couponCode!, label: r.couponCode!, value: money(r.discount), count: money(r.orders) })),
+    returns: RETURN_STATUSES.map((status) => {
+      const r = returnRows.find((x) => x.status === status);
+      return { status, count: money(r?.n), amount: money(r?.amount) };
+    }),
+    refunds: REFUND_STATUSES.map((status) => {
+      const r = refundRows.find((x) => x.status === status);
+      return { status, count: money(r?.n), amount: money(r?.amount) };
+    }),
+    lowStock: { pieces: lowStockRows, total: money(lowStockCount.n) },
+  };
+}
