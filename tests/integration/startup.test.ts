@@ -122,6 +122,9 @@ describe("migrations at startup", () => {
         await admin.end();
       }
     },
+    // three servers each running every migration's check against one database: about 5 s on a
+    // quiet machine, four times that on a busy one
+    60_000,
   );
 });
 
