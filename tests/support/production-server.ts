@@ -55,6 +55,29 @@ function spawnServer(port: number, variables: Record<string, string>) {
   return { child, output: () => output, exited };
 }
 
+/** One line of the production server's log (a JSON object a line, app/lib/log.server.ts). */
+export interface LogLine {
+  level: string;
+  msg: string;
+  requestId?: string;
+  [field: string]: unknown;
+}
+
+/** The JSON lines of a server's output; lines that are not JSON (none the server writes itself) are left out. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** The messages of a server's log lines, one a line, for a multi-line pattern (`/^GET \/x 200 /m`). */
+export function logMessages(output: string): string {
+  return logLines(output)
+    .map((line) => line.msg)
+    .join("\n");
+}
+
 /** Starts the server and waits until it listens; null when the build went missing under it (a build running beside the tests). */
 export async function startProductionServer(variables: Record<string, string> = {}): Promise<ProductionServer | null> {
   const port = await freePort();

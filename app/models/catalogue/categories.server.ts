@@ -3,7 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { CategoryRow } from "~/lib/db-schema";
-import { errorMessage } from "~/lib/log.server";
+import { errorMessage, log } from "~/lib/log.server";
 import type { Category } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 
@@ -25,7 +25,7 @@ export async function listCategoriesOrDefaults(db: Db = defaultDb): Promise<Cate
     const categories = await listCategories(db);
     return categories.length ? categories : DEFAULT_CATEGORIES;
   } catch (error) {
-    console.error("categories could not be read; showing the defaults:", errorMessage(error));
+    log.error(`categories could not be read; showing the defaults: ${errorMessage(error)}`);
     return DEFAULT_CATEGORIES;
   }
 }
