@@ -35,7 +35,11 @@ export function metricsEndpoint({ token, allow, read }: MetricsEndpointOptions):
       res.status(403).type("text/plain").send("Forbidden");
       return;
     }
-    read().then(({ contentType, body }) => void res.status(200).type(contentType).send(body), next);
+    read().then(({ contentType, body }) => {
+      // prom-client's own content type, exactly (Express's type() would add a charset of its own).
+      res.status(200).setHeader("Content-Type", contentType);
+      res.end(body);
+    }, next);
   };
 }
 
