@@ -445,7 +445,7 @@ export interface MailOutboxTable {
   sentAt: string | null;
   /** past it the mail is worthless (its code or link expired): failed unsent, body cleared (migration 0025) */
   discardAfter: string | null;
-  /** the X-Request-Id of the request that queued it; null outside a request (migration 0027) */
+  /** the X-Request-Id of the request that queued it; null outside a request (migration 0028) */
   requestId: string | null;
 }
 
