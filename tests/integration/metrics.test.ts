@@ -4,7 +4,7 @@
 // server's side (who may read /metrics, the count by route) is tests/integration/observability.test.ts.
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db } from "~/lib/db.server";
+import { db, isPostgres } from "~/lib/db.server";
 import { queueMail } from "~/lib/mail.server";
 import { countPageCache, metricsText } from "~/lib/metrics.server";
 import { drainOutbox } from "~/lib/outbox.server";
@@ -130,10 +130,13 @@ describe("the metrics, after the events they count", () => {
     expect(await metric("shop_page_cache_requests_total", { result: "hit" })).toBe(hits + 1);
   });
 
-  it("database queries by operation, and Node's own process metrics", async () => {
+  it("database queries by operation, the pool on PostgreSQL, and Node's own process metrics", async () => {
     const selects = await metric("shop_db_query_duration_seconds_count", { operation: "select", outcome: "ok" });
     await db.selectFrom("items").select("id").limit(1).execute();
     expect(await metric("shop_db_query_duration_seconds_count", { operation: "select", outcome: "ok" })).toBeGreaterThan(selects);
+    // The pg pool's connections; SQLite has no pool, and no such series.
+    if (isPostgres(db)) expect(await metric("shop_db_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(1);
+    else expect((await metricsText()).body).not.toMatch(/^shop_db_pool_connections\{/m);
     const { body, contentType } = await metricsText();
     expect(contentType).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(body).toMatch(/^process_cpu_seconds_total /m);
