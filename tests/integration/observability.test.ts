@@ -111,15 +111,20 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     const before = await metrics(proxied);
     const route = { route: "routes/product.$slug", method: "GET", status: "200" };
     const hits = seriesValue(before, "shop_page_cache_requests_total", { result: "hit" });
-    for (let i = 0; i < 2; i++) {
+    // The page asked for again until it is served from the cache (on PostgreSQL the cache keeps nothing
+    // until the server listens for the other servers' writes, which starts with its first page).
+    let asked = 0;
+    let after = before;
+    while (asked < 2 || (seriesValue(after, "shop_page_cache_requests_total", { result: "hit" }) === hits && asked < 40)) {
       const page = await fetch(`${proxied.base}/product/${slug}`);
       expect(page.status).toBe(200);
       await page.text();
+      asked++;
+      after = await metrics(proxied);
     }
-    const after = await metrics(proxied);
-    expect(seriesValue(after, "shop_http_requests_total", route)).toBe(seriesValue(before, "shop_http_requests_total", route) + 2);
-    expect(seriesValue(after, "shop_http_request_duration_seconds_count", route)).toBeGreaterThanOrEqual(2);
-    expect(seriesValue(after, "shop_page_cache_requests_total", { result: "hit" })).toBe(hits + 1);
+    expect(seriesValue(after, "shop_http_requests_total", route)).toBe(seriesValue(before, "shop_http_requests_total", route) + asked);
+    expect(seriesValue(after, "shop_http_request_duration_seconds_count", route)).toBeGreaterThanOrEqual(asked);
+    expect(seriesValue(after, "shop_page_cache_requests_total", { result: "hit" })).toBeGreaterThanOrEqual(hits + 1);
     expect(after).not.toContain(slug);
     expect(seriesValue(after, "shop_http_requests_total", { route: "metrics", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
   });
