@@ -13,7 +13,7 @@ import { db } from "~/lib/db.server";
 import { createTestItem } from "../support/items";
 import { latestCode } from "../support/outbox";
 import type { ProductionServer } from "../support/production-server";
-import { logLines, serverBuild, startProductionServer } from "../support/production-server";
+import { logLines, serverBuild, startProductionServer, waitFor } from "../support/production-server";
 
 const mustRun = process.env.SHOP_AFTER_BUILD === "1";
 const TOKEN = crypto.randomBytes(24).toString("base64url");
@@ -23,18 +23,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 let proxied: ProductionServer | null = null;
 /** Reached directly (TRUST_PROXY=0), metrics for the token only (METRICS_ALLOW=none). */
 let direct: ProductionServer | null = null;
-
-async function waitFor<T>(read: () => Promise<T>, ms = 8000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await read();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 /** One series' value in a metrics text (labels matched exactly); 0 when absent. */
 function seriesValue(body: string, name: string, labels: Record<string, string>): number {
@@ -149,7 +137,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     await waitFor(async () => {
       const line = logLines(proxied!.output()).find((l) => l.requestId === "edge-4f2a9c01.req_7");
       expect(line?.msg).toMatch(/^GET \/about 200 /);
-    });
+    }, 8000);
     expect(direct.output()).not.toContain("client-chosen-id-123");
   });
 
@@ -167,7 +155,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     await registered.text();
     const row = await db.selectFrom("mailOutbox").select(["id", "requestId"]).where("recipient", "=", email).executeTakeFirstOrThrow();
     expect(row.requestId).toBe(requestId);
-    await waitFor(() => latestCode(email));
+    await waitFor(() => latestCode(email), 8000);
     const mailDir = process.env.MAIL_DIR ?? "./data/mail";
     const mails = fs
       .readdirSync(mailDir)
@@ -203,7 +191,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
       const lines = logLines(proxied!.output()).filter((l) => l.requestId === requestId);
       expect(lines.some((l) => l.level === "error" && l.msg.startsWith("request failed"))).toBe(true);
       expect(lines.some((l) => /^GET \/product\/\S+ 500 /.test(l.msg))).toBe(true);
-    });
+    }, 8000);
     // Any other page carries no reference (the page cache could otherwise hand one visitor's id to another).
     const fine = await (await fetch(`${proxied.base}/product/${slug}`)).text();
     expect(fine).not.toContain("request-reference");
@@ -222,7 +210,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     });
     expect(registered.status).toBe(201);
     const { attemptId } = (await registered.json()) as { attemptId?: unknown };
-    const otp = await waitFor(() => latestCode(email));
+    const otp = await waitFor(() => latestCode(email), 8000);
     const verified = await fetch(`${base}/api/user/auth/verifyOtp`, {
       method: "POST",
       headers: json,

@@ -7,7 +7,7 @@ import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
 import { accessLog, loggedUrl } from "../../server/access-log";
 import { latestCode, latestResetLink } from "../support/outbox";
-import { logMessages, serverBuild, startProductionServer } from "../support/production-server";
+import { logMessages, serverBuild, startProductionServer, waitFor } from "../support/production-server";
 import type { ProductionServer } from "../support/production-server";
 
 let running: ProductionServer | null = null;
@@ -16,18 +16,6 @@ afterEach(async () => {
   await running?.stop();
   running = null;
 });
-
-async function waitFor<T>(read: () => Promise<T>, ms = 5000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await read();
-    } catch (error) {
-      if (Date.now() > until) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 describe("the access log's URL", () => {
   it("keeps the path and the query's names, never a value", () => {

@@ -55,6 +55,19 @@ function spawnServer(port: number, variables: Record<string, string>) {
   return { child, output: () => output, exited };
 }
 
+/** `read()` once it stops throwing (a mail the worker has yet to send, a log line yet to be written), at most `ms`. */
+export async function waitFor<T>(read: () => Promise<T>, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
 /** One line of the production server's log (a JSON object a line, app/lib/log.server.ts). */
 export interface LogLine {
   level: string;
