@@ -7,12 +7,15 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
-import { logError } from "~/lib/log.server";
+import { log, logError } from "~/lib/log.server";
+import { currentRequestId } from "~/lib/request-context.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
 import { NonceProvider } from "~/hooks/useNonce";
+import { RequestReferenceProvider } from "~/hooks/useRequestReference";
 import { adminPasswordProblem } from "~/lib/admin-password.server";
 import { scheduleRefundSweep } from "~/models/refunds/sweep.server";
+import { registerShopGauges } from "~/models/shop-gauges.server";
 
 // The production server (server/index.ts) reaches these as build.entry.module: not ready at once
 // on SIGTERM, then the shutdown hooks and the database's close once the in-flight requests are done
@@ -21,6 +24,11 @@ import { scheduleRefundSweep } from "~/models/refunds/sweep.server";
 export { beginShutdown, isShuttingDown, shutdown } from "~/lib/lifecycle.server";
 export { dataGeneration } from "~/lib/write-watch.server";
 export { trustClientAddressHeader } from "~/lib/rate-limit.server";
+// Each request's id and the context its log lines and mails read it from; the one log; the metrics
+// (GET /metrics, server/metrics.ts) and what the server counts into them.
+export { requestIdFor, runWithRequest } from "~/lib/request-context.server";
+export { log, logError } from "~/lib/log.server";
+export { countPageCache, metricsText, observeRequest } from "~/lib/metrics.server";
 // server/worker.ts (npm run worker): the mail outbox's worker and the housekeeping, alone.
 export { runWorker } from "~/lib/housekeeping.server";
 
@@ -28,10 +36,12 @@ export { runWorker } from "~/lib/housekeeping.server";
 await ready;
 // Refunds nobody sent (a crash after the commit, no answer from the gateway) go out again (ADR 0024).
 scheduleRefundSweep();
+// The figures /metrics reads from the database when scraped (the outbox, refunds, stock held).
+registerShopGauges();
 const adminProblem = adminPasswordProblem();
-if (adminProblem) console.warn(adminProblem);
+if (adminProblem) log.warn(adminProblem);
 if (env.NODE_ENV === "production" && !env.TRUST_PROXY) {
-  console.info("Cookies are marked Secure on HTTPS requests; behind a TLS-terminating proxy set TRUST_PROXY=1.");
+  log.info("Cookies are marked Secure on HTTPS requests; behind a TLS-terminating proxy set TRUST_PROXY=1.");
 }
 
 export const streamTimeout = 5_000;
@@ -78,12 +88,17 @@ export default async function handleRequest(
   keepPrivate(request, responseHeaders);
   const nonce = crypto.randomBytes(16).toString("base64");
   const callbackName = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
+  // A server error's page shows the request's id for the customer to quote (components/ErrorPage);
+  // any other page carries none, so a cached page never hands one visitor's id to another.
+  const reference = responseStatusCode >= 500 ? currentRequestId() : null;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        <RequestReferenceProvider value={reference}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+        </RequestReferenceProvider>
       </NonceProvider>,
       {
         nonce,

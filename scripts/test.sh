@@ -27,7 +27,7 @@ step() {
 printf '\n== unit and integration: started beside typecheck, lint and build\n'
 # The files that start the production server wait for the build (they run after it, below): its
 # log, the crash test (scripts/crash-test.mjs, 3 rounds), and its stop and refused starts.
-AFTER_BUILD=(tests/integration/server-log.test.ts tests/integration/crash.test.ts tests/integration/shutdown.test.ts)
+AFTER_BUILD=(tests/integration/server-log.test.ts tests/integration/observability.test.ts tests/integration/crash.test.ts tests/integration/shutdown.test.ts)
 excludes=""
 for file in "${AFTER_BUILD[@]}"; do excludes+=" --exclude $file"; done
 setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run$excludes" >"$logs/unit" 2>&1 &

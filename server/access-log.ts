@@ -1,10 +1,10 @@
-// The access log of the production server (server/index.ts): morgan's "tiny" line (method, path,
-// status, length, time) without the secrets a URL can carry. Query values are never written (a
-// reset link's `token`, the `email` of /verify-otp): `/reset-password?token=[redacted]`. A query
-// name that is not a plain word, and a path segment holding an email address, are redacted whole.
-import type { IncomingMessage, ServerResponse } from "node:http";
-import morgan from "morgan";
-import type { Options, TokenIndexer } from "morgan";
+// The access log of the production server (server/index.ts): one line per answer, written through
+// the app's log (app/lib/log.server.ts: a JSON line in production, with the request's id), reading
+// as morgan's "tiny" did (method, path, status, length, time) without the secrets a URL can carry.
+// Query values are never written (a reset link's `token`, the `email` of /verify-otp):
+// `/reset-password?token=[redacted]`. A query name that is not a plain word, and a path segment
+// holding an email address, are redacted whole.
+import type { RequestHandler } from "express";
 
 export const REDACTED = "[redacted]";
 
@@ -32,24 +32,25 @@ export function loggedUrl(url: string): string {
   return `${path}?${params.join("&")}`;
 }
 
-/** Express's request, as morgan sees it (originalUrl is Express's own). */
-type LoggedRequest = IncomingMessage & { originalUrl?: string };
-
-/** A morgan format: "tiny" with loggedUrl in place of the URL. */
-export function accessLine(tokens: TokenIndexer<LoggedRequest, ServerResponse>, req: LoggedRequest, res: ServerResponse): string {
-  const field = (value: string | undefined) => value ?? "-";
-  return [
-    tokens.method(req, res),
-    loggedUrl(req.originalUrl || req.url || "/"),
-    field(tokens.status(req, res)),
-    field(tokens.res(req, res, "content-length")),
-    "-",
-    field(tokens["response-time"](req, res)),
-    "ms",
-  ].join(" ");
+/** One access line: method, logged URL, status, length (- when unknown, as a chunked answer's), time in ms. */
+export function accessLine(method: string, url: string, status: number | "-", length: string | undefined, ms: number): string {
+  return `${method} ${loggedUrl(url)} ${status} ${length ?? "-"} - ${ms.toFixed(3)} ms`;
 }
 
-/** The access-log middleware; `options` are morgan's (the tests pass a `stream`). */
-export function accessLog(options: Options<LoggedRequest, ServerResponse> = {}) {
-  return morgan<LoggedRequest, ServerResponse>(accessLine, options);
+/** Where access lines go: the app's log (its `info`), with the request's id as a field. */
+export type AccessSink = (message: string, fields: { requestId?: string }) => void;
+
+/** The access-log middleware: a line once the answer is done with (or the client left: status -). */
+export function accessLog(write: AccessSink): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    res.once("close", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const length = res.getHeader("content-length");
+      const status = res.headersSent ? res.statusCode : "-";
+      const line = accessLine(req.method, req.originalUrl || req.url || "/", status, length === undefined ? undefined : String(length), ms);
+      write(line, typeof res.locals.requestId === "string" ? { requestId: res.locals.requestId } : {});
+    });
+    next();
+  };
 }

@@ -6,7 +6,9 @@
 //   X-Forwarded-For entry it added, not the client's own claim). TRUST_PROXY=1 trusts whatever
 //   connects; a list of addresses or ranges trusts only those (app/lib/proxy-trust.ts);
 // - the door (server/request-gate.ts) and the anonymous page cache (server/page-cache.ts);
-// - a graceful stop (server/shutdown.ts).
+// - a graceful stop (server/shutdown.ts);
+// - an id for every request (X-Request-Id, carried through its log lines and mails), and the
+//   metrics: every answer counted by route, GET /metrics for Prometheus (server/metrics.ts).
 // Startup: the build's import migrates and loads the secrets; a reason not to start (a bad variable, a
 // secret the other servers do not share, migrations newer than this code) is printed alone, exit 1.
 // Compiled into build/server.js by scripts/build-server.mjs (docs/decisions/0021-typed-server.md).
@@ -15,12 +17,15 @@ import { createRequestHandler, installGlobals } from "@remix-run/node";
 import compression from "compression";
 import express from "express";
 import type { Request as ExpressRequest } from "express";
+import { metricsAllowList } from "../app/lib/metrics-access";
 import { proxyTrustSetting } from "../app/lib/proxy-trust";
 import { accessLog } from "./access-log";
 import { buildDir, importBuild } from "./import-build";
+import { metricsEndpoint, requestMetrics } from "./metrics";
 import { createPageCache, isCacheable } from "./page-cache";
 import { remixRequest, sendResponse } from "./remix-adapter";
 import { requestErrors, requestGate } from "./request-gate";
+import { routeLabeller } from "./route-label";
 import { gracefulStop } from "./shutdown";
 
 /** The header this server writes each request's client address into, overwriting whatever a client sent under that name. */
@@ -40,6 +45,7 @@ const stopper = gracefulStop({
   lifecycle: entry,
   delayMs: millis(process.env.SHUTDOWN_DELAY_MS, 0),
   timeoutMs: millis(process.env.SHUTDOWN_TIMEOUT_MS, 10_000),
+  log: entry.log,
 });
 
 const app = express();
@@ -49,6 +55,18 @@ app.use(stopper.track);
 app.set("trust proxy", proxyTrustSetting(process.env.TRUST_PROXY) ?? false);
 const trusts: (address: string, hop: number) => boolean = app.get("trust proxy fn");
 const trustProxy = (req: ExpressRequest) => trusts(req.socket.remoteAddress ?? "", 0);
+// The request's id: a trusted proxy's X-Request-Id when it has the safe shape, else a new one. On the
+// answer, and for the app in place of whatever the client sent; everything the request does runs
+// inside it (its log lines, the mails it queues, its error page).
+app.use((req, res, next) => {
+  const requestId = entry.requestIdFor(req.headers["x-request-id"], trustProxy(req));
+  res.locals.requestId = requestId;
+  res.setHeader("X-Request-Id", requestId);
+  req.headers["x-request-id"] = requestId;
+  entry.runWithRequest(requestId, next);
+});
+// Every answer counted by the route that gave it (never by its URL), its method and status.
+app.use(requestMetrics({ routeOf: routeLabeller(build.routes), observe: entry.observeRequest }));
 app.use(compression());
 const staticOptions = { dotfiles: "ignore", redirect: false, index: false } as const;
 app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));
@@ -57,9 +75,18 @@ app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { ...
 const publicFiles = express.static(path.join(buildDir, "client"), { ...staticOptions, maxAge: "1h" });
 app.use((req, res, next) => (/\.[A-Za-z0-9]+$/.test(req.path) ? publicFiles(req, res, next) : next()));
 // Method, path, status, length and time; never a query value (reset tokens, emails).
-app.use(accessLog());
+app.use(accessLog((message, fields) => entry.log.info(message, fields)));
+// Prometheus' scrape: for METRICS_TOKEN or METRICS_ALLOW's addresses (checked at boot), never cached or limited.
+app.get(
+  "/metrics",
+  metricsEndpoint({
+    token: process.env.METRICS_TOKEN?.trim() || null,
+    allow: metricsAllowList(process.env.METRICS_ALLOW)!,
+    read: entry.metricsText,
+  }),
+);
 // Origin check, body size and NUL refusal before Remix.
-app.use(requestGate({ trustProxy }));
+app.use(requestGate({ trustProxy, warn: (message) => entry.log.warn(message) }));
 app.use((req, _res, next) => {
   req.headers[CLIENT_ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "";
   next();
@@ -69,8 +96,10 @@ app.use((req, _res, next) => {
 // rendered once per data generation and served again with a fresh nonce.
 // PAGE_CACHE=0 turns it off (to measure what a render costs).
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
-const pageCache = process.env.PAGE_CACHE?.trim() === "0" ? null : createPageCache({ generation: entry.dataGeneration });
+const pageCache =
+  process.env.PAGE_CACHE?.trim() === "0" ? null : createPageCache({ generation: entry.dataGeneration, onAnswer: entry.countPageCache });
 app.all("*", async (req, res, next) => {
+  res.locals.remix = true;
   try {
     const request = remixRequest(req, res);
     // Decided on Express's request first: the API and signed-in visitors skip the cache's own checks.
@@ -84,11 +113,11 @@ app.all("*", async (req, res, next) => {
   }
 });
 // A request Express cannot read (`GET /%`): its 4xx, without a stack in the log.
-app.use(requestErrors());
+app.use(requestErrors({ log: entry.logError }));
 
 // As app/lib/env.server.ts reads it: unset or blank is 3000.
 const port = process.env.PORT?.trim() ? Number(process.env.PORT) : 3000;
 const host = process.env.HOST;
-const onListen = () => console.info(`[shop] http://${host ?? "localhost"}:${port}`);
+const onListen = () => entry.log.info(`[shop] http://${host ?? "localhost"}:${port}`);
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
 stopper.onSignals(server);

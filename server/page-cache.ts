@@ -18,7 +18,7 @@
 import crypto from "node:crypto";
 
 /** Paths that are never cached, whoever asks. */
-const NEVER = /^\/(api|admin|rzp|images|uploads|healthz|__manifest|logout)(\/|$)|\.data$/;
+const NEVER = /^\/(api|admin|rzp|images|uploads|healthz|readyz|metrics|__manifest|logout)(\/|$)|\.data$/;
 
 /** Whether a request may be answered from (and fill) the cache, from its method, path and credentials. */
 export function isCacheable(method: string, pathname: string, hasCredentials: boolean): boolean {
@@ -46,6 +46,8 @@ export interface PageCacheOptions {
   now?: () => number;
   /** whether answers carry X-Page-Cache: hit or miss */
   stateHeader?: boolean;
+  /** told of each cacheable request's answer: hit (served again) or miss (rendered); the metrics count them */
+  onAnswer?: (result: "hit" | "miss") => void;
 }
 
 /** Renders a request: Remix's request handler, or a stand-in in tests. */
@@ -78,6 +80,7 @@ export function createPageCache({
   // X-Page-Cache: hit or miss, for tests and development only: in production it would tell anyone
   // whether another visitor opened that URL in the last seconds.
   stateHeader = process.env.NODE_ENV !== "production",
+  onAnswer = () => {},
 }: PageCacheOptions): PageCache {
   /** url → its entry, in Map order: least recently used first */
   const entries = new Map<string, Entry>();
@@ -109,11 +112,13 @@ export function createPageCache({
       if (hit.generation === started && now() - hit.storedAt < ttlMs) {
         entries.delete(key);
         entries.set(key, hit);
+        onAnswer("hit");
         return respond(hit, "hit");
       }
       drop(key);
     }
     const response = await render(request);
+    onAnswer("miss");
     const nonce = nonceOf(response.headers.get("content-security-policy"));
     if (
       response.status !== 200 ||

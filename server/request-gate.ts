@@ -81,7 +81,7 @@ export function requestErrors({ log = console.error }: { log?: (message: string,
     const status = statusOf(error);
     const pathname = (req.originalUrl ?? req.url ?? "/").split("?")[0] ?? "/";
     if (status >= 400 && status < 500) return refuse(res, pathname, status, "The request could not be read");
-    log("[shop] request failed:", error);
+    log("[shop] request failed", error);
     return refuse(res, pathname, 500, "Something went wrong");
   };
 }

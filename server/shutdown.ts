@@ -14,9 +14,11 @@ export interface StopOptions {
   delayMs: number;
   /** how long the requests in flight may take before their connections are closed */
   timeoutMs: number;
+  /** where the stop's steps are told (the app's log; the console by default) */
+  log?: { info: (message: string) => void; warn: (message: string) => void };
 }
 
-export function gracefulStop({ lifecycle, delayMs, timeoutMs }: StopOptions) {
+export function gracefulStop({ lifecycle, delayMs, timeoutMs, log = console }: StopOptions) {
   let server: Server | null = null;
   // While stopping: every answer not yet begun closes its connection (one in flight too), and a
   // connection left idle is closed at once.
@@ -39,12 +41,12 @@ export function gracefulStop({ lifecycle, delayMs, timeoutMs }: StopOptions) {
     const listening = server;
     lifecycle.beginShutdown();
     if (delayMs > 0) {
-      console.info(`[shop] ${signal}: not ready (GET /readyz 503); still serving for ${delayMs} ms`);
+      log.info(`[shop] ${signal}: not ready (GET /readyz 503); still serving for ${delayMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
     stopping = true;
     for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-    console.info(`[shop] ${signal}: no new connections; finishing the requests in flight (at most ${timeoutMs} ms)`);
+    log.info(`[shop] ${signal}: no new connections; finishing the requests in flight (at most ${timeoutMs} ms)`);
     const closed = new Promise<boolean>((resolve) => listening.close(() => resolve(true)));
     listening.closeIdleConnections();
     let timer: NodeJS.Timeout | undefined;
@@ -52,11 +54,11 @@ export function gracefulStop({ lifecycle, delayMs, timeoutMs }: StopOptions) {
     const finished = await Promise.race([closed, timedOut]);
     clearTimeout(timer);
     if (!finished) {
-      console.warn(`[shop] requests still running after ${timeoutMs} ms: their connections are closed`);
+      log.warn(`[shop] requests still running after ${timeoutMs} ms: their connections are closed`);
       listening.closeAllConnections();
     }
     await lifecycle.shutdown();
-    console.info("[shop] stopped");
+    log.info("[shop] stopped");
     process.exit(0);
   }
 

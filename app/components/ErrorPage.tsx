@@ -1,8 +1,10 @@
 import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { REFERENCE_ID, useRequestReference } from "~/hooks/useRequestReference";
 
-/** The one error boundary body: friendly words, never a stack trace. */
+/** The one error boundary body: friendly words, never a stack trace; on a server error, the request's reference. */
 export function ErrorPage() {
   const error = useRouteError();
+  const reference = useRequestReference();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404
@@ -15,6 +17,14 @@ export function ErrorPage() {
       <p className="text-sm font-semibold tracking-wide text-wood-600 uppercase">Error {status}</p>
       <h1 className="mt-2 text-3xl font-semibold">{status === 404 ? "Page Not Found" : "Something went wrong"}</h1>
       <p className="mt-3 max-w-md text-stone-600">{message}</p>
+      {status >= 500 && reference ? (
+        <p className="mt-4 max-w-md text-sm text-stone-600">
+          If you contact us about this, please quote this reference:{" "}
+          <code id={REFERENCE_ID} className="font-mono break-all text-stone-800">
+            {reference}
+          </code>
+        </p>
+      ) : null}
       <Link to="/" className="btn-primary mt-8">
         Back to Home
       </Link>

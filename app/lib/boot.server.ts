@@ -10,30 +10,31 @@ import { startWorker } from "./housekeeping.server";
 import { migrateToLatest } from "./migrate.server";
 import { remember } from "./remember.server";
 import { loadSecrets } from "./secrets.server";
+import { log } from "./log.server";
 
 async function boot() {
   await migrateToLatest(db);
   await assertClockInStep(db);
   await loadSecrets(db);
-  if (await seedOnFirstStart(db, env.SEED)) console.info("Seeded the demo catalogue");
+  if (await seedOnFirstStart(db, env.SEED)) log.info("Seeded the demo catalogue");
   // The mail outbox's worker and the hourly housekeeping (one server's at a time); MAIL_WORKER=0: another process runs them.
   if (env.MAIL_WORKER) startWorker(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {
-    console.warn(
+    log.warn(
       "RAZORPAY_KEY_ID/RAZORPAY_KEY_SECRET are not set: online payments go through the offline TEST gateway, which takes no money. " +
         "Set Razorpay keys before taking real orders.",
     );
   }
   if (env.RAZORPAY_KEY_ID && !env.RAZORPAY_WEBHOOK_SECRET) {
-    console.warn(
+    log.warn(
       "RAZORPAY_WEBHOOK_SECRET is not set: Razorpay's webhooks will be refused, so an order paid in a tab that was closed is not placed.",
     );
   }
   if (isProduction && !env.SHOP_GSTIN) {
-    console.warn(`SHOP_GSTIN is not set: GST invoices show the demo GSTIN ${DEMO_GSTIN}. Set the shop's own.`);
+    log.warn(`SHOP_GSTIN is not set: GST invoices show the demo GSTIN ${DEMO_GSTIN}. Set the shop's own.`);
   }
   if (isProduction && !env.PUBLIC_URL) {
-    console.warn(
+    log.warn(
       `PUBLIC_URL is not set: links in mails (password reset) point at http://localhost:${env.PORT}. Set it to the shop's public address.`,
     );
   }

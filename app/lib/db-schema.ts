@@ -445,6 +445,8 @@ export interface MailOutboxTable {
   sentAt: string | null;
   /** past it the mail is worthless (its code or link expired): failed unsent, body cleared (migration 0025) */
   discardAfter: string | null;
+  /** the X-Request-Id of the request that queued it; null outside a request (migration 0028) */
+  requestId: string | null;
 }
 
 /** A job one process at a time runs across every server (housekeeping): its holder until expiresAt. */

@@ -7,6 +7,7 @@ import type { Expression, SqlBool, SqliteDatabase } from "kysely";
 import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
+import { observeQuery, watchPool } from "./metrics.server";
 import type { DB } from "./db-schema";
 import { remember } from "./remember.server";
 import type { WriteListener, WriteState } from "./write-watch.server";
@@ -38,19 +39,25 @@ export function createDb(url: string, { writes = sharedWrites }: { writes?: Writ
   const plugins = [new CamelCasePlugin(), new WriteWatchPlugin(writes)];
   if (isPostgresUrl(url)) {
     const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const unwatchPool = watchPool(pool);
     let listener: WriteListener | null = null;
     if (!writes.listen) {
       writes.live = false;
       writes.listen = () => (listener ??= listenForWrites(url, writes));
     }
     const onDestroy = async () => {
+      unwatchPool();
       if (!listener) return;
       await listener.stop();
       // Destroyed: a later instance over this state listens again.
       writes.listen = undefined;
       writes.live = true;
     };
-    return new Kysely<DB>({ dialect: watchingCommits(new PostgresDialect({ pool }), writes, { notify: true, onDestroy }), plugins });
+    return new Kysely<DB>({
+      dialect: watchingCommits(new PostgresDialect({ pool }), writes, { notify: true, onDestroy }),
+      plugins,
+      log: observeQuery,
+    });
   }
   const file = sqlitePath(url);
   if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -59,7 +66,11 @@ export function createDb(url: string, { writes = sharedWrites }: { writes?: Writ
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
-  return new Kysely<DB>({ dialect: watchingCommits(new SqliteDialect({ database: reusingStatements(sqlite) }), writes), plugins });
+  return new Kysely<DB>({
+    dialect: watchingCommits(new SqliteDialect({ database: reusingStatements(sqlite) }), writes),
+    plugins,
+    log: observeQuery,
+  });
 }
 
 /** How many prepared statements a SQLite database keeps (the app runs a few hundred distinct queries). */

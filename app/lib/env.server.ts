@@ -1,5 +1,6 @@
 // The typed environment, checked once at boot. Every variable is optional (.env.example, docs/api.md).
 import { z } from "zod";
+import { metricsAllowList } from "./metrics-access";
 import { proxyTrustSetting } from "./proxy-trust";
 
 const optional = <T extends z.ZodType>(schema: T) =>
@@ -110,6 +111,19 @@ const EnvSchema = z.object({
       })
       .transform((v) => proxyTrustSetting(v) !== false),
   ),
+  /** a bearer token that may read GET /metrics from any address (server/metrics.ts); unset: only METRICS_ALLOW's addresses */
+  METRICS_TOKEN: optional(z.string().min(32, "METRICS_TOKEN must be at least 32 characters").optional()),
+  /** addresses that may read GET /metrics without the token; server/metrics.ts reads them (app/lib/metrics-access.ts) */
+  METRICS_ALLOW: optional(
+    z
+      .string()
+      .default("loopback")
+      .refine((v) => metricsAllowList(v) !== null, {
+        message: 'must be "none" or a comma-separated list of addresses, CIDR ranges, "loopback", "linklocal" or "uniquelocal"',
+      }),
+  ),
+  /** the least level the log writes in production (app/lib/log.server.ts) */
+  LOG_LEVEL: optional(z.enum(["debug", "info", "warn", "error"]).default("info")),
 });
 
 export type Env = z.output<typeof EnvSchema>;

@@ -9,7 +9,7 @@ import type { FormFailure } from "~/utils/forms";
 import { CHECK_FIELDS } from "~/utils/forms";
 import { AppError } from "./errors.server";
 import { readForm } from "./http.server";
-import { errorMessage } from "./log.server";
+import { errorMessage, log } from "./log.server";
 
 export type { FormFailure };
 
@@ -88,7 +88,7 @@ export async function pageAction<H extends FormHandler | PageIntents>(request: R
       return formFailure(withFields ? error.withMessage(CHECK_FIELDS) : error, values());
     }
     if (!options.unexpected || error instanceof Response) throw error;
-    console.error("page action failed:", errorMessage(error));
+    log.error(`page action failed: ${errorMessage(error)}`);
     const body: FormFailure = { ok: false, formError: options.unexpected, fieldErrors: {}, values: values() };
     return data(body, { status: 500 });
   }

@@ -13,6 +13,7 @@ import { onShutdown } from "./lifecycle.server";
 import { failureText, outboxNow, purgeOutbox, runningMailWorker, startMailWorker, WORKER_ID } from "./outbox.server";
 import type { MailWorker } from "./outbox.server";
 import { SESSION_IDLE_MS } from "./session.server";
+import { log } from "./log.server";
 
 /**
  * Deletes the sessions the filter picks, a batch at a time, and with them the guest carts and
@@ -161,7 +162,7 @@ export function startWorker(db: Db): MailWorker {
     periodic: {
       everyMs: 60 * 1000,
       run: async () => {
-        await housekeepIfDue(db, WORKER_ID).catch((error) => console.error("housekeeping failed:", failureText(error)));
+        await housekeepIfDue(db, WORKER_ID).catch((error) => log.error(`housekeeping failed: ${failureText(error)}`));
         startBackupIfDue(db, schedule);
       },
     },

@@ -31,6 +31,7 @@ function row(fields: Partial<OutboxRow>): OutboxRow {
     createdAt: at,
     sentAt: null,
     discardAfter: null,
+    requestId: null,
     ...fields,
   };
 }

@@ -26,8 +26,10 @@ import type { MailOutboxTable } from "./db-schema";
 import type { Db } from "./db.server";
 import { dbNow, dbNowValue, nowIso } from "./db.server";
 import { env } from "./env.server";
-import { errorMessage } from "./log.server";
+import { errorMessage, log } from "./log.server";
+import { countMailFailure } from "./metrics.server";
 import { remember } from "./remember.server";
+import { currentRequestId } from "./request-context.server";
 
 export interface Mail {
   to: string;
@@ -72,6 +74,8 @@ export async function queueMail(db: Db, mail: Mail): Promise<number> {
       nextAttemptAt: now,
       createdAt: now,
       discardAfter: mail.discardAfter ? nowIso(mail.discardAfter) : null,
+      // The request that queued it, for its log lines and the mail's X-Request-Id header.
+      requestId: currentRequestId(),
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -112,14 +116,23 @@ export function mailFileName(row: Pick<OutboxRow, "id" | "createdAt">): string {
   return `${row.createdAt.replace(/[:.]/g, "-")}-${String(row.id).padStart(10, "0")}.json`;
 }
 
+/** The header a mail queued while serving a request carries that request's id in (the row's request_id). */
+export const MAIL_REQUEST_HEADER = "X-Request-Id";
+
 /**
  * Sends one outbox row: SMTP when SMTP_URL is set, else a JSON file in MAIL_DIR ({ to, subject,
- * text, html?, sentAt }, docs/api.md). The file is written whole under a name no reader takes, then
+ * text, html?, headers?, sentAt }, docs/api.md). The file is written whole under a name no reader takes, then
  * linked to the row's own name, which fails when it exists: a row sent before a crash is never
  * written twice (and a process killed mid-write leaves a stray .tmp file, never a half mail).
  */
 export async function deliver(row: OutboxRow): Promise<void> {
-  const mail = { to: row.recipient, subject: row.subject, text: row.text, ...(row.html ? { html: row.html } : {}) };
+  const mail = {
+    to: row.recipient,
+    subject: row.subject,
+    text: row.text,
+    ...(row.html ? { html: row.html } : {}),
+    ...(row.requestId ? { headers: { [MAIL_REQUEST_HEADER]: row.requestId } } : {}),
+  };
   if (env.SMTP_URL) {
     await smtp().sendMail({ from: env.MAIL_FROM, ...mail, ...(row.replyTo ? { replyTo: row.replyTo } : {}), messageId: messageIdOf(row) });
     return;
@@ -293,7 +306,7 @@ async function markSent(db: Db, row: OutboxRow, worker: string): Promise<void> {
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) {
     // Another worker took the row over while this one sent it: it may go out twice (at least once, never lost).
-    console.error(`mail #${row.id} was sent, but this worker no longer held its claim: another may send it again`);
+    log.error(`mail #${row.id} was sent, but this worker no longer held its claim: another may send it again`);
   }
 }
 
@@ -373,10 +386,11 @@ export async function drainOutbox(
       } catch (error) {
         const outcome = await markFailedTry(db, row, worker, error);
         result[outcome] += 1;
+        countMailFailure(outcome);
         const what = outcome === "failed" ? "failed for good" : "failed, will retry";
         if (isServerTrouble(error) && outcome === "retry") {
-          console.error(`mail #${row.id} ${what}: the mail server refused the shop (check SMTP_URL and the relay):`, failureText(error));
-        } else console.error(`mail #${row.id} ${what}:`, failureText(error));
+          log.error(`mail #${row.id} ${what}: the mail server refused the shop (check SMTP_URL and the relay): ${failureText(error)}`);
+        } else log.error(`mail #${row.id} ${what}: ${failureText(error)}`);
         continue;
       }
       await markSent(db, row, worker);
@@ -531,7 +545,7 @@ export function startMailWorker(db: Db, options: WorkerOptions = {}): MailWorker
         }
         await drainOutbox(db, id, deliver, { stopped: () => stopped });
       } catch (error) {
-        console.error("mail worker:", failureText(error));
+        log.error(`mail worker: ${failureText(error)}`);
       }
       if (stopped) break;
       await new Promise<void>((resolve) => {

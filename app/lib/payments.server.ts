@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import { env } from "./env.server";
 import { AppError } from "./errors.server";
 import { secret } from "./secrets.server";
+import { log } from "./log.server";
 
 export type PaymentMode = "razorpay" | "offline";
 
@@ -100,7 +101,7 @@ export async function createGatewayOrder(amountPaise: number, receipt: string): 
     return order.id;
   } catch (error) {
     // The SDK rejects with a plain object or a TypeError: said once here, never as a 500.
-    console.warn(`Razorpay's Orders API failed: ${gatewayError(error, "refused").reason}`);
+    log.warn(`Razorpay's Orders API failed: ${gatewayError(error, "refused").reason}`);
     throw new AppError(503, GATEWAY_UNAVAILABLE);
   }
 }

@@ -4,7 +4,8 @@ import { isIP } from "node:net";
 import { sql } from "kysely";
 import { db, nowIso } from "./db.server";
 import { env } from "./env.server";
-import { AppError, isAppError } from "./errors.server";
+import { AppError } from "./errors.server";
+import { countRateLimitRefusal } from "./metrics.server";
 
 export interface Limit {
   /** what is limited, e.g. "newsletter" */
@@ -281,14 +282,11 @@ function clientKeys(limit: Limit, client: Client, subject: string) {
  * SLOWDOWN.fairShare waits SLOWDOWN.ms and goes on; the others are refused (429).
  */
 async function underShare(limit: Limit, key: string, ownKey: string): Promise<void> {
-  try {
-    await countTry(limit, key);
-  } catch (error) {
-    if (!isAppError(error, "RATE_LIMITED")) throw error;
-    const own = await db.selectFrom("rateLimits").select("count").where("key", "=", ownKey).executeTakeFirst();
-    if ((own?.count ?? 0) > SLOWDOWN.fairShare) throw error;
-    await new Promise((resolve) => setTimeout(resolve, SLOWDOWN.ms));
-  }
+  const retryMs = await tryCounted(limit, key);
+  if (retryMs === null) return;
+  const own = await db.selectFrom("rateLimits").select("count").where("key", "=", ownKey).executeTakeFirst();
+  if ((own?.count ?? 0) > SLOWDOWN.fairShare) throw refused(limit, retryMs);
+  await new Promise((resolve) => setTimeout(resolve, SLOWDOWN.ms));
 }
 
 /** Limits one try per client address (and IPv6 network) only; a client with no known address is not held. */
@@ -351,11 +349,23 @@ function tooMany(retryMs: number): AppError {
   });
 }
 
+/** A refusal by `limit`: counted in shop_rate_limit_refusals_total, answered 429. */
+function refused(limit: Limit, retryMs: number): AppError {
+  countRateLimitRefusal(limit.name);
+  return tooMany(retryMs);
+}
+
 /**
  * Counts one hit under a key built by clientKeys or rateLimitUser (never from raw client text);
  * throws 429 once `max` hits happened inside the window.
  */
 async function countTry(limit: Limit, key: string): Promise<void> {
+  const retryMs = await tryCounted(limit, key);
+  if (retryMs !== null) throw refused(limit, retryMs);
+}
+
+/** Counts one hit under `key`: null while inside `limit`, else how long until its window ends. */
+async function tryCounted(limit: Limit, key: string): Promise<number | null> {
   const now = new Date();
   const resetAt = nowIso(new Date(now.getTime() + limit.windowMs));
   const row = await db
@@ -369,5 +379,5 @@ async function countTry(limit: Limit, key: string): Promise<void> {
     )
     .returning(["count", "resetAt"])
     .executeTakeFirstOrThrow();
-  if (row.count > limit.max) throw tooMany(Date.parse(row.resetAt) - now.getTime());
+  return row.count > limit.max ? Date.parse(row.resetAt) - now.getTime() : null;
 }

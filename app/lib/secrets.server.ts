@@ -29,6 +29,7 @@ import type { Db } from "./db.server";
 import { env, StartupError } from "./env.server";
 import type { Env } from "./env.server";
 import { remember } from "./remember.server";
+import { log } from "./log.server";
 
 export const SECRET_VARIABLES = {
   session: "SESSION_SECRET",
@@ -195,8 +196,7 @@ async function sharedKeys(db: Db, name: SecretName, source: Env): Promise<Shared
       const now = await sharedRow(db, name);
       if (now?.fingerprint !== prints[0] || now.value !== null) throw differs();
     }
-    if (row.fingerprint !== prints[0])
-      console.info(`${variable}: recorded this server's value as the one every server on this database uses`);
+    if (row.fingerprint !== prints[0]) log.info(`${variable}: recorded this server's value as the one every server on this database uses`);
     return loaded;
   }
   if (row.value !== null) {
@@ -234,7 +234,7 @@ export async function loadSecrets(db: Db, source: Env = env): Promise<void> {
   }
   const generated = [...all].filter(([, secret]) => secret.generated).map(([name]) => SECRET_VARIABLES[name]);
   if (source.NODE_ENV === "production" && generated.length) {
-    console.warn(
+    log.warn(
       `${generated.join(", ")} not set: generated into the database (shared_secrets), where whoever reads the database reads them; ` +
         "set them as variables on every server (README)",
     );

@@ -7,6 +7,7 @@ import { AppError } from "./errors.server";
 import type { ImageStore } from "./image-store.server";
 import { IMAGE_TYPES, imageStore, sniffImage, uploadNameExt } from "./image-store.server";
 import { MAX_UPLOAD_BYTES } from "./request-rules";
+import { errorMessage, log } from "./log.server";
 
 export { MAX_UPLOAD_BYTES };
 
@@ -177,7 +178,7 @@ export async function uploadResponse(request: Request, name: string, store: Imag
     if (!bytes) return notFound();
     return new Response(bytes.bytes as Uint8Array<ArrayBuffer>, { status: 200, headers });
   } catch (error) {
-    console.error(`/uploads/${name} could not be read:`, error instanceof Error ? error.message : error);
+    log.error(`/uploads/${name} could not be read: ${errorMessage(error)}`);
     return new Response("The image could not be read. Try again.", {
       status: 500,
       headers: { "Content-Type": "text/plain", "Cache-Control": "no-store" },

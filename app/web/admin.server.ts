@@ -8,7 +8,7 @@ import { apiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { requireAdmin } from "./visitor.server";
 import { assertSameOrigin, parseWith, readForm, refuseUnknownFields, safeRedirectPath } from "~/lib/http.server";
-import { errorMessage } from "~/lib/log.server";
+import { errorMessage, log } from "~/lib/log.server";
 
 export { adminPassword, DEV_ADMIN_PASSWORD, isAdminPassword } from "~/lib/admin-password.server";
 
@@ -43,7 +43,7 @@ export async function loadList<T>(fn: () => Promise<T>): Promise<{ list: T; erro
   try {
     return { list: await fn(), error: null };
   } catch (error) {
-    console.error("admin list failed:", errorMessage(error));
+    log.error(`admin list failed: ${errorMessage(error)}`);
     return { list: null, error: "The list could not be loaded. Please try again." };
   }
 }

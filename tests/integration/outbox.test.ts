@@ -23,6 +23,7 @@ import * as adminMail from "~/routes/admin.mail";
 import { grantAdmin } from "~/web/sign-in.server";
 import * as m0023 from "../../migrations/2026-11-26-0023-mail-outbox";
 import * as m0025 from "../../migrations/2026-11-26-0025-mail-discard-after";
+import * as m0028 from "../../migrations/2026-11-29-0028-mail-request-id";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import { call } from "../support/route-calls";
@@ -270,13 +271,15 @@ describe("the in-process worker", () => {
 describe("migration 2026-11-26-0023-mail-outbox", () => {
   it("down drops the outbox and the leases; up makes them again, empty and working", async () => {
     const raw = db.withoutPlugins() as unknown as Parameters<typeof m0023.up>[0];
-    // 0025 adds a column to the outbox: down after it, up before it, as the migrator runs them.
+    // 0025 and 0028 add columns to the outbox: down after them, up before them, as the migrator runs them.
+    await m0028.down(raw);
     await m0025.down(raw);
     await m0023.down(raw);
     await expect(db.selectFrom("mailOutbox").select("id").execute()).rejects.toThrow();
     await expect(db.selectFrom("leases").select("name").execute()).rejects.toThrow();
     await m0023.up(raw);
     await m0025.up(raw);
+    await m0028.up(raw);
     expect(await db.selectFrom("mailOutbox").select("id").execute()).toEqual([]);
     expect(await db.selectFrom("leases").select("name").execute()).toEqual([]);
     const email = address("after-up");

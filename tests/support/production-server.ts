@@ -55,6 +55,42 @@ function spawnServer(port: number, variables: Record<string, string>) {
   return { child, output: () => output, exited };
 }
 
+/** `read()` once it stops throwing (a mail the worker has yet to send, a log line yet to be written), at most `ms`. */
+export async function waitFor<T>(read: () => Promise<T>, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await read();
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** One line of the production server's log (a JSON object a line, app/lib/log.server.ts). */
+export interface LogLine {
+  level: string;
+  msg: string;
+  requestId?: string;
+  [field: string]: unknown;
+}
+
+/** The JSON lines of a server's output; lines that are not JSON (none the server writes itself) are left out. */
+export function logLines(output: string): LogLine[] {
+  return output
+    .split("\n")
+    .filter((line) => line.startsWith("{"))
+    .map((line) => JSON.parse(line) as LogLine);
+}
+
+/** The messages of a server's log lines, one a line, for a multi-line pattern (`/^GET \/x 200 /m`). */
+export function logMessages(output: string): string {
+  return logLines(output)
+    .map((line) => line.msg)
+    .join("\n");
+}
+
 /** Starts the server and waits until it listens; null when the build went missing under it (a build running beside the tests). */
 export async function startProductionServer(variables: Record<string, string> = {}): Promise<ProductionServer | null> {
   const port = await freePort();

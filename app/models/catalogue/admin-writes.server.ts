@@ -7,6 +7,7 @@ import type { AppError } from "~/lib/errors.server";
 import type { PendingUpload } from "~/lib/uploads.server";
 import { removeUnusedUpload } from "~/lib/uploads.server";
 import { firstFreeSlug, slugify } from "~/utils/slug";
+import { errorMessage, log } from "~/lib/log.server";
 
 /** A free slug for `title` in `table`, not counting the row `exceptId` (its own). */
 export async function uniqueSlug(db: Db, table: "categories" | "items", title: string, exceptId?: number): Promise<string> {
@@ -49,7 +50,7 @@ export async function dropUnusedUpload(db: Db, imgPath: string | undefined, now?
       return false;
     });
   } catch (error) {
-    console.error("an unused upload could not be removed:", error instanceof Error ? error.message : error);
+    log.error(`an unused upload could not be removed: ${errorMessage(error)}`);
   }
 }
 

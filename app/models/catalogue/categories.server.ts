@@ -3,7 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { CategoryRow } from "~/lib/db-schema";
-import { errorMessage } from "~/lib/log.server";
+import { errorMessage, log } from "~/lib/log.server";
 import type { Category } from "~/utils/catalogue";
 import { DEFAULT_CATEGORIES } from "~/utils/default-categories";
 
@@ -30,7 +30,7 @@ export async function categoriesOrDefaults(read: () => Promise<Category[]>): Pro
     const categories = await read();
     return categories.length ? categories : DEFAULT_CATEGORIES;
   } catch (error) {
-    console.error("categories could not be read; showing the defaults:", errorMessage(error));
+    log.error(`categories could not be read; showing the defaults: ${errorMessage(error)}`);
     return DEFAULT_CATEGORIES;
   }
 }

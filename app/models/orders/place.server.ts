@@ -3,6 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError, OrderExistsError } from "~/lib/errors.server";
+import { countOrderPlaced } from "~/lib/metrics.server";
 import { isTestPaymentId } from "~/lib/payments.server";
 import type { PaymentMethod } from "~/lib/db-schema";
 import type { ShippingAddress } from "~/utils/checkout";
@@ -66,7 +67,7 @@ async function existingOrderFor(input: PlaceOrderInput, key: string | null, db: 
 export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Promise<number> {
   const key = input.idempotencyKey ? `${input.userId}:${input.idempotencyKey}` : null;
   try {
-    return await db.transaction().execute(async (trx) => {
+    const orderId = await db.transaction().execute(async (trx) => {
       const now = nowIso();
       // Lock the customer's cart first: two placements from one cart (two tabs) queue here,
       // and the second sees the cart the first emptied.
@@ -189,6 +190,9 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       if (customer) await queueOrderConfirmation(trx, placed, customer);
       return order.id;
     });
+    // Counted once committed: a placement that rolled back placed nothing.
+    countOrderPlaced(input.paymentMethod);
+    return orderId;
   } catch (error) {
     // A simultaneous placement with the same key or payment won the unique constraint.
     if (isUniqueViolation(error)) {

@@ -3,6 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, dbNow, nowIso } from "~/lib/db.server";
 import { AppError, isAppError } from "~/lib/errors.server";
+import { countStockHold } from "~/lib/metrics.server";
 import { createGatewayOrder, paymentMode, publicKeyId } from "~/lib/payments.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { ShippingAddress } from "~/utils/checkout";
@@ -116,6 +117,7 @@ export async function createPaymentOrder(
     await holdUnits(trx, { paymentOrderId: id, userId, lines, expiresAt, now });
     return expiresAt;
   });
+  if (reservedUntil) countStockHold();
   return { id, amount: amountPaise, currency: "INR", key: publicKeyId(), mode: paymentMode(), reservedUntil };
 }
 

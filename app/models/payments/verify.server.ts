@@ -4,6 +4,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isUniqueViolation, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
+import { countPaymentFailed } from "~/lib/metrics.server";
 import { capturePayment, isValidPaymentSignature } from "~/lib/payments.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import { keepCouponHoldForPayment } from "~/models/coupons/uses.server";
@@ -11,6 +12,7 @@ import { inTransaction } from "~/models/refunds/queue.server";
 import type { LockedPaymentOrder, PaymentOrder } from "./payment-orders.server";
 import { failedMessage, getPaymentOrder, lockPaymentOrder } from "./payment-orders.server";
 import { refundPaidTwice } from "./unplaced.server";
+import { log } from "~/lib/log.server";
 
 export const PAYMENT_FAILED = "Payment verification failed";
 export const ANOTHER_PAYMENT = "This payment order has already been paid with another payment";
@@ -80,7 +82,10 @@ export async function recordPayment(paymentOrderId: string, paymentId: string, d
  * timing-safe comparison) and that the payment order is the customer's. Nothing is written.
  */
 export async function checkedPaymentOrder(proof: PaymentProofInput, userId: number, db: Db): Promise<PaymentOrder> {
-  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) throw paymentFailed();
+  if (!isValidPaymentSignature(proof.razorpay_order_id, proof.razorpay_payment_id, proof.razorpay_signature)) {
+    countPaymentFailed("signature");
+    throw paymentFailed();
+  }
   const paymentOrder = await getPaymentOrder(proof.razorpay_order_id, userId, db);
   if (!paymentOrder) throw new AppError(404, "That payment order was not found");
   // The payment recorded already was captured when it was recorded; any other is read from the gateway now.
@@ -88,11 +93,12 @@ export async function checkedPaymentOrder(proof: PaymentProofInput, userId: numb
     const payment = { paymentId: proof.razorpay_payment_id, orderId: paymentOrder.id, amountPaise: paymentOrder.amountPaise };
     const answer = await capturePayment(payment);
     if (answer.outcome === "unavailable") {
-      console.warn(`payment ${payment.paymentId} of ${payment.orderId} could not be confirmed: ${answer.reason}`);
+      log.warn(`payment ${payment.paymentId} of ${payment.orderId} could not be confirmed: ${answer.reason}`);
       throw new AppError(503, PAYMENT_UNCONFIRMED);
     }
     if (answer.outcome === "refused") {
-      console.warn(`payment ${payment.paymentId} of ${payment.orderId} refused: ${answer.reason}`);
+      countPaymentFailed("not_captured");
+      log.warn(`payment ${payment.paymentId} of ${payment.orderId} refused: ${answer.reason}`);
       throw new AppError(409, NOT_CAPTURED, { code: "NOT_CAPTURED" });
     }
   }

@@ -3,6 +3,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import { AppError, isAppError, OrderExistsError } from "~/lib/errors.server";
+import { countPaymentFailed } from "~/lib/metrics.server";
 import { isValidWebhookSignature } from "~/lib/payments.server";
 import { placeOrder } from "~/models/orders/place.server";
 import { placedOrder } from "~/models/orders/read.server";
@@ -44,6 +45,7 @@ export async function handleWebhook(
   if (event.event === "payment.failed") {
     // A failed try: what the payment order held is free again (a later payment is a late one).
     const failed = event.payload?.payment?.entity;
+    countPaymentFailed("gateway");
     if (typeof failed?.order_id === "string") await releaseUnpaid(failed.order_id, db);
     return { received: true };
   }

@@ -4,7 +4,7 @@ import type { Updateable } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import type { RefundsTable, RefundStatus } from "~/lib/db-schema";
-import { errorMessage } from "~/lib/log.server";
+import { errorMessage, log } from "~/lib/log.server";
 import { createGatewayRefund } from "~/lib/payments.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "~/models/audit.server";
@@ -123,6 +123,6 @@ export async function sendRefundQuietly(id: number | null, db: Db = defaultDb): 
   try {
     await sendRefund(id, db);
   } catch (error) {
-    console.error(`refund #${id} could not be sent now (it stays pending):`, errorMessage(error));
+    log.error(`refund #${id} could not be sent now (it stays pending): ${errorMessage(error)}`);
   }
 }

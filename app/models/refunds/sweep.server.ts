@@ -2,7 +2,7 @@
 // answer) and refunds refused payments left longer than REFUSED_PAYMENT_HOURS.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
-import { errorMessage } from "~/lib/log.server";
+import { errorMessage, log } from "~/lib/log.server";
 import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { sendRefundQuietly } from "./send.server";
 
@@ -56,7 +56,7 @@ export async function sweepRefunds(db: Db = defaultDb, now = new Date()): Promis
       await refundUnplacedPayment(id, "system", db);
       refunded++;
     } catch (error) {
-      console.error(`payment order ${id} could not be refunded by the sweep:`, errorMessage(error));
+      log.error(`payment order ${id} could not be refunded by the sweep: ${errorMessage(error)}`);
     }
   }
   return { sent, refunded };
@@ -64,7 +64,7 @@ export async function sweepRefunds(db: Db = defaultDb, now = new Date()): Promis
 
 /** Every 5 minutes in the server process (entry.server), and once at start. */
 export function scheduleRefundSweep(db: Db = defaultDb, everyMs = 5 * 60 * 1000) {
-  const run = () => sweepRefunds(db).catch((error) => console.error("refund sweep failed:", errorMessage(error)));
+  const run = () => sweepRefunds(db).catch((error) => log.error(`refund sweep failed: ${errorMessage(error)}`));
   const timer = setInterval(run, everyMs);
   timer.unref();
   void run();
