@@ -144,7 +144,7 @@ let backupRunning: Promise<unknown> | null = null;
 function startBackupIfDue(db: Db, schedule: BackupSchedule | null): void {
   if (!schedule || backupRunning) return;
   backupRunning = backupIfDue(db, WORKER_ID, schedule)
-    .catch((error) => console.error(`BACKUP FAILED: the schedule could not run (${failureText(error)})`))
+    .catch((error) => log.error(`BACKUP FAILED: the schedule could not run (${failureText(error)})`))
     .finally(() => (backupRunning = null));
 }
 

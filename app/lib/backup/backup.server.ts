@@ -15,6 +15,7 @@ import { env as processEnv } from "../env.server";
 import type { ImageStoreKind } from "../image-store.server";
 import { imageStoreKind } from "../image-store.server";
 import { migrateToLatest } from "../migrate.server";
+import { log } from "../log.server";
 import { failureText } from "../outbox.server";
 import { SECRET_VARIABLES } from "../secrets.server";
 import { createWriteState } from "../write-watch.server";
@@ -291,16 +292,16 @@ export async function runScheduledBackup(
     const backup = await createBackup(storage, schedule.dir, at);
     stage = `recording the backup ${path.basename(backup.file)}`;
     await recordBackupSuccess(db, { at: nowIso(), file: path.basename(backup.file), bytes: backup.bytes });
-    console.info(`backup: wrote ${backup.file} (${backup.bytes} bytes, ${backup.images} image files)`);
+    log.info(`backup: wrote ${backup.file} (${backup.bytes} bytes, ${backup.images} image files)`);
     stage = `deleting old backups after writing ${path.basename(backup.file)}`;
     const removed = await pruneBackups(schedule.dir, schedule.keep);
-    if (removed.length) console.info(`backup: deleted ${removed.length} old backups (${removed.join(", ")})`);
+    if (removed.length) log.info(`backup: deleted ${removed.length} old backups (${removed.join(", ")})`);
     return { ok: true, backup, removed };
   } catch (error) {
     const reason = `${stage} failed: ${failureText(error)}`;
-    console.error(`BACKUP FAILED (${schedule.dir}): ${reason}`);
+    log.error(`BACKUP FAILED (${schedule.dir}): ${reason}`);
     await recordBackupFailure(db, { at: nowIso(), reason }).catch((recording: unknown) =>
-      console.error(`BACKUP FAILED and could not be recorded for /admin: ${failureText(recording)}`),
+      log.error(`BACKUP FAILED and could not be recorded for /admin: ${failureText(recording)}`),
     );
     return { ok: false, reason };
   }
