@@ -343,8 +343,8 @@ describe("a malformed name or a failing store", () => {
       console.error = original;
     }
     expect(logged.map((args) => args.join(" "))).toEqual([
-      `/uploads/${name} could not be read: connection refused (get)`,
-      `/uploads/${name} could not be read: connection refused (info)`,
+      `/uploads/${name} could not be read: Error: connection refused (get)`,
+      `/uploads/${name} could not be read: Error: connection refused (info)`,
     ]);
   });
 
