@@ -63,7 +63,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       ...cart,
       wishlistCount: await wishlistCount(wishlistId),
-      footerCategories: categories,
+      // Only what the footer's links show.
+      footerCategories: categories.map(({ slug, title }) => ({ slug, title })),
       toasts,
       // Only what the header shows: the name (it prints the first word).
       user: user ? { name: user.name } : null,

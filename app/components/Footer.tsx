@@ -15,7 +15,7 @@ const SOCIAL = [
   { href: contact.socialMedia.twitter, label: "Twitter" },
 ];
 
-export function Footer({ categories, year }: { categories: Category[]; year: number }) {
+export function Footer({ categories, year }: { categories: Pick<Category, "slug" | "title">[]; year: number }) {
   const heading = "mb-4 font-display text-base font-semibold text-white";
   const link = "inline-block py-1.5 text-sm text-stone-300 hover:text-white";
   return (

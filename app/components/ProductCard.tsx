@@ -1,7 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { ReactNode } from "react";
-import type { Item } from "~/utils/catalogue";
-import { truncate } from "~/utils/catalogue";
+import type { CardItem } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";
 import { formatPrice } from "~/utils/money";
 import { HIGH_PRIORITY } from "~/utils/images";
@@ -16,7 +15,7 @@ const ADD_BUTTON = [
   "hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300",
 ].join(" ");
 
-export function ProductCard({ item, eager = false, actions }: { item: Item; eager?: boolean; actions?: ReactNode }) {
+export function ProductCard({ item, eager = false, actions }: { item: CardItem; eager?: boolean; actions?: ReactNode }) {
   const location = useLocation();
   const { fetcher, onSubmit } = useCartFetcher(`add-card-${item.id}`);
   const waiting = useFirstAddInFlight();
@@ -48,7 +47,7 @@ export function ProductCard({ item, eager = false, actions }: { item: Item; eage
         </div>
         <div className="flex flex-1 flex-col p-4 pr-16">
           <h3 className="font-sans text-base font-semibold leading-snug text-ink">{item.title}</h3>
-          <p className="mt-1 text-sm text-stone-600">{truncate(item.description, 80)}</p>
+          <p className="mt-1 text-sm text-stone-600">{item.summary}</p>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
           <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">{formatPrice(item.price)}</p>
         </div>
@@ -77,9 +76,9 @@ export function ProductGrid({
   eagerFirst = 0,
   renderActions,
 }: {
-  items: Item[];
+  items: CardItem[];
   eagerFirst?: number;
-  renderActions?: (item: Item) => ReactNode;
+  renderActions?: (item: CardItem) => ReactNode;
 }) {
   return (
     <div className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">

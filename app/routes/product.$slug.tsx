@@ -25,6 +25,7 @@ import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
+import { cardOf } from "~/utils/catalogue";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
 // the reviews and the delivery check, at the visitor's first interaction.
@@ -68,7 +69,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     reviewsForPage(request, item.id),
   ]);
   const delivery = await deliveryCheck(request, item.id);
-  return data({ item, category, related, saved, available, reviews, delivery: delivery.check }, deliveryInit(delivery));
+  return data(
+    { item, category, related: related.map(cardOf), saved, available, reviews, delivery: delivery.check },
+    deliveryInit(delivery),
+  );
 }
 
 /** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */

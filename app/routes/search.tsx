@@ -11,7 +11,7 @@ import { isAppError } from "~/lib/errors.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { searchFor } from "~/web/search.server";
 import type { Sort } from "~/utils/catalogue";
-import { searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
+import { cardOf, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { formatCount } from "~/utils/money";
 import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
@@ -68,7 +68,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       search: { text: search.text, searchable: search.searchable, shortened: search.tooLong || search.dropped > 0 },
-      items: list.rows,
+      items: list.rows.map(cardOf),
       info,
       capped: list.capped,
       query,

@@ -12,6 +12,7 @@ import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import { listWishlistPage, removeFromWishlist, saveItem } from "~/models/wishlist.server";
 import { asOwner, currentWishlistId } from "~/web/visitor.server";
 import { IdSchema } from "~/utils/schemas";
+import { cardOf } from "~/utils/catalogue";
 
 export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // 24 a page, like the catalogue; a page that is not a page number, or past the last, is a 404.
   const paging = parseListQuery(request, STOREFRONT_PAGE);
   const { rows, info } = pageOf(paging, await listWishlistPage(await currentWishlistId(request), paging));
-  return { items: rows, info };
+  return { items: rows.map(cardOf), info };
 }
 
 const ItemSchema = z.object({ itemId: IdSchema });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { PriceBounds, PriceRange } from "./catalogue";
-import { mergedPriceRanges, PRICE_RANGE_KEYS, PRICE_RANGES } from "./catalogue";
+import { cardOf, mergedPriceRanges, PRICE_RANGE_KEYS, PRICE_RANGES } from "./catalogue";
 
 const within = ({ min, max }: PriceBounds, price: number) => (min === null || price >= min) && (max === null || price <= max);
 
@@ -45,5 +45,40 @@ describe("mergedPriceRanges", () => {
       ),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("cardOf", () => {
+  const item = {
+    id: 7,
+    categoryId: 2,
+    title: "Teak Bed",
+    slug: "teak-bed",
+    description: "A king-size bed in solid teak with a carved headboard and four deep drawers for linen and more.",
+    price: 54999,
+    imgPath: "/images/products/teak-bed.svg",
+    featured: true,
+    madeToOrder: false,
+    inStock: true,
+    stock: 3,
+    specifications: { Material: "Teak" },
+    averageRating: 4.5,
+    reviewCount: 2,
+  };
+
+  it("keeps what a card shows, with the description cut to a summary, and nothing else", () => {
+    expect(cardOf(item)).toEqual({
+      id: 7,
+      title: "Teak Bed",
+      slug: "teak-bed",
+      price: 54999,
+      imgPath: "/images/products/teak-bed.svg",
+      featured: true,
+      inStock: true,
+      averageRating: 4.5,
+      reviewCount: 2,
+      summary: "A king-size bed in solid teak with a carved headboard and four deep drawers for...",
+    });
+    expect(cardOf({ ...item, description: "Short." }).summary).toBe("Short.");
   });
 });

@@ -90,3 +90,21 @@ export function searchParamsToObject(params: URLSearchParams): Record<string, st
 export function truncate(text: string, max = 80): string {
   return text.length > max ? `${text.slice(0, max).trimEnd()}...` : text;
 }
+
+/**
+ * A product as a list's card shows it (category, search, home, related, wishlist): its summary
+ * instead of the whole description, and nothing of its specifications or stock figure. A page's
+ * loader sends only this, so a list of 24 is not 24 full products in the HTML and its data.
+ */
+export type CardItem = Pick<
+  Item,
+  "id" | "title" | "slug" | "price" | "imgPath" | "featured" | "inStock" | "averageRating" | "reviewCount"
+> & {
+  /** the description cut to what a card has room for */
+  summary: string;
+};
+
+export function cardOf(item: Item): CardItem {
+  const { id, title, slug, price, imgPath, featured, inStock, averageRating, reviewCount } = item;
+  return { id, title, slug, price, imgPath, featured, inStock, averageRating, reviewCount, summary: truncate(item.description) };
+}

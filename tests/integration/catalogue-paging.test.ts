@@ -15,7 +15,8 @@ import { listCategoryItemsPage, toItem } from "~/models/catalogue/products.serve
 import * as categoryItemsApi from "~/routes/api.category.items";
 import * as featuredApi from "~/routes/api.furniture-items.featured";
 import * as categoryPage from "~/routes/category.$slug";
-import type { Item } from "~/utils/catalogue";
+import type { CardItem, Item } from "~/utils/catalogue";
+import { cardOf } from "~/utils/catalogue";
 import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { getRequest } from "../support/requests";
@@ -58,10 +59,10 @@ function reference(items: Item[], query: CategoryQuery): Item[] {
   return out;
 }
 
-const ids = (items: Item[]) => items.map((i) => i.id);
+const ids = (items: { id: number }[]) => items.map((i) => i.id);
 
 interface PageData {
-  items: Item[];
+  items: CardItem[];
   info: { page: number; pages: number; total: number; from: number; to: number };
 }
 
@@ -169,6 +170,17 @@ describe("category pages: 24 products a page", () => {
     expect(last.info).toMatchObject({ from: (pages - 1) * PAGE + 1, to: PER_CATEGORY });
   });
 
+  it("sends each product as its card shows it: a summary, no specifications, no stock figure", async () => {
+    const all = await everyItem("living-room");
+    const first = await pageData("/category/living-room");
+    expect(first.items).toEqual(all.slice(0, PAGE).map(cardOf));
+    for (const card of first.items) {
+      expect(card).not.toHaveProperty("specifications");
+      expect(card).not.toHaveProperty("stock");
+    }
+    expect(first.items.some((card, i) => card.summary.length < all[i]!.description.length)).toBe(true);
+  });
+
   it("answers 404 for a page past the last, and for a page number that is not one", async () => {
     const pages = Math.ceil(PER_CATEGORY / PAGE);
     for (const page of [String(pages + 1), "999999999", "0", "-1", "abc", "2.5", "1e3", "", "1234567890"]) {
@@ -191,7 +203,7 @@ describe("category pages: 24 products a page", () => {
     ];
     for (const [qs, raw] of cases) {
       const expected = reference(all, CategoryQuerySchema.parse(raw));
-      const seen: Item[] = [];
+      const seen: CardItem[] = [];
       let pages = 1;
       for (let page = 1; page <= pages; page++) {
         const data = await pageData(`/category/bedroom?${qs}&page=${page}`);
