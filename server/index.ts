@@ -115,9 +115,17 @@ app.all("*", async (req, res, next) => {
 // A request Express cannot read (`GET /%`): its 4xx, without a stack in the log.
 app.use(requestErrors({ log: entry.logError }));
 
+const KEEP_ALIVE_MS = 65_000;
+
 // As app/lib/env.server.ts reads it: unset or blank is 3000.
 const port = process.env.PORT?.trim() ? Number(process.env.PORT) : 3000;
 const host = process.env.HOST;
 const onListen = () => entry.log.info(`[shop] http://${host ?? "localhost"}:${port}`);
 const server = host ? app.listen(port, host, onListen) : app.listen(port, onListen);
+// An idle keep-alive connection is closed after 65 s, not Node's 5 s: a client (a proxy such as
+// nginx, whose upstream connections idle up to 60 s; a browser; an API client's agent) that sends
+// a request on a connection just as the server closes it gets a reset instead of an answer, so the
+// server must be the side that waits longer. A stop still closes idle connections at once.
+server.keepAliveTimeout = KEEP_ALIVE_MS;
+server.headersTimeout = KEEP_ALIVE_MS + 1000;
 stopper.onSignals(server);
