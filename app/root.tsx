@@ -19,7 +19,7 @@ import type { ReactNode } from "react";
 import { lazy, Suspense, useEffect, useMemo } from "react";
 import { ErrorPage } from "~/components/ErrorPage";
 import { Header } from "~/components/Header";
-import { LaterRegion, onDemand, pageHydrated } from "~/components/LaterRegion";
+import { LaterRegion, onDemand, pageHydrated, useNavigationsAfterRegions } from "~/components/LaterRegion";
 import { hasPendingPage, useSlowNavigationTarget } from "~/hooks/useSlowNavigation";
 import { Toasts } from "~/components/Toasts";
 import { useOptimisticCartCount } from "~/hooks/useCartFetcher";
@@ -148,6 +148,7 @@ function Shell({ children }: { children: ReactNode }) {
   // JavaScript there are no clicks to count: /?admin-access renders it open.
   const onHome = location.pathname === "/";
   const admin = useLogoClicks(onHome);
+  useNavigationsAfterRegions();
   const askedWithoutScript = onHome && new URLSearchParams(location.search).has("admin-access");
   // Made again only when its data changes: the footer may still wait for the visitor's first
   // interaction (components/LaterRegion), and a new element from an update of the shell's own

@@ -9,7 +9,13 @@
 // boundary reads them), so a region that waited for its own trigger held up the whole page. For
 // the same reason a navigation or a fetcher's post opens them too, and a region a client navigation
 // mounts opens at once. Each region's element says `data-region="ready"` once it has hydrated.
-import { useFetchers, useNavigation } from "@remix-run/react";
+//
+// One change of Remix's is not a transition: the location its browser entry keeps for its error
+// boundary, set as a navigation completes. Rendered while a region still waits, it makes React give
+// the region up (error 421): the server's HTML is thrown away and nothing shows until the code
+// comes. So a navigation that starts while a region waits is held (`useNavigationsAfterRegions`)
+// until every region has hydrated, which a visitor's click has already set off.
+import { useBlocker, useFetchers, useNavigation } from "@remix-run/react";
 import type { ComponentType, FunctionComponent, ReactNode } from "react";
 import { lazy, Suspense, useCallback, useEffect, useState } from "react";
 
@@ -82,4 +88,26 @@ export function LaterRegion({ children, demand }: { children: ReactNode; demand?
       </Suspense>
     </div>
   );
+}
+
+/** True while a region on the page has not hydrated (its code not yet come, or not yet asked for). */
+function regionWaiting() {
+  return document.querySelector('[data-region="waiting"]') !== null;
+}
+
+/**
+ * Holds a navigation that starts while a region still waits, asking for every region's code, and
+ * lets it go once they have hydrated. The router's state change that says "held" is a transition,
+ * and React commits it only after the waiting regions have hydrated; so it goes on from there.
+ */
+export function useNavigationsAfterRegions() {
+  const hold = useCallback(() => {
+    if (!regionWaiting()) return false;
+    askAll();
+    return true;
+  }, []);
+  const blocker = useBlocker(hold);
+  useEffect(() => {
+    if (blocker.state === "blocked") blocker.proceed();
+  }, [blocker]);
 }
