@@ -82,6 +82,7 @@ app.get(
   metricsEndpoint({
     token: process.env.METRICS_TOKEN?.trim() || null,
     allow: metricsAllowList(process.env.METRICS_ALLOW)!,
+    trustProxy,
     read: entry.metricsText,
   }),
 );

@@ -1,18 +1,23 @@
 // GET /metrics: the process's metrics in Prometheus' text format (app/lib/metrics.server.ts, reached
 // through the build's entry), for whoever holds METRICS_TOKEN (Authorization: Bearer, compared in
 // constant time) or asks from an address METRICS_ALLOW names (default loopback). The address is
-// Express's req.ip, so TRUST_PROXY's rules apply: a client's own X-Forwarded-For never counts.
+// Express's req.ip, so TRUST_PROXY's rules apply: a client's own X-Forwarded-For never counts. A
+// request relayed by a proxy the server does not trust (it carries X-Forwarded-For, Forwarded or
+// X-Real-IP, and TRUST_PROXY does not name its sender) is never allowed by address: its address is
+// the proxy's, so with a proxy on loopback and TRUST_PROXY unset, anyone could read through it.
 // Anyone else gets 403 and a bare "Forbidden". Served before the page cache and the request gate,
 // and no rate limit applies to it. Also: the per-request counting of every answer, by route id.
 import crypto from "node:crypto";
 import type net from "node:net";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import { isAllowedAddress } from "../app/lib/metrics-access";
 
 export interface MetricsEndpointOptions {
   /** METRICS_TOKEN, or null: then only the allowed addresses may read */
   token: string | null;
   allow: net.BlockList;
+  /** whether the request's sender is a proxy TRUST_PROXY trusts to name the client */
+  trustProxy: (req: Request) => boolean;
   /** the metrics text and its content type */
   read: () => Promise<{ contentType: string; body: string }>;
 }
@@ -27,11 +32,17 @@ export function hasBearer(header: string | undefined, token: string | null): boo
   return Boolean(match) && crypto.timingSafeEqual(digest(match![1]!), digest(token));
 }
 
-export function metricsEndpoint({ token, allow, read }: MetricsEndpointOptions): RequestHandler {
+/** Whether a proxy relayed the request: it names a client other than its sender. */
+function relayed(req: Request): boolean {
+  return req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined || req.headers["x-real-ip"] !== undefined;
+}
+
+export function metricsEndpoint({ token, allow, trustProxy, read }: MetricsEndpointOptions): RequestHandler {
   return (req, res, next) => {
     res.locals.route = "metrics";
     res.setHeader("Cache-Control", "no-store");
-    if (!hasBearer(req.headers.authorization, token) && !isAllowedAddress(allow, req.ip)) {
+    const byAddress = (!relayed(req) || trustProxy(req)) && isAllowedAddress(allow, req.ip);
+    if (!hasBearer(req.headers.authorization, token) && !byAddress) {
       res.status(403).type("text/plain").send("Forbidden");
       return;
     }

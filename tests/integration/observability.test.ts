@@ -23,6 +23,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 let proxied: ProductionServer | null = null;
 /** Reached directly (TRUST_PROXY=0), metrics for the token only (METRICS_ALLOW=none). */
 let direct: ProductionServer | null = null;
+/** TRUST_PROXY=0 and METRICS_ALLOW's default (loopback), as a proxy on loopback would reach it when TRUST_PROXY is forgotten. */
+let untrusted: ProductionServer | null = null;
 
 /** One series' value in a metrics text (labels matched exactly); 0 when absent. */
 function seriesValue(body: string, name: string, labels: Record<string, string>): number {
@@ -53,12 +55,14 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     await ready;
     proxied = await startProductionServer({ TRUST_PROXY: "loopback", METRICS_TOKEN: TOKEN });
     direct = await startProductionServer({ METRICS_ALLOW: "none", METRICS_TOKEN: TOKEN });
-    if (mustRun && (!proxied || !direct)) throw new Error("the production build is missing: run `npm run build` first");
+    untrusted = await startProductionServer({ METRICS_TOKEN: TOKEN });
+    if (mustRun && (!proxied || !direct || !untrusted)) throw new Error("the production build is missing: run `npm run build` first");
   }, 60_000);
 
   afterAll(async () => {
     await proxied?.stop();
     await direct?.stop();
+    await untrusted?.stop();
   });
 
   it("GET /metrics: refused without the token from an address not allowed; allowed with it, and from loopback", async (ctx) => {
@@ -90,6 +94,23 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("cache-control")).toBe("no-store");
     await allowed.text();
+  });
+
+  it("GET /metrics: a request relayed by a proxy the server does not trust is not allowed by the proxy's loopback address", async (ctx) => {
+    if (!untrusted) return ctx.skip();
+    const own = await fetch(`${untrusted.base}/metrics`);
+    expect(own.status).toBe(200);
+    await own.text();
+    const client = "203.0.113.9";
+    const relayedBy: Record<string, string>[] = [{ "X-Forwarded-For": client }, { Forwarded: `for=${client}` }, { "X-Real-IP": client }];
+    for (const headers of relayedBy) {
+      const refused = await fetch(`${untrusted.base}/metrics`, { headers });
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(await refused.text()).toBe("Forbidden");
+    }
+    const withToken = await fetch(`${untrusted.base}/metrics`, { headers: { ...relayedBy[0], Authorization: `Bearer ${TOKEN}` } });
+    expect(withToken.status).toBe(200);
+    await withToken.text();
   });
 
   it("counts requests by route id and status, never by URL; a page-cache hit", async (ctx) => {
