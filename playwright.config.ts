@@ -16,13 +16,17 @@ function freePort(): number {
 
 const port = Number(process.env.E2E_PORT ?? (process.env.E2E_PORT = String(freePort())));
 const dataDir = process.env.E2E_DATA_DIR ?? (process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "shop-e2e-")));
+export const E2E_DATA_DIR = dataDir;
 export const MAIL_DIR = path.join(dataDir, "mail");
+/** The production server's output (stdout and stderr) for the whole run: tests/support/e2e/log-check.ts reads it. */
+export const E2E_SERVER_LOG = path.join(dataDir, "server.log");
 export const BASE_URL = `http://localhost:${port}`;
 const onCluster = process.env.E2E_TARGET === "cluster";
-const E2E_ADMIN_PASSWORD = "e2e-admin-password";
+export const E2E_ADMIN_PASSWORD = "e2e-admin-password";
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalTeardown: "./tests/support/e2e/log-check.ts",
   // On the cluster, not again (npm test runs them on SQLite): the specs that start their own
   // SQLite server with 100,000 products (search, category-pages: nothing in them reaches the
   // cluster), the accessibility scans (axe reads the markup, the same whichever server rendered it;
@@ -91,7 +95,8 @@ export default defineConfig({
         env: { SEED: "demo", ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
       }
     : {
-        command: "node scripts/start.mjs",
+        // Its output goes to E2E_SERVER_LOG (read after the run for secrets: tests/support/e2e/log-check.ts).
+        command: `node scripts/start.mjs >> ${JSON.stringify(E2E_SERVER_LOG)} 2>&1`,
         url: `http://localhost:${port}/healthz`,
         reuseExistingServer: false,
         timeout: 180_000,

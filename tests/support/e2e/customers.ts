@@ -26,9 +26,12 @@ export function uniqueEmail(info: ProjectInfo, tag = "user"): string {
   return `${info.project.name}-${tag}-${Date.now()}-${random}@example.com`.toLowerCase();
 }
 
+/** The password of every account newAccount makes (unless a test gives its own). */
+export const DEFAULT_PASSWORD = "Teak-wood-42";
+
 export function newAccount(info: ProjectInfo, overrides: Partial<Account> & { tag?: string } = {}): Account {
   const { tag, ...rest } = overrides;
-  return { name: "Asha Rani Verma", email: uniqueEmail(info, tag), mobile: "9876543210", password: "Teak-wood-42", ...rest };
+  return { name: "Asha Rani Verma", email: uniqueEmail(info, tag), mobile: "9876543210", password: DEFAULT_PASSWORD, ...rest };
 }
 
 let sent = 0;
