@@ -1,28 +1,21 @@
 // Paging through a large category (ADR 0013), with JavaScript off and on. The shared test
-// server holds the demo's six products a category, one page each; this file starts its own
-// production server (the same build) over a database filled by `npm run db:seed -- --large
-// --total 2000`: 400 products a category, 17 pages of 24.
+// server holds the demo's six products a category, one page each; this file reads a production
+// server of its own (the same build) over a database filled by `npm run db:seed -- --large
+// --total 2000`: 400 products a category, 17 pages of 24 (tests/support/e2e/large-shop.ts: one a worker).
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../support/e2e/fixtures";
-import { startLargeShop } from "../support/e2e/large-shop";
+import { expect } from "../support/e2e/fixtures";
+import { LARGE_TOTAL, test } from "../support/e2e/large-shop";
 import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "../support/e2e/helpers";
 
-const TOTAL = 2_000;
+const TOTAL = LARGE_TOTAL;
 const PER_CATEGORY = TOTAL / 5;
 const PAGES = Math.ceil(PER_CATEGORY / 24);
 
-let shop: { origin: string; stop: () => void } | undefined;
 let origin = "";
 
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  shop = await startLargeShop("paging", TOTAL);
-  origin = shop.origin;
-});
-
-test.afterAll(() => {
-  shop?.stop();
+test.beforeEach(({ largeShop }) => {
+  origin = largeShop;
 });
 
 const pager = (page: Page) => page.getByRole("navigation", { name: "Products pages" });

@@ -1,27 +1,18 @@
 // Search (ADR 0014), with JavaScript off (phone) and on (desktop): from the header's
 // search form to the results, through their pages and sorts, to a product; the suggestions
 // with JavaScript; the empty states; axe on a results page. Like category-pages.spec.ts, this
-// file starts its own production server (the same build) over `npm run db:seed -- --large
-// --total 2000`, so a search has many pages.
+// file reads a production server of its own (the same build) over `npm run db:seed -- --large
+// --total 2000`, so a search has many pages (tests/support/e2e/large-shop.ts: one a worker).
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "../support/e2e/fixtures";
-import { startLargeShop } from "../support/e2e/large-shop";
+import { expect } from "../support/e2e/fixtures";
+import { test } from "../support/e2e/large-shop";
 import { cardPrices, cardTitles, dropExpectedStatusErrors, isAscending, productCards } from "../support/e2e/helpers";
 
-const TOTAL = 2_000;
-
-let shop: { origin: string; stop: () => void } | undefined;
 let origin = "";
 
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  shop = await startLargeShop("search", TOTAL);
-  origin = shop.origin;
-});
-
-test.afterAll(() => {
-  shop?.stop();
+test.beforeEach(({ largeShop }) => {
+  origin = largeShop;
 });
 
 const showing = (page: Page) => page.getByTestId("showing");
