@@ -2,9 +2,10 @@
 # npm test: everything CI does (typecheck, lint, unit and integration, build, browser tests).
 # Fails when any step fails, and stops at the first failure it sees.
 #
-# Vitest runs its files in one worker on this 2-core machine (cores - 1), so the steps that need
-# no browser run beside it on the other core: typecheck, lint and the build. Vitest's output is
-# shown when it has finished. The browser tests need the build and both cores: they run last.
+# Vitest runs its files in two workers, one a core on this 2-core machine (its default, cores - 1,
+# would leave a core idle once the other steps are done), and the steps that need no browser run
+# beside it: typecheck, lint and the build. Vitest's output is shown when it has finished. The
+# browser tests need the build and both cores: they run last.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 started=$SECONDS
@@ -30,7 +31,7 @@ printf '\n== unit and integration: started beside typecheck, lint and build\n'
 AFTER_BUILD=(tests/integration/server-log.test.ts tests/integration/observability.test.ts tests/integration/crash.test.ts tests/integration/shutdown.test.ts)
 excludes=""
 for file in "${AFTER_BUILD[@]}"; do excludes+=" --exclude $file"; done
-setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run$excludes" >"$logs/unit" 2>&1 &
+setsid bash -c "$(declare -f timed); timed 'unit and integration' npx vitest run --maxWorkers=2$excludes" >"$logs/unit" 2>&1 &
 unit=$!
 
 step "typecheck" npx tsc
