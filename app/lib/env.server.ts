@@ -122,6 +122,8 @@ const EnvSchema = z.object({
         message: 'must be "none" or a comma-separated list of addresses, CIDR ranges, "loopback", "linklocal" or "uniquelocal"',
       }),
   ),
+  /** `npm run worker` only: the port its GET /metrics listens on (server/worker.ts); unset: it serves no HTTP */
+  METRICS_PORT: optional(z.coerce.number().int("METRICS_PORT must be a port number").min(1).max(65535).optional()),
   /** the least level the log writes in production (app/lib/log.server.ts) */
   LOG_LEVEL: optional(z.enum(["debug", "info", "warn", "error"]).default("info")),
 });

@@ -12,7 +12,7 @@ import { db, isPostgresUrl } from "~/lib/db.server";
 import { env, parseEnv } from "~/lib/env.server";
 import { migrateToLatest } from "~/lib/migrate.server";
 import { acceptCode, readSecrets, secretFingerprint } from "~/lib/secrets.server";
-import { refusedStart, root, serverBuild, startProductionServer } from "../support/production-server";
+import { freePort, refusedStart, root, serverBuild, startProductionServer } from "../support/production-server";
 import type { ProductionServer } from "../support/production-server";
 
 // npm test runs this file once the build is done (SHOP_AFTER_BUILD=1, scripts/test.sh), and then
@@ -146,6 +146,46 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(output.trim()).toBe(
       "[worker] not started: Invalid environment: TEST_GATEWAY_SECRET: TEST_GATEWAY_SECRET must be at least 32 characters",
     );
+  });
+
+  it("npm run worker with METRICS_PORT: its own GET /metrics, by the servers' rules and trusting no proxy; nothing else", async (ctx) => {
+    if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
+    const { spawn } = await import("node:child_process");
+    const port = await freePort();
+    const token = "worker-metrics-token-0123456789abcdef";
+    const child = spawn(process.execPath, ["scripts/start.mjs", "worker"], {
+      cwd: root,
+      env: { ...process.env, METRICS_PORT: String(port), METRICS_TOKEN: token, HOST: "127.0.0.1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      await until(() => output.includes(`[worker] metrics on port ${port}`), 30_000);
+      const base = `http://127.0.0.1:${port}`;
+      const own = await fetch(`${base}/metrics`);
+      expect(own.status).toBe(200);
+      const text = await own.text();
+      expect(text).toMatch(/^# TYPE shop_mail_send_failures_total counter$/m);
+      expect(text).toMatch(/^# TYPE process_cpu_user_seconds_total counter$/m);
+      // It trusts no proxy: a relayed request is the relay's, and needs the token.
+      const relayed = await fetch(`${base}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+      expect(relayed.status).toBe(403);
+      await relayed.text();
+      const withToken = await fetch(`${base}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9", Authorization: `Bearer ${token}` } });
+      expect(withToken.status).toBe(200);
+      await withToken.text();
+      const other = await fetch(`${base}/healthz`);
+      expect(other.status).toBe(404);
+      await other.text();
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const [code] = (await exited) as [number];
+    expect(code).toBe(0);
+    expect(await refused(port)).toBe(true);
   });
 
   it("a bad variable: one line naming it (never its value), exit code 1, no stack", async (ctx) => {
