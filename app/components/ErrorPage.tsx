@@ -1,10 +1,11 @@
-import { Link, isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
 import { REFERENCE_ID, useRequestReference } from "~/hooks/useRequestReference";
 
 /** The one error boundary body: friendly words, never a stack trace; on a server error, the request's reference. */
 export function ErrorPage() {
   const error = useRouteError();
   const reference = useRequestReference();
+  const location = useLocation();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   const message =
     status === 404
@@ -24,10 +25,23 @@ export function ErrorPage() {
             {reference}
           </code>
         </p>
+      ) : status >= 500 ? (
+        <p className="mt-4 max-w-md text-sm text-stone-600">
+          If it happens again, the page will show a reference to quote when you contact us.
+        </p>
       ) : null}
-      <Link to="/" className="btn-primary mt-8">
-        Back to Home
-      </Link>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {status >= 500 ? (
+          // A whole page from the server, not a navigation inside this one: the server's own error
+          // page, should the error come back, carries the reference.
+          <Link to={location.pathname + location.search} reloadDocument className="btn-secondary">
+            Try again
+          </Link>
+        ) : null}
+        <Link to="/" className="btn-primary">
+          Back to Home
+        </Link>
+      </div>
     </section>
   );
 }
