@@ -148,6 +148,27 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     );
   });
 
+  it("an idle keep-alive connection outlives Node's default 5 s: a request after 6 s idle reuses it and is answered", async (ctx) => {
+    const server = await start(ctx);
+    const http = await import("node:http");
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean }>((resolve, reject) => {
+        const request = http.get(`${server.base}/healthz`, { agent }, (answer) => {
+          answer.resume();
+          answer.on("end", () => resolve({ status: answer.statusCode ?? 0, reused: request.reusedSocket }));
+        });
+        request.on("error", reject);
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, 6000));
+      expect(await get()).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("npm run worker with METRICS_PORT: its own GET /metrics, by the servers' rules and trusting no proxy; nothing else", async (ctx) => {
     if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
     const { spawn } = await import("node:child_process");
