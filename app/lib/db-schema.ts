@@ -264,6 +264,31 @@ export interface OrderItemsTable {
   discount: Generated<number>;
 }
 
+/**
+ * The dashboard's sums per calendar day in India, status, payment method and coupon ('' for none),
+ * kept by triggers on every write of orders (migration 0029, ADR 0032).
+ */
+export interface OrderDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+  couponCode: string;
+  orders: number;
+  /** the orders' totals, summed, whatever their status (readers apply the revenue rule) */
+  revenue: number;
+  discount: number;
+}
+
+/** Units and revenue per calendar day in India, status and product (0: a deleted product), kept by triggers (migration 0029). */
+export interface ItemDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  itemId: number;
+  units: number;
+  /** quantity times unit price, less the line's share of the discount */
+  revenue: number;
+}
+
 export interface OrderEventsTable {
   id: Generated<number>;
   orderId: number;
@@ -484,6 +509,8 @@ export interface DB {
   stockReservations: StockReservationsTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;
+  orderDayFigures: OrderDayFiguresTable;
+  itemDayFigures: ItemDayFiguresTable;
   orderEvents: OrderEventsTable;
   returnRequests: ReturnRequestsTable;
   returnLines: ReturnLinesTable;

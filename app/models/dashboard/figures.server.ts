@@ -1,10 +1,12 @@
 // The dashboard's charts (/admin): revenue and orders per day, orders by status, payment methods,
 // top products and categories, coupon use, returns and refunds over the last 30 or 90 days of
 // India's calendar, and the pieces low in stock. Each figure is one query on one index range
-// (migration 0027, ADR 0030): no query reads a table's rows end to end, whatever its size.
+// (migrations 0027 and 0029, ADRs 0030 and 0032): orders and products are read from their sums per
+// day kept on write, returns, refunds and stock from their indexes; no query reads a table's rows
+// end to end, whatever its size.
+import type { Db } from "~/lib/db.server";
 import type { RawBuilder } from "kysely";
 import { sql } from "kysely";
-import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isPostgres, toCount } from "~/lib/db.server";
 import type { OrderStatus, PaymentMethod, RefundStatus, ReturnStatus } from "~/lib/db-schema";
 import { startOfIndianDay } from "~/utils/admin-schemas";
@@ -63,6 +65,8 @@ export interface DashboardFigures {
 const PAYMENT_METHODS: readonly PaymentMethod[] = ["online", "cod"];
 /** Lines whose product was since deleted are kept (their order stays), under this name. */
 export const REMOVED_PRODUCT = "Removed from the catalogue";
+/** The product the sums kept on write file a deleted product's lines under (migration 0029). */
+const REMOVED = 0;
 
 export async function dashboardFigures(range: DashboardRange, now = new Date(), db: Db = defaultDb): Promise<DashboardFigures> {
   const to = indianDay(now);
@@ -70,54 +74,56 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
   // The instants the same days span, for tables keyed by created_at alone.
   const since = startOfIndianDay(from);
   const until = startOfIndianDay(addDays(to, 1));
-  const day = orderDay(db);
-  /** Units and revenue per product over the days: a line's price after its share of the discount, before GST and shipping. */
+  /**
+   * Units and revenue per product over the days, from the sums kept on write (migration 0029): a
+   * line's price after its share of the discount, before GST and shipping. Product 0 holds the
+   * lines of deleted products. A product whose orders all left the revenue keeps rows of zero.
+   */
   const soldPerProduct = () =>
     db
-      .selectFrom("orders")
-      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
-      .select((eb) => [
-        "orderItems.itemId",
-        eb.fn.sum<number>("orderItems.quantity").as("units"),
-        eb.fn
-          .sum<number>(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount")))
-          .as("revenue"),
-      ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .where("orders.status", "not in", [...NOT_REVENUE])
-      .groupBy("orderItems.itemId");
+      .selectFrom("itemDayFigures")
+      .select((eb) => ["itemDayFigures.itemId", eb.fn.sum<number>("units").as("units"), eb.fn.sum<number>("revenue").as("revenue")])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .where("status", "not in", [...NOT_REVENUE])
+      .groupBy("itemDayFigures.itemId")
+      .having((eb) => eb.fn.sum("units"), ">", 0);
 
   const [orderRows, couponRows, productRows, categoryRows, returnRows, refundRows, lowStockRows, lowStockCount] = await Promise.all([
-    // Per day, status and payment method: the index's own order, so no sort.
+    // Per day, status and payment method: the key's own order, so no sort.
     db
-      .selectFrom("orders")
+      .selectFrom("orderDayFigures")
       .select((eb) => [
-        day.as("day"),
+        "day",
         "status",
         "paymentMethod",
-        eb.fn.countAll().as("orders"),
-        eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("revenue"),
+        eb.fn.sum<number>("orders").as("orders"),
+        eb.fn.coalesce(eb.fn.sum("revenue"), eb.lit(0)).as("revenue"),
       ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .groupBy([day, "status", "paymentMethod"])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .groupBy(["day", "status", "paymentMethod"])
       .execute(),
     db
-      .selectFrom("orders")
-      .select((eb) => ["couponCode", eb.fn.countAll().as("orders"), eb.fn.coalesce(eb.fn.sum("discount"), eb.lit(0)).as("discount")])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
+      .selectFrom("orderDayFigures")
+      .select((eb) => [
+        "couponCode",
+        eb.fn.sum<number>("orders").as("orders"),
+        eb.fn.coalesce(eb.fn.sum("discount"), eb.lit(0)).as("discount"),
+      ])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
       .where("status", "not in", [...NOT_REVENUE])
-      .where("couponCode", "is not", null)
+      .where("couponCode", "<>", "")
       .groupBy("couponCode")
+      .having((eb) => eb.fn.sum("orders"), ">", 0)
       .orderBy("discount", "desc")
       .orderBy("couponCode")
       .limit(TOP)
       .execute(),
-    soldPerProduct().orderBy("revenue", "desc").orderBy("orderItems.itemId").limit(TOP).execute(),
-    // Per product first, then each product's category once: a product and a category read per
-    // product sold, not per line.
+    soldPerProduct().orderBy("revenue", "desc").orderBy("itemDayFigures.itemId").limit(TOP).execute(),
+    // Per product first, then each product's category now: a product and a category read per
+    // product sold.
     db
       .selectFrom(soldPerProduct().as("sold"))
       .leftJoin("items", "items.id", "sold.itemId")
@@ -183,7 +189,7 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
   const days = [...perDay.values()];
 
   const titles = new Map(
-    productRows.some((r) => r.itemId !== null)
+    productRows.some((r) => r.itemId !== REMOVED)
       ? (
           await db
             .selectFrom("items")
@@ -191,7 +197,7 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
             .where(
               "id",
               "in",
-              productRows.flatMap((r) => (r.itemId === null ? [] : [r.itemId])),
+              productRows.flatMap((r) => (r.itemId === REMOVED ? [] : [r.itemId])),
             )
             .execute()
         ).map((i) => [i.id, i.title])
@@ -217,8 +223,8 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
     byStatus: ORDER_STATUSES.map((status) => ({ status, orders: byStatus.get(status) ?? 0 })),
     payments: [...payments.values()],
     topProducts: productRows.map((r) => ({
-      key: r.itemId === null ? "removed" : String(r.itemId),
-      label: (r.itemId !== null && titles.get(r.itemId)) || REMOVED_PRODUCT,
+      key: r.itemId === REMOVED ? "removed" : String(r.itemId),
+      label: (r.itemId !== REMOVED && titles.get(r.itemId)) || REMOVED_PRODUCT,
       value: money(r.revenue),
       count: money(r.units),
     })),

@@ -1,0 +1,146 @@
+// The dashboard's sums kept on write (migration 0029, ADR 0032): orders placed through the real
+// checkout, with and without a coupon, moved along and cancelled by the status model, a product
+// deleted, an order deleted; after each step the kept sums equal the same sums computed straight
+// from the orders and their lines, and the dashboard's figures follow.
+import { beforeAll, describe, expect, it } from "vitest";
+import { sql } from "kysely";
+import { ready } from "~/lib/boot.server";
+import { db, isPostgres } from "~/lib/db.server";
+import { deleteProduct } from "~/models/catalogue/admin-products.server";
+import { createCoupon } from "~/models/coupons/admin.server";
+import { dashboardFigures, REMOVED_PRODUCT } from "~/models/dashboard/figures.server";
+import { changeOrderStatus } from "~/models/orders/status.server";
+import { indianDay } from "~/utils/chart-format";
+import { createTestItem } from "../support/items";
+import type { Customer } from "../support/orders";
+import { addToCart, checkoutFields, directCustomer, placeViaApi } from "../support/orders";
+import { jsonRequest } from "../support/requests";
+import { asRecord, call } from "../support/route-calls";
+import * as cartCouponApi from "~/routes/api.cart.coupon";
+
+const ADMIN = { actor: "admin", userId: null } as const;
+
+/** The sums as the migration's triggers should keep them, computed from the orders themselves. */
+async function fromOrders() {
+  const day = isPostgres(db) ? sql`shop_ist_day(o.created_at)` : sql`date(o.created_at, '+330 minutes')`;
+  const orders = await sql<Record<string, unknown>>`
+    select ${day} as day, o.status, o.payment_method, coalesce(o.coupon_code, '') as coupon_code,
+      count(*) as orders, sum(o.total) as revenue, sum(o.discount) as discount
+    from orders o group by 1, 2, 3, 4 order by 1, 2, 3, 4`.execute(db);
+  const items = await sql<Record<string, unknown>>`
+    select ${day} as day, o.status, coalesce(l.item_id, 0) as item_id, sum(l.quantity) as units,
+      sum(l.quantity * l.unit_price - l.discount) as revenue
+    from order_items l join orders o on o.id = l.order_id group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+  return { orders: numbers(orders.rows), items: numbers(items.rows) };
+}
+
+/** The kept sums, less the rows whose orders all moved elsewhere (they stay, at zero). */
+async function kept() {
+  const orders = await sql<Record<string, unknown>>`
+    select day, status, payment_method, coupon_code, orders, revenue, discount
+    from order_day_figures where orders <> 0 order by 1, 2, 3, 4`.execute(db);
+  const items = await sql<Record<string, unknown>>`
+    select day, status, item_id, units, revenue from item_day_figures where units <> 0 order by 1, 2, 3`.execute(db);
+  return { orders: numbers(orders.rows), items: numbers(items.rows) };
+}
+
+/** PostgreSQL's sums are bigint (strings); both databases' rows as plain numbers. */
+function numbers(rows: Record<string, unknown>[]) {
+  return rows.map((r) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && /^-?\d+$/.test(v) ? Number(v) : v])),
+  );
+}
+
+async function expectInStep(step: string) {
+  expect(await kept(), step).toEqual(await fromOrders());
+}
+
+let customer: Customer;
+let sofa = 0;
+let lamp = 0;
+
+async function place(lines: [number, number][], coupon?: string): Promise<number> {
+  for (const [item, quantity] of lines) await addToCart(customer, item, quantity);
+  if (coupon) {
+    const applied = await call(cartCouponApi.action, jsonRequest("POST", "/api/cart/coupon", { couponCode: coupon }, customer.auth));
+    expect(applied.status).toBe(200);
+  }
+  const placed = await placeViaApi(customer, checkoutFields());
+  expect(placed.status).toBe(201);
+  return Number(asRecord(placed.body).id);
+}
+
+beforeAll(async () => {
+  await ready;
+  customer = await directCustomer("summaries");
+  sofa = await createTestItem(`summary-sofa-${Date.now()}`, { price: 40000 });
+  lamp = await createTestItem(`summary-lamp-${Date.now()}`, { price: 1500 });
+});
+
+describe("the dashboard's sums kept on write", () => {
+  it("follow placing, moving, cancelling and deleting orders and products, and the figures read them", async () => {
+    await expectInStep("the demo shop, backfilled by the migration");
+    const code = (
+      await createCoupon({
+        code: `SUM${Date.now().toString(36).toUpperCase()}`,
+        kind: "percent",
+        value: 10,
+        minSubtotal: 0,
+        maxDiscount: null,
+        validFrom: null,
+        validUntil: null,
+        usageLimit: null,
+        perCustomerLimit: null,
+        categoryIds: [],
+      })
+    ).code;
+
+    const plain = await place([[sofa, 1]]);
+    const withCoupon = await place(
+      [
+        [sofa, 2],
+        [lamp, 3],
+      ],
+      code,
+    );
+    const third = await place([[lamp, 1]]);
+    await expectInStep("three orders placed, one with a coupon");
+
+    await changeOrderStatus(plain, "shipped", ADMIN);
+    await changeOrderStatus(plain, "delivered", ADMIN);
+    await expectInStep("an order shipped and delivered");
+
+    const before = await dashboardFigures(30);
+    expect(before.coupons.find((c) => c.key === code)?.count).toBe(1);
+    await changeOrderStatus(withCoupon, "cancelled", { actor: "customer", userId: customer.user.id });
+    await expectInStep("the coupon's order cancelled by its customer");
+    const after = await dashboardFigures(30);
+    expect(after.coupons.find((c) => c.key === code)).toBeUndefined();
+    expect(after.byStatus.find((s) => s.status === "cancelled")!.orders).toBe(
+      before.byStatus.find((s) => s.status === "cancelled")!.orders + 1,
+    );
+    const today = indianDay(new Date());
+    const withCouponTotal = Number(
+      (await db.selectFrom("orders").select("total").where("id", "=", withCoupon).executeTakeFirstOrThrow()).total,
+    );
+    expect(after.days.find((d) => d.day === today)!.revenue).toBe(before.days.find((d) => d.day === today)!.revenue - withCouponTotal);
+    const lampBefore = before.topProducts.find((p) => p.key === String(lamp))!;
+    expect(after.topProducts.find((p) => p.key === String(lamp))!.count).toBe(lampBefore.count - 3);
+
+    await changeOrderStatus(third, "shipped", ADMIN);
+    await changeOrderStatus(third, "cancelled", ADMIN);
+    await expectInStep("a shipped order cancelled by the shop");
+    // The lamp's only line left counting was cancelled: it leaves the ranking (its rows stay at zero).
+    expect((await dashboardFigures(30)).topProducts.find((p) => p.key === String(lamp))).toBeUndefined();
+
+    await deleteProduct(sofa);
+    await expectInStep("a sold product deleted: its lines lose their product");
+    const removed = (await dashboardFigures(30)).topProducts.find((p) => p.key === "removed")!;
+    expect(removed.label).toBe(REMOVED_PRODUCT);
+    expect(removed.count).toBe(1);
+
+    // No path of the shop deletes an order; a manual one keeps the sums true all the same.
+    await db.deleteFrom("orders").where("id", "=", plain).execute();
+    await expectInStep("an order deleted by hand, with its lines");
+  });
+});
