@@ -36,7 +36,8 @@ const times = new Map<string, number[]>();
 
 /** A short name for each query the figures send, from its SQL. */
 function labelOf(query: string): string {
-  if (/from "item_day_figures"/.test(query)) return /"categories"/.test(query) ? "categories by revenue" : "top products";
+  if (/from "category_day_figures"/.test(query)) return "categories by revenue";
+  if (/from "item_day_figures"/.test(query)) return "top products";
   if (/from "order_day_figures"/.test(query)) return /"coupon_code", sum/.test(query) ? "coupon use" : "orders per day, status, payment";
   if (/from "return_requests"/.test(query)) return "returns";
   if (/from "refunds"/.test(query)) return "refunds";

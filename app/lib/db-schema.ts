@@ -289,6 +289,15 @@ export interface ItemDayFiguresTable {
   revenue: number;
 }
 
+/** The same per product's category now (0: a deleted product), kept by triggers (migration 0029). */
+export interface CategoryDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  categoryId: number;
+  units: number;
+  revenue: number;
+}
+
 export interface OrderEventsTable {
   id: Generated<number>;
   orderId: number;
@@ -511,6 +520,7 @@ export interface DB {
   orderItems: OrderItemsTable;
   orderDayFigures: OrderDayFiguresTable;
   itemDayFigures: ItemDayFiguresTable;
+  categoryDayFigures: CategoryDayFiguresTable;
   orderEvents: OrderEventsTable;
   returnRequests: ReturnRequestsTable;
   returnLines: ReturnLinesTable;

@@ -31,7 +31,12 @@ async function fromOrders() {
     select ${day} as day, o.status, coalesce(l.item_id, 0) as item_id, sum(l.quantity) as units,
       sum(l.quantity * l.unit_price - l.discount) as revenue
     from order_items l join orders o on o.id = l.order_id group by 1, 2, 3 order by 1, 2, 3`.execute(db);
-  return { orders: numbers(orders.rows), items: numbers(items.rows) };
+  const categories = await sql<Record<string, unknown>>`
+    select ${day} as day, o.status, coalesce(i.category_id, 0) as category_id, sum(l.quantity) as units,
+      sum(l.quantity * l.unit_price - l.discount) as revenue
+    from order_items l join orders o on o.id = l.order_id left join items i on i.id = l.item_id
+    group by 1, 2, 3 order by 1, 2, 3`.execute(db);
+  return { orders: numbers(orders.rows), items: numbers(items.rows), categories: numbers(categories.rows) };
 }
 
 /** The kept sums, less the rows whose orders all moved elsewhere (they stay, at zero). */
@@ -41,7 +46,9 @@ async function kept() {
     from order_day_figures where orders <> 0 order by 1, 2, 3, 4`.execute(db);
   const items = await sql<Record<string, unknown>>`
     select day, status, item_id, units, revenue from item_day_figures where units <> 0 order by 1, 2, 3`.execute(db);
-  return { orders: numbers(orders.rows), items: numbers(items.rows) };
+  const categories = await sql<Record<string, unknown>>`
+    select day, status, category_id, units, revenue from category_day_figures where units <> 0 order by 1, 2, 3`.execute(db);
+  return { orders: numbers(orders.rows), items: numbers(items.rows), categories: numbers(categories.rows) };
 }
 
 /** PostgreSQL's sums are bigint (strings); both databases' rows as plain numbers. */
@@ -133,11 +140,23 @@ describe("the dashboard's sums kept on write", () => {
     // The lamp's only line left counting was cancelled: it leaves the ranking (its rows stay at zero).
     expect((await dashboardFigures(30)).topProducts.find((p) => p.key === String(lamp))).toBeUndefined();
 
+    // A product moved to another category takes its sales with it (the category it is in now).
+    const [first, second] = await db.selectFrom("categories").select(["id", "title"]).orderBy("id").limit(2).execute();
+    await db.updateTable("items").set({ categoryId: second!.id }).where("id", "=", sofa).execute();
+    await expectInStep("a sold product moved to another category");
+    const moved = await dashboardFigures(30);
+    const sofaSales = moved.topProducts.find((p) => p.key === String(sofa))!;
+    expect(moved.topCategories.find((c) => c.key === String(second!.id))!.value).toBeGreaterThanOrEqual(sofaSales.value);
+    await db.updateTable("items").set({ categoryId: first!.id }).where("id", "=", sofa).execute();
+    await expectInStep("and back");
+
     await deleteProduct(sofa);
     await expectInStep("a sold product deleted: its lines lose their product");
     const removed = (await dashboardFigures(30)).topProducts.find((p) => p.key === "removed")!;
     expect(removed.label).toBe(REMOVED_PRODUCT);
     expect(removed.count).toBe(1);
+    const removedCategory = (await dashboardFigures(30)).topCategories.find((c) => c.key === "removed")!;
+    expect(removedCategory).toMatchObject({ label: REMOVED_PRODUCT, value: removed.value, count: 1 });
 
     // No path of the shop deletes an order; a manual one keeps the sums true all the same.
     await db.deleteFrom("orders").where("id", "=", plain).execute();

@@ -122,19 +122,21 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
       .limit(TOP)
       .execute(),
     soldPerProduct().orderBy("revenue", "desc").orderBy("itemDayFigures.itemId").limit(TOP).execute(),
-    // Per product first, then each product's category now: a product and a category read per
-    // product sold.
+    // Per category, from its sums kept on write; category 0 holds deleted products' lines.
     db
-      .selectFrom(soldPerProduct().as("sold"))
-      .leftJoin("items", "items.id", "sold.itemId")
-      .leftJoin("categories", "categories.id", "items.categoryId")
-      .select((eb) => [
-        "categories.id as categoryId",
-        "categories.title",
-        eb.fn.sum("sold.units").as("units"),
-        eb.fn.sum("sold.revenue").as("revenue"),
-      ])
-      .groupBy(["categories.id", "categories.title"])
+      .selectFrom(
+        db
+          .selectFrom("categoryDayFigures")
+          .select((eb) => ["categoryId", eb.fn.sum<number>("units").as("units"), eb.fn.sum<number>("revenue").as("revenue")])
+          .where("day", ">=", from)
+          .where("day", "<=", to)
+          .where("status", "not in", [...NOT_REVENUE])
+          .groupBy("categoryId")
+          .having((eb) => eb.fn.sum("units"), ">", 0)
+          .as("sold"),
+      )
+      .leftJoin("categories", "categories.id", "sold.categoryId")
+      .select(["categories.id as categoryId", "categories.title", "sold.units", "sold.revenue"])
       .execute(),
     db
       .selectFrom("returnRequests")
