@@ -298,6 +298,21 @@ export interface CategoryDayFiguresTable {
   revenue: number;
 }
 
+/** The days product_period_figures holds, per period (migration 0029); '' before the first reading. */
+export interface FigureWindowsTable {
+  period: number;
+  startDay: string;
+  endDay: string;
+}
+
+/** Each product's units and revenue over its period's window, revenue orders only (migration 0029). */
+export interface ProductPeriodFiguresTable {
+  period: number;
+  itemId: number;
+  units: number;
+  revenue: number;
+}
+
 export interface OrderEventsTable {
   id: Generated<number>;
   orderId: number;
@@ -521,6 +536,8 @@ export interface DB {
   orderDayFigures: OrderDayFiguresTable;
   itemDayFigures: ItemDayFiguresTable;
   categoryDayFigures: CategoryDayFiguresTable;
+  figureWindows: FigureWindowsTable;
+  productPeriodFigures: ProductPeriodFiguresTable;
   orderEvents: OrderEventsTable;
   returnRequests: ReturnRequestsTable;
   returnLines: ReturnLinesTable;

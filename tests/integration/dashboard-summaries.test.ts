@@ -10,7 +10,9 @@ import { deleteProduct } from "~/models/catalogue/admin-products.server";
 import { createCoupon } from "~/models/coupons/admin.server";
 import { dashboardFigures, REMOVED_PRODUCT } from "~/models/dashboard/figures.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
+import type { OrderStatus } from "~/lib/db-schema";
 import { indianDay } from "~/utils/chart-format";
+import { countsAsRevenue, ORDER_STATUSES } from "~/utils/order-status";
 import { createTestItem } from "../support/items";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, directCustomer, placeViaApi } from "../support/orders";
@@ -58,8 +60,37 @@ function numbers(rows: Record<string, unknown>[]) {
   );
 }
 
+/**
+ * Each period's running totals per product against the orders of its window's days, by the rule
+ * of app/utils/order-status.ts (the triggers write it in SQL: this is where they must agree).
+ */
+async function expectPeriodsInStep(step: string) {
+  const day = isPostgres(db) ? sql`shop_ist_day(o.created_at)` : sql`date(o.created_at, '+330 minutes')`;
+  for (const w of await db.selectFrom("figureWindows").selectAll().execute()) {
+    const all = await sql<{ itemId: number; status: OrderStatus; units: number; revenue: number }>`
+      select coalesce(l.item_id, 0) as item_id, o.status, sum(l.quantity) as units, sum(l.quantity * l.unit_price - l.discount) as revenue
+      from order_items l join orders o on o.id = l.order_id
+      where ${day} between ${w.startDay} and ${w.endDay} group by 1, 2`.execute(db);
+    const expected = new Map<number, { units: number; revenue: number }>();
+    for (const r of numbers(all.rows) as unknown as typeof all.rows) {
+      if (!countsAsRevenue(r.status)) continue;
+      const sum = expected.get(r.itemId) ?? { units: 0, revenue: 0 };
+      expected.set(r.itemId, { units: sum.units + r.units, revenue: sum.revenue + r.revenue });
+    }
+    const keptRows = await db
+      .selectFrom("productPeriodFigures")
+      .select(["itemId", "units", "revenue"])
+      .where("period", "=", w.period)
+      .where("units", "<>", 0)
+      .execute();
+    const got = new Map(keptRows.map((r) => [Number(r.itemId), { units: Number(r.units), revenue: Number(r.revenue) }]));
+    expect(got, `${step}: ${w.period} days`).toEqual(expected);
+  }
+}
+
 async function expectInStep(step: string) {
   expect(await kept(), step).toEqual(await fromOrders());
+  await expectPeriodsInStep(step);
 }
 
 let customer: Customer;
@@ -87,6 +118,10 @@ beforeAll(async () => {
 describe("the dashboard's sums kept on write", () => {
   it("follow placing, moving, cancelling and deleting orders and products, and the figures read them", async () => {
     await expectInStep("the demo shop, backfilled by the migration");
+    // The windows set to today's periods: from here on the triggers keep them.
+    await dashboardFigures(30);
+    await dashboardFigures(90);
+    await expectInStep("the windows moved to today's periods");
     const code = (
       await createCoupon({
         code: `SUM${Date.now().toString(36).toUpperCase()}`,
@@ -161,5 +196,21 @@ describe("the dashboard's sums kept on write", () => {
     // No path of the shop deletes an order; a manual one keeps the sums true all the same.
     await db.deleteFrom("orders").where("id", "=", plain).execute();
     await expectInStep("an order deleted by hand, with its lines");
+    // One order in each status, each counted or not by the one rule.
+    await place([[lamp, 1]]);
+    const shipped = await place([[lamp, 2]]);
+    await changeOrderStatus(shipped, "shipped", ADMIN);
+    const delivered = await place([[lamp, 4]]);
+    await changeOrderStatus(delivered, "shipped", ADMIN);
+    await changeOrderStatus(delivered, "delivered", ADMIN);
+    await expectInStep("an order in each status");
+    const statuses = await db.selectFrom("orders").select("status").distinct().execute();
+    expect(ORDER_STATUSES.filter((st) => statuses.some((r) => r.status === st))).toEqual([...ORDER_STATUSES]);
+
+    // A window moved far ahead and back (another 'now'): the days leaving and entering are counted once.
+    await dashboardFigures(30, new Date("2100-01-20T06:00:00.000Z"));
+    await expectInStep("the 30 days' window moved to 2100");
+    await dashboardFigures(30);
+    await expectInStep("and back to today");
   });
 });

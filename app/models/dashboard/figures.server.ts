@@ -68,27 +68,44 @@ export const REMOVED_PRODUCT = "Removed from the catalogue";
 /** The product the sums kept on write file a deleted product's lines under (migration 0029). */
 const REMOVED = 0;
 
+/**
+ * Moves a period's running totals per product (migration 0029) to the days from..to: the days
+ * that left the window are subtracted, those that entered added, from the sums per day and
+ * product, orders that count as revenue only. Done by the first reading of a new day in India
+ * (or of another `now`), in one transaction; on PostgreSQL under the window's row FOR UPDATE,
+ * which the triggers of every write take FOR SHARE first, so no write falls between the two.
+ */
+export async function moveProductWindow(period: DashboardRange, from: string, to: string, db: Db = defaultDb): Promise<void> {
+  const window = () => db.selectFrom("figureWindows").select(["startDay", "endDay"]).where("period", "=", period);
+  const seen = await window().executeTakeFirstOrThrow();
+  if (seen.startDay === from && seen.endDay === to) return;
+  await db.transaction().execute(async (trx) => {
+    const locked = trx.selectFrom("figureWindows").select(["startDay", "endDay"]).where("period", "=", period);
+    const was = await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirstOrThrow();
+    if (was.startDay === from && was.endDay === to) return;
+    /** The days of `days` outside `other`, added (1) or taken away (-1). */
+    const move = (sign: 1 | -1, days: [string, string], other: [string, string]) =>
+      sql`insert into product_period_figures (period, item_id, units, revenue)
+        select ${sql.lit(period)}, item_id, ${sql.lit(sign)} * sum(units), ${sql.lit(sign)} * sum(revenue) from item_day_figures
+        where day between ${days[0]} and ${days[1]} and not (day between ${other[0]} and ${other[1]})
+          and status not in (${sql.join([...NOT_REVENUE])})
+        group by item_id order by item_id
+        on conflict (period, item_id) do update set units = product_period_figures.units + excluded.units,
+          revenue = product_period_figures.revenue + excluded.revenue`.execute(trx);
+    await move(-1, [was.startDay, was.endDay], [from, to]);
+    await move(1, [from, to], [was.startDay, was.endDay]);
+    await trx.updateTable("figureWindows").set({ startDay: from, endDay: to }).where("period", "=", period).execute();
+    await trx.deleteFrom("productPeriodFigures").where("period", "=", period).where("units", "=", 0).execute();
+  });
+}
+
 export async function dashboardFigures(range: DashboardRange, now = new Date(), db: Db = defaultDb): Promise<DashboardFigures> {
   const to = indianDay(now);
   const from = addDays(to, -(range - 1));
   // The instants the same days span, for tables keyed by created_at alone.
   const since = startOfIndianDay(from);
   const until = startOfIndianDay(addDays(to, 1));
-  /**
-   * Units and revenue per product over the days, from the sums kept on write (migration 0029): a
-   * line's price after its share of the discount, before GST and shipping. Product 0 holds the
-   * lines of deleted products. A product whose orders all left the revenue keeps rows of zero.
-   */
-  const soldPerProduct = () =>
-    db
-      .selectFrom("itemDayFigures")
-      .select((eb) => ["itemDayFigures.itemId", eb.fn.sum<number>("units").as("units"), eb.fn.sum<number>("revenue").as("revenue")])
-      .where("day", ">=", from)
-      .where("day", "<=", to)
-      .where("status", "not in", [...NOT_REVENUE])
-      .groupBy("itemDayFigures.itemId")
-      .having((eb) => eb.fn.sum("units"), ">", 0);
-
+  await moveProductWindow(range, from, to, db);
   const [orderRows, couponRows, productRows, categoryRows, returnRows, refundRows, lowStockRows, lowStockCount] = await Promise.all([
     // Per day, status and payment method: the key's own order, so no sort.
     db
@@ -121,7 +138,16 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
       .orderBy("couponCode")
       .limit(TOP)
       .execute(),
-    soldPerProduct().orderBy("revenue", "desc").orderBy("itemDayFigures.itemId").limit(TOP).execute(),
+    // Units and revenue per product over the window, kept on write: the first 8 of an index.
+    db
+      .selectFrom("productPeriodFigures")
+      .select(["itemId", "units", "revenue"])
+      .where("period", "=", range)
+      .where("units", ">", 0)
+      .orderBy("revenue", "desc")
+      .orderBy("itemId")
+      .limit(TOP)
+      .execute(),
     // Per category, from its sums kept on write; category 0 holds deleted products' lines.
     db
       .selectFrom(
