@@ -83,20 +83,30 @@ export async function moveProductWindow(period: DashboardRange, from: string, to
     const locked = trx.selectFrom("figureWindows").select(["startDay", "endDay"]).where("period", "=", period);
     const was = await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirstOrThrow();
     if (was.startDay === from && was.endDay === to) return;
-    /** The days of `days` outside `other`, added (1) or taken away (-1). */
-    const move = (sign: 1 | -1, days: [string, string], other: [string, string]) =>
+    /** The days from..to, added (1) or taken away (-1). */
+    const move = (sign: 1 | -1, [first, last]: [string, string]) =>
       sql`insert into product_period_figures (period, item_id, units, revenue)
         select ${sql.lit(period)}, item_id, ${sql.lit(sign)} * sum(units), ${sql.lit(sign)} * sum(revenue) from item_day_figures
-        where day between ${days[0]} and ${days[1]} and not (day between ${other[0]} and ${other[1]})
-          and status not in (${sql.join([...NOT_REVENUE])})
+        where day between ${first} and ${last} and status not in (${sql.join([...NOT_REVENUE])})
         group by item_id order by item_id
         on conflict (period, item_id) do update set units = product_period_figures.units + excluded.units,
           revenue = product_period_figures.revenue + excluded.revenue`.execute(trx);
-    await move(-1, [was.startDay, was.endDay], [from, to]);
-    await move(1, [from, to], [was.startDay, was.endDay]);
+    // Only the days that left and entered are read: a day's rows, not the window's.
+    for (const days of outside([was.startDay, was.endDay], [from, to])) await move(-1, days);
+    for (const days of outside([from, to], [was.startDay, was.endDay])) await move(1, days);
     await trx.updateTable("figureWindows").set({ startDay: from, endDay: to }).where("period", "=", period).execute();
     await trx.deleteFrom("productPeriodFigures").where("period", "=", period).where("units", "=", 0).execute();
   });
+}
+
+/** The days of `days` outside `other` (none, one or two ranges); '' to '' is no day. */
+export function outside([first, last]: [string, string], [otherFirst, otherLast]: [string, string]): [string, string][] {
+  if (first === "" || first > last) return [];
+  if (otherFirst === "" || otherLast < first || otherFirst > last) return [[first, last]];
+  const ranges: [string, string][] = [];
+  if (first < otherFirst) ranges.push([first, addDays(otherFirst, -1)]);
+  if (otherLast < last) ranges.push([addDays(otherLast, 1), last]);
+  return ranges;
 }
 
 export async function dashboardFigures(range: DashboardRange, now = new Date(), db: Db = defaultDb): Promise<DashboardFigures> {
