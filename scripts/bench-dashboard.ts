@@ -36,9 +36,13 @@ const times = new Map<string, number[]>();
 
 /** A short name for each query the figures send, from its SQL. */
 function labelOf(query: string): string {
-  if (/from "orders" inner join "order_items"/.test(query)) return /"categories"/.test(query) ? "categories by revenue" : "top products";
-  if (/"coupon_code", count/.test(query)) return "coupon use";
-  if (/from "orders"/.test(query)) return "orders per day, status, payment";
+  if (/from "category_day_figures"/.test(query)) return "categories by revenue";
+  if (/^insert into product_period_figures|"figure_windows" set|^delete from "product_period_figures"/.test(query)) {
+    return "top products' window, moved to a new day";
+  }
+  if (/from "figure_windows"/.test(query)) return "top products' window, checked";
+  if (/from "product_period_figures"/.test(query)) return "top products";
+  if (/from "order_day_figures"/.test(query)) return /"coupon_code", sum/.test(query) ? "coupon use" : "orders per day, status, payment";
   if (/from "return_requests"/.test(query)) return "returns";
   if (/from "refunds"/.test(query)) return "refunds";
   if (/"made_to_order" = .*limit/.test(query)) return "low stock, the pieces";

@@ -264,6 +264,55 @@ export interface OrderItemsTable {
   discount: Generated<number>;
 }
 
+/**
+ * The dashboard's sums per calendar day in India, status, payment method and coupon ('' for none),
+ * kept by triggers on every write of orders (migration 0029, ADR 0032).
+ */
+export interface OrderDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  paymentMethod: PaymentMethod;
+  couponCode: string;
+  orders: number;
+  /** the orders' totals, summed, whatever their status (readers apply the revenue rule) */
+  revenue: number;
+  discount: number;
+}
+
+/** Units and revenue per calendar day in India, status and product (0: a deleted product), kept by triggers (migration 0029). */
+export interface ItemDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  itemId: number;
+  units: number;
+  /** quantity times unit price, less the line's share of the discount */
+  revenue: number;
+}
+
+/** The same per product's category now (0: a deleted product), kept by triggers (migration 0029). */
+export interface CategoryDayFiguresTable {
+  day: string;
+  status: OrderStatus;
+  categoryId: number;
+  units: number;
+  revenue: number;
+}
+
+/** The days product_period_figures holds, per period (migration 0029); '' before the first reading. */
+export interface FigureWindowsTable {
+  period: number;
+  startDay: string;
+  endDay: string;
+}
+
+/** Each product's units and revenue over its period's window, revenue orders only (migration 0029). */
+export interface ProductPeriodFiguresTable {
+  period: number;
+  itemId: number;
+  units: number;
+  revenue: number;
+}
+
 export interface OrderEventsTable {
   id: Generated<number>;
   orderId: number;
@@ -484,6 +533,11 @@ export interface DB {
   stockReservations: StockReservationsTable;
   orders: OrdersTable;
   orderItems: OrderItemsTable;
+  orderDayFigures: OrderDayFiguresTable;
+  itemDayFigures: ItemDayFiguresTable;
+  categoryDayFigures: CategoryDayFiguresTable;
+  figureWindows: FigureWindowsTable;
+  productPeriodFigures: ProductPeriodFiguresTable;
   orderEvents: OrderEventsTable;
   returnRequests: ReturnRequestsTable;
   returnLines: ReturnLinesTable;

@@ -40,6 +40,7 @@ import { couponDiscount, discountedTotals, gstOn, paidValue } from "~/utils/pric
 import * as m0019 from "../../migrations/2026-11-26-0019-coupons";
 import * as m0021 from "../../migrations/2026-11-26-0021-coupon-holds";
 import * as m0027 from "../../migrations/2026-11-29-0027-dashboard-figure-indexes";
+import * as m0029 from "../../migrations/2026-11-29-0029-dashboard-summaries";
 import { adminWindow } from "../support/paging";
 import { mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/requests";
@@ -527,7 +528,8 @@ describe("the staff's coupons", () => {
 describe("migration 2026-11-26-0019-coupons", () => {
   it("down drops the tables and columns; up makes them again, empty and working", async () => {
     const raw = db.withoutPlugins() as unknown as Parameters<typeof m0019.up>[0];
-    // 0021's holds name coupons and 0027's indexes hold the discount columns: down in reverse order, up in order.
+    // 0021's holds name coupons, 0027's indexes and 0029's triggers hold the discount columns: down in reverse order, up in order.
+    await m0029.down(raw);
     await m0027.down(raw);
     await m0021.down(raw);
     await m0019.down(raw);
@@ -536,6 +538,7 @@ describe("migration 2026-11-26-0019-coupons", () => {
     await m0019.up(raw);
     await m0021.up(raw);
     await m0027.up(raw);
+    await m0029.up(raw);
     expect(await db.selectFrom("coupons").select("id").execute()).toEqual([]);
     const c = await coupon({ kind: "fixed", value: 100 });
     const customer = await shopper("cpn-migration", 2000);

@@ -425,12 +425,24 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
 
   it("the dashboard's figures: each reads an index range, the per-day figures group in the index's order (0027)", async () => {
     for (const range of [30, 90] as const) {
+      // Today's window of running totals set first: moving it is a write of the first reading of a day.
+      await dashboardFigures(range, new Date());
       for (const query of await queriesOf((d) => dashboardFigures(range, new Date(), d))) {
         const plan = await explain(query);
         const context = `dashboard, ${range} days\n${query.sql}\n${plan.text}`;
         if (process.env.PLAN_DEBUG && "dashboard".startsWith(process.env.PLAN_DEBUG)) console.info(context);
         expect(
-          plan.fullScans.filter((t) => [...BIG_TABLES, "order_items", "refunds", "return_requests"].includes(t)),
+          plan.fullScans.filter((t) =>
+            [
+              ...BIG_TABLES,
+              "order_items",
+              "refunds",
+              "return_requests",
+              "order_day_figures",
+              "item_day_figures",
+              "product_period_figures",
+            ].includes(t),
+          ),
           context,
         ).toEqual([]);
         // Orders are read from the day's index alone, never their rows.

@@ -1,10 +1,12 @@
 // The dashboard's charts (/admin): revenue and orders per day, orders by status, payment methods,
 // top products and categories, coupon use, returns and refunds over the last 30 or 90 days of
 // India's calendar, and the pieces low in stock. Each figure is one query on one index range
-// (migration 0027, ADR 0030): no query reads a table's rows end to end, whatever its size.
+// (migrations 0027 and 0029, ADRs 0030 and 0032): orders and products are read from their sums per
+// day kept on write, returns, refunds and stock from their indexes; no query reads a table's rows
+// end to end, whatever its size.
+import type { Db } from "~/lib/db.server";
 import type { RawBuilder } from "kysely";
 import { sql } from "kysely";
-import type { Db } from "~/lib/db.server";
 import { db as defaultDb, isPostgres, toCount } from "~/lib/db.server";
 import type { OrderStatus, PaymentMethod, RefundStatus, ReturnStatus } from "~/lib/db-schema";
 import { startOfIndianDay } from "~/utils/admin-schemas";
@@ -63,6 +65,49 @@ export interface DashboardFigures {
 const PAYMENT_METHODS: readonly PaymentMethod[] = ["online", "cod"];
 /** Lines whose product was since deleted are kept (their order stays), under this name. */
 export const REMOVED_PRODUCT = "Removed from the catalogue";
+/** The product the sums kept on write file a deleted product's lines under (migration 0029). */
+const REMOVED = 0;
+
+/**
+ * Moves a period's running totals per product (migration 0029) to the days from..to: the days
+ * that left the window are subtracted, those that entered added, from the sums per day and
+ * product, orders that count as revenue only. Done by the first reading of a new day in India
+ * (or of another `now`), in one transaction; on PostgreSQL under the window's row FOR UPDATE,
+ * which the triggers of every write take FOR SHARE first, so no write falls between the two.
+ */
+export async function moveProductWindow(period: DashboardRange, from: string, to: string, db: Db = defaultDb): Promise<void> {
+  const window = () => db.selectFrom("figureWindows").select(["startDay", "endDay"]).where("period", "=", period);
+  const seen = await window().executeTakeFirstOrThrow();
+  if (seen.startDay === from && seen.endDay === to) return;
+  await db.transaction().execute(async (trx) => {
+    const locked = trx.selectFrom("figureWindows").select(["startDay", "endDay"]).where("period", "=", period);
+    const was = await (isPostgres(trx) ? locked.forUpdate() : locked).executeTakeFirstOrThrow();
+    if (was.startDay === from && was.endDay === to) return;
+    /** The days from..to, added (1) or taken away (-1). */
+    const move = (sign: 1 | -1, [first, last]: [string, string]) =>
+      sql`insert into product_period_figures (period, item_id, units, revenue)
+        select ${sql.lit(period)}, item_id, ${sql.lit(sign)} * sum(units), ${sql.lit(sign)} * sum(revenue) from item_day_figures
+        where day between ${first} and ${last} and status not in (${sql.join([...NOT_REVENUE])})
+        group by item_id order by item_id
+        on conflict (period, item_id) do update set units = product_period_figures.units + excluded.units,
+          revenue = product_period_figures.revenue + excluded.revenue`.execute(trx);
+    // Only the days that left and entered are read: a day's rows, not the window's.
+    for (const days of outside([was.startDay, was.endDay], [from, to])) await move(-1, days);
+    for (const days of outside([from, to], [was.startDay, was.endDay])) await move(1, days);
+    await trx.updateTable("figureWindows").set({ startDay: from, endDay: to }).where("period", "=", period).execute();
+    await trx.deleteFrom("productPeriodFigures").where("period", "=", period).where("units", "=", 0).execute();
+  });
+}
+
+/** The days of `days` outside `other` (none, one or two ranges); '' to '' is no day. */
+export function outside([first, last]: [string, string], [otherFirst, otherLast]: [string, string]): [string, string][] {
+  if (first === "" || first > last) return [];
+  if (otherFirst === "" || otherLast < first || otherFirst > last) return [[first, last]];
+  const ranges: [string, string][] = [];
+  if (first < otherFirst) ranges.push([first, addDays(otherFirst, -1)]);
+  if (otherLast < last) ranges.push([addDays(otherLast, 1), last]);
+  return ranges;
+}
 
 export async function dashboardFigures(range: DashboardRange, now = new Date(), db: Db = defaultDb): Promise<DashboardFigures> {
   const to = indianDay(now);
@@ -70,65 +115,64 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
   // The instants the same days span, for tables keyed by created_at alone.
   const since = startOfIndianDay(from);
   const until = startOfIndianDay(addDays(to, 1));
-  const day = orderDay(db);
-  /** Units and revenue per product over the days: a line's price after its share of the discount, before GST and shipping. */
-  const soldPerProduct = () =>
-    db
-      .selectFrom("orders")
-      .innerJoin("orderItems", "orderItems.orderId", "orders.id")
-      .select((eb) => [
-        "orderItems.itemId",
-        eb.fn.sum<number>("orderItems.quantity").as("units"),
-        eb.fn
-          .sum<number>(eb(eb("orderItems.quantity", "*", eb.ref("orderItems.unitPrice")), "-", eb.ref("orderItems.discount")))
-          .as("revenue"),
-      ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .where("orders.status", "not in", [...NOT_REVENUE])
-      .groupBy("orderItems.itemId");
-
+  await moveProductWindow(range, from, to, db);
   const [orderRows, couponRows, productRows, categoryRows, returnRows, refundRows, lowStockRows, lowStockCount] = await Promise.all([
-    // Per day, status and payment method: the index's own order, so no sort.
+    // Per day, status and payment method: the key's own order, so no sort.
     db
-      .selectFrom("orders")
+      .selectFrom("orderDayFigures")
       .select((eb) => [
-        day.as("day"),
+        "day",
         "status",
         "paymentMethod",
-        eb.fn.countAll().as("orders"),
-        eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("revenue"),
+        eb.fn.sum<number>("orders").as("orders"),
+        eb.fn.coalesce(eb.fn.sum("revenue"), eb.lit(0)).as("revenue"),
       ])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
-      .groupBy([day, "status", "paymentMethod"])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
+      .groupBy(["day", "status", "paymentMethod"])
       .execute(),
     db
-      .selectFrom("orders")
-      .select((eb) => ["couponCode", eb.fn.countAll().as("orders"), eb.fn.coalesce(eb.fn.sum("discount"), eb.lit(0)).as("discount")])
-      .where(day, ">=", from)
-      .where(day, "<=", to)
+      .selectFrom("orderDayFigures")
+      .select((eb) => [
+        "couponCode",
+        eb.fn.sum<number>("orders").as("orders"),
+        eb.fn.coalesce(eb.fn.sum("discount"), eb.lit(0)).as("discount"),
+      ])
+      .where("day", ">=", from)
+      .where("day", "<=", to)
       .where("status", "not in", [...NOT_REVENUE])
-      .where("couponCode", "is not", null)
+      .where("couponCode", "<>", "")
       .groupBy("couponCode")
+      .having((eb) => eb.fn.sum("orders"), ">", 0)
       .orderBy("discount", "desc")
       .orderBy("couponCode")
       .limit(TOP)
       .execute(),
-    soldPerProduct().orderBy("revenue", "desc").orderBy("orderItems.itemId").limit(TOP).execute(),
-    // Per product first, then each product's category once: a product and a category read per
-    // product sold, not per line.
+    // Units and revenue per product over the window, kept on write: the first 8 of an index.
     db
-      .selectFrom(soldPerProduct().as("sold"))
-      .leftJoin("items", "items.id", "sold.itemId")
-      .leftJoin("categories", "categories.id", "items.categoryId")
-      .select((eb) => [
-        "categories.id as categoryId",
-        "categories.title",
-        eb.fn.sum("sold.units").as("units"),
-        eb.fn.sum("sold.revenue").as("revenue"),
-      ])
-      .groupBy(["categories.id", "categories.title"])
+      .selectFrom("productPeriodFigures")
+      .select(["itemId", "units", "revenue"])
+      .where("period", "=", range)
+      .where("units", ">", 0)
+      .orderBy("revenue", "desc")
+      .orderBy("itemId")
+      .limit(TOP)
+      .execute(),
+    // Per category, from its sums kept on write; category 0 holds deleted products' lines.
+    db
+      .selectFrom(
+        db
+          .selectFrom("categoryDayFigures")
+          .select((eb) => ["categoryId", eb.fn.sum<number>("units").as("units"), eb.fn.sum<number>("revenue").as("revenue")])
+          .where("day", ">=", from)
+          .where("day", "<=", to)
+          .where("status", "not in", [...NOT_REVENUE])
+          .groupBy("categoryId")
+          .having((eb) => eb.fn.sum("units"), ">", 0)
+          .as("sold"),
+      )
+      .leftJoin("categories", "categories.id", "sold.categoryId")
+      .select(["categories.id as categoryId", "categories.title", "sold.units", "sold.revenue"])
       .execute(),
     db
       .selectFrom("returnRequests")
@@ -183,7 +227,7 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
   const days = [...perDay.values()];
 
   const titles = new Map(
-    productRows.some((r) => r.itemId !== null)
+    productRows.some((r) => r.itemId !== REMOVED)
       ? (
           await db
             .selectFrom("items")
@@ -191,7 +235,7 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
             .where(
               "id",
               "in",
-              productRows.flatMap((r) => (r.itemId === null ? [] : [r.itemId])),
+              productRows.flatMap((r) => (r.itemId === REMOVED ? [] : [r.itemId])),
             )
             .execute()
         ).map((i) => [i.id, i.title])
@@ -217,8 +261,8 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
     byStatus: ORDER_STATUSES.map((status) => ({ status, orders: byStatus.get(status) ?? 0 })),
     payments: [...payments.values()],
     topProducts: productRows.map((r) => ({
-      key: r.itemId === null ? "removed" : String(r.itemId),
-      label: (r.itemId !== null && titles.get(r.itemId)) || REMOVED_PRODUCT,
+      key: r.itemId === REMOVED ? "removed" : String(r.itemId),
+      label: (r.itemId !== REMOVED && titles.get(r.itemId)) || REMOVED_PRODUCT,
       value: money(r.revenue),
       count: money(r.units),
     })),

@@ -7,6 +7,8 @@ import type { SelectQueryBuilder } from "kysely";
 import type { DB, OrderStatus } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import { startOfIndianDay } from "~/utils/admin-schemas";
+import { indianDay } from "~/utils/chart-format";
+import { orderDay } from "~/models/dashboard/figures.server";
 import { NOT_REVENUE, ORDER_STATUSES } from "~/utils/order-status";
 
 export interface AdminOrderRow {
@@ -88,9 +90,10 @@ export async function listOrdersPage(query: OrderFilters, window: RowWindow, db:
 export type StatusCounts = Record<OrderStatus, number> & { total: number };
 
 export async function orderStatusCounts(db: Db = defaultDb): Promise<StatusCounts> {
+  // From the sums per day kept on write (migration 0029): a few rows a day, not one per order.
   const rows = await db
-    .selectFrom("orders")
-    .select(["status", (eb) => eb.fn.countAll().as("n")])
+    .selectFrom("orderDayFigures")
+    .select(["status", (eb) => eb.fn.sum<number>("orders").as("n")])
     .groupBy("status")
     .execute();
   const counts = Object.fromEntries(ORDER_STATUSES.map((s) => [s, 0])) as Record<OrderStatus, number>;
@@ -120,13 +123,19 @@ export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
   const end = now.toISOString();
   const windows = { recent: [start, end], before: [prevStart, start] } as const;
 
-  const live = db.selectFrom("orders").where("status", "not in", [...NOT_REVENUE]);
   async function inWindow(table: "orders" | "items" | "users", [from, to]: readonly [string, string], revenue = false) {
-    if (revenue) {
-      const r = await live
-        .select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v"))
+    if (table === "orders") {
+      // The instants' days in India bound the day's index (migration 0027), which holds status,
+      // total and created_at: the window's orders are read from that index range alone.
+      const day = orderDay(db);
+      const r = await db
+        .selectFrom("orders")
+        .select((eb) => (revenue ? eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)) : eb.fn.countAll()).as("v"))
+        .where(day, ">=", indianDay(new Date(from)))
+        .where(day, "<=", indianDay(new Date(to)))
         .where("createdAt", ">=", from)
         .where("createdAt", "<", to)
+        .$if(revenue, (q) => q.where("status", "not in", [...NOT_REVENUE]))
         .executeTakeFirstOrThrow();
       return toCount(r.v as number);
     }
@@ -139,12 +148,28 @@ export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
     return toCount((await q.executeTakeFirstOrThrow()).v);
   }
 
-  const [revenue, orders, products, customers, outOfStock, featured, categories, counts, recentOrders] = await Promise.all([
-    live.select((eb) => eb.fn.coalesce(eb.fn.sum("total"), eb.lit(0)).as("v")).executeTakeFirstOrThrow(),
-    db
-      .selectFrom("orders")
-      .select((eb) => eb.fn.countAll().as("v"))
-      .executeTakeFirstOrThrow(),
+  // Every order's sums, from the sums per day kept on write (migration 0029).
+  const sums = db
+    .selectFrom("orderDayFigures")
+    .select((eb) => [
+      eb.fn.coalesce(eb.fn.sum("orders"), eb.lit(0)).as("orders"),
+      eb.fn
+        .coalesce(
+          eb.fn.sum(
+            eb
+              .case()
+              .when("status", "not in", [...NOT_REVENUE])
+              .then(eb.ref("revenue"))
+              .else(0)
+              .end(),
+          ),
+          eb.lit(0),
+        )
+        .as("revenue"),
+    ])
+    .executeTakeFirstOrThrow();
+  const [all, products, customers, outOfStock, featured, categories, counts, recentOrders] = await Promise.all([
+    sums,
     db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("v"))
@@ -185,10 +210,10 @@ export async function dashboardStats(now = new Date(), db: Db = defaultDb) {
   };
 
   const liveOrders = counts.total - counts.cancelled;
-  const revenueTotal = toCount(revenue.v as number);
+  const revenueTotal = toCount(all.revenue as number);
   const cards = await Promise.all([
     card("revenue", "Total Revenue", revenueTotal, "orders", true),
-    card("orders", "Total Orders", toCount(orders.v), "orders"),
+    card("orders", "Total Orders", toCount(all.orders as number), "orders"),
     card("products", "Total Products", toCount(products.v), "items"),
     card("customers", "Total Customers", toCount(customers.v), "users"),
   ]);

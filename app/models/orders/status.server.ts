@@ -2,7 +2,7 @@
 // each change brings in its transaction: stock back on a cancellation, the refund and the coupon use
 // given back, the audit row, the customer's mails, the invitation to review.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, nowIso } from "~/lib/db.server";
+import { db as defaultDb, isPostgres, nowIso } from "~/lib/db.server";
 import type { OrderStatus } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
@@ -69,6 +69,18 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     }
     const recorded = to === "shipped" ? { carrier: shipment?.carrier ?? null, trackingNumber: shipment?.trackingNumber ?? null } : {};
     const now = nowIso();
+    // A cancellation before shipping gives its units back. Its products are locked first, in id
+    // order (PostgreSQL), before the order moves: moving it writes the day's sums (migration 0029,
+    // by trigger), and a placement locks its products before writing the same sums, so both take
+    // them in one order and never wait on each other in a circle.
+    const returnsStock = to === "cancelled" && order.status === "processing";
+    const lines = returnsStock
+      ? await trx.selectFrom("orderItems").select(["itemId", "quantity"]).where("orderId", "=", orderId).orderBy("itemId").execute()
+      : [];
+    const products = lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId]));
+    if (isPostgres(trx) && products.length > 0) {
+      await trx.selectFrom("items").select("id").where("id", "in", products).orderBy("id").forUpdate().execute();
+    }
     const moved = await trx
       .updateTable("orders")
       .set({ status: to, updatedAt: now, ...recorded })
@@ -78,13 +90,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (Number(moved.numUpdatedRows) !== 1) {
       throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
     }
-    if (to === "cancelled" && order.status === "processing") {
-      const lines = await trx
-        .selectFrom("orderItems")
-        .select(["itemId", "quantity"])
-        .where("orderId", "=", orderId)
-        .orderBy("itemId")
-        .execute();
+    if (returnsStock) {
       for (const line of lines) {
         if (line.itemId === null) continue;
         await trx
