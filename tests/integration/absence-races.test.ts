@@ -20,7 +20,7 @@ import { insertProduct } from "~/models/catalogue/product-writes.server";
 import { IMPORT_RACE, importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { deleteUserByAdmin, USER_HAS_PAYMENT } from "~/models/users/admin.server";
 import { handleRefundWebhook } from "~/models/refunds/webhook.server";
-import { createCoupon } from "~/models/coupons/admin.server";
+import { createTestCoupon } from "../support/coupons";
 import { imageStore } from "~/lib/image-store.server";
 import { UPLOAD_GONE } from "~/lib/uploads.server";
 import type { ProductInput } from "~/utils/admin-schemas";
@@ -519,18 +519,7 @@ describe("a category deleted while a product or coupon is saved into it", () => 
       upload: null,
     });
   const couponIn = (categoryId: number) =>
-    createCoupon({
-      code: `FK${crypto.randomBytes(4).toString("hex").toUpperCase()}`,
-      kind: "percent",
-      value: 10,
-      minSubtotal: 0,
-      maxDiscount: null,
-      validFrom: null,
-      validUntil: null,
-      usageLimit: null,
-      perCustomerLimit: null,
-      categoryIds: [categoryId],
-    });
+    createTestCoupon(`FK${crypto.randomBytes(4).toString("hex").toUpperCase()}`, { categoryIds: [categoryId] });
 
   it("a delete that meets a product saved meanwhile is a 409 in words, not a 500", async () => {
     const id = await category("delete");

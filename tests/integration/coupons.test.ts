@@ -15,7 +15,8 @@ import { purgeExpired } from "~/lib/housekeeping.server";
 import { settleMail } from "~/lib/mail.server";
 import { clientOf, SHOP_WIDE, SLOWDOWN, UNKNOWN_CLIENT } from "~/lib/rate-limit.server";
 import { PAYMENT_CALLBACK_PATH } from "~/lib/request-rules";
-import { createCoupon, deleteCoupon, listCouponsPage } from "~/models/coupons/admin.server";
+import { deleteCoupon, listCouponsPage } from "~/models/coupons/admin.server";
+import { createTestCoupon } from "../support/coupons";
 import { createPaymentOrder } from "~/models/payments/start.server";
 import { gatewayFailureFields } from "~/models/payments/test-gateway.server";
 import { REFUSED_PAYMENT_HOURS } from "~/models/payments/unplaced.server";
@@ -60,19 +61,7 @@ let serial = 0;
 /** A coupon of this test's own (a unique code), straight through the staff's model. */
 async function coupon(over: Partial<CouponInput> = {}) {
   serial += 1;
-  return createCoupon({
-    code: `T${serial}X${Date.now().toString(36).toUpperCase()}`,
-    kind: "percent",
-    value: 10,
-    minSubtotal: 0,
-    maxDiscount: null,
-    validFrom: null,
-    validUntil: null,
-    usageLimit: null,
-    perCustomerLimit: null,
-    categoryIds: [],
-    ...over,
-  });
+  return createTestCoupon(`T${serial}X${Date.now().toString(36).toUpperCase()}`, over);
 }
 
 function applyApi(customer: Customer, couponCode: unknown) {

@@ -7,7 +7,7 @@ import { sql } from "kysely";
 import { ready } from "~/lib/boot.server";
 import { db, isPostgres } from "~/lib/db.server";
 import { deleteProduct } from "~/models/catalogue/admin-products.server";
-import { createCoupon } from "~/models/coupons/admin.server";
+import { createTestCoupon } from "../support/coupons";
 import { dashboardFigures, REMOVED_PRODUCT } from "~/models/dashboard/figures.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import type { OrderStatus } from "~/lib/db-schema";
@@ -123,20 +123,7 @@ describe("the dashboard's sums kept on write", () => {
     await dashboardFigures(30);
     await dashboardFigures(90);
     await expectInStep("the windows moved to today's periods");
-    const code = (
-      await createCoupon({
-        code: `SUM${Date.now().toString(36).toUpperCase()}`,
-        kind: "percent",
-        value: 10,
-        minSubtotal: 0,
-        maxDiscount: null,
-        validFrom: null,
-        validUntil: null,
-        usageLimit: null,
-        perCustomerLimit: null,
-        categoryIds: [],
-      })
-    ).code;
+    const code = (await createTestCoupon(`SUM${Date.now().toString(36).toUpperCase()}`)).code;
 
     const plain = await place([[sofa, 1]]);
     const withCoupon = await place(

@@ -9,7 +9,7 @@ import { ready } from "~/lib/boot.server";
 import { db, dbNow, isPostgresUrl } from "~/lib/db.server";
 import { env } from "~/lib/env.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
-import { createCoupon } from "~/models/coupons/admin.server";
+import { createTestCoupon } from "../support/coupons";
 import * as cartCouponApi from "~/routes/api.cart.coupon";
 import * as createPayment from "~/routes/rzp.create-order";
 import { jsonRequest } from "../support/requests";
@@ -71,18 +71,7 @@ describe.skipIf(!isPostgresUrl(process.env.DATABASE_URL ?? ""))("holds are judge
 
   it("a coupon's last use held by a slow server's payment order is refused to a fast server's customers, to pay or to order", async () => {
     const code = `CLOCK${Date.now().toString(36).toUpperCase()}`;
-    const coupon = await createCoupon({
-      code,
-      kind: "percent",
-      value: 10,
-      minSubtotal: 0,
-      maxDiscount: null,
-      validFrom: null,
-      validUntil: null,
-      usageLimit: 1,
-      perCustomerLimit: null,
-      categoryIds: [],
-    });
+    const coupon = await createTestCoupon(code, { usageLimit: 1 });
     const customers = await newCustomers("clock-coupon", 3);
     for (const customer of customers) {
       await addToCart(customer, await item("cpn", 8000, 100), 1);
