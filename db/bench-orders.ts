@@ -96,8 +96,9 @@ export async function seedBenchOrders(db: Kysely<DB>, count: number, now = new D
   );
   const last = first + count - 1;
   const item = (key: RawBuilder<unknown>) =>
-    sql`${sql.lit(minItem)} + case when id % 2 = 0 then (${key} * 7919) % ${sql.lit(POPULAR)}
-      else (${key} * 104729) % ${sql.lit(itemCount)} end`;
+    // bigint: an id times 104729 passes PostgreSQL's integer range from the 20,506th order on.
+    sql`${sql.lit(minItem)} + case when id % 2 = 0 then (cast(${key} as bigint) * 7919) % ${sql.lit(POPULAR)}
+      else (cast(${key} as bigint) * 104729) % ${sql.lit(itemCount)} end`;
   for (let from = first; from <= last; from += BATCH) {
     const to = Math.min(last, from + BATCH - 1);
     await db.transaction().execute(async (trx) => {

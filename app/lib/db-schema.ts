@@ -27,6 +27,8 @@ export interface SessionsTable {
   createdAt: string;
   lastSeenAt: string;
   expiresAt: string;
+  /** the staff member the session is signed in as (migration 0030); null for every other session */
+  staffId: number | null;
 }
 
 export interface ApiTokensTable {
@@ -413,6 +415,45 @@ export interface AuditLogTable {
   entityId: string | null;
   summary: string;
   createdAt: string;
+  /** who made the change (migration 0030): null for the built-in owner and the shop's own jobs */
+  staffId: number | null;
+  /** the name and role of who made it, as they were then (null for rows before migration 0030) */
+  actor: string | null;
+  /** JSON { field: [before, after] } for the fields whose values the change recorded */
+  details: string | null;
+}
+
+/** Staff accounts (migration 0030, docs/decisions/0033) */
+export interface StaffTable {
+  id: Generated<number>;
+  name: string;
+  email: string;
+  role: "owner" | "manager" | "fulfilment" | "support";
+  passwordHash: string | null;
+  active: Generated<number>;
+  twoStepRequired: Generated<number>;
+  totpSecret: string | null;
+  totpLastStep: number | null;
+  createdAt: string;
+  lastSignInAt: string | null;
+  disabledAt: string | null;
+}
+
+export interface StaffTokensTable {
+  id: Generated<number>;
+  staffId: number;
+  purpose: "invite" | "reset";
+  tokenHash: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+}
+
+export interface StaffRecoveryCodesTable {
+  id: Generated<number>;
+  staffId: number;
+  codeHash: string;
+  usedAt: string | null;
 }
 
 /** The pincode directory (migration 0018, db/pincode-directory.ts): read only */
@@ -553,6 +594,9 @@ export interface DB {
   couponHolds: CouponHoldsTable;
   sharedSecrets: SharedSecretsTable;
   auditLog: AuditLogTable;
+  staff: StaffTable;
+  staffTokens: StaffTokensTable;
+  staffRecoveryCodes: StaffRecoveryCodesTable;
   settings: SettingsTable;
   pincodes: PincodesTable;
   deliveryZones: DeliveryZonesTable;

@@ -50,6 +50,11 @@ const EnvSchema = z.object({
   /** how long a stopping server keeps serving while /readyz already answers 503 (server/shutdown.ts) */
   SHUTDOWN_DELAY_MS: optional(z.coerce.number().int().min(0).max(600_000).default(0)),
   ADMIN_PASSWORD: optional(z.string().min(1).optional()),
+  /**
+   * "off" turns off signing in with ADMIN_PASSWORD alone (the built-in owner), once the shop has a
+   * real owner account (docs/decisions/0033); staff accounts are unaffected
+   */
+  ADMIN_PASSWORD_LOGIN: optional(z.enum(["on", "off"]).default("on")).transform((v) => v !== "off"),
   MAIL_DIR: optional(z.string().default("./data/mail")),
   SMTP_URL: optional(
     z

@@ -34,6 +34,9 @@ export interface SessionData {
   adminGrant?: AdminGrant;
   /** false when the visitor signed in without 'Remember me': the cookie then ends with the browser */
   remember?: boolean;
+  /** the staff member signed in (docs/decisions/0033), and when: staff sessions end sooner (web/staff.server) */
+  staffId?: number;
+  staffSignedInAt?: string;
   /** what the sign-up form held, so the OTP step (and 'Change details') can show it */
   pendingSignup?: { attemptId: string; name: string; email: string; mobile: string | null };
 }
@@ -52,8 +55,15 @@ function newSessionId() {
 
 /** When each loaded session's row ends (absolute expiry), and whether this request touched it. */
 const rowEnds = new WeakMap<object, number>();
+/** When each loaded session's row was last seen before this request (its idle clock, to the hour). */
+const rowSeen = new WeakMap<object, number>();
 
-async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: number; touched: boolean } | null> {
+/** When the session was last seen before this request (ms), or null for a session with no row yet. */
+export function lastSeenBefore(session: ShopSession): number | null {
+  return rowSeen.get(session) ?? null;
+}
+
+async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: number; touched: boolean; seenAt: number } | null> {
   const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
   if (!row) return null;
   const now = Date.now();
@@ -83,7 +93,7 @@ async function loadRow(id: string): Promise<{ data: SessionData; expiresAt: numb
     if (data.cartId) await db.updateTable("carts").set({ updatedAt: stamp }).where("id", "=", data.cartId).execute();
     if (data.wishlistId) await db.updateTable("wishlists").set({ updatedAt: stamp }).where("id", "=", data.wishlistId).execute();
   }
-  return { data, expiresAt, touched };
+  return { data, expiresAt, touched, seenAt: Date.parse(row.lastSeenAt) };
 }
 
 /** A new session's row (a signed-in one lives the absolute window, a guest's first one a day): its id. */
@@ -96,6 +106,7 @@ async function insertRow(db: Db, data: Partial<SessionData>): Promise<string> {
     .values({
       id,
       userId: data.userId ?? null,
+      staffId: data.staffId ?? null,
       data: JSON.stringify(data),
       createdAt: nowIso(now),
       lastSeenAt: nowIso(now),
@@ -135,6 +146,7 @@ async function loadSession(request: Request): Promise<ShopSession> {
   }
   const session = createSession<SessionData>(row.data, id as string);
   rowEnds.set(session, row.expiresAt);
+  rowSeen.set(session, row.seenAt);
   loadedData.set(session, JSON.stringify(row.data));
   if (row.touched) touchedBy.add(request);
   return session;
@@ -176,9 +188,10 @@ async function saveChanges(session: ShopSession): Promise<void> {
       else delete data[key];
     }
     const userId = typeof data.userId === "number" ? data.userId : null;
+    const staffId = typeof data.staffId === "number" ? data.staffId : null;
     await trx
       .updateTable("sessions")
-      .set({ data: JSON.stringify(data), userId })
+      .set({ data: JSON.stringify(data), userId, staffId })
       .where("id", "=", session.id)
       .execute();
     return data;

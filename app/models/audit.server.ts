@@ -3,6 +3,8 @@
 // own transaction, so a change and its record stand or fall together.
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
+import type { Actor } from "./staff/staff.server";
+import { actorLabel } from "./staff/staff.server";
 
 export type AuditAction = "create" | "update" | "delete" | "status" | "import";
 export type AuditEntity = "category" | "product" | "user" | "order" | "return" | "refund" | "coupon" | "review" | "delivery_zone" | "mail";
@@ -14,11 +16,17 @@ export interface AuditEntry {
   entityId: string | null;
   summary: string;
   createdAt: string;
+  staffId: number | null;
+  actor: string | null;
+  details: string | null;
 }
+
+/** What a change did to the fields it recorded: { price: [4999, 5499] }. */
+export type AuditDetails = Record<string, readonly [unknown, unknown]>;
 
 export async function recordAudit(
   db: Db,
-  entry: { action: AuditAction; entity: AuditEntity; entityId?: number | string | null; summary: string },
+  entry: { action: AuditAction; entity: AuditEntity; entityId?: number | string | null; summary: string; actor?: Actor; details?: AuditDetails },
 ): Promise<void> {
   await db
     .insertInto("auditLog")
@@ -28,6 +36,9 @@ export async function recordAudit(
       entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
       summary: entry.summary.slice(0, 500),
       createdAt: nowIso(),
+      staffId: entry.actor?.staffId ?? null,
+      actor: entry.actor ? actorLabel(entry.actor) : null,
+      details: entry.details && Object.keys(entry.details).length ? JSON.stringify(entry.details) : null,
     })
     .execute();
 }

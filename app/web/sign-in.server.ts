@@ -69,6 +69,8 @@ export async function signIn(
     // Whoever signs in is not the staff member who opened Admin Access in this browser.
     fresh.unset("isAdmin");
     fresh.unset("adminGrant");
+    fresh.unset("staffId");
+    fresh.unset("staffSignedInAt");
     fresh.set("userId", user.id);
     fresh.set("remember", options.remember ?? true);
     return commitNewSession(trx, fresh, request);

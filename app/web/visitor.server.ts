@@ -4,7 +4,6 @@
 // flag, and which cart or wishlist the request owns. Changing who the visitor is (signing in and
 // out, the admin flag on and off) is web/sign-in.server's.
 import { redirect } from "@remix-run/node";
-import { adminGrantValid } from "~/lib/admin-password.server";
 import { jsonResponse } from "~/lib/api.server";
 import { bearerToken, userIdFromToken } from "~/lib/api-tokens.server";
 import type { Db } from "~/lib/db.server";
@@ -17,6 +16,7 @@ import type { Owner, OwnedTable } from "~/models/owned.server";
 import { findOwned } from "~/models/owned.server";
 import type { User } from "~/models/users/users.server";
 import { getUserById } from "~/models/users/users.server";
+import { ADMIN_FORBIDDEN, getStaffVisitor, requireStaff, staffCan } from "./staff.server";
 
 // One lookup per request, however many modules ask.
 const userIds = new WeakMap<Request, Promise<number | null>>();
@@ -56,28 +56,16 @@ export async function requireApiUser(request: Request): Promise<User> {
   return user;
 }
 
-/**
- * Does this request carry the shop's admin flag? Only a browser session can (the admin signs
- * in through the Admin Access dialog); a bearer-token call never does. The flag holds for
- * ADMIN_SESSION_MS and only while ADMIN_PASSWORD is the one it was given with.
- */
+/** Is a staff member (or the built-in owner) signed in on this request? The guard itself is web/staff.server's requireStaff. */
 export async function isAdminRequest(request: Request): Promise<boolean> {
-  if (bearerToken(request) !== null) return false;
-  const session = await getSession(request);
-  return session.get("isAdmin") === true && (await adminGrantValid(session.get("adminGrant")));
+  return (await getStaffVisitor(request)) !== null;
 }
 
-export const ADMIN_FORBIDDEN = "Admin access required";
+export { ADMIN_FORBIDDEN };
 
-/**
- * The one admin guard. Without the flag a page view (GET/HEAD) is sent to / and anything else
- * (and every admin API call, `api: true`) answers 403, thrown as a Response so no form
- * handler can turn it into a re-rendered page.
- */
+/** Any staff member, whatever their role (the permission-free guard; admin routes name their permission through requireStaff). */
 export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
-  if (await isAdminRequest(request)) return;
-  if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
-  throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
+  await requireStaff(request, null, options);
 }
 
 /**
@@ -86,12 +74,12 @@ export async function requireAdmin(request: Request, options: { api?: boolean } 
  */
 export async function requireOrderPageViewer(request: Request): Promise<{ user: User; viewer: { userId: number; isAdmin: boolean } }> {
   const user = await requireUser(request);
-  return { user, viewer: { userId: user.id, isAdmin: await isAdminRequest(request) } };
+  return { user, viewer: { userId: user.id, isAdmin: await staffCan(request, "orders.read") } };
 }
 
 /** API order paths: who is asking, as models/orders/read's Viewer. The shop's admin, or a customer (else 401). */
 export async function requireOrderViewer(request: Request): Promise<{ userId: number | null; isAdmin: boolean }> {
-  if (await isAdminRequest(request)) return { userId: await getUserId(request), isAdmin: true };
+  if (await staffCan(request, "orders.read")) return { userId: await getUserId(request), isAdmin: true };
   const user = await requireApiUser(request);
   return { userId: user.id, isAdmin: false };
 }
