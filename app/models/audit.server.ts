@@ -6,8 +6,8 @@ import { db as defaultDb, nowIso } from "~/lib/db.server";
 import type { Actor } from "./staff/staff.server";
 import { actorLabel } from "./staff/staff.server";
 
-export type AuditAction = "create" | "update" | "delete" | "status" | "import";
-export type AuditEntity = "category" | "product" | "user" | "order" | "return" | "refund" | "coupon" | "review" | "delivery_zone" | "mail";
+export type AuditAction = "create" | "update" | "delete" | "status" | "import" | "sign_in";
+export type AuditEntity = "category" | "product" | "user" | "order" | "return" | "refund" | "coupon" | "review" | "delivery_zone" | "mail" | "staff";
 
 export interface AuditEntry {
   id: number;

@@ -69,6 +69,17 @@ export function can(role: Role, permission: Permission): boolean {
   return ROLE_PERMISSIONS[role].includes(permission);
 }
 
+/**
+ * What an admin route module needs, declared beside its loader and action as
+ * `export const permissions = { … } satisfies RoutePermissions`: a permission, null for "any
+ * signed-in staff member" (their own account pages), or for an action taking several intents, one
+ * per intent. The route walk test reads it and checks every role against ROLE_PERMISSIONS.
+ */
+export interface RoutePermissions {
+  loader?: Permission | null;
+  action?: Permission | null | Record<string, Permission | null>;
+}
+
 /** Roles that must sign in with a second step whatever their account says. */
 export const TWO_STEP_ROLES: readonly Role[] = ["owner", "manager"];
 
