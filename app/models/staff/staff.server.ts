@@ -4,7 +4,7 @@
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { Role } from "~/utils/staff-permissions";
-import { ROLE_LABELS } from "~/utils/staff-permissions";
+import { ROLE_LABELS, TWO_STEP_ROLES } from "~/utils/staff-permissions";
 
 export interface Staff {
   id: number;
@@ -85,4 +85,17 @@ export async function findStaff(id: number, db: Db = defaultDb): Promise<Staff |
 export async function findStaffByEmail(email: string, db: Db = defaultDb): Promise<Staff | null> {
   const row = await db.selectFrom("staff").select(COLUMNS).where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
   return row ? toStaff(row) : null;
+}
+
+/** The settings row that asks two-step sign-in of every staff member (the owner's choice on /admin/staff). */
+export const TWO_STEP_FOR_ALL_KEY = "staff.two_step_for_all";
+
+export async function twoStepForAll(db: Db = defaultDb): Promise<boolean> {
+  const row = await db.selectFrom("settings").select("value").where("key", "=", TWO_STEP_FOR_ALL_KEY).executeTakeFirst();
+  return row?.value === "1";
+}
+
+/** Must this staff member sign in with a code? Owners and managers always; others when their account or the shop asks. */
+export async function twoStepRequiredFor(staff: Staff, db: Db = defaultDb): Promise<boolean> {
+  return TWO_STEP_ROLES.includes(staff.role) || staff.twoStepRequired || (await twoStepForAll(db));
 }
