@@ -133,8 +133,7 @@ export async function seedBenchOrders(db: Kysely<DB>, count: number, now = new D
   if (isPostgres(db)) {
     await sql`vacuum (analyze) orders, order_items, users, return_requests, payment_orders, refunds,
       order_day_figures, item_day_figures, category_day_figures, product_period_figures, figure_windows`.execute(db);
-  }
-  else await sql`analyze`.execute(db);
+  } else await sql`analyze`.execute(db);
   const lines = toCount(
     (
       await db
