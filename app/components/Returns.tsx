@@ -10,6 +10,7 @@ import { RETURN_LABEL, RETURN_WINDOW_HOURS, statusBadgeClass } from "~/utils/ord
 import { RETURN_FIELDS, RETURN_REASON_KEYS, RETURN_REASONS, returnQuantityField } from "~/utils/returns";
 import { useFormErrors } from "~/hooks/useFormErrors";
 import { FormBanner } from "./FormBanner";
+import { useStaffCan } from "~/hooks/useStaffCan";
 
 type Viewer = "customer" | "admin";
 
@@ -77,8 +78,10 @@ function ReturnCard({ ret, viewer, result }: { ret: OrderReturn; viewer: Viewer;
 /** The staff's next step for a return: approve or reject (with a note) a request; receive an approved one's goods. */
 function ReturnDecisionForms({ ret, result }: { ret: OrderReturn; result?: ReturnFormResult }) {
   const busy = useIsPending({ state: "submitting" });
+  const canDecide = useStaffCan("returns.decide");
+  const canReceive = useStaffCan("returns.receive");
   const noteError = result?.values?.returnId === String(ret.id) ? result.fieldErrors?.note : undefined;
-  if (ret.status === "requested") {
+  if (ret.status === "requested" && canDecide) {
     return (
       <div className="mt-3 flex flex-col gap-3">
         <Form method="post">
@@ -112,7 +115,7 @@ function ReturnDecisionForms({ ret, result }: { ret: OrderReturn; result?: Retur
       </div>
     );
   }
-  if (ret.status === "approved") {
+  if (ret.status === "approved" && canReceive) {
     return (
       <Form method="post" className="mt-3">
         <input type="hidden" name="returnId" value={ret.id} />

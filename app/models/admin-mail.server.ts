@@ -8,6 +8,7 @@ import { db as defaultDb } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { failedMails, outboxCounts, retryAllFailedMails, retryFailedMail } from "~/lib/outbox.server";
 import { recordAudit } from "./audit.server";
+import type { Actor } from "./staff/staff.server";
 
 export const MAIL_NOT_FAILED = "That mail is no longer failed: it was sent again already.";
 export const MAIL_NOT_RESENDABLE = "That mail carried a code or a link that has expired: it cannot be sent again.";
@@ -19,21 +20,22 @@ export async function getMailOutbox(db: Db = defaultDb) {
 }
 
 /** A failed mail back in the queue (its tries counted afresh), with its audit row, in one transaction; 409 when it is not failed. */
-export async function sendFailedMailAgain(id: number, db: Db = defaultDb): Promise<void> {
+export async function sendFailedMailAgain(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
     if (!(await retryFailedMail(trx, id))) {
       const row = await trx.selectFrom("mailOutbox").select(["status", "discardAfter"]).where("id", "=", id).executeTakeFirst();
       throw new AppError(409, row?.status === "failed" && row.discardAfter !== null ? MAIL_NOT_RESENDABLE : MAIL_NOT_FAILED);
     }
-    await recordAudit(trx, { action: "status", entity: "mail", entityId: id, summary: `Mail #${id}: failed → sent again` });
+    await recordAudit(trx, { action: "status", entity: "mail", entityId: id, summary: `Mail #${id}: failed → sent again`, actor });
   });
 }
 
 /** Every failed mail that can be sent again back in the queue, with one audit row, in one transaction; how many. */
-export async function sendAllFailedMailsAgain(db: Db = defaultDb): Promise<number> {
+export async function sendAllFailedMailsAgain(actor: Actor, db: Db = defaultDb): Promise<number> {
   return db.transaction().execute(async (trx) => {
     const count = await retryAllFailedMails(trx);
-    if (count > 0) await recordAudit(trx, { action: "status", entity: "mail", summary: `${count} failed mails: failed → sent again` });
+    if (count > 0)
+      await recordAudit(trx, { action: "status", entity: "mail", summary: `${count} failed mails: failed → sent again`, actor });
     return count;
   });
 }

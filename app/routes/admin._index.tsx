@@ -2,6 +2,7 @@
 // Order Status Overview, Quick Stats, the charts of the last 30 or 90 days (?range=), the 5 most
 // recent orders and the latest admin changes.
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/account-icons";
@@ -9,7 +10,10 @@ import { BackupAlert } from "~/components/BackupAlert";
 import { DashboardCharts } from "~/components/DashboardCharts";
 import { StatusBadge } from "~/components/StatusBadge";
 import { adminOtherMethods } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { getStaffVisitor, requireStaff } from "~/web/staff.server";
+import { homeFor } from "~/utils/admin-sections";
+import type { RoutePermissions } from "~/utils/staff-permissions";
+import { can } from "~/utils/staff-permissions";
 import type { StatCard } from "~/models/orders/admin.server";
 import { dashboardStats } from "~/models/orders/admin.server";
 import { latestAudit } from "~/models/audit.server";
@@ -22,15 +26,20 @@ import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
 
 export const handle = { section: "Dashboard" };
 
+export const permissions = { loader: "dashboard.read", action: "dashboard.read" } satisfies RoutePermissions;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  // /admin is where every sign-in lands: a role without the shop's figures starts at its first section instead.
+  const visitor = await getStaffVisitor(request);
+  if (visitor && !can(visitor.actor.role, permissions.loader)) throw redirect(homeFor(visitor.actor.role));
+  await requireStaff(request, permissions.loader);
   const { range } = parseDashboardQuery(new URL(request.url));
   const [stats, figures, audit, backup] = await Promise.all([dashboardStats(), dashboardFigures(range), latestAudit(10), backupAlert()]);
   return { stats, figures, audit, backup };
 }
 
-/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
-export const action = adminOtherMethods(["GET"]);
+/** No form posts here: a post answers 403 without the permission (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"], permissions.action);
 
 const CARD_ICONS: Record<StatCard["key"], ComponentType<SVGProps<SVGSVGElement>>> = {
   revenue: RupeeIcon,
@@ -187,7 +196,10 @@ export default function Dashboard() {
                   {formatDateTime(entry.createdAt)}
                 </time>
                 <span className="w-20 shrink-0 font-medium capitalize">{entry.action}</span>
-                <span>{entry.summary}</span>
+                <span>
+                  {entry.summary}
+                  {entry.actor ? <span className="text-stone-600"> · {entry.actor}</span> : null}
+                </span>
               </li>
             ))}
           </ol>

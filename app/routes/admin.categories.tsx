@@ -17,17 +17,22 @@ import { CATEGORY_FIELDS } from "~/utils/admin-fields";
 import { CategoryFormSchema, parseAdminListQuery } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
 import { useIsPending } from "~/hooks/useIsPending";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Categories" };
+
+export const permissions = { loader: "catalogue.write", action: "catalogue.write" } satisfies RoutePermissions;
 
 /** The list the page shows, read again after a write to find the page the staff go back to. */
 const LIST = { filters: parseAdminListQuery, list: listCategoriesPage };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { ...LIST, one: getCategoryForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) =>
+  adminListLoader(request, permissions.loader, { ...LIST, one: getCategoryForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Category",
+    permission: permissions.action,
     list: LIST,
     fields: ["title", "description", "imgPath"],
     moreFields: ["imageFile"],

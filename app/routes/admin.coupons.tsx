@@ -26,8 +26,11 @@ import { CouponFormSchema } from "~/utils/coupon-schemas";
 import { formatShortDate } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { formatPrice } from "~/utils/money";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Coupons" };
+
+export const permissions = { loader: "coupons.write", action: "coupons.write" } satisfies RoutePermissions;
 
 const FIELDS = ["code", "kind", "value", "minSubtotal", "maxDiscount", "validFrom", "validUntil", "usageLimit", "perCustomerLimit"];
 
@@ -35,7 +38,7 @@ const FIELDS = ["code", "kind", "value", "minSubtotal", "maxDiscount", "validFro
 const LIST = { filters: (url: URL) => ({ q: parseAdminListQuery(url).q }), list: listCouponsPage };
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, {
+  adminListLoader(request, permissions.loader, {
     ...LIST,
     more: async () => ({ categories: await couponFormCategories() }),
     one: getCouponForAdmin,
@@ -44,6 +47,7 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Coupon",
+    permission: permissions.action,
     list: LIST,
     fields: FIELDS,
     moreFields: ["categoryIds"],
@@ -54,8 +58,8 @@ export const action = ({ request }: ActionFunctionArgs) =>
     remove: deleteCoupon,
     extraValues: (form) => ({ categoryIds: form.getAll("categoryIds").map(String).join(",") }),
     rowIntents: {
-      pause: async (id) => `Coupon ${await setCouponPaused(id, true)} paused`,
-      resume: async (id) => `Coupon ${await setCouponPaused(id, false)} resumed`,
+      pause: async (id, actor) => `Coupon ${await setCouponPaused(id, true, actor)} paused`,
+      resume: async (id, actor) => `Coupon ${await setCouponPaused(id, false, actor)} resumed`,
     },
   });
 

@@ -12,7 +12,8 @@ import { parseWith } from "~/lib/http.server";
 import { createZone, deleteZone, districtsByState, getZone, listZones, updateZone } from "~/models/delivery/zones.server";
 import { adminCrudAction } from "~/web/admin-crud.server";
 import { dialogFromUrl } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { requireStaff } from "~/web/staff.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 import { withParams } from "~/utils/admin-url";
 import type { DeliveryZone } from "~/utils/delivery";
 import { INDIAN_STATES, ZONE_FIELDS, ZONE_KIND_LABELS, ZONE_KINDS, zoneScope } from "~/utils/delivery";
@@ -21,11 +22,13 @@ import { useIsPending } from "~/hooks/useIsPending";
 
 export const handle = { section: "Delivery" };
 
+export const permissions = { loader: "delivery.manage", action: "delivery.manage" } satisfies RoutePermissions;
+
 const CHECKBOX = "h-5 w-5 accent-wood-600";
 const TEXT_FIELDS = ["kind", "state", "district", "pincodeFrom", "pincodeTo", "minDays", "maxDays", "label"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, permissions.loader);
   const dialog = dialogFromUrl(new URL(request.url));
   const [zones, districts, editing] = await Promise.all([
     listZones(),
@@ -38,6 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Delivery zone",
+    permission: permissions.action,
     fields: [...TEXT_FIELDS],
     moreFields: ["cod", "served"],
     parse: async (form) =>

@@ -11,16 +11,22 @@ import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { getMailOutbox, sendAllFailedMailsAgain, sendFailedMailAgain } from "~/models/admin-mail.server";
-import { adminForm, loadList } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminForm, formActor, loadList } from "~/web/admin.server";
+import { requireStaff } from "~/web/staff.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { IdSchema } from "~/utils/schemas";
 
 export const handle = { section: "Mail" };
 
+export const permissions = {
+  loader: "mail.resend",
+  action: { retry: "mail.resend", "retry-all": "mail.resend" },
+} satisfies RoutePermissions;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, permissions.loader);
   return loadList(() => getMailOutbox());
 }
 
@@ -32,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
     {
       intents: {
         "retry-all": async () => {
-          const count = await sendAllFailedMailsAgain();
+          const count = await sendAllFailedMailsAgain(formActor(request));
           return redirectWithToast(request, "/admin/mail", {
             type: "success",
             title: count === 1 ? "1 mail queued again" : `${count} mails queued again`,
@@ -41,7 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
         },
         retry: async (form) => {
           const input = parseWith(SendAgainSchema, { mailId: form.get("mailId") ?? undefined });
-          await sendFailedMailAgain(input.mailId);
+          await sendFailedMailAgain(input.mailId, formActor(request));
           return redirectWithToast(request, "/admin/mail", {
             type: "success",
             title: `Mail #${input.mailId} queued again`,
@@ -50,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
         },
       },
     },
-    { read: adminForm(["intent", "mailId"]) },
+    { read: adminForm(["intent", "mailId"], permissions.action) },
   );
 }
 

@@ -12,18 +12,21 @@ import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";
 import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Orders" };
 
+export const permissions = { loader: "orders.read", action: "orders.read" } satisfies RoutePermissions;
+
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, {
+  adminListLoader(request, permissions.loader, {
     filters: parseAdminListQuery,
     list: listOrdersPage,
     more: async () => ({ counts: await orderStatusCounts() }),
   });
 
-/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
-export const action = adminOtherMethods(["GET"]);
+/** No form posts here: a post answers 403 without the permission (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"], permissions.action);
 
 const CARDS = [
   { key: "total", label: "Total Orders", tone: "text-ink" },

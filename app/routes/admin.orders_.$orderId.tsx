@@ -7,8 +7,9 @@ import { FormBanner } from "~/components/FormBanner";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";
 import { OrderTotals } from "~/components/OrderTotals";
 import { StatusBadge } from "~/components/StatusBadge";
-import { adminForm } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminForm, formActor } from "~/web/admin.server";
+import { requireStaff } from "~/web/staff.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 import { notFound, notFoundPage } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -17,6 +18,7 @@ import { changeOrderStatus } from "~/models/orders/status.server";
 import { getOrderByParam } from "~/models/orders/read.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
+import { useStaffCan } from "~/hooks/useStaffCan";
 import { formatPrice } from "~/utils/money";
 import { nextStatuses, paymentLabel, statusLabel } from "~/utils/order-status";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
@@ -31,10 +33,24 @@ import { ReturnDecisionSchema } from "~/utils/return-schemas";
 export const handle = { section: "Orders" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
 
+/**
+ * Everyone who reads orders opens the page; the status (with the shipment's carrier and tracking
+ * number, recorded as it ships) and receiving a return are fulfilment's too, deciding a return is not.
+ */
+export const permissions = {
+  loader: "orders.read",
+  action: {
+    status: "orders.status",
+    "approve-return": "returns.decide",
+    "reject-return": "returns.decide",
+    "receive-return": "returns.receive",
+  },
+} satisfies RoutePermissions;
+
 const ADMIN = { userId: null, isAdmin: true };
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, permissions.loader);
   const order = await getOrderByParam(params.orderId, ADMIN);
   // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
   if (!order) throw notFoundPage("Order Not Found");
@@ -63,6 +79,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
           await changeOrderStatus(order.id, input.status, {
             actor: "admin",
             userId: null,
+            staff: formActor(request),
             shipUnpaid: input.shipUnpaid === "on",
             shipment,
           });
@@ -77,7 +94,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
         "receive-return": (form) => decide(request, params.orderId, form),
       },
     },
-    { read: adminForm(["intent", "status", "shipUnpaid", "carrier", "trackingNumber", "returnId", "note"]), echo: ["returnId"] },
+    {
+      read: adminForm(["intent", "status", "shipUnpaid", "carrier", "trackingNumber", "returnId", "note"], permissions.action),
+      echo: ["returnId"],
+    },
   );
 }
 
@@ -98,7 +118,7 @@ async function decide(request: Request, orderParam: string | undefined, form: Fo
   // A return of another order is not this page's to decide.
   if (!(await returnsForOrder(order.id)).some((r) => r.id === decision.returnId)) throw notFound("That return was not found");
   const to = decision.intent === "approve-return" ? "approved" : decision.intent === "reject-return" ? "rejected" : "returned";
-  const changed = await decideReturn(decision.returnId, to, decision.intent === "reject-return" ? decision.note : null);
+  const changed = await decideReturn(decision.returnId, to, decision.intent === "reject-return" ? decision.note : null, formActor(request));
   return redirectWithToast(request, `/admin/orders/${order.id}`, {
     type: "success",
     title: `Return #${changed.id}: ${changed.statusLabel}`,
@@ -136,6 +156,7 @@ export default function AdminOrder() {
   const { order, next, returns } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
+  const canChangeStatus = useStaffCan("orders.status");
   return (
     <div className="max-w-5xl">
       <Link to="/admin/orders" className="text-sm font-medium text-wood-700 underline">
@@ -161,6 +182,8 @@ export default function AdminOrder() {
           <p className="mt-2 text-sm text-stone-600">
             This order is {statusLabel(order.status).toLowerCase()}: its status can no longer change.
           </p>
+        ) : !canChangeStatus ? (
+          <p className="mt-2 text-sm text-stone-600">Your role reads orders; changing their status is for fulfilment and managers.</p>
         ) : (
           <Form method="post" className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
             <label className="sm:w-56">

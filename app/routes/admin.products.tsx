@@ -17,20 +17,25 @@ import { parseAdminListQuery, ProductEditSchema, ProductFormSchema, productEditI
 import { withParams } from "~/utils/admin-url";
 import { formatPrice } from "~/utils/money";
 import { adminCrudAction, adminListLoader } from "~/web/admin-crud.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Products" };
+
+export const permissions = { loader: "catalogue.write", action: "catalogue.write" } satisfies RoutePermissions;
 
 /** The list the page shows, read again after a write to find the page the staff go back to. */
 const LIST = { filters: parseAdminListQuery, list: listProductsPage };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [page, categories] = await Promise.all([adminListLoader(request, { ...LIST, one: getProductForAdmin }), listCategories()]);
+  const page = await adminListLoader(request, permissions.loader, { ...LIST, one: getProductForAdmin });
+  const categories = await listCategories();
   return { ...page, category: page.query.category, categories };
 }
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "Product",
+    permission: permissions.action,
     list: LIST,
     fields: [
       "title",

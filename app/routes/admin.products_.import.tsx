@@ -6,8 +6,9 @@ import { Form, Link, useActionData } from "@remix-run/react";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/hooks/useFormErrors";
-import { adminForm } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { adminForm, formActor } from "~/web/admin.server";
+import { requireStaff } from "~/web/staff.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 import { pageAction } from "~/lib/form.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { ImportProblem } from "~/models/catalogue/csv-read.server";
@@ -22,11 +23,13 @@ export const meta: MetaFunction = () => [{ title: "Import Products | Sagwan Livi
 
 export const handle = { section: "Products" };
 
+export const permissions = { loader: "catalogue.write", action: "catalogue.write" } satisfies RoutePermissions;
+
 /** At most this many problems are listed; the rest are counted. */
 const SHOWN_PROBLEMS = 200;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
+  await requireStaff(request, permissions.loader);
   return {};
 }
 
@@ -44,12 +47,12 @@ function rejected(error: ImportRejected) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // First: the Origin check and the admin guard (adminForm), before the body is read.
+  // First: the Origin check and the staff guard (adminForm), before the body is read.
   return pageAction(
     request,
     async (form) => {
       try {
-        const { created, updated } = await importProductsFile(form.get("file"));
+        const { created, updated } = await importProductsFile(form.get("file"), formActor(request));
         const n = created + updated;
         return redirectWithToast(request, "/admin/products", {
           type: "success",
@@ -60,7 +63,7 @@ export async function action({ request }: ActionFunctionArgs) {
         throw error;
       }
     },
-    { read: adminForm(["file"]), limit: IMPORT_MAX_BYTES + 64 * 1024 },
+    { read: adminForm(["file"], permissions.action), limit: IMPORT_MAX_BYTES + 64 * 1024 },
   );
 }
 

@@ -11,7 +11,7 @@ import { Pagination } from "~/components/Pagination";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { adminForm } from "~/web/admin.server";
+import { adminForm, formActor } from "~/web/admin.server";
 import { adminListLoader, backToListPage } from "~/web/admin-crud.server";
 import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { listRefundsPage, paymentsNeedingAction } from "~/models/refunds/admin.server";
@@ -28,8 +28,14 @@ import {
   REFUND_STATE_LABEL,
   RefundQueueQuerySchema,
 } from "~/utils/refunds";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Refunds" };
+
+export const permissions = {
+  loader: "refunds.manage",
+  action: { retry: "refunds.manage", send: "refunds.manage", "refund-payment": "refunds.manage" },
+} satisfies RoutePermissions;
 
 /** The list the page shows, read again after a write to find the page the staff go back to. */
 const LIST = {
@@ -38,7 +44,7 @@ const LIST = {
 };
 
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, { ...LIST, more: async () => ({ needing: await paymentsNeedingAction() }) });
+  adminListLoader(request, permissions.loader, { ...LIST, more: async () => ({ needing: await paymentsNeedingAction() }) });
 
 const RefundForm = z.object({ refundId: IdSchema });
 const PaymentForm = z.object({ paymentOrderId: PaymentOrderIdSchema });
@@ -65,22 +71,22 @@ export async function action({ request }: ActionFunctionArgs) {
       intents: {
         retry: async (form) => {
           const { refundId } = parseWith(RefundForm, { refundId: form.get("refundId") ?? undefined });
-          await retryFailedRefund(refundId);
+          await retryFailedRefund(refundId, formActor(request));
           return done(request, form, `Refund #${refundId} sent again`);
         },
         send: async (form) => {
           const { refundId } = parseWith(RefundForm, { refundId: form.get("refundId") ?? undefined });
-          await resendPendingRefund(refundId);
+          await resendPendingRefund(refundId, formActor(request));
           return done(request, form, `Refund #${refundId} sent again`);
         },
         "refund-payment": async (form) => {
           const { paymentOrderId } = parseWith(PaymentForm, { paymentOrderId: form.get("paymentOrderId") ?? undefined });
-          const id = await refundUnplacedPayment(paymentOrderId, "admin");
+          const id = await refundUnplacedPayment(paymentOrderId, formActor(request));
           return done(request, form, `Refund #${id} queued for ${paymentOrderId}`);
         },
       },
     },
-    { read: adminForm(["intent", "refundId", "paymentOrderId", "status", "page"]) },
+    { read: adminForm(["intent", "refundId", "paymentOrderId", "status", "page"], permissions.action) },
   );
 }
 

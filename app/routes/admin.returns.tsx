@@ -14,17 +14,21 @@ import { RETURN_LABEL, statusBadgeClass } from "~/utils/order-status";
 import { ReturnQueueQuerySchema } from "~/utils/return-schemas";
 import type { ReturnReason } from "~/utils/returns";
 import { RETURN_FILTER_LABEL, RETURN_FILTERS, RETURN_REASONS } from "~/utils/returns";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Returns" };
 
+/** The queue is read by everyone who reads orders; deciding and receiving happen on the order's page. */
+export const permissions = { loader: "orders.read", action: "orders.read" } satisfies RoutePermissions;
+
 export const loader = ({ request }: LoaderFunctionArgs) =>
-  adminListLoader(request, {
+  adminListLoader(request, permissions.loader, {
     filters: (url) => ReturnQueueQuerySchema.parse({ status: url.searchParams.get("status") ?? undefined }),
     list: listReturnsPage,
   });
 
-/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
-export const action = adminOtherMethods(["GET"]);
+/** No form posts here: a post answers 403 without the permission (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"], permissions.action);
 
 export default function AdminReturns() {
   const { list, error, status } = useLoaderData<typeof loader>();

@@ -10,15 +10,21 @@ import { Stars } from "~/components/ReviewStars";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { adminForm } from "~/web/admin.server";
+import { adminForm, formActor } from "~/web/admin.server";
 import { adminListLoader, backToListPage } from "~/web/admin-crud.server";
 import { listReviewsPage, moderateReview } from "~/models/reviews/admin.server";
 import { formatDateTime } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
 import { AdminReviewQuerySchema, ReviewModerationSchema } from "~/utils/review-schemas";
 import { REVIEW_FIELDS, REVIEW_FILTER_LABEL, REVIEW_FILTERS } from "~/utils/reviews";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Reviews" };
+
+export const permissions = {
+  loader: "reviews.moderate",
+  action: { hide: "reviews.moderate", unhide: "reviews.moderate" },
+} satisfies RoutePermissions;
 
 /** The list the page shows, read again after a write to find the page the staff go back to. */
 const LIST = {
@@ -27,13 +33,13 @@ const LIST = {
   list: listReviewsPage,
 };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, LIST);
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, permissions.loader, LIST);
 
 export const action = ({ request }: ActionFunctionArgs) =>
   pageAction(
     request,
     { intents: { hide: (form) => moderate(request, form), unhide: (form) => moderate(request, form) } },
-    { read: adminForm(["intent", "reviewId", "reason"]), echo: ["reviewId", "reason"] },
+    { read: adminForm(["intent", "reviewId", "reason"], permissions.action), echo: ["reviewId", "reason"] },
   );
 
 /** Hide a review (with the reason mailed to its author) or show it again: the form's intent. */
@@ -43,7 +49,11 @@ async function moderate(request: Request, form: FormData) {
     reviewId: form.get("reviewId") ?? undefined,
     reason: form.get("reason") ?? undefined,
   });
-  await moderateReview(input.reviewId, input.intent === "hide" ? { hide: true, reason: input.reason } : { hide: false });
+  await moderateReview(
+    input.reviewId,
+    input.intent === "hide" ? { hide: true, reason: input.reason } : { hide: false },
+    formActor(request),
+  );
   return redirectWithToast(request, await backToListPage(request, LIST), {
     type: "success",
     title: `Review #${input.reviewId} ${input.intent === "hide" ? "hidden" : "shown again"}`,

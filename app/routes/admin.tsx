@@ -1,43 +1,76 @@
 // The admin area's frame (docs/product.md: fixed sidebar, a heading with the current section's name).
-// Its loader is the guard of every admin page: without the admin flag, any GET goes to /.
+// Its loader is the guard of every admin page: without a staff sign-in, any GET goes to /. The
+// sidebar shows only the sections the staff member's role may open, and who is signed in.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, NavLink, Outlet, useMatches, useNavigation, useRouteError } from "@remix-run/react";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  NavLink,
+  Outlet,
+  useMatches,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";
 import { GridIcon, LogoutIcon, PercentIcon, ReceiptIcon, RupeeIcon, SofaIcon, TagIcon, UsersIcon } from "~/components/account-icons";
-import { MailIcon } from "~/components/contact-icons";
-import { ReturnIcon, TruckIcon } from "~/components/service-icons";
-import { StarIcon } from "~/components/icons";
+import { ClockIcon, MailIcon } from "~/components/contact-icons";
+import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/service-icons";
+import { StarIcon, UserIcon } from "~/components/icons";
 import { adminOtherMethods } from "~/web/admin.server";
-import { requireAdmin } from "~/web/visitor.server";
+import { requireStaff } from "~/web/staff.server";
+import { ACCOUNT_PATH, ADMIN_SECTIONS, homeFor, sectionsWith } from "~/utils/admin-sections";
+import type { RoutePermissions } from "~/utils/staff-permissions";
+import { PERMISSION_REFUSED, ROLE_LABELS, ROLE_PERMISSIONS } from "~/utils/staff-permissions";
 
 export const meta: MetaFunction = () => [{ title: "Admin | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
 /** The root draws no storefront header or footer around the admin area. */
 export const handle = { bare: true };
 
+/** Any staff member opens the frame; each page inside names its own permission. */
+export const permissions = { loader: null, action: null } satisfies RoutePermissions;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireAdmin(request);
-  return { ok: true };
+  const { actor } = await requireStaff(request, permissions.loader);
+  return {
+    staff: {
+      name: actor.name,
+      role: actor.role,
+      roleLabel: ROLE_LABELS[actor.role],
+      permissions: [...ROLE_PERMISSIONS[actor.role]],
+    },
+  };
 }
 
-/** No form posts here: a post answers 403 without the admin flag (as every admin action), else 405. */
-export const action = adminOtherMethods(["GET"]);
+/** No form posts here: a post answers 403 without a staff sign-in (as every admin action), else 405. */
+export const action = adminOtherMethods(["GET"], permissions.action);
 
-const SECTIONS: { to: string; label: string; icon: ComponentType<SVGProps<SVGSVGElement>> }[] = [
-  { to: "/admin", label: "Dashboard", icon: GridIcon },
-  { to: "/admin/categories", label: "Categories", icon: TagIcon },
-  { to: "/admin/products", label: "Products", icon: SofaIcon },
-  { to: "/admin/users", label: "Users", icon: UsersIcon },
-  { to: "/admin/orders", label: "Orders", icon: ReceiptIcon },
-  { to: "/admin/returns", label: "Returns", icon: ReturnIcon },
-  { to: "/admin/refunds", label: "Refunds", icon: RupeeIcon },
-  { to: "/admin/reviews", label: "Reviews", icon: StarIcon },
-  { to: "/admin/coupons", label: "Coupons", icon: PercentIcon },
-  { to: "/admin/delivery", label: "Delivery", icon: TruckIcon },
-  { to: "/admin/mail", label: "Mail", icon: MailIcon },
-];
+const ICONS: Record<string, ComponentType<SVGProps<SVGSVGElement>>> = {
+  "/admin": GridIcon,
+  "/admin/categories": TagIcon,
+  "/admin/products": SofaIcon,
+  "/admin/users": UsersIcon,
+  "/admin/orders": ReceiptIcon,
+  "/admin/returns": ReturnIcon,
+  "/admin/refunds": RupeeIcon,
+  "/admin/reviews": StarIcon,
+  "/admin/coupons": PercentIcon,
+  "/admin/delivery": TruckIcon,
+  "/admin/mail": MailIcon,
+  "/admin/staff": ShieldIcon,
+  "/admin/audit": ClockIcon,
+};
+
+type FrameStaff = Awaited<ReturnType<typeof loader>>["staff"];
+
+/** The signed-in staff member, when the frame's loader answered (an error page may show without it). */
+function useFrameStaff(): FrameStaff | null {
+  return useRouteLoaderData<typeof loader>("routes/admin")?.staff ?? null;
+}
 
 /** The section a child route names in its `handle` (Dashboard when none does). */
 function useSection(): string {
@@ -70,7 +103,7 @@ const TOP_BAR = [
   "border-b border-sand-200 bg-white/95 px-4 backdrop-blur sm:px-6",
 ].join(" ");
 
-function Sidebar() {
+function Sidebar({ staff }: { staff: FrameStaff | null }) {
   const item = ({ isActive }: { isActive: boolean }) =>
     `${NAV_ITEM} ${isActive ? "bg-wood-600 text-white" : "text-stone-700 hover:bg-sand-100"}`;
   return (
@@ -81,36 +114,65 @@ function Sidebar() {
       </div>
       <nav aria-label="Admin" className="overflow-x-auto px-3 pb-3 lg:flex-1 lg:pb-0">
         <ul className="flex gap-1 lg:flex-col">
-          {SECTIONS.map(({ to, label, icon: Icon }) => (
-            <li key={to} className="shrink-0">
-              <NavLink to={to} end={to === "/admin"} className={item} prefetch="intent">
-                <Icon className="h-5 w-5" /> {label}
+          {sectionsWith(staff?.permissions ?? []).map(({ to, label }) => {
+            const Icon = ICONS[to] ?? GridIcon;
+            return (
+              <li key={to} className="shrink-0">
+                <NavLink to={to} end={to === "/admin"} className={item} prefetch="intent">
+                  <Icon className="h-5 w-5" /> {label}
+                </NavLink>
+              </li>
+            );
+          })}
+          {staff ? (
+            <li className="shrink-0 lg:hidden">
+              <NavLink to={ACCOUNT_PATH} className={item} prefetch="intent">
+                <UserIcon className="h-5 w-5" /> My account
               </NavLink>
             </li>
-          ))}
+          ) : null}
         </ul>
       </nav>
-      <Form method="post" action="/admin/logout" className="hidden border-t border-sand-200 p-3 lg:block">
-        <button
-          type="submit"
-          className="flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-stone-700 hover:bg-sand-100"
-        >
-          <LogoutIcon className="h-5 w-5" /> Logout
-        </button>
-      </Form>
+      <div className="hidden border-t border-sand-200 p-3 lg:block">
+        {staff ? (
+          <p className="px-3 pb-2 text-sm" data-testid="signed-in-staff">
+            <span className="block font-medium">{staff.name}</span>
+            <span className="block text-stone-600">{staff.roleLabel}</span>
+          </p>
+        ) : null}
+        {staff ? (
+          <NavLink to={ACCOUNT_PATH} className={item} prefetch="intent">
+            <UserIcon className="h-5 w-5" /> My account
+          </NavLink>
+        ) : null}
+        <Form method="post" action="/admin/logout">
+          <button
+            type="submit"
+            className="flex min-h-11 w-full items-center gap-3 rounded-lg px-3 text-sm font-medium text-stone-700 hover:bg-sand-100"
+          >
+            <LogoutIcon className="h-5 w-5" /> Logout
+          </button>
+        </Form>
+      </div>
     </aside>
   );
 }
 
 function Frame({ children }: { children: React.ReactNode }) {
   const section = useSection();
+  const staff = useFrameStaff();
   return (
     <div className="min-h-screen bg-sand-50">
-      <Sidebar />
+      <Sidebar staff={staff} />
       <div className="lg:pl-64">
         <header className={TOP_BAR}>
           <h1 className="text-2xl font-semibold">{section}</h1>
           <div className="flex items-center gap-2">
+            {staff ? (
+              <span className="text-sm text-stone-600 lg:hidden">
+                {staff.name} · {staff.roleLabel}
+              </span>
+            ) : null}
             <Link to="/" className="btn-ghost text-sm">
               View shop
             </Link>
@@ -138,8 +200,31 @@ export default function AdminLayout() {
   return <Frame>{showSkeleton ? <ListSkeleton /> : <Outlet />}</Frame>;
 }
 
+/** A page the staff member's role may not open: said plainly, with a way back to one it may. */
+function Refused({ message, staff }: { message: string; staff: FrameStaff }) {
+  const home = homeFor(staff.role);
+  const label = ADMIN_SECTIONS.find((s) => s.to === home)?.label ?? "My account";
+  return (
+    <Frame>
+      <div className="card max-w-xl p-6" data-testid="permission-refused">
+        <h2 className="text-xl font-semibold">You do not have access to this page</h2>
+        <p role="alert" className="mt-2 text-stone-700">
+          {message}
+        </p>
+        <p className="mt-2 text-sm text-stone-600">
+          You are signed in as {staff.name} ({staff.roleLabel}).
+        </p>
+        <Link to={home} className="btn-secondary mt-4">
+          Go to {label}
+        </Link>
+      </div>
+    </Frame>
+  );
+}
+
 export function ErrorBoundary() {
   const error = useRouteError();
+  const staff = useFrameStaff();
   const status = isRouteErrorResponse(error) ? error.status : 500;
   // A loader's notFoundPage carries its words as the data; other refusals as `{ message }`.
   const message = isRouteErrorResponse(error)
@@ -147,6 +232,8 @@ export function ErrorBoundary() {
       ? error.data
       : ((error.data as { message?: string } | null)?.message ?? error.statusText)
     : "Something went wrong. Please try again.";
+  if (status === 403 && staff && message === PERMISSION_REFUSED) return <Refused message={message} staff={staff} />;
+  const home = staff ? homeFor(staff.role) : "/admin";
   return (
     <Frame>
       <div className="card max-w-xl p-6">
@@ -156,8 +243,8 @@ export function ErrorBoundary() {
         <p role="alert" className="mt-2 text-stone-700">
           Error: {message}
         </p>
-        <Link to="/admin" className="btn-secondary mt-4">
-          Back to the dashboard
+        <Link to={home} className="btn-secondary mt-4">
+          {home === "/admin" ? "Back to the dashboard" : "Back to the admin area"}
         </Link>
       </div>
     </Frame>

@@ -26,17 +26,23 @@ import { ProfileSchema } from "~/utils/account-schemas";
 import { parseAdminListQuery } from "~/utils/admin-schemas";
 import { formatShortDate } from "~/utils/dates";
 import { useIsPending } from "~/hooks/useIsPending";
+import { useStaffCan } from "~/hooks/useStaffCan";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 
 export const handle = { section: "Users" };
+
+/** Support and managers read the customers' accounts; only the owner edits or deletes them. */
+export const permissions = { loader: "customers.read", action: "customers.write" } satisfies RoutePermissions;
 
 /** The list the page shows, read again after a write to find the page the staff go back to. */
 const LIST = { filters: parseAdminListQuery, list: listUsersPage };
 
-export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, { ...LIST, one: getUserForAdmin });
+export const loader = ({ request }: LoaderFunctionArgs) => adminListLoader(request, permissions.loader, { ...LIST, one: getUserForAdmin });
 
 export const action = ({ request }: ActionFunctionArgs) =>
   adminCrudAction(request, {
     thing: "User",
+    permission: permissions.action,
     list: LIST,
     fields: ["name", "email", "mobile"],
     parse: async (form) => parseWith(ProfileSchema, { name: form.get("name"), email: form.get("email"), mobile: form.get("mobile") }),
@@ -49,12 +55,14 @@ export const action = ({ request }: ActionFunctionArgs) =>
 export default function AdminUsers() {
   const { list, error, q, dialog, editing } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  // Support reads the accounts; adding, editing and deleting them is the owner's.
+  const canWrite = useStaffCan("customers.write");
   // docs/product.md: the users list shows a loading skeleton while it loads.
   const loading = navigation.state === "loading" && navigation.location.pathname === "/admin/users" && navigation.formData === undefined;
   return (
     <div>
       <BehindDialog dialogOpen={dialog !== null}>
-        <ListSearch placeholder="Search users..." q={q} addLabel="Add User" />
+        <ListSearch placeholder="Search users..." q={q} addLabel={canWrite ? "Add User" : undefined} />
         {error !== null ? (
           <ListError message={error} />
         ) : loading ? (
@@ -78,9 +86,7 @@ export default function AdminUsers() {
                     <td data-label="Joined" className="px-4 py-3">
                       {formatShortDate(u.createdAt)}
                     </td>
-                    <td className="px-4 py-3">
-                      <RowActions id={u.id} name={u.name} />
-                    </td>
+                    <td className="px-4 py-3">{canWrite ? <RowActions id={u.id} name={u.name} /> : null}</td>
                   </tr>
                 ))
               )}

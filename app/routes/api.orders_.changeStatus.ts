@@ -5,12 +5,17 @@ import { otherMethods, requireMutation } from "~/lib/api-params.server";
 import { parseWith, readBody } from "~/lib/http.server";
 import { parseStaffBody } from "~/web/admin.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
-import { isAdminRequest, requireApiUser } from "~/web/visitor.server";
+import { getStaffVisitor, requireStaff } from "~/web/staff.server";
+import { requireApiUser } from "~/web/visitor.server";
+import type { RoutePermissions } from "~/utils/staff-permissions";
 import { OrderStatusChangeSchema } from "~/utils/schemas";
 import { ShipmentSchema } from "~/utils/shipment";
 
 /** The shop's API may confirm shipping an order paid on the test gateway (docs/api.md). */
 const AdminStatusChangeSchema = OrderStatusChangeSchema.extend({ shipUnpaid: z.boolean().optional(), ...ShipmentSchema.shape });
+
+/** Staff change an order's status with orders.status; a customer (no staff sign-in) only their own orders. */
+export const permissions = { action: "orders.status" } satisfies RoutePermissions;
 
 /**
  * PUT orderId, status → `{ success: true }`; the rules are utils/order-status's (409 illegal, 403
@@ -20,16 +25,23 @@ const AdminStatusChangeSchema = OrderStatusChangeSchema.extend({ shipUnpaid: z.b
 export const action = ({ request }: ActionFunctionArgs) =>
   apiHandler(async () => {
     requireMutation(request, ["PUT"]);
+    // A staff member's role is checked before the body is read.
+    const staff = (await getStaffVisitor(request)) ? await requireStaff(request, permissions.action, { api: true }) : null;
     const body = await readBody(request);
-    const admin = await isAdminRequest(request);
-    const user = admin ? null : await requireApiUser(request);
-    if (user) {
+    if (!staff) {
+      const user = await requireApiUser(request);
       const input = parseWith(OrderStatusChangeSchema, body);
       await changeOrderStatus(input.orderId, input.status, { actor: "customer", userId: user.id });
     } else {
       const input = parseStaffBody(AdminStatusChangeSchema, body);
       const shipment = { carrier: input.carrier, trackingNumber: input.trackingNumber };
-      await changeOrderStatus(input.orderId, input.status, { actor: "admin", userId: null, shipUnpaid: input.shipUnpaid, shipment });
+      await changeOrderStatus(input.orderId, input.status, {
+        actor: "admin",
+        userId: null,
+        staff: staff.actor,
+        shipUnpaid: input.shipUnpaid,
+        shipment,
+      });
     }
     return { success: true };
   });

@@ -5,8 +5,11 @@
 import { IdSchema } from "~/utils/schemas";
 import { CHECK_FIELDS } from "~/utils/forms";
 import type { PageInfo } from "~/utils/pagination";
-import { adminForm, backToList, dialogFromUrl, loadList } from "./admin.server";
-import { requireAdmin } from "./visitor.server";
+import type { Actor } from "~/models/staff/staff.server";
+import type { Permission } from "~/utils/staff-permissions";
+import type { ActionPermission } from "./admin.server";
+import { adminForm, backToList, dialogFromUrl, formActor, loadList } from "./admin.server";
+import { requireStaff } from "./staff.server";
 import { isAppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
@@ -27,15 +30,16 @@ export interface AdminListRead<Q, T, X, E> {
 }
 
 /**
- * Every admin list page's loader: the admin guard, the page (ADMIN_PAGE, 10 a page; a page that is
+ * Every admin list page's loader: the staff guard with the route's `permission`, the page (ADMIN_PAGE, 10 a page; a page that is
  * not a page number, or past the last, is a 404 like every other page that lists), the list and
  * what goes beside it, or the list's own error message when the database could not be read.
  */
 export async function adminListLoader<Q extends object, T, X extends object = Record<never, never>, E = never>(
   request: Request,
+  permission: Permission | null,
   read: AdminListRead<Q, T, X, E>,
 ) {
-  await requireAdmin(request);
+  await requireStaff(request, permission);
   const url = new URL(request.url);
   const paging = parseListQuery(url, ADMIN_PAGE);
   const query = read.filters(url);
@@ -86,6 +90,8 @@ export async function backToListPage<Q>(request: Request, read?: ListReader<Q>, 
 export interface CrudSpec<I, U = I, Q = unknown> {
   /** "Category", "Product", "User": the toasts say "Category added" and so on */
   thing: string;
+  /** what the form needs (the route's declared `permissions.action`): checked before the body is read */
+  permission: ActionPermission;
   /** the form's text fields, echoed back when the form is shown again */
   fields: string[];
   /**
@@ -99,23 +105,25 @@ export interface CrudSpec<I, U = I, Q = unknown> {
   parse: (form: FormData) => Promise<I>;
   /** the edit form as the model's input, when it differs from the new-row form's (default: parse) */
   parseUpdate?: (form: FormData) => Promise<U>;
-  create: (input: I) => Promise<unknown>;
-  update: (id: number, input: U) => Promise<unknown>;
-  remove: (id: number) => Promise<unknown>;
+  /** the model's verbs, told who acts (their audit rows name them) */
+  create: (input: I, actor: Actor) => Promise<unknown>;
+  update: (id: number, input: U, actor: Actor) => Promise<unknown>;
+  remove: (id: number, actor: Actor) => Promise<unknown>;
   /** a second line for the "added" toast */
   addedNote?: string;
   /** more to echo back than the text fields */
   extraValues?: (form: FormData) => Record<string, string>;
   /** other actions on one row (the form's `intent`, with its `id`): each answers the toast's title */
-  rowIntents?: Record<string, (id: number) => Promise<string>>;
+  rowIntents?: Record<string, (id: number, actor: Actor) => Promise<string>>;
   /** the list the form sits on: after a write that empties its page, the staff go to the last page left */
   list?: ListReader<Q>;
 }
 
 /**
- * A list's create / update / delete and row actions (the form's `intent`, pageAction's intents): the Origin check and the admin
- * guard before the body is read, a field the form does not take refused (adminForm), then a redirect back to the list with a
- * toast, or the form again with its messages and what was typed.
+ * A list's create / update / delete and row actions (the form's `intent`, pageAction's intents): the Origin check and the
+ * staff guard (the spec's permission) before the body is read, a field the form does not take refused (adminForm), then a
+ * redirect back to the list with a toast, or the form again with its messages and what was typed. The model's verbs are
+ * told who acts.
  */
 export function adminCrudAction<I, U = I, Q = unknown>(request: Request, spec: CrudSpec<I, U, Q>) {
   const done = async (what: string, description?: string) =>
@@ -131,7 +139,7 @@ export function adminCrudAction<I, U = I, Q = unknown>(request: Request, spec: C
     Object.entries(spec.rowIntents ?? {}).map(([intent, act]) => [
       intent,
       async (form: FormData) => {
-        const title = await act(parseWith(IdSchema, form.get("id")));
+        const title = await act(parseWith(IdSchema, form.get("id")), formActor(request));
         return redirectWithToast(request, await backToListPage(request, spec.list), { type: "success", title });
       },
     ]),
@@ -142,23 +150,23 @@ export function adminCrudAction<I, U = I, Q = unknown>(request: Request, spec: C
       intents: {
         ...rowIntents,
         create: async (form) => {
-          await spec.create(await checked(spec.parse(form)));
+          await spec.create(await checked(spec.parse(form)), formActor(request));
           return done("added", spec.addedNote);
         },
         update: async (form) => {
           const parseUpdate = spec.parseUpdate ?? (spec.parse as unknown as (form: FormData) => Promise<U>);
           const input = await checked(parseUpdate(form));
-          await spec.update(parseWith(IdSchema, form.get("id")), input);
+          await spec.update(parseWith(IdSchema, form.get("id")), input, formActor(request));
           return done("updated");
         },
         delete: async (form) => {
-          await spec.remove(parseWith(IdSchema, form.get("id")));
+          await spec.remove(parseWith(IdSchema, form.get("id")), formActor(request));
           return done("deleted");
         },
       },
     },
     {
-      read: adminForm(["intent", "id", ...spec.fields, ...(spec.moreFields ?? [])]),
+      read: adminForm(["intent", "id", ...spec.fields, ...(spec.moreFields ?? [])], spec.permission),
       limit: spec.limit,
       echo: spec.fields,
       echoExtra: spec.extraValues,

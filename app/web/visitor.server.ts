@@ -16,7 +16,7 @@ import type { Owner, OwnedTable } from "~/models/owned.server";
 import { findOwned } from "~/models/owned.server";
 import type { User } from "~/models/users/users.server";
 import { getUserById } from "~/models/users/users.server";
-import { ADMIN_FORBIDDEN, getStaffVisitor, requireStaff, staffCan } from "./staff.server";
+import { ADMIN_FORBIDDEN, getStaffVisitor, staffCan } from "./staff.server";
 
 // One lookup per request, however many modules ask.
 const userIds = new WeakMap<Request, Promise<number | null>>();
@@ -56,17 +56,15 @@ export async function requireApiUser(request: Request): Promise<User> {
   return user;
 }
 
-/** Is a staff member (or the built-in owner) signed in on this request? The guard itself is web/staff.server's requireStaff. */
+/**
+ * Is a staff member (or the built-in owner) signed in on this request? The guard itself, with the
+ * permission a route needs, is web/staff.server's requireStaff.
+ */
 export async function isAdminRequest(request: Request): Promise<boolean> {
   return (await getStaffVisitor(request)) !== null;
 }
 
 export { ADMIN_FORBIDDEN };
-
-/** Any staff member, whatever their role (the permission-free guard; admin routes name their permission through requireStaff). */
-export async function requireAdmin(request: Request, options: { api?: boolean } = {}): Promise<void> {
-  await requireStaff(request, null, options);
-}
 
 /**
  * Order pages: the signed-in customer (else the redirect to /login), and as models/orders/read's

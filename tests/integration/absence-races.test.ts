@@ -35,6 +35,7 @@ import { formRequest, jsonRequest } from "../support/requests";
 import { asRecord, call, cookieJar } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, directCustomer, itemMaker, PASSWORD } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 const item = itemMaker("absence");
 let holder: pg.Client | null = null;
@@ -69,13 +70,13 @@ describe("deleting a customer while a payment is on its way", () => {
     expect(created.status).toBe(200);
     const paymentOrderId = (asRecord(created.body) as { id: string }).id;
     // Being paid: its units are held.
-    await expect(deleteUserByAdmin(buyer.user.id)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
+    await expect(deleteUserByAdmin(buyer.user.id, BUILTIN_OWNER)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
     const paid = offlinePayment(paymentOrderId);
     const proof = { razorpay_order_id: paymentOrderId, razorpay_payment_id: paid.paymentId, razorpay_signature: paid.signature };
     expect((await call(verifyRoute.action, jsonRequest("POST", "/rzp/verify-payment", proof, buyer.auth))).status).toBe(200);
     // Paid, its hold ended, no order yet.
     await db.deleteFrom("stockReservations").where("paymentOrderId", "=", paymentOrderId).execute();
-    await expect(deleteUserByAdmin(buyer.user.id)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
+    await expect(deleteUserByAdmin(buyer.user.id, BUILTIN_OWNER)).rejects.toMatchObject({ status: 409, message: USER_HAS_PAYMENT });
     const row = await db.selectFrom("paymentOrders").select("userId").where("id", "=", paymentOrderId).executeTakeFirstOrThrow();
     expect(row.userId).toBe(buyer.user.id);
     // A payment that ended unpaid (no hold left) does not keep the account.
@@ -83,7 +84,7 @@ describe("deleting a customer while a payment is on its way", () => {
     await addToCart(other, await item("unpaid", 2500, 5), 1);
     const unpaid = (asRecord((await startPayment(other)).body) as { id: string }).id;
     await db.deleteFrom("stockReservations").where("paymentOrderId", "=", unpaid).execute();
-    await deleteUserByAdmin(other.user.id);
+    await deleteUserByAdmin(other.user.id, BUILTIN_OWNER);
     expect(await userExists(other.user.id)).toBe(false);
   });
 
@@ -97,7 +98,7 @@ describe("deleting a customer while a payment is on its way", () => {
           await addToCart(buyer, await item("race", 2500, 5), 1);
           const cart = await db.selectFrom("carts").select("id").where("userId", "=", buyer.user.id).executeTakeFirstOrThrow();
           const pay = () => startPayment(buyer);
-          const remove = () => deleteUserByAdmin(buyer.user.id);
+          const remove = () => deleteUserByAdmin(buyer.user.id, BUILTIN_OWNER);
           const steps: (() => Promise<unknown>)[] = first === "payment" ? [pay, remove] : [remove, pay];
           // The customer's cart row: the payment locks it first; so must the delete.
           const results = holder
@@ -321,7 +322,7 @@ describe("an uploaded image dropped while another save points a product at it", 
       stock: 3,
     };
     const upload = withUpload ? { name, type: "image/png", bytes: new Uint8Array(PNG), path: `/uploads/${name}` } : null;
-    return { input, item: await createProduct({ ...input, upload }) };
+    return { input, item: await createProduct({ ...input, upload }, BUILTIN_OWNER) };
   }
 
   it("never leaves a product showing an image that was deleted", { timeout: 60_000 }, async () => {
@@ -336,8 +337,8 @@ describe("an uploaded image dropped while another save points a product at it", 
       // The first product lets go of the image (which is then deleted, nothing else showing it);
       // the second is pointed at it.
       const steps: (() => Promise<unknown>)[] = [
-        () => updateProduct(shown.item.id, edit(shown.input, shown.item.version, "/images/products/sofa.svg")),
-        () => updateProduct(other.item.id, edit(other.input, other.item.version, image)),
+        () => updateProduct(shown.item.id, edit(shown.input, shown.item.version, "/images/products/sofa.svg"), BUILTIN_OWNER),
+        () => updateProduct(other.item.id, edit(other.input, other.item.version, image), BUILTIN_OWNER),
       ];
       const name = image.slice("/uploads/".length);
       // The image's row (the database store): the drop deletes it; the save, since the fix, holds it.
@@ -440,6 +441,7 @@ describe("a CSV import creating a slug that a product takes meanwhile", () => {
               inStock: true,
               stock: 1,
             },
+            BUILTIN_OWNER,
             slug,
           ),
         );
@@ -449,7 +451,7 @@ describe("a CSV import creating a slug that a product takes meanwhile", () => {
         // The import has planned (no product has the slug) and waits in its transaction; the rival commits meanwhile.
         await holder.query("begin");
         await holder.query("select id from items where id = $1 for update", [existing.id]);
-        const running = importProductsCsv(csv).then(
+        const running = importProductsCsv(csv, BUILTIN_OWNER).then(
           (value) => ({ status: "fulfilled" as const, value }),
           (reason: unknown) => ({ status: "rejected" as const, reason }),
         );
@@ -458,7 +460,7 @@ describe("a CSV import creating a slug that a product takes meanwhile", () => {
         await holder.query("commit");
         result = await running;
       } else {
-        [result] = await Promise.allSettled([importProductsCsv(csv), rival().catch(() => undefined)]);
+        [result] = await Promise.allSettled([importProductsCsv(csv, BUILTIN_OWNER), rival().catch(() => undefined)]);
       }
       const imported = await db.selectFrom("items").select(["slug"]).where("title", "=", title).execute();
       const label = `round ${round}: import ${statusOf(result!)}`;
@@ -478,46 +480,55 @@ describe("a CSV import creating a slug that a product takes meanwhile", () => {
 
   async function product(title: string) {
     const categoryId = (await db.selectFrom("categories").select("id").orderBy("id").executeTakeFirstOrThrow()).id;
-    return createProduct({
-      title,
-      categoryId,
-      price: 4999,
-      featured: false,
-      madeToOrder: false,
-      description: "A piece for the import race.",
-      imgPath: "/images/products/sofa.svg",
-      specifications: {},
-      inStock: true,
-      stock: 3,
-      upload: null,
-    });
+    return createProduct(
+      {
+        title,
+        categoryId,
+        price: 4999,
+        featured: false,
+        madeToOrder: false,
+        description: "A piece for the import race.",
+        imgPath: "/images/products/sofa.svg",
+        specifications: {},
+        inStock: true,
+        stock: 3,
+        upload: null,
+      },
+      BUILTIN_OWNER,
+    );
   }
 });
 
 describe("a category deleted while a product or coupon is saved into it", () => {
   const category = async (tag: string) =>
     (
-      await createCategory({
-        title: `Fk race ${tag} ${crypto.randomBytes(3).toString("hex")}`,
-        description: "For the race.",
-        imgPath: "/images/products/sofa.svg",
-        upload: null,
-      })
+      await createCategory(
+        {
+          title: `Fk race ${tag} ${crypto.randomBytes(3).toString("hex")}`,
+          description: "For the race.",
+          imgPath: "/images/products/sofa.svg",
+          upload: null,
+        },
+        BUILTIN_OWNER,
+      )
     ).id;
   const productIn = (categoryId: number, tag: string) =>
-    createProduct({
-      title: `Fk race piece ${tag} ${crypto.randomBytes(3).toString("hex")}`,
-      categoryId,
-      price: 999,
-      featured: false,
-      madeToOrder: false,
-      description: "A piece for the category race.",
-      imgPath: "/images/products/sofa.svg",
-      specifications: {},
-      inStock: true,
-      stock: 1,
-      upload: null,
-    });
+    createProduct(
+      {
+        title: `Fk race piece ${tag} ${crypto.randomBytes(3).toString("hex")}`,
+        categoryId,
+        price: 999,
+        featured: false,
+        madeToOrder: false,
+        description: "A piece for the category race.",
+        imgPath: "/images/products/sofa.svg",
+        specifications: {},
+        inStock: true,
+        stock: 1,
+        upload: null,
+      },
+      BUILTIN_OWNER,
+    );
   const couponIn = (categoryId: number) =>
     createTestCoupon(`FK${crypto.randomBytes(4).toString("hex").toUpperCase()}`, { categoryIds: [categoryId] });
 
@@ -532,11 +543,11 @@ describe("a category deleted while a product or coupon is saved into it", () => 
                 values ($1, 'Fk race held', $2, 'Held.', 100, '/images/products/sofa.svg', $3, $3)`,
           params: [id, `fk-race-held-${id}`, nowIso()],
         },
-        [() => deleteCategory(id)],
+        [() => deleteCategory(id, BUILTIN_OWNER)],
       );
       expect(deleted).toMatchObject({ status: "rejected", reason: { status: 409, message: CATEGORY_GAINED_PRODUCT } });
     } else {
-      const [saved, deleted] = await Promise.allSettled([productIn(id, "delete"), deleteCategory(id)]);
+      const [saved, deleted] = await Promise.allSettled([productIn(id, "delete"), deleteCategory(id, BUILTIN_OWNER)]);
       if (saved.status === "fulfilled")
         expect(deleted).toMatchObject({ status: "rejected", reason: { status: 409, message: CATEGORY_IN_USE(1) } });
       else expect(saved.reason).toMatchObject({ status: 400, fieldErrors: { categoryId: "Please choose a category" } });
@@ -551,7 +562,7 @@ describe("a category deleted while a product or coupon is saved into it", () => 
       const step = (): Promise<unknown> => (save === "product" ? productIn(id, "save") : couponIn(id));
       const [saved] = holder
         ? await queuedBehind(holder, { sql: "delete from categories where id = $1", params: [id] }, [step])
-        : await Promise.allSettled([step(), deleteCategory(id)]);
+        : await Promise.allSettled([step(), deleteCategory(id, BUILTIN_OWNER)]);
       const field =
         save === "product"
           ? { categoryId: "Please choose a category" }

@@ -24,6 +24,7 @@ import type { Answer } from "../support/route-calls";
 import { asRecord, call } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, newCustomers, placeViaApi, stockOf } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 let adminCookie = "";
 /** Buyers taken in turn: one account may hold only COD_LIMITS.openOrders open cash-on-delivery orders. */
@@ -282,7 +283,7 @@ describe("the CSV: a version column, a stale row refused", () => {
       { ...otherRecord, price: "4321" },
       { ...record, price: "9999" },
     ]);
-    const error = await importProductsCsv(text).then(
+    const error = await importProductsCsv(text, BUILTIN_OWNER).then(
       () => null,
       (e: unknown) => e,
     );
@@ -315,7 +316,7 @@ describe("the CSV: a version column, a stale row refused", () => {
     // A fresh export imports, and its stock figure is the one after the sale.
     const fresh = await exportOf(p.slug);
     expect(fresh.record.stock).toBe("8");
-    expect(await importProductsCsv(fileOf([{ ...fresh.record, price: "9999" }]))).toEqual({ created: 0, updated: 1 });
+    expect(await importProductsCsv(fileOf([{ ...fresh.record, price: "9999" }]), BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     expect(await rowOf(p.id)).toMatchObject({ stock: 8, price: 9999, version: before[0]!.version + 1 });
   });
 
@@ -324,7 +325,7 @@ describe("the CSV: a version column, a stale row refused", () => {
     const { record } = await exportOf(p.slug);
     await sell(p.id, 2);
     const before = await rowOf(p.id);
-    const problems = await importProductsCsv(fileOf([{ ...record, version: "" }])).then(
+    const problems = await importProductsCsv(fileOf([{ ...record, version: "" }]), BUILTIN_OWNER).then(
       () => [],
       (e: unknown) => (e as ImportRejected).problems,
     );
@@ -341,7 +342,7 @@ describe("the CSV: a version column, a stale row refused", () => {
     // Without the stock column (a price list), the stock is left as the sales left it.
     const header = ["slug", "title", "category", "price", "description", "imgPath"];
     const priceList = stringify([header, header.map((c) => (c === "price" ? "6000" : record[c]!))]);
-    expect(await importProductsCsv(priceList)).toEqual({ created: 0, updated: 1 });
+    expect(await importProductsCsv(priceList, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     expect(await rowOf(p.id)).toMatchObject({ stock: 8, price: 6000, version: before.version + 1 });
   });
 
@@ -350,17 +351,17 @@ describe("the CSV: a version column, a stale row refused", () => {
     await sell(p.id, 1);
     const { csv } = await exportOf(p.slug);
     const before = await rowOf(p.id);
-    expect(await importProductsCsv(csv)).toEqual({ created: 0, updated: 1 });
+    expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     expect(await rowOf(p.id)).toEqual(before);
     // The same file again: still nothing to change, still accepted.
-    expect(await importProductsCsv(csv)).toEqual({ created: 0, updated: 1 });
+    expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     expect(await rowOf(p.id)).toEqual(before);
   });
 
   it("a version that is not a whole number is a row problem", async () => {
     const p = await product(2);
     const { record } = await exportOf(p.slug);
-    const problems = await importProductsCsv(fileOf([{ ...record, price: "1", version: "two" }])).then(
+    const problems = await importProductsCsv(fileOf([{ ...record, price: "1", version: "two" }]), BUILTIN_OWNER).then(
       () => [],
       (e: unknown) => (e as ImportRejected).problems,
     );
@@ -370,7 +371,7 @@ describe("the CSV: a version column, a stale row refused", () => {
   it("the export of everything imports back unchanged", async () => {
     const csv = await exportProductsCsv({ q: "", category: "all" });
     const before = await db.selectFrom("items").selectAll().orderBy("id").execute();
-    await importProductsCsv(csv);
+    await importProductsCsv(csv, BUILTIN_OWNER);
     expect(await db.selectFrom("items").selectAll().orderBy("id").execute()).toEqual(before);
   });
 });

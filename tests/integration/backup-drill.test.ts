@@ -28,8 +28,9 @@ import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi } from "../support/orders";
 import { formRequest, getRequest, jsonRequest, mergeCookies, multipartRequest } from "../support/requests";
 import { asRecord, call, cookieJar } from "../support/route-calls";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
-const ADMIN = { actor: "admin" as const, userId: null };
+const ADMIN = { actor: "admin" as const, userId: null, staff: BUILTIN_OWNER };
 const item = itemMaker("drill");
 const original = { DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR };
 

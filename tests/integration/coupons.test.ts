@@ -48,6 +48,7 @@ import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/r
 import { asRecord, call, expectApiError } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, cartOf, checkoutFields, itemMaker, newCustomer, newCustomers, placeViaApi, SHIPPING } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 const item = itemMaker("cpn");
 let categories: { id: number; title: string }[] = [];
@@ -376,7 +377,7 @@ describe("returns of a discounted order", () => {
     expect(placed.status).toBe(201);
     const order = asRecord(placed.body) as { id: number; total: number };
     expect(order.total).toBe(discountedTotals([{ price: 1999, quantity: 3 }], 899).total);
-    const admin = { actor: "admin" as const, userId: null };
+    const admin = { actor: "admin" as const, userId: null, staff: BUILTIN_OWNER };
     await changeOrderStatus(order.id, "shipped", admin);
     await changeOrderStatus(order.id, "delivered", admin);
     const [line] = await db.selectFrom("orderItems").select(["id", "discount"]).where("orderId", "=", order.id).execute();
@@ -768,7 +769,7 @@ describe("payment orders hold a coupon use while their customer pays", () => {
     const customer = await shopper("cpn-fail", 5000);
     expect((await applyApi(customer, c.code)).status).toBe(200);
     const payment = asRecord((await createPaymentApi(customer)).body) as { id: string };
-    await expect(deleteCoupon(c.id)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/holds a use/) });
+    await expect(deleteCoupon(c.id, BUILTIN_OWNER)).rejects.toMatchObject({ status: 409, message: expect.stringMatching(/holds a use/) });
     const listed = async () => (await listCouponsPage({ q: c.code }, adminWindow(1))).rows[0];
     expect(await listed()).toMatchObject({ uses: 0, held: 1 });
     // The gateway's failure fields, posted by the customer's own session (the test gateway's page), end it.

@@ -24,6 +24,7 @@ import { formRequest, getRequest, mergeCookies } from "../support/requests";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, snapshot } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 let adminCookie = "";
 const item = itemMaker("delivery");
@@ -63,21 +64,27 @@ describe("the zone that decides: a range, then the district, then the state, the
     // The migration's zones: Ahmedabad is a metro district, Vadodara (390001) falls to the default.
     expect(await daysOf(380009)).toBe("5-7");
     expect(await daysOf(390001)).toBe("7-10");
-    const gujarat = await createZone(zone({ kind: "state", state: "gujarat", minDays: "6", maxDays: "9" }));
+    const gujarat = await createZone(zone({ kind: "state", state: "gujarat", minDays: "6", maxDays: "9" }), BUILTIN_OWNER);
     expect(await daysOf(390001)).toBe("6-9");
     expect(await daysOf(380009)).toBe("5-7");
-    const wide = await createZone(zone({ kind: "range", pincodeFrom: "380000", pincodeTo: "380099", minDays: "3", maxDays: "4" }));
+    const wide = await createZone(
+      zone({ kind: "range", pincodeFrom: "380000", pincodeTo: "380099", minDays: "3", maxDays: "4" }),
+      BUILTIN_OWNER,
+    );
     expect(await daysOf(380009)).toBe("3-4");
-    const narrow = await createZone(zone({ kind: "range", pincodeFrom: "380009", pincodeTo: "380009", minDays: "2", maxDays: "2" }));
+    const narrow = await createZone(
+      zone({ kind: "range", pincodeFrom: "380009", pincodeTo: "380009", minDays: "2", maxDays: "2" }),
+      BUILTIN_OWNER,
+    );
     expect(await daysOf(380009)).toBe("2-2");
     expect(await daysOf(380001)).toBe("3-4");
-    await deleteZone(narrow);
-    await deleteZone(wide);
+    await deleteZone(narrow, BUILTIN_OWNER);
+    await deleteZone(wide, BUILTIN_OWNER);
     expect(await daysOf(380009)).toBe("5-7");
-    await updateZone(gujarat, zone({ kind: "state", state: "Gujarat", served: "" }));
+    await updateZone(gujarat, zone({ kind: "state", state: "Gujarat", served: "" }), BUILTIN_OWNER);
     expect(await daysOf(390001)).toBe("not served");
     expect(await daysOf(380009)).toBe("5-7");
-    await deleteZone(gujarat);
+    await deleteZone(gujarat, BUILTIN_OWNER);
     expect(await daysOf(390001)).toBe("7-10");
   });
 });

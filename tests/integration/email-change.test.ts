@@ -32,6 +32,7 @@ import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/request
 import { newCustomer, newCustomers } from "../support/orders";
 import type { Answer } from "../support/route-calls";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 // Registrations, logins and password checks each cost a scrypt hash (~0.3 s, more when busy).
 vi.setConfig({ testTimeout: 60_000 });
@@ -447,7 +448,7 @@ describe("staff", () => {
     const code = await latestEmailChangeCode(pending);
 
     const moved = freshEmail("staff-moved");
-    await updateUserByAdmin(user.id, { name: "Staff Edited", email: moved, mobile: null });
+    await updateUserByAdmin(user.id, { name: "Staff Edited", email: moved, mobile: null }, BUILTIN_OWNER);
     expect((await userRow(user.id)).email).toBe(moved);
     const audit = await db
       .selectFrom("auditLog")

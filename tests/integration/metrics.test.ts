@@ -19,6 +19,7 @@ import { jsonRequest } from "../support/requests";
 import { asRecord, call } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomer, placeViaApi } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 beforeAll(async () => {
   await ready;
@@ -69,11 +70,17 @@ describe("the metrics, after the events they count", () => {
 
     const pending = await metric("shop_refunds_pending");
     const order = asRecord(answer.body) as { id: number; total: number };
-    await db
-      .transaction()
-      .execute((trx) =>
-        queueRefund(trx, { paymentOrderId, orderId: order.id, reason: "returned", actor: "admin", amount: order.total, key: "metrics:1" }),
-      );
+    await db.transaction().execute((trx) =>
+      queueRefund(trx, {
+        paymentOrderId,
+        orderId: order.id,
+        reason: "returned",
+        actor: "admin",
+        staff: BUILTIN_OWNER,
+        amount: order.total,
+        key: "metrics:1",
+      }),
+    );
     expect(await metric("shop_refunds_pending")).toBe(pending + 1);
     expect(await metric("shop_refunds_oldest_pending_seconds")).toBeGreaterThanOrEqual(0);
   });

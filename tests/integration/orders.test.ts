@@ -38,6 +38,7 @@ import {
   stockOf,
   itemMaker,
 } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 beforeAll(async () => {
   await ready;
@@ -467,14 +468,14 @@ describe("PUT /api/orders/changeStatus", () => {
     const order = await placeCod(customer, bed, 2);
     expect(await stockOf(bed)).toBe(3);
 
-    const shipped = await changeOrderStatus(order.id, "shipped", { actor: "admin", userId: null });
+    const shipped = await changeOrderStatus(order.id, "shipped", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
     expect(shipped.status).toBe("shipped");
     const tooLate = expectApiError(await changeStatusApi(customer, { orderId: order.id, status: "cancelled" }), 409);
     expect(tooLate.message).toMatch(/shipped/i);
     expect(await statusOf(order.id)).toBe("shipped");
     expect(await stockOf(bed)).toBe(3);
 
-    const byShop = await changeOrderStatus(order.id, "cancelled", { actor: "admin", userId: null });
+    const byShop = await changeOrderStatus(order.id, "cancelled", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
     expect(byShop.status).toBe("cancelled");
     // The pieces are with the carrier; stock goes back only when they arrive (ADR 0025).
     expect(await stockOf(bed)).toBe(3);
@@ -485,12 +486,12 @@ describe("PUT /api/orders/changeStatus", () => {
 
     // Delivered: final, for the customer and for the shop.
     const delivered = await placeCod(customer, bed, 1);
-    await changeOrderStatus(delivered.id, "shipped", { actor: "admin", userId: null });
-    await changeOrderStatus(delivered.id, "delivered", { actor: "admin", userId: null });
+    await changeOrderStatus(delivered.id, "shipped", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
+    await changeOrderStatus(delivered.id, "delivered", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
     expect(await stockOf(bed)).toBe(2);
     expectApiError(await changeStatusApi(customer, { orderId: delivered.id, status: "cancelled" }), 409);
     for (const to of ["cancelled", "shipped", "processing", "delivered"] as const) {
-      const attempt = changeOrderStatus(delivered.id, to, { actor: "admin", userId: null });
+      const attempt = changeOrderStatus(delivered.id, to, { actor: "admin", userId: null, staff: BUILTIN_OWNER });
       await expect(attempt).rejects.toBeInstanceOf(AppError);
       await expect(attempt).rejects.toMatchObject({ status: 409 });
     }
@@ -552,7 +553,7 @@ describe("cash on delivery holds at most a few units of a piece", () => {
     expect(await countOrders(customer.user.id)).toBe(COD_LIMITS.openOrders);
 
     // One shipped by the shop, one cancelled by the customer: two places again.
-    await changeOrderStatus(ids[0]!, "shipped", { actor: "admin", userId: null });
+    await changeOrderStatus(ids[0]!, "shipped", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
     await changeOrderStatus(ids[1]!, "cancelled", { actor: "customer", userId: customer.user.id });
     expect((await placeViaApi(customer, checkoutFields())).status).toBe(201);
     await addToCart(customer, itemId, 1);

@@ -23,6 +23,7 @@ import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
 import { asRecord, call } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, newCustomer, placeViaApi } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 let adminCookie = "";
 let buyer: Customer;
@@ -199,7 +200,7 @@ describe("what a page shows is never older than the last write", () => {
       const row = rows.find((r) => r[columns!.indexOf("slug")] === p.slug);
       expect(row).toBeDefined();
       row![columns!.indexOf("price")] = "3999";
-      await importProductsCsv(stringify([columns!, row!]));
+      await importProductsCsv(stringify([columns!, row!]), BUILTIN_OWNER);
     });
     expect(after.state).toBe("miss");
     expect(after.body).toContain("₹3999 stock 20");

@@ -13,6 +13,7 @@ import { importProductsCsv, NO_ROWS, TOO_MANY_ROWS } from "~/models/catalogue/cs
 import type { ImportProblem } from "~/models/catalogue/csv-read.server";
 import { ImportRejected, NOTHING_IMPORTED } from "~/models/catalogue/csv-read.server";
 import { CSV_COLUMNS, IMPORT_MAX_ROWS } from "~/utils/product-csv";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 const HEADER = CSV_COLUMNS.join(",");
 const ALL = { q: "", category: "all" as const };
@@ -88,7 +89,7 @@ async function appError(promise: Promise<unknown>): Promise<AppError> {
 /** An import that must be refused whole: the database is exactly as before. */
 async function refusedUnchanged(text: string): Promise<ImportProblem[]> {
   const before = await snapshot();
-  const problems = await rejected(importProductsCsv(text));
+  const problems = await rejected(importProductsCsv(text, BUILTIN_OWNER));
   expect(await snapshot()).toEqual(before);
   return problems;
 }
@@ -150,18 +151,21 @@ describe("exportProductsCsv", () => {
   });
 
   it("escapes cells a spreadsheet would run as a formula, and the import undoes it exactly", async () => {
-    const created = await createProduct({
-      title: '=HYPERLINK("https://evil.example","Click")',
-      categoryId: await categoryId("office"),
-      price: 1000,
-      imgPath: "/images/products/x.svg",
-      description: "-10% off this week",
-      featured: false,
-      madeToOrder: false,
-      inStock: true,
-      stock: 2,
-      specifications: { Finish: "@matte", Note: "+tab\tinside", Quote: "'=already quoted" },
-    });
+    const created = await createProduct(
+      {
+        title: '=HYPERLINK("https://evil.example","Click")',
+        categoryId: await categoryId("office"),
+        price: 1000,
+        imgPath: "/images/products/x.svg",
+        description: "-10% off this week",
+        featured: false,
+        madeToOrder: false,
+        inStock: true,
+        stock: 2,
+        specifications: { Finish: "@matte", Note: "+tab\tinside", Quote: "'=already quoted" },
+      },
+      BUILTIN_OWNER,
+    );
     const csv = await exportProductsCsv({ q: "HYPERLINK", category: "all" });
     const [record] = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
     expect(record!.title).toBe('\'=HYPERLINK("https://evil.example","Click")');
@@ -171,7 +175,7 @@ describe("exportProductsCsv", () => {
     for (const cell of Object.values(record!)) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
 
     const before = await snapshot();
-    expect(await importProductsCsv(csv)).toEqual({ created: 0, updated: 1 });
+    expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
     expect((await item(created.slug))!.title).toBe('=HYPERLINK("https://evil.example","Click")');
@@ -188,7 +192,7 @@ describe("importProductsCsv: writes", () => {
   it("round trip: importing the export updates every product, creates none and changes nothing", async () => {
     const csv = await exportProductsCsv(ALL);
     const before = await snapshot();
-    const result = await importProductsCsv(csv);
+    const result = await importProductsCsv(csv, BUILTIN_OWNER);
     expect(result).toEqual({ created: 0, updated: before.items.length });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
@@ -218,7 +222,7 @@ describe("importProductsCsv: writes", () => {
       row({ title: "Brand New Desk", price: 12999.6, stock: 7, featured: "YES", specifications: "" }),
       row({ slug: "my-own-desk-slug", title: "Another Desk", featured: "true" }),
     ]);
-    expect(await importProductsCsv(text)).toEqual({ created: 2, updated: 1 });
+    expect(await importProductsCsv(text, BUILTIN_OWNER)).toEqual({ created: 2, updated: 1 });
 
     const updated = (await item(sofa.slug))!;
     expect(updated).toMatchObject({
@@ -259,7 +263,7 @@ describe("importProductsCsv: writes", () => {
       ],
       header,
     );
-    expect(await importProductsCsv(text)).toEqual({ created: 1, updated: 1 });
+    expect(await importProductsCsv(text, BUILTIN_OWNER)).toEqual({ created: 1, updated: 1 });
     expect(await item(sofa.slug)).toMatchObject({
       price: 111,
       stock: sofa.stock,
@@ -271,7 +275,7 @@ describe("importProductsCsv: writes", () => {
 
   it("a new row's own slug is kept even when an earlier row's title would make the same slug", async () => {
     const text = csvFile([row({ title: "Reserved Slug Table" }), row({ slug: "reserved-slug-table", title: "The Real Owner" })]);
-    expect(await importProductsCsv(text)).toEqual({ created: 2, updated: 0 });
+    expect(await importProductsCsv(text, BUILTIN_OWNER)).toEqual({ created: 2, updated: 0 });
     expect((await item("reserved-slug-table"))!.title).toBe("The Real Owner");
     expect((await item("reserved-slug-table-2"))!.title).toBe("Reserved Slug Table");
   });
@@ -284,7 +288,7 @@ describe("importProductsCsv: writes", () => {
       ",,,,,,,,",
       "",
     ].join("\n");
-    expect(await importProductsCsv(text)).toEqual({ created: 1, updated: 0 });
+    expect(await importProductsCsv(text, BUILTIN_OWNER)).toEqual({ created: 1, updated: 0 });
     expect((await item("multi-line-bench"))!.description).toBe("Line one,\nline two");
   });
 
@@ -299,7 +303,7 @@ describe("importProductsCsv: writes", () => {
         row({ title: "Fails On Write" }),
       ]);
       const before = await snapshot();
-      await expect(importProductsCsv(text)).rejects.toThrow(/boom/);
+      await expect(importProductsCsv(text, BUILTIN_OWNER)).rejects.toThrow(/boom/);
       expect(await snapshot()).toEqual(before);
     } finally {
       await sql`drop trigger csv_test_fail`.execute(db);
@@ -414,7 +418,7 @@ describe("importProductsCsv: all or nothing", () => {
 
   it("an empty file, or a header alone, has no product rows", async () => {
     for (const text of ["", "\uFEFF", `${HEADER}\r\n`, `${HEADER}\r\n\r\n,,,,,,,,\r\n`]) {
-      const error = await appError(importProductsCsv(text));
+      const error = await appError(importProductsCsv(text, BUILTIN_OWNER));
       expect(error.status).toBe(400);
       expect(error.message).toBe(NO_ROWS);
     }
@@ -422,11 +426,11 @@ describe("importProductsCsv: all or nothing", () => {
 
   it("refuses more than 1000 rows, more than 1 MB and text that is not CSV", async () => {
     const many = csvFile(Array.from({ length: IMPORT_MAX_ROWS + 1 }, (_, i) => row({ title: `Bulk ${i}` })));
-    const tooMany = await appError(importProductsCsv(many));
+    const tooMany = await appError(importProductsCsv(many, BUILTIN_OWNER));
     expect([tooMany.status, tooMany.message]).toEqual([400, TOO_MANY_ROWS]);
     const big = `${HEADER}\r\n${row({ description: "x".repeat(1024 * 1024) }).join(",")}`;
-    expect((await appError(importProductsCsv(big))).status).toBe(413);
-    expect((await appError(importProductsCsv(`${HEADER}\r\n\u0000`))).status).toBe(400);
+    expect((await appError(importProductsCsv(big, BUILTIN_OWNER))).status).toBe(413);
+    expect((await appError(importProductsCsv(`${HEADER}\r\n\u0000`, BUILTIN_OWNER))).status).toBe(400);
     const unclosed = await refusedUnchanged(`${HEADER}\r\n,"Unclosed,office,1,1,no,d,/i.svg,`);
     expect(unclosed[0]!.message).toMatch(/^The file is not valid CSV/);
   });

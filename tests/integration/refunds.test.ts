@@ -18,7 +18,6 @@ import { refundUnplacedPayment } from "~/models/payments/unplaced.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
 import { paymentsNeedingAction } from "~/models/refunds/admin.server";
 import { sweepRefunds } from "~/models/refunds/sweep.server";
-import type { RefundRequest } from "~/models/refunds/queue.server";
 import { queueRefund } from "~/models/refunds/queue.server";
 import { refundsForOrder, refundsForPaymentOrder } from "~/models/refunds/read.server";
 import { sendRefund } from "~/models/refunds/send.server";
@@ -37,6 +36,7 @@ import { formRequest, getRequest, jsonRequest, mergeCookies, ORIGIN } from "../s
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, setStock } from "../support/orders";
+import { BUILTIN_OWNER, SYSTEM_ACTOR } from "~/models/staff/staff.server";
 
 // The real Razorpay SDK, pointed at the stand-in server below (it has no base-URL option).
 const stand = vi.hoisted(() => ({ url: "http://127.0.0.1:9" }));
@@ -230,7 +230,7 @@ describe("a cancelled online order is refunded once", () => {
   it("by the staff, processing or shipped, once; a second cancel is refused; a customer's cancel racing the staff's: once", async () => {
     const customer = await newCustomer("rf-staff");
     const first = await paidOrder(customer, 3100);
-    const staff = { actor: "admin" as const, userId: null };
+    const staff = { actor: "admin" as const, userId: null, staff: BUILTIN_OWNER };
     await changeOrderStatus(first.orderId, "cancelled", staff);
     await expect(changeOrderStatus(first.orderId, "cancelled", staff)).rejects.toMatchObject({ status: 409 });
     const rows = await refundRows({ orderId: first.orderId });
@@ -364,7 +364,7 @@ describe("partial refunds", () => {
   it("add up to what the payment took; past it a 400 and nothing written; the same key twice is one refund", async () => {
     const customer = await newCustomer("rf-partial");
     const { orderId, total, paymentOrderId } = await paidOrder(customer, 9000);
-    const base: Omit<RefundRequest, "amount" | "key"> = { paymentOrderId, orderId, reason: "returned", actor: "admin" };
+    const base = { paymentOrderId, orderId, reason: "returned", actor: "admin", staff: BUILTIN_OWNER } as const;
     const third = Math.floor(total / 3);
     const queue = (amount: number, key: string) => db.transaction().execute((trx) => queueRefund(trx, { ...base, amount, key }));
 
@@ -437,7 +437,7 @@ describe("Razorpay's Refunds API (a local stand-in server)", () => {
     const payment = await refusedRazorpayPayment(customer, 2450);
     script.push("drop");
 
-    const refundId = await refundUnplacedPayment(payment.id, "admin");
+    const refundId = await refundUnplacedPayment(payment.id, BUILTIN_OWNER);
     let [row] = await refundRows({ paymentOrderId: payment.id });
     expect(row).toMatchObject({ id: refundId, status: "pending", attempts: 1, gatewayRefundId: null, sendingUntil: null, actor: "admin" });
     expect(row!.failureReason).toMatch(/could not be reached/);
@@ -499,7 +499,7 @@ describe("Razorpay's Refunds API (a local stand-in server)", () => {
     const customer = await newCustomer("rf-rzp-fail");
     const payment = await refusedRazorpayPayment(customer, 1800);
     script.push("drop");
-    const refundId = await refundUnplacedPayment(payment.id, "system");
+    const refundId = await refundUnplacedPayment(payment.id, SYSTEM_ACTOR);
     const key = `sagwan-unplaced_${payment.id}`;
 
     const failed = refundEvent("refund.failed", {

@@ -26,13 +26,14 @@ import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/r
 import { asRecord, call, cookieJar } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomer, PASSWORD, placeViaApi, stockOf } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 beforeAll(async () => {
   await ready;
 });
 
 const item = itemMaker("ret");
-const ADMIN = { actor: "admin" as const, userId: null };
+const ADMIN = { actor: "admin" as const, userId: null, staff: BUILTIN_OWNER };
 
 /** A cash-on-delivery order of these lines, shipped and delivered (delivered `hoursAgo` ago). */
 async function deliveredOrder(customer: Customer, lines: [number, number][], hoursAgo = 1): Promise<number> {
@@ -105,9 +106,9 @@ describe("a customer's return, the staff's decision, the goods back", () => {
     expect(ret!.lines).toEqual([{ orderItemId: chairLine!.id, title: expect.any(String), quantity: 1, price: 12000 }]);
     expect(await stockOf(chair)).toBe(8);
 
-    await decideReturn(ret!.id, "approved", null);
+    await decideReturn(ret!.id, "approved", null, BUILTIN_OWNER);
     expect(await stockOf(chair)).toBe(8);
-    const received = await decideReturn(ret!.id, "returned", null);
+    const received = await decideReturn(ret!.id, "returned", null, BUILTIN_OWNER);
     expect(received.status).toBe("returned");
     expect(await stockOf(chair)).toBe(9);
     expect(await stockOf(lamp)).toBe(9);
@@ -169,9 +170,9 @@ describe("a customer's return, the staff's decision, the goods back", () => {
       status: 409,
       message: expect.stringContaining("already being returned"),
     });
-    await expect(decideReturn(first.id, "returned", null)).rejects.toMatchObject({ status: 409 });
-    await decideReturn(first.id, "rejected", "The photos show no damage.");
-    await expect(decideReturn(first.id, "approved", null)).rejects.toMatchObject({ status: 409 });
+    await expect(decideReturn(first.id, "returned", null, BUILTIN_OWNER)).rejects.toMatchObject({ status: 409 });
+    await decideReturn(first.id, "rejected", "The photos show no damage.", BUILTIN_OWNER);
+    await expect(decideReturn(first.id, "approved", null, BUILTIN_OWNER)).rejects.toMatchObject({ status: 409 });
     const second = await ask([{ orderItemId: line!.id, quantity: 1 }]);
     expect(second.status).toBe("requested");
     const [rejected] = await returnsForOrder(orderId);
@@ -349,7 +350,7 @@ describe("the staff's returns queue", () => {
         ).id,
       );
     }
-    await decideReturn(ids[1]!, "rejected", "No damage in the photos.");
+    await decideReturn(ids[1]!, "rejected", "No damage in the photos.", BUILTIN_OWNER);
     const open = await listReturnsPage({ status: "open" }, adminWindow(1));
     const mine = open.rows.filter((r) => ids.includes(r.id)).map((r) => r.id);
     expect(mine).toEqual([ids[0], ids[2]]);

@@ -28,9 +28,10 @@ import { formRequest, getRequest, jsonRequest, mergeCookies } from "../support/r
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, checkoutFields, itemMaker, newCustomers, PASSWORD, placeViaApi } from "../support/orders";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 const item = itemMaker("rev");
-const ADMIN = { actor: "admin" as const, userId: null };
+const ADMIN = { actor: "admin" as const, userId: null, staff: BUILTIN_OWNER };
 
 let buyer: Customer;
 let waiting: Customer;
@@ -251,7 +252,7 @@ describe("moderation", () => {
     expect(asRecord(page.body)).toMatchObject({ status: "all", error: null });
     expect((await call(adminReviews.loader, getRequest("/admin/reviews?page=x", { Cookie: adminCookie }))).status).toBe(404);
 
-    await moderateReview(buyerReview!.id, { hide: false });
+    await moderateReview(buyerReview!.id, { hide: false }, BUILTIN_OWNER);
     expect(await sums(sofa)).toEqual({ averageRating: 2.5, reviewCount: 2 });
     const audit = await db
       .selectFrom("auditLog")

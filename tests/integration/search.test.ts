@@ -31,6 +31,7 @@ import { env } from "~/lib/env.server";
 import { searchFor, SLOW_SEARCH, TOO_MANY_SLOW_SEARCHES } from "~/web/search.server";
 import { getRequest } from "../support/requests";
 import { asRecord, call, expectApiError, routeArgs } from "../support/route-calls";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 const TOTAL = 5_000;
 const PAGE = 24;
@@ -476,25 +477,29 @@ describe("the index stays in step with the catalogue", () => {
       .executeTakeFirstOrThrow();
     const item = (await getProductForAdmin(product.id))!;
     expect(await found("zebrawood")).toEqual([]);
-    await updateProduct(item.id, {
-      title: "Zebrawood Four Poster",
-      categoryId: item.categoryId,
-      price: item.price,
-      imgPath: item.imgPath,
-      description: item.description,
-      featured: item.featured,
-      madeToOrder: item.madeToOrder,
-      specifications: { ...item.specifications, Finish: "Quokka lacquer" },
-      stock: null,
-      version: item.version,
-    });
+    await updateProduct(
+      item.id,
+      {
+        title: "Zebrawood Four Poster",
+        categoryId: item.categoryId,
+        price: item.price,
+        imgPath: item.imgPath,
+        description: item.description,
+        featured: item.featured,
+        madeToOrder: item.madeToOrder,
+        specifications: { ...item.specifications, Finish: "Quokka lacquer" },
+        stock: null,
+        version: item.version,
+      },
+      BUILTIN_OWNER,
+    );
     expect(await found("zebrawood")).toEqual([item.id]);
     expect(await found("four poster")).toEqual([item.id]);
     expect(await found("quokka lacquer")).toEqual([item.id]);
     expect(await found(product.title)).not.toContain(item.id);
     // A stock change alone leaves the index as it was.
     const edited = (await getProductForAdmin(item.id))!;
-    await updateProduct(item.id, { ...edited, stock: { by: 1, keepInStock: true }, version: edited.version });
+    await updateProduct(item.id, { ...edited, stock: { by: 1, keepInStock: true }, version: edited.version }, BUILTIN_OWNER);
     expect(await found("zebrawood")).toEqual([item.id]);
   });
 
@@ -511,12 +516,12 @@ describe("the index stays in step with the catalogue", () => {
     );
     expect((await searchItems(parseSearch("workspace").words)).total).toBe(0);
     const started = performance.now();
-    await updateCategory(office.id, { title: "Home Workspace", description: office.description, imgPath: office.imgPath });
+    await updateCategory(office.id, { title: "Home Workspace", description: office.description, imgPath: office.imgPath }, BUILTIN_OWNER);
     console.info(`renaming a category of ${count} products took ${(performance.now() - started).toFixed(0)} ms`);
     expect((await searchItems(parseSearch("workspace").words)).total).toBe(count);
     const stillOffice = await searchItems(parseSearch("office").words, undefined, { offset: 0, limit: 100 });
     expect(stillOffice.total).toBeLessThan(count);
-    await updateCategory(office.id, { title: office.title, description: office.description, imgPath: office.imgPath });
+    await updateCategory(office.id, { title: office.title, description: office.description, imgPath: office.imgPath }, BUILTIN_OWNER);
     expect((await searchItems(parseSearch("workspace").words)).total).toBe(0);
   });
 
@@ -528,7 +533,7 @@ describe("the index stays in step with the catalogue", () => {
       .orderBy("id", "desc")
       .executeTakeFirstOrThrow();
     expect(await found(product.title)).toContain(product.id);
-    await deleteProduct(product.id);
+    await deleteProduct(product.id, BUILTIN_OWNER);
     expect(await found(product.title)).not.toContain(product.id);
     const total = (await searchItems(parseSearch("recliner").words)).total;
     expect(total).toBe(reference(await documents(), "recliner").length);
@@ -571,7 +576,7 @@ describe("the index stays in step with the catalogue", () => {
       ],
       { record_delimiter: "windows" },
     );
-    expect(await importProductsCsv(csv)).toEqual({ created: 1, updated: 1 });
+    expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 1, updated: 1 });
     const created = await db.selectFrom("items").select("id").where("title", "=", "Okapi Reading Stool").executeTakeFirstOrThrow();
     expect(await found("okapi")).toEqual([created.id]);
     expect(await found("padauk")).toEqual([created.id]);
@@ -622,18 +627,22 @@ describe("each relevance tier's index stays in step (migration 0017)", () => {
     };
     // An edit: new words in the title (every tier), a specification (the last two), the description (the last only).
     const item = (await getProductForAdmin(product.id))!;
-    await updateProduct(item.id, {
-      title: "Quetzal Bookshelf",
-      categoryId: item.categoryId,
-      price: item.price,
-      imgPath: item.imgPath,
-      description: `${item.description} Narwhalish grain.`,
-      featured: item.featured,
-      madeToOrder: item.madeToOrder,
-      specifications: { ...item.specifications, Finish: "Axolotl oil" },
-      stock: null,
-      version: item.version,
-    });
+    await updateProduct(
+      item.id,
+      {
+        title: "Quetzal Bookshelf",
+        categoryId: item.categoryId,
+        price: item.price,
+        imgPath: item.imgPath,
+        description: `${item.description} Narwhalish grain.`,
+        featured: item.featured,
+        madeToOrder: item.madeToOrder,
+        specifications: { ...item.specifications, Finish: "Axolotl oil" },
+        stock: null,
+        version: item.version,
+      },
+      BUILTIN_OWNER,
+    );
     await check("quetzal", [true, true, true, true]);
     await check("axolotl", [false, false, true, true]);
     await check("narwhalish", [false, false, false, true]);
@@ -643,16 +652,24 @@ describe("each relevance tier's index stays in step (migration 0017)", () => {
     expect(old[0]).toBe(false);
     expect(old).toEqual(await expectedTiers(product.id, product.title));
     // A category rename: the product's category words are in the second tier on, the old ones nowhere.
-    await updateCategory(category.id, { title: "Pangolin Rooms", description: category.description, imgPath: category.imgPath });
+    await updateCategory(
+      category.id,
+      { title: "Pangolin Rooms", description: category.description, imgPath: category.imgPath },
+      BUILTIN_OWNER,
+    );
     try {
       await check("pangolin", [false, true, true, true]);
       await check("quetzal pangolin", [false, true, true, true]);
     } finally {
-      await updateCategory(category.id, { title: category.title, description: category.description, imgPath: category.imgPath });
+      await updateCategory(
+        category.id,
+        { title: category.title, description: category.description, imgPath: category.imgPath },
+        BUILTIN_OWNER,
+      );
     }
     await check("pangolin", [false, false, false, false]);
     // A delete: in no tier.
-    await deleteProduct(product.id);
+    await deleteProduct(product.id, BUILTIN_OWNER);
     await check("quetzal", [false, false, false, false]);
     await check("axolotl", [false, false, false, false]);
     expect(await found("quetzal")).toEqual([]);

@@ -7,17 +7,18 @@ import type { PendingUpload } from "~/lib/uploads.server";
 import { holdUpload, putUpload } from "~/lib/uploads.server";
 import type { CategoryInput } from "~/utils/admin-schemas";
 import type { Category } from "~/utils/catalogue";
-import { changed, recordAudit } from "../audit.server";
+import { changed, diffDetails, recordAudit } from "../audit.server";
+import type { Actor } from "../staff/staff.server";
 import type { Uploading } from "./admin-writes.server";
 import { dropUnusedUpload, onForeignKey, uniqueSlug, withSlugRetry, withUpload } from "./admin-writes.server";
 import { toCategory } from "./categories.server";
 
-export async function createCategory(input: CategoryInput & Uploading, db: Db = defaultDb): Promise<Category> {
+export async function createCategory(input: CategoryInput & Uploading, actor: Actor, db: Db = defaultDb): Promise<Category> {
   const { upload, ...fields } = input;
-  return withUpload(db, upload, () => insertCategory(db, fields, upload));
+  return withUpload(db, upload, () => insertCategory(db, fields, upload, actor));
 }
 
-function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | null | undefined): Promise<Category> {
+function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | null | undefined, actor: Actor): Promise<Category> {
   return withSlugRetry(() =>
     db.transaction().execute(async (trx) => {
       await putUpload(trx, upload);
@@ -39,6 +40,7 @@ function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | nu
         entity: "category",
         entityId: row.id,
         summary: `Created category "${row.title}" (${row.slug})`,
+        actor,
       });
       return toCategory(row);
     }),
@@ -46,7 +48,12 @@ function insertCategory(db: Db, input: CategoryInput, upload: PendingUpload | nu
 }
 
 /** The slug stays as it was made: links to /category/{slug} keep working after a rename. */
-export async function updateCategory(id: number, { upload, ...input }: CategoryInput & Uploading, db: Db = defaultDb): Promise<Category> {
+export async function updateCategory(
+  id: number,
+  { upload, ...input }: CategoryInput & Uploading,
+  actor: Actor,
+  db: Db = defaultDb,
+): Promise<Category> {
   let previous: string | undefined;
   const saved = await withUpload(db, upload, () =>
     db.transaction().execute(async (trx) => {
@@ -65,6 +72,8 @@ export async function updateCategory(id: number, { upload, ...input }: CategoryI
         entity: "category",
         entityId: id,
         summary: `Edited category "${row.title}"${changed(before, row, ["title", "description", "imgPath"])}`,
+        actor,
+        details: diffDetails(before, row, ["title", "imgPath"]),
       });
       previous = before.imgPath;
       return toCategory(row);
@@ -81,16 +90,16 @@ export const CATEGORY_IN_USE = (n: number) =>
 export const CATEGORY_GAINED_PRODUCT =
   "A product was just added to this category, so it was not deleted. Move or delete its products first, then delete the category.";
 
-export async function deleteCategory(id: number, db: Db = defaultDb): Promise<void> {
+export async function deleteCategory(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   const imgPath = await onForeignKey(
     () => new AppError(409, CATEGORY_GAINED_PRODUCT),
-    () => deleteCategoryRow(id, db),
+    () => deleteCategoryRow(id, actor, db),
   );
   await dropUnusedUpload(db, imgPath);
 }
 
 /** The count below is of committed products; one being saved into the category meanwhile meets the foreign key. */
-function deleteCategoryRow(id: number, db: Db): Promise<string> {
+function deleteCategoryRow(id: number, actor: Actor, db: Db): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("categories").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Category Not Found");
@@ -106,6 +115,7 @@ function deleteCategoryRow(id: number, db: Db): Promise<string> {
       entity: "category",
       entityId: id,
       summary: `Deleted category "${row.title}" (${row.slug})`,
+      actor,
     });
     return row.imgPath;
   });

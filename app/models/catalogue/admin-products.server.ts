@@ -7,18 +7,19 @@ import { AppError } from "~/lib/errors.server";
 import { putUpload } from "~/lib/uploads.server";
 import type { ProductEdit, ProductInput } from "~/utils/admin-schemas";
 import { recordAudit } from "../audit.server";
+import type { Actor } from "../staff/staff.server";
 import type { AdminItem } from "./admin-lists.server";
 import type { Uploading } from "./admin-writes.server";
 import { dropUnusedUpload, onForeignKey, withSlugRetry, withUpload } from "./admin-writes.server";
 import { categoryGone, insertProduct, saveProduct } from "./product-writes.server";
 
-export async function createProduct(input: ProductInput & Uploading, db: Db = defaultDb): Promise<AdminItem> {
+export async function createProduct(input: ProductInput & Uploading, actor: Actor, db: Db = defaultDb): Promise<AdminItem> {
   return withUpload(db, input.upload, () =>
     withSlugRetry(() =>
       onForeignKey(categoryGone, () =>
         db.transaction().execute(async (trx) => {
           await putUpload(trx, input.upload);
-          return insertProduct(trx, input);
+          return insertProduct(trx, input, actor);
         }),
       ),
     ),
@@ -32,7 +33,7 @@ export const EDIT_OUT_OF_DATE = "This form is out of date (it does not say which
  * is still the version the form was opened at (its version is required). Its slug (and so its
  * storefront address) stays as it was made.
  */
-export async function updateProduct(id: number, edit: ProductEdit & Uploading, db: Db = defaultDb): Promise<AdminItem> {
+export async function updateProduct(id: number, edit: ProductEdit & Uploading, actor: Actor, db: Db = defaultDb): Promise<AdminItem> {
   const before = await db.selectFrom("items").select("imgPath").where("id", "=", id).executeTakeFirst();
   let saved: AdminItem;
   try {
@@ -40,7 +41,7 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, d
     saved = await onForeignKey(categoryGone, () =>
       db.transaction().execute(async (trx) => {
         await putUpload(trx, edit.upload);
-        return saveProduct(trx, id, edit);
+        return saveProduct(trx, id, edit, actor);
       }),
     );
   } catch (error) {
@@ -53,12 +54,19 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, d
 }
 
 /** Past orders keep their own copy of title and price; carts and wishlists lose the line. */
-export async function deleteProduct(id: number, db: Db = defaultDb): Promise<void> {
+export async function deleteProduct(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   const imgPath = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Product Not Found");
     await trx.deleteFrom("items").where("id", "=", id).execute();
-    await recordAudit(trx, { action: "delete", entity: "product", entityId: id, summary: `Deleted product "${row.title}" (${row.slug})` });
+    await recordAudit(trx, {
+      action: "delete",
+      entity: "product",
+      entityId: id,
+      summary: `Deleted product "${row.title}" (${row.slug})`,
+      actor,
+      details: { price: [row.price, null], stock: [row.stock, null] },
+    });
     return row.imgPath;
   });
   await dropUnusedUpload(db, imgPath);

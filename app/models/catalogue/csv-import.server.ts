@@ -6,6 +6,7 @@ import { AppError } from "~/lib/errors.server";
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, TOO_LARGE } from "~/utils/product-csv";
 import { firstFreeSlug, slugify } from "~/utils/slug";
 import { recordAudit } from "../audit.server";
+import type { Actor } from "../staff/staff.server";
 import { planImport, STALE_ROW } from "./csv-plan.server";
 import { ImportRejected, readHeader, readRecords, uploadedText } from "./csv-read.server";
 import { insertProduct, saveProduct, StaleProductError } from "./product-writes.server";
@@ -44,8 +45,8 @@ async function titleSlug(trx: Db, title: string, reserved: ReadonlySet<string>):
  * with a message on the field when it is missing, a spreadsheet's own format, too large or not
  * UTF-8; its rows as importProductsCsv.
  */
-export async function importProductsFile(file: FormDataEntryValue | null, db: Db = defaultDb): Promise<ImportResult> {
-  return importProductsCsv(await uploadedText(file), db);
+export async function importProductsFile(file: FormDataEntryValue | null, actor: Actor, db: Db = defaultDb): Promise<ImportResult> {
+  return importProductsCsv(await uploadedText(file), actor, db);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -54,7 +55,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
  * Import products from CSV text: every row is checked first (all problems are reported, as an
  * ImportRejected), and only a file without problems is written, in one transaction.
  */
-export async function importProductsCsv(text: string, db: Db = defaultDb): Promise<ImportResult> {
+export async function importProductsCsv(text: string, actor: Actor, db: Db = defaultDb): Promise<ImportResult> {
   if (Buffer.byteLength(text, "utf8") > IMPORT_MAX_BYTES) throw new AppError(413, TOO_LARGE);
   if (text.includes("\u0000")) throw new AppError(400, "The file is not a CSV text file");
   const records = readRecords(text);
@@ -74,7 +75,7 @@ export async function importProductsCsv(text: string, db: Db = defaultDb): Promi
       const reserved = new Set(plan.flatMap((r) => (r.kind === "create" && r.slug ? [r.slug] : [])));
       for (const row of plan) {
         if (row.kind === "update") {
-          await saveProduct(trx, row.id, row.edit).catch((error: unknown) => {
+          await saveProduct(trx, row.id, row.edit, actor).catch((error: unknown) => {
             // Sold or edited between the check and this write: the row is refused, nothing is written.
             if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
             throw error;
@@ -86,12 +87,13 @@ export async function importProductsCsv(text: string, db: Db = defaultDb): Promi
           // The check found no product with this slug; one made since would be duplicated under another slug.
           if (!(await slugIsFree(trx, row.slug))) throw new AppError(409, IMPORT_RACE);
         }
-        await insertProduct(trx, row.input, row.slug ?? (await titleSlug(trx, row.input.title, reserved)));
+        await insertProduct(trx, row.input, actor, row.slug ?? (await titleSlug(trx, row.input.title, reserved)));
       }
       await recordAudit(trx, {
         action: "import",
         entity: "product",
         summary: `Imported ${plural(plan.length, "product")} from CSV: ${created} created, ${updated} updated`,
+        actor,
       });
     });
   } catch (error) {

@@ -8,7 +8,8 @@ import { holdUpload } from "~/lib/uploads.server";
 import type { ProductDetails, ProductEdit, ProductInput, StockChange } from "~/utils/admin-schemas";
 import { ADMIN_LIMITS } from "~/utils/admin-schemas";
 import type { Item } from "~/utils/catalogue";
-import { recordAudit } from "../audit.server";
+import { diffDetails, recordAudit } from "../audit.server";
+import type { Actor } from "../staff/staff.server";
 import type { AdminItem } from "./admin-lists.server";
 import { toAdminItem } from "./admin-lists.server";
 import { uniqueSlug } from "./admin-writes.server";
@@ -38,8 +39,11 @@ function detailsRow(input: ProductDetails) {
   };
 }
 
+/** The columns a product edit's audit row records before and after (the description and specifications only by name, in the summary). */
+const PRODUCT_AUDITED = ["title", "categoryId", "price", "stock", "featured", "madeToOrder", "imgPath"] as const;
+
 /** Inside the caller's transaction (the form, the CSV import): a new product with a fresh slug, and its audit row. */
-export async function insertProduct(trx: Db, input: ProductInput, slug?: string): Promise<AdminItem> {
+export async function insertProduct(trx: Db, input: ProductInput, actor: Actor, slug?: string): Promise<AdminItem> {
   await requireCategory(trx, input.categoryId);
   await holdUpload(trx, input.imgPath);
   const now = nowIso();
@@ -57,6 +61,8 @@ export async function insertProduct(trx: Db, input: ProductInput, slug?: string)
     entityId: row.id,
     summary:
       `Created product "${row.title}" (${row.slug}) at ₹${row.price}, ${row.stock} in stock` + (row.madeToOrder ? ", made to order" : ""),
+    actor,
+    details: { price: [null, row.price], stock: [null, row.stock] },
   });
   return toAdminItem(row);
 }
@@ -111,7 +117,7 @@ function stockNote(before: number, after: number, change: StockChange): string |
  * adjustment is applied in SQL (`stock = stock + n`). Every write bumps the version; an edit
  * that changes nothing writes nothing but its audit row.
  */
-export async function saveProduct(trx: Db, id: number, edit: ProductEdit): Promise<AdminItem> {
+export async function saveProduct(trx: Db, id: number, edit: ProductEdit, actor: Actor): Promise<AdminItem> {
   const before = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
   if (!before) throw new AppError(404, "Product Not Found");
   if (edit.version !== null && edit.version !== before.version) throw new StaleProductError(before.stock, edit.stockSeen);
@@ -154,6 +160,8 @@ export async function saveProduct(trx: Db, id: number, edit: ProductEdit): Promi
     entity: "product",
     entityId: id,
     summary: `Edited product "${row.title}": ${notes.length ? notes.join("; ") : "nothing changed"}`,
+    actor,
+    details: diffDetails(before, row, PRODUCT_AUDITED),
   });
   return toAdminItem(row);
 }

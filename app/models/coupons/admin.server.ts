@@ -8,7 +8,8 @@ import type { CouponKind } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { describeDeal } from "~/utils/coupon-fields";
 import type { CouponInput } from "~/utils/coupon-schemas";
-import { recordAudit } from "~/models/audit.server";
+import { diffDetails, recordAudit, rowDetails } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
 import type { CouponRow } from "./check.server";
 import { heldUses, isLiveHold, lockedCoupon } from "./check.server";
 
@@ -135,6 +136,19 @@ async function setCategories(trx: Db, couponId: number, categoryIds: number[]): 
   }
 }
 
+/** The columns a coupon's audit rows record before and after (its value, limits, dates; `paused` for active). */
+const COUPON_AUDITED = [
+  "kind",
+  "value",
+  "minSubtotal",
+  "maxDiscount",
+  "validFrom",
+  "validUntil",
+  "usageLimit",
+  "perCustomerLimit",
+  "limited",
+] as const satisfies readonly (keyof ReturnType<typeof columns>)[];
+
 /** Is this coupon already exactly what the input asks for? (A repeated create is then no change.) */
 function sameAs(existing: AdminCoupon, input: CouponInput): boolean {
   const want = columns(input);
@@ -159,7 +173,7 @@ function sameAs(existing: AdminCoupon, input: CouponInput): boolean {
  * posted twice (a double click, a retry) makes one coupon; another coupon's code is a 409 beside
  * the field.
  */
-export async function createCoupon(input: CouponInput, db: Db = defaultDb): Promise<AdminCoupon> {
+export async function createCoupon(input: CouponInput, actor: Actor, db: Db = defaultDb): Promise<AdminCoupon> {
   try {
     const id = await db.transaction().execute(async (trx) => {
       const now = nowIso();
@@ -174,6 +188,8 @@ export async function createCoupon(input: CouponInput, db: Db = defaultDb): Prom
         entity: "coupon",
         entityId: row.id,
         summary: `Created coupon ${input.code}: ${describeDeal(input)}`,
+        actor,
+        details: { ...rowDetails(columns(input), COUPON_AUDITED), categoryIds: [null, input.categoryIds.join(",")] },
       });
       return row.id;
     });
@@ -188,10 +204,20 @@ export async function createCoupon(input: CouponInput, db: Db = defaultDb): Prom
 }
 
 /** An edit: everything but the code (customers and past orders know it by its code). Uses are kept. */
-export async function updateCoupon(id: number, input: CouponInput, db: Db = defaultDb): Promise<AdminCoupon> {
+export async function updateCoupon(id: number, input: CouponInput, actor: Actor, db: Db = defaultDb): Promise<AdminCoupon> {
   await db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom("coupons").select(["code"]).where("id", "=", id).executeTakeFirst();
+    const before = await trx
+      .selectFrom("coupons")
+      .select(["code", ...COUPON_AUDITED])
+      .where("id", "=", id)
+      .executeTakeFirst();
     if (!before) throw new AppError(404, "Coupon Not Found");
+    const categoriesBefore = await trx
+      .selectFrom("couponCategories")
+      .select("categoryId")
+      .where("couponId", "=", id)
+      .orderBy("categoryId")
+      .execute();
     await trx
       .updateTable("coupons")
       .set({ ...columns(input), updatedAt: nowIso() })
@@ -203,13 +229,19 @@ export async function updateCoupon(id: number, input: CouponInput, db: Db = defa
       entity: "coupon",
       entityId: id,
       summary: `Edited coupon ${before.code}: ${describeDeal(input)}`,
+      actor,
+      details: diffDetails(
+        { ...before, categoryIds: categoriesBefore.map((c) => c.categoryId).join(",") },
+        { ...before, ...columns(input), categoryIds: [...input.categoryIds].sort((a, b) => a - b).join(",") },
+        [...COUPON_AUDITED, "categoryIds"],
+      ),
     });
   });
   return (await getCouponForAdmin(id, db))!;
 }
 
 /** Pause or resume: a paused code is refused to customers (orders placed already keep it). Setting the same state again changes nothing. */
-export async function setCouponPaused(id: number, paused: boolean, db: Db = defaultDb): Promise<string> {
+export async function setCouponPaused(id: number, paused: boolean, actor: Actor, db: Db = defaultDb): Promise<string> {
   return db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("coupons").select(["code", "paused"]).where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Coupon Not Found");
@@ -224,6 +256,8 @@ export async function setCouponPaused(id: number, paused: boolean, db: Db = defa
       entity: "coupon",
       entityId: id,
       summary: `${paused ? "Paused" : "Resumed"} coupon ${row.code}`,
+      actor,
+      details: { active: [paused, !paused] },
     });
     return row.code;
   });
@@ -234,7 +268,7 @@ export async function setCouponPaused(id: number, paused: boolean, db: Db = defa
  * payment being made holds a use of (under its locked row, as a new hold takes it) stays too: the
  * payment was priced with it.
  */
-export async function deleteCoupon(id: number, db: Db = defaultDb): Promise<void> {
+export async function deleteCoupon(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await lockedCoupon(trx, id);
     if (!row) throw new AppError(404, "Coupon Not Found");
@@ -244,6 +278,6 @@ export async function deleteCoupon(id: number, db: Db = defaultDb): Promise<void
       throw new AppError(409, `A payment being made holds a use of ${row.code}, so it cannot be deleted now. Pause it instead.`);
     }
     await trx.deleteFrom("coupons").where("id", "=", id).execute();
-    await recordAudit(trx, { action: "delete", entity: "coupon", entityId: id, summary: `Deleted coupon ${row.code}` });
+    await recordAudit(trx, { action: "delete", entity: "coupon", entityId: id, summary: `Deleted coupon ${row.code}`, actor });
   });
 }

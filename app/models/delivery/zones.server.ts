@@ -7,7 +7,8 @@ import { AppError } from "~/lib/errors.server";
 import type { DeliveryZone } from "~/utils/delivery";
 import { zoneScope } from "~/utils/delivery";
 import type { ZoneInput } from "~/utils/delivery-schemas";
-import { recordAudit } from "../audit.server";
+import { diffDetails, recordAudit, rowDetails } from "../audit.server";
+import type { Actor } from "../staff/staff.server";
 import type { ZoneRow } from "./quote.server";
 import { SPECIFICITY } from "./quote.server";
 
@@ -91,6 +92,20 @@ function zoneValues(input: ZoneInput) {
   };
 }
 
+/** The columns a zone's audit rows record before and after. */
+const ZONE_AUDITED = [
+  "kind",
+  "state",
+  "district",
+  "pincodeFrom",
+  "pincodeTo",
+  "minDays",
+  "maxDays",
+  "cod",
+  "served",
+  "label",
+] as const satisfies readonly (keyof ReturnType<typeof zoneValues>)[];
+
 function summary(input: ZoneInput): string {
   if (!input.served) return `${zoneScope(input)}: not served`;
   return `${zoneScope(input)}: ${input.days.min}-${input.days.max} business days, ${input.cod ? "cash on delivery" : "prepaid only"}`;
@@ -106,7 +121,7 @@ async function taken<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** A new zone (not a default: there is one). */
-export async function createZone(raw: ZoneInput, db: Db = defaultDb): Promise<number> {
+export async function createZone(raw: ZoneInput, actor: Actor, db: Db = defaultDb): Promise<number> {
   if (raw.kind === "default")
     throw new AppError(400, "Choose what the zone covers", { fieldErrors: { kind: "Choose what the zone covers" } });
   const input = await checkedDistrict(raw, db);
@@ -118,14 +133,21 @@ export async function createZone(raw: ZoneInput, db: Db = defaultDb): Promise<nu
         .values({ ...zoneValues(input), createdAt: now, updatedAt: now })
         .returning("id")
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, { action: "create", entity: "delivery_zone", entityId: row.id, summary: `Delivery zone ${summary(input)}` });
+      await recordAudit(trx, {
+        action: "create",
+        entity: "delivery_zone",
+        entityId: row.id,
+        summary: `Delivery zone ${summary(input)}`,
+        actor,
+        details: rowDetails(zoneValues(input), ZONE_AUDITED),
+      });
       return row.id;
     }),
   );
 }
 
 /** Change a zone; the default zone keeps its scope (only its days, cash on delivery, served and label change). */
-export async function updateZone(id: number, raw: ZoneInput, db: Db = defaultDb): Promise<void> {
+export async function updateZone(id: number, raw: ZoneInput, actor: Actor, db: Db = defaultDb): Promise<void> {
   const current = await getZone(id, db);
   if (!current) throw new AppError(404, "That delivery zone was not found");
   if ((current.kind === "default") !== (raw.kind === "default")) {
@@ -136,19 +158,28 @@ export async function updateZone(id: number, raw: ZoneInput, db: Db = defaultDb)
   const input = await checkedDistrict(raw, db);
   await taken(() =>
     db.transaction().execute(async (trx) => {
+      const before = await trx.selectFrom("deliveryZones").selectAll().where("id", "=", id).executeTakeFirst();
+      if (!before) throw new AppError(404, "That delivery zone was not found");
       const result = await trx
         .updateTable("deliveryZones")
         .set({ ...zoneValues(input), updatedAt: nowIso() })
         .where("id", "=", id)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) throw new AppError(404, "That delivery zone was not found");
-      await recordAudit(trx, { action: "update", entity: "delivery_zone", entityId: id, summary: `Delivery zone ${summary(input)}` });
+      await recordAudit(trx, {
+        action: "update",
+        entity: "delivery_zone",
+        entityId: id,
+        summary: `Delivery zone ${summary(input)}`,
+        actor,
+        details: diffDetails(before, { ...before, ...zoneValues(input) }, ZONE_AUDITED),
+      });
     }),
   );
 }
 
 /** Delete a zone: its places fall back to the next less specific zone. The default zone stays. */
-export async function deleteZone(id: number, db: Db = defaultDb): Promise<void> {
+export async function deleteZone(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("deliveryZones").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "That delivery zone was not found");
@@ -159,6 +190,8 @@ export async function deleteZone(id: number, db: Db = defaultDb): Promise<void> 
       entity: "delivery_zone",
       entityId: id,
       summary: `Delivery zone ${zoneScope(toZone(row))} deleted`,
+      actor,
+      details: rowDetails(row, ZONE_AUDITED, true),
     });
   });
 }

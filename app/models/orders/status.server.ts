@@ -11,6 +11,7 @@ import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "~/models/audit.server";
+import type { Actor as StaffActor } from "~/models/staff/staff.server";
 import { releaseCouponUse } from "~/models/coupons/uses.server";
 import { queueCancellationRefund } from "~/models/refunds/queue.server";
 import { sendRefundQuietly } from "~/models/refunds/send.server";
@@ -25,9 +26,10 @@ export type StatusChanger =
   | { actor: Extract<Actor, "customer">; userId: number }
   /**
    * `shipUnpaid`: the staff confirmed shipping an order paid on the test gateway (no money received);
-   * `shipment`: the carrier and tracking number, recorded when the order is shipped
+   * `shipment`: the carrier and tracking number, recorded when the order is shipped;
+   * `staff`: who in the back-office made the change (the audit row names them)
    */
-  | { actor: Extract<Actor, "admin">; userId: null; shipUnpaid?: boolean; shipment?: ShipmentInput };
+  | { actor: Extract<Actor, "admin">; userId: null; staff: StaffActor; shipUnpaid?: boolean; shipment?: ShipmentInput };
 
 export const SHIPMENT_ONLY_WHEN_SHIPPED = "A carrier and tracking number are recorded only when the order is shipped.";
 
@@ -102,7 +104,11 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     }
     // An online order's payment is refunded in full (ADR 0012), sent once this commits; its coupon use is given back.
     if (to === "cancelled") {
-      refundId = await queueCancellationRefund(trx, orderId, by);
+      refundId = await queueCancellationRefund(
+        trx,
+        orderId,
+        by.actor === "admin" ? { actor: "admin", staff: by.staff } : { actor: "customer", actorId: by.userId },
+      );
       await releaseCouponUse(trx, orderId);
     }
     await trx
@@ -112,7 +118,19 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     if (by.actor === "admin") {
       const tracking = [shipment?.carrier, shipment?.trackingNumber].filter(Boolean).join(" ");
       const summary = `Order #${orderId}: ${order.status} → ${to}${to === "shipped" && tracking ? ` (${tracking})` : ""}`;
-      await recordAudit(trx, { action: "status", entity: "order", entityId: orderId, summary });
+      await recordAudit(trx, {
+        action: "status",
+        entity: "order",
+        entityId: orderId,
+        summary,
+        actor: by.staff,
+        details: {
+          status: [order.status, to],
+          ...(to === "shipped" && tracking
+            ? { carrier: [null, shipment?.carrier ?? null], trackingNumber: [null, shipment?.trackingNumber ?? null] }
+            : {}),
+        },
+      });
     }
     // The customer's mails, queued with the change (app/lib/outbox.server.ts).
     if (to === "shipped") {

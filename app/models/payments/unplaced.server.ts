@@ -6,7 +6,9 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { releaseForPayment } from "~/models/reservations.server";
-import { inTransaction, queueRefund } from "~/models/refunds/queue.server";
+import type { RefundBy } from "~/models/refunds/queue.server";
+import { inTransaction, queueRefund, refundBy } from "~/models/refunds/queue.server";
+import type { Actor } from "~/models/staff/staff.server";
 import { sendRefundQuietly } from "~/models/refunds/send.server";
 import { lockPaymentOrder } from "./payment-orders.server";
 
@@ -31,12 +33,7 @@ type Marked = { refundId: number | null } | { orderId: number };
  * queue shows it). `refused`: only a paid payment order whose order was refused (the staff's 'Refund
  * now' and the sweep after REFUSED_PAYMENT_HOURS).
  */
-export async function markFailed(
-  id: string,
-  reason: string,
-  db: Db,
-  options: { refused?: boolean; actor?: "admin" | "system" } = {},
-): Promise<Marked> {
+export async function markFailed(id: string, reason: string, db: Db, options: { refused?: boolean; by?: RefundBy } = {}): Promise<Marked> {
   return inTransaction(db, async (trx) => {
     const row = await lockPaymentOrder(trx, id);
     if (!row) return { refundId: null };
@@ -57,7 +54,7 @@ export async function markFailed(
       amount: Math.floor(row.amountPaise / 100),
       reason: "unplaced",
       key: `unplaced:${id}`,
-      actor: options.actor ?? "system",
+      ...(options.by ?? { actor: "system" }),
     });
     return { refundId: refund.id };
   });
@@ -80,13 +77,13 @@ export const REFUSED_PAYMENT_HOURS = 24;
  * then sent. A failed payment order without a refund (one from before refunds existed) gets its
  * refund queued the same way. 409 when it has become an order or has nothing to refund.
  */
-export async function refundUnplacedPayment(paymentOrderId: string, actor: "admin" | "system", db: Db = defaultDb): Promise<number> {
+export async function refundUnplacedPayment(paymentOrderId: string, actor: Actor, db: Db = defaultDb): Promise<number> {
   const refundId = await inTransaction(db, async (trx) => {
     const row = await lockPaymentOrder(trx, paymentOrderId);
     if (!row) throw new AppError(404, "That payment order was not found");
     if (row.orderId !== null) throw new AppError(409, "This payment has become an order, or has nothing to refund");
     if (row.status === "paid") {
-      const marked = await markFailed(paymentOrderId, "Not placed by the customer: refunded", trx, { refused: true, actor });
+      const marked = await markFailed(paymentOrderId, "Not placed by the customer: refunded", trx, { refused: true, by: refundBy(actor) });
       if (!("refundId" in marked) || marked.refundId === null) {
         throw new AppError(409, "This payment has become an order, or has nothing to refund");
       }
@@ -99,7 +96,7 @@ export async function refundUnplacedPayment(paymentOrderId: string, actor: "admi
       amount: Math.floor(row.amountPaise / 100),
       reason: "unplaced",
       key: `unplaced:${paymentOrderId}`,
-      actor,
+      ...refundBy(actor),
     });
     if (!refund.created) throw new AppError(409, `This payment has a refund already (#${refund.id})`);
     return refund.id;

@@ -9,6 +9,7 @@ import { formatPrice } from "~/utils/money";
 import type { RefundFilter } from "~/utils/refunds";
 import { NEEDING_ACTION_LIMIT } from "~/utils/refunds";
 import { recordAudit } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
 import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
 import { committedAmount, gatewayKeyFor, inTransaction, paidRupees, REFUND_TOO_LARGE } from "./queue.server";
 import type { Refund } from "./read.server";
@@ -143,7 +144,7 @@ export async function listRefundsPage(
  * the same failed refund to the old key), when the payment still has that much left to refund;
  * with its audit row, in one transaction. Then sent. 409 when it is not failed.
  */
-export async function retryFailedRefund(id: number, db: Db = defaultDb): Promise<void> {
+export async function retryFailedRefund(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   await inTransaction(db, async (trx) => {
     const head = await trx.selectFrom("refunds").select(["paymentOrderId"]).where("id", "=", id).executeTakeFirst();
     if (!head) throw new AppError(404, "That refund was not found");
@@ -179,13 +180,15 @@ export async function retryFailedRefund(id: number, db: Db = defaultDb): Promise
       entity: "refund",
       entityId: id,
       summary: `Refund #${id} of ${formatPrice(row.amount)} retried by the staff (failed → pending)`,
+      actor,
+      details: { status: ["failed", "pending"] },
     });
   });
   await sendRefund(id, db);
 }
 
 /** The staff's 'Send now' for a pending refund (no answer yet): audited, then sent with its same key. */
-export async function resendPendingRefund(id: number, db: Db = defaultDb): Promise<void> {
+export async function resendPendingRefund(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   const row = await getRefund(id, db);
   if (!row) throw new AppError(404, "That refund was not found");
   if (row.status !== "pending") throw new AppError(409, "Only a pending refund can be sent again");
@@ -195,6 +198,7 @@ export async function resendPendingRefund(id: number, db: Db = defaultDb): Promi
     entity: "refund",
     entityId: id,
     summary: `Refund #${id} of ${formatPrice(row.amount)} sent again by the staff`,
+    actor,
   });
   await sendRefund(id, db);
 }

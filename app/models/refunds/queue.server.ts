@@ -10,10 +10,23 @@ import { nowIso, toCount } from "~/lib/db.server";
 import { AppError } from "~/lib/errors.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
+import { SYSTEM_ACTOR } from "~/models/staff/staff.server";
 import { lockPaymentOrder } from "~/models/payments/payment-orders.server";
 import type { RefundReason } from "./read.server";
 
-export interface RefundRequest {
+/**
+ * Who asks for a refund: a customer (their id), the shop's own jobs, or a staff member (the audit
+ * row names them; a customer's or a job's refund is recorded as the shop's).
+ */
+export type RefundBy = { actor: "customer"; actorId: number | null } | { actor: "system" } | { actor: "admin"; staff: Actor };
+
+/** The refund side of who made a change: the shop's jobs are "system", anyone in the back-office "admin". */
+export function refundBy(actor: Actor): RefundBy {
+  return actor.kind === "system" ? { actor: "system" } : { actor: "admin", staff: actor };
+}
+
+export type RefundRequest = RefundBy & {
   /** the payment order whose payment is refunded */
   paymentOrderId: string;
   /** null for a payment that never became an order */
@@ -23,12 +36,9 @@ export interface RefundRequest {
   reason: RefundReason;
   /** idempotency: `unplaced:{paymentOrderId}`, `cancel:{orderId}`, `return:{returnId}`, `twice:{paymentId}` */
   key: string;
-  actor: "customer" | "admin" | "system";
-  /** the customer's id when actor is customer */
-  actorId?: number | null;
   /** the payment refunded when it is not the payment order's recorded one (a second payment: "paid twice") */
   paymentId?: string;
-}
+};
 
 export const REFUND_TOO_LARGE = (amount: number, left: number) =>
   `A refund of ${formatPrice(amount)} is more than what is left to refund of this payment (${formatPrice(left)}).`;
@@ -48,9 +58,9 @@ export function gatewayKeyFor(key: string, round = 0): string {
 }
 
 /** Who did it, in the audit log's words. */
-function byWhom(actor: RefundRequest["actor"], actorId?: number | null): string {
-  if (actor === "customer") return `the customer${actorId ? ` (user #${actorId})` : ""}`;
-  return actor === "admin" ? "the staff" : "the shop (automatic)";
+function byWhom(by: RefundBy): string {
+  if (by.actor === "customer") return `the customer${by.actorId ? ` (user #${by.actorId})` : ""}`;
+  return by.actor === "admin" ? "the staff" : "the shop (automatic)";
 }
 
 const REASON_WORDS: Record<RefundReason, string> = {
@@ -129,7 +139,7 @@ export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: 
       failureReason: null,
       sendingUntil: null,
       actor: input.actor,
-      actorUserId: input.actor === "customer" ? (input.actorId ?? null) : null,
+      actorUserId: input.actor === "customer" ? input.actorId : null,
       createdAt: now,
       updatedAt: now,
       processedAt: null,
@@ -143,7 +153,9 @@ export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: 
     entityId: row.id,
     summary:
       `Refund #${row.id} of ${formatPrice(input.amount)} queued for ${of} ` +
-      `(${REASON_WORDS[input.reason]}; payment ${paymentId}) by ${byWhom(input.actor, input.actorId)}`,
+      `(${REASON_WORDS[input.reason]}; payment ${paymentId}) by ${byWhom(input)}`,
+    actor: input.actor === "admin" ? input.staff : SYSTEM_ACTOR,
+    details: { status: [null, "pending"], amount: [null, input.amount] },
   });
   return { id: row.id, created: true };
 }
@@ -155,7 +167,7 @@ export async function queueRefund(trx: Db, input: RefundRequest): Promise<{ id: 
 export async function queueCancellationRefund(
   trx: Db,
   orderId: number,
-  by: { actor: "customer" | "admin"; userId: number | null },
+  by: Extract<RefundBy, { actor: "customer" | "admin" }>,
 ): Promise<number | null> {
   const order = await trx
     .selectFrom("orders")
@@ -173,8 +185,7 @@ export async function queueCancellationRefund(
     amount,
     reason: "cancelled",
     key: `cancel:${orderId}`,
-    actor: by.actor,
-    actorId: by.userId,
+    ...by,
   });
   return refund.id;
 }

@@ -8,6 +8,7 @@ import { errorMessage, log } from "~/lib/log.server";
 import { createGatewayRefund } from "~/lib/payments.server";
 import { formatPrice } from "~/utils/money";
 import { recordAudit } from "~/models/audit.server";
+import { SYSTEM_ACTOR } from "~/models/staff/staff.server";
 import { getUserById } from "~/models/users/users.server";
 import { queueRefundMail } from "./mail.server";
 import { inTransaction } from "./queue.server";
@@ -50,6 +51,9 @@ export async function applyState(db: Db, id: number, change: StateChange, source
       entity: "refund",
       entityId: id,
       summary: `Refund #${id} of ${formatPrice(row.amount)} ${what}${row.gatewayRefundId ? ` [${row.gatewayRefundId}]` : ""}: ${source}`,
+      // The gateway's answer moves it, whoever sent it.
+      actor: SYSTEM_ACTOR,
+      details: { status: ["pending", change.status] },
     });
     if (change.status === "processed") await tellCustomer(id, trx);
     return change.status;

@@ -4,6 +4,7 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb, nowIso } from "~/lib/db.server";
 import { errorMessage, log } from "~/lib/log.server";
 import { REFUSED_PAYMENT_HOURS, refundUnplacedPayment } from "~/models/payments/unplaced.server";
+import { SYSTEM_ACTOR } from "~/models/staff/staff.server";
 import { sendRefundQuietly } from "./send.server";
 
 /** How long the sweep keeps resending a refund without an answer (Razorpay keeps an idempotency key for a limited time). */
@@ -53,7 +54,7 @@ export async function sweepRefunds(db: Db = defaultDb, now = new Date()): Promis
   let refunded = 0;
   for (const { id } of stale) {
     try {
-      await refundUnplacedPayment(id, "system", db);
+      await refundUnplacedPayment(id, SYSTEM_ACTOR, db);
       refunded++;
     } catch (error) {
       log.error(`payment order ${id} could not be refunded by the sweep: ${errorMessage(error)}`);

@@ -9,6 +9,7 @@ import { AppError } from "~/lib/errors.server";
 import { checkReturnTransition, RETURN_LABEL } from "~/utils/order-status";
 import type { ReturnFilter } from "~/utils/returns";
 import { recordAudit } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
 import { queueRefund } from "~/models/refunds/queue.server";
 import { sendRefundQuietly } from "~/models/refunds/send.server";
 import { getUserById } from "~/models/users/users.server";
@@ -28,6 +29,7 @@ export async function decideReturn(
   returnId: number,
   to: Extract<ReturnStatus, "approved" | "rejected" | "returned">,
   note: string | null,
+  actor: Actor,
   db: Db = defaultDb,
 ): Promise<OrderReturn> {
   const { refundId, changed } = await db.transaction().execute(async (trx) => {
@@ -81,13 +83,21 @@ export async function decideReturn(
           reason: "returned",
           key: `return:${returnId}`,
           actor: "admin",
+          staff: actor,
         });
         refundId = refund.id;
       }
     }
     const change = `${RETURN_LABEL[row.status]} → ${RETURN_LABEL[to]}${note ? ` (${note})` : ""}`;
     const summary = `Return #${returnId} of order #${row.orderId}: ${change}`;
-    await recordAudit(trx, { action: "status", entity: "return", entityId: returnId, summary });
+    await recordAudit(trx, {
+      action: "status",
+      entity: "return",
+      entityId: returnId,
+      summary,
+      actor,
+      details: { status: [row.status, to] },
+    });
     // The customer's mail, queued with the change.
     const changed = (await returnsForOrder(row.orderId, trx)).find((r) => r.id === returnId)!;
     const customer = await trx.selectFrom("orders").select("userId").where("id", "=", row.orderId).executeTakeFirstOrThrow();

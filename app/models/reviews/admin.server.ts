@@ -7,6 +7,7 @@ import { AppError } from "~/lib/errors.server";
 import type { AdminReviewQuery } from "~/utils/review-schemas";
 import { REVIEW_MESSAGES } from "~/utils/reviews";
 import { recordAudit } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
 import { queueReviewModeratedMail } from "./mail.server";
 import { lockProduct, moveTotals } from "./write.server";
 
@@ -18,6 +19,7 @@ import { lockProduct, moveTotals } from "./write.server";
 export async function moderateReview(
   reviewId: number,
   change: { hide: true; reason: string } | { hide: false },
+  actor: Actor,
   db: Db = defaultDb,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {
@@ -53,7 +55,14 @@ export async function moderateReview(
       throw new AppError(409, change.hide ? REVIEW_MESSAGES.alreadyHidden : REVIEW_MESSAGES.alreadyVisible);
     await moveTotals(trx, row.itemId, change.hide ? -1 : 1, change.hide ? -row.rating : row.rating);
     const summary = `Review #${reviewId} of ${row.product}: ${change.hide ? `hidden (${change.reason})` : "shown again"}`;
-    await recordAudit(trx, { action: "status", entity: "review", entityId: reviewId, summary });
+    await recordAudit(trx, {
+      action: "status",
+      entity: "review",
+      entityId: reviewId,
+      summary,
+      actor,
+      details: { visible: [from === 1, !change.hide] },
+    });
     await queueReviewModeratedMail(
       trx,
       {

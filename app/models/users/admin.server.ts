@@ -16,7 +16,8 @@ import { endResetTokens } from "~/lib/one-time-codes.server";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ProfileInput } from "~/utils/account-schemas";
 import { MESSAGES } from "~/utils/account-schemas";
-import { changed, recordAudit } from "~/models/audit.server";
+import { changed, diffDetails, recordAudit, rowDetails } from "~/models/audit.server";
+import type { Actor } from "~/models/staff/staff.server";
 import type { User } from "./users.server";
 import { saveUserDetails } from "./profile.server";
 import { findByEmail, toUser } from "./users.server";
@@ -81,7 +82,7 @@ export async function getUserForAdmin(id: number, db: Db = defaultDb): Promise<U
  * An account made by the shop (a phone or showroom customer). It has no password: the
  * customer sets one through 'Forgot password' with the email given here.
  */
-export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb): Promise<User> {
+export async function createUserByAdmin(input: ProfileInput, actor: Actor, db: Db = defaultDb): Promise<User> {
   if (await findByEmail(input.email, db)) throw new AppError(409, MESSAGES.emailInUse, { fieldErrors: { email: MESSAGES.emailInUse } });
   try {
     return await db.transaction().execute(async (trx) => {
@@ -99,7 +100,14 @@ export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb)
         })
         .returning(["id", "name", "email", "mobile"])
         .executeTakeFirstOrThrow();
-      await recordAudit(trx, { action: "create", entity: "user", entityId: row.id, summary: `Created user ${row.name} <${row.email}>` });
+      await recordAudit(trx, {
+        action: "create",
+        entity: "user",
+        entityId: row.id,
+        summary: `Created user ${row.name} <${row.email}>`,
+        actor,
+        details: rowDetails(row, ["name", "email", "mobile"]),
+      });
       return toUser(row);
     });
   } catch (error) {
@@ -108,7 +116,7 @@ export async function createUserByAdmin(input: ProfileInput, db: Db = defaultDb)
   }
 }
 
-export async function updateUserByAdmin(id: number, input: ProfileInput, db: Db = defaultDb): Promise<User> {
+export async function updateUserByAdmin(id: number, input: ProfileInput, actor: Actor, db: Db = defaultDb): Promise<User> {
   if (!(await getUserForAdmin(id, db))) throw new AppError(404, "User Not Found");
   return saveUserDetails(
     id,
@@ -121,6 +129,8 @@ export async function updateUserByAdmin(id: number, input: ProfileInput, db: Db 
           entity: "user",
           entityId: id,
           summary: `Edited user ${input.name} <${input.email}>${changed(before, { id, ...input }, ["name", "email", "mobile"])}`,
+          actor,
+          details: diffDetails(before, { id, ...input }, ["name", "email", "mobile"]),
         }),
     },
     db,
@@ -143,7 +153,7 @@ export const USER_BUSY = "This user placed an order or started a payment just no
  * still live). Such a payment's row would lose its customer (user_id is SET NULL) and could then
  * neither become an order nor be offered for a refund.
  */
-export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise<void> {
+export async function deleteUserByAdmin(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
   try {
     await db.transaction().execute(async (trx) => {
       // The customer's cart row, then the user's, both locked (PostgreSQL; SQLite has one writer):
@@ -187,7 +197,7 @@ export async function deleteUserByAdmin(id: number, db: Db = defaultDb): Promise
       await trx.deleteFrom("users").where("id", "=", id).execute();
       // Reset links still out for the address would otherwise outlive the account.
       await endResetTokens(trx, row.email);
-      await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>` });
+      await recordAudit(trx, { action: "delete", entity: "user", entityId: id, summary: `Deleted user ${row.name} <${row.email}>`, actor });
     });
   } catch (error) {
     if (isForeignKeyViolation(error)) throw new AppError(409, USER_BUSY);
