@@ -1,24 +1,27 @@
 // The audit trail as owners read it: the reader's filters (person, including the built-in owner
 // and the shop, object, India's days at their edges), its pages, the CSV export of the same rows
 // (escaped against spreadsheet formulas, read a batch at a time), who may open /admin/audit and
-// its export, and that no app code edits or deletes the log.
+// its export, an order's own history on its page, and that no app code edits or deletes the log.
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db } from "~/lib/db.server";
+import { db, nowIso } from "~/lib/db.server";
+import type { AuditEntry } from "~/models/audit.server";
 import { recordAudit } from "~/models/audit.server";
 import { AUDIT_CSV_COLUMNS, auditCsvStream } from "~/models/audit-csv.server";
 import type { AuditFilters } from "~/models/audit-read.server";
-import { auditPeople, listAuditPage, NO_AUDIT_FILTERS, parseAuditFilters } from "~/models/audit-read.server";
+import { auditPeople, listAuditPage, NO_AUDIT_FILTERS, orderHistory, parseAuditFilters } from "~/models/audit-read.server";
 import type { Actor } from "~/models/staff/staff.server";
 import { actorOf, BUILTIN_OWNER, findStaff, SYSTEM_ACTOR } from "~/models/staff/staff.server";
 import * as auditCsv from "~/routes/admin.audit_.export[.csv]";
 import * as auditPage from "~/routes/admin.audit";
+import * as orderPage from "~/routes/admin.orders_.$orderId";
 import { PERMISSION_REFUSED } from "~/utils/staff-permissions";
 import { grantAdmin } from "~/web/sign-in.server";
 import { adminWindow } from "../support/paging";
+import { addToCart, checkoutFields, itemMaker, newCustomer, placeViaApi } from "../support/orders";
 import { getRequest, mergeCookies } from "../support/requests";
 import { asRecord, call } from "../support/route-calls";
 import type { TestStaff } from "../support/staff";
@@ -301,6 +304,57 @@ describe("who may read the audit trail", () => {
   it("both routes declare the permission the owners alone have", () => {
     expect(auditPage.permissions).toEqual({ loader: "audit.read" });
     expect(auditCsv.permissions).toEqual({ loader: "audit.read" });
+  });
+});
+
+describe("an order's own history", () => {
+  const item = itemMaker("audit-history");
+
+  it("the order page lists the changes made to the order and its returns, with who and when", async () => {
+    const customer = await newCustomer("audit-history");
+    await addToCart(customer, await item("history-chair", 2400, 10), 1);
+    const placed = await placeViaApi(customer, checkoutFields());
+    expect(placed.status).toBe(201);
+    const orderId = Number(asRecord(placed.body).id);
+    const now = nowIso();
+    const returned = await db
+      .insertInto("returnRequests")
+      .values({
+        orderId,
+        userId: customer.user.id,
+        status: "requested",
+        reason: "damaged",
+        details: "A leg came broken.",
+        staffNote: null,
+        refundAmount: 2400,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    await recordAudit(db, {
+      action: "status",
+      entity: "order",
+      entityId: orderId,
+      summary: `Order #${orderId}: Processing → Shipped`,
+      actor: fulfilmentActor,
+      details: { status: ["processing", "shipped"] },
+    });
+    await recordAudit(db, { action: "status", entity: "return", entityId: returned.id, summary: "Return approved", actor: managerActor });
+    // Another order's change is not this order's history.
+    await recordAudit(db, { action: "status", entity: "order", entityId: orderId + 1000, summary: "Someone else's", actor: managerActor });
+
+    const history: AuditEntry[] = await orderHistory(orderId);
+    expect(history.map((h) => [h.summary, h.actor])).toEqual([
+      [`Order #${orderId}: Processing → Shipped`, "Vikram Singh (Fulfilment)"],
+      ["Return approved", "Asha Rao (Manager)"],
+    ]);
+
+    const page = await call(orderPage.loader, getRequest(`/admin/orders/${orderId}`, { Cookie: ownerCookie }), {
+      orderId: String(orderId),
+    });
+    expect(page.status).toBe(200);
+    expect((asRecord(page.body).history as AuditEntry[]).map((h) => h.summary)).toEqual(history.map((h) => h.summary));
   });
 });
 
