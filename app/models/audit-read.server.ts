@@ -2,10 +2,12 @@
 // rows newest first, filtered by who made the change, what it was made to and when. Reading only:
 // the app writes the log through models/audit.server's recordAudit and never edits or deletes it.
 //
-// Each filter reads an index of migration 0030 (tests/integration/query-plans.test.ts proves it):
-// a person is audit_log_staff_idx (staff_id, id) — the built-in owner and the shop, both without a
-// staff account, are its staff_id null rows, told apart by their `actor` label —, an object is
-// audit_log_entity_idx (entity, entity_id, id), a range of days audit_log_created_at_idx.
+// Each filter reads an index in the list's order, so a page sorts nothing (tests/integration/
+// query-plans.test.ts proves it): a person is audit_log_staff_idx (staff_id, id) — the built-in
+// owner and the shop, both without a staff account, are its staff_id null rows, told apart by
+// their `actor` label —, one object audit_log_entity_idx (entity, entity_id, id), a kind of object
+// audit_log_entity_id_order_idx (entity, id). Newest first is by id (the order rows were written
+// in), except for a range of days alone: by time, then id, the order of audit_log_created_at_id_idx.
 import { z } from "zod";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb, toCount } from "~/lib/db.server";
@@ -107,10 +109,18 @@ function filtered(db: Db, f: AuditFilters) {
   return q;
 }
 
+/** Days are the only filter: the list is read from (created_at, id), newest first by time. */
+const byTime = (f: AuditFilters) => (f.from !== "" || f.to !== "") && f.person === null && f.entity === null;
+
+function newestFirst(db: Db, f: AuditFilters) {
+  const q = filtered(db, f).selectAll();
+  return byTime(f) ? q.orderBy("createdAt", "desc").orderBy("id", "desc") : q.orderBy("id", "desc");
+}
+
 /** One page of the audit trail, newest first, and how many rows the filters match. */
 export async function listAuditPage(filters: AuditFilters, window: RowWindow, db: Db = defaultDb): Promise<ListPage<AuditEntry>> {
   const [rows, count] = await Promise.all([
-    filtered(db, filters).selectAll().orderBy("id", "desc").limit(window.limit).offset(window.offset).execute(),
+    newestFirst(db, filters).limit(window.limit).offset(window.offset).execute(),
     filtered(db, filters)
       .select((eb) => eb.fn.countAll().as("n"))
       .executeTakeFirstOrThrow(),
@@ -122,20 +132,25 @@ export async function listAuditPage(filters: AuditFilters, window: RowWindow, db
 export const AUDIT_BATCH = 500;
 
 /**
- * Every row the filters match, newest first, read `batch` rows at a time (each batch starts below
- * the last id read, so a large log is never held in memory at once and a deep batch costs no more
- * than the first).
+ * Every row the filters match, in the page's order, read `batch` rows at a time: each batch starts
+ * after the last row read (its id, or its time and id), so a large log is never held in memory at
+ * once and a deep batch costs no more than the first.
  */
 export async function* auditBatches(filters: AuditFilters, batch = AUDIT_BATCH, db: Db = defaultDb): AsyncGenerator<AuditEntry[]> {
-  let below: number | null = null;
+  let last: AuditEntry | null = null;
   for (;;) {
-    let q = filtered(db, filters).selectAll();
-    if (below !== null) q = q.where("id", "<", below);
-    const rows = (await q.orderBy("id", "desc").limit(batch).execute()) as AuditEntry[];
+    let q = newestFirst(db, filters);
+    if (last !== null) {
+      const after: AuditEntry = last;
+      q = byTime(filters)
+        ? q.where((eb) => eb(eb.refTuple("createdAt", "id"), "<", eb.tuple(after.createdAt, after.id)))
+        : q.where("id", "<", after.id);
+    }
+    const rows = (await q.limit(batch).execute()) as AuditEntry[];
     if (rows.length === 0) return;
     yield rows;
     if (rows.length < batch) return;
-    below = rows[rows.length - 1]!.id;
+    last = rows[rows.length - 1]!;
   }
 }
 
