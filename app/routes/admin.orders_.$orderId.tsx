@@ -29,6 +29,8 @@ import { ReturnsSection } from "~/components/Returns";
 import { decideReturn } from "~/models/returns/admin.server";
 import { returnsForOrder } from "~/models/returns/read.server";
 import { ReturnDecisionSchema } from "~/utils/return-schemas";
+import { OrderHistory } from "~/components/admin/OrderHistory";
+import { orderHistory } from "~/models/audit-read.server";
 
 export const handle = { section: "Orders" };
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `Order #${data?.order.id ?? ""} | Admin | Sagwan Living` }];
@@ -54,7 +56,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const order = await getOrderByParam(params.orderId, ADMIN);
   // The admin frame's boundary shows 'Not Found' and 'Error: Order Not Found'.
   if (!order) throw notFoundPage("Order Not Found");
-  return { order, next: nextStatuses(order.status, "admin"), returns: await returnsForOrder(order.id) };
+  const [returns, history] = await Promise.all([returnsForOrder(order.id), orderHistory(order.id)]);
+  return { order, next: nextStatuses(order.status, "admin"), returns, history };
 }
 
 const StatusForm = OrderStatusChangeSchema.pick({ status: true }).extend({
@@ -153,7 +156,7 @@ function ShipmentField({ name, label, maxLength, error }: { name: string; label:
 }
 
 export default function AdminOrder() {
-  const { order, next, returns } = useLoaderData<typeof loader>();
+  const { order, next, returns, history } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const busy = useIsPending({ state: "submitting" });
   const canChangeStatus = useStaffCan("orders.status");
@@ -252,6 +255,7 @@ export default function AdminOrder() {
           <ShippingAddressCard address={order.shippingAddress} showEmail />
           <OrderTimeline events={order.events} viewer="admin" />
           <ReturnsSection returns={returns} viewer="admin" result={result} />
+          <OrderHistory entries={history} />
         </div>
       </div>
     </div>

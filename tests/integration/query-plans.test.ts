@@ -15,9 +15,11 @@ import { seedLarge } from "../../db/seed.server";
 import * as m0012 from "../../migrations/2026-11-25-0012-list-indexes";
 import * as m0016 from "../../migrations/2026-11-25-0016-category-price-stock-index";
 import type { Db } from "~/lib/db.server";
-import { db, isPostgresUrl, sqlitePath } from "~/lib/db.server";
+import { db, isPostgresUrl, nowIso, sqlitePath } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import { migrateToLatest } from "~/lib/migrate.server";
+import type { AuditFilters } from "~/models/audit-read.server";
+import { auditBatches, listAuditPage, NO_AUDIT_FILTERS, orderHistory } from "~/models/audit-read.server";
 import { listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { getItemBySlug, listFeatured, listCategoryItemsPage, listRelated, listFeaturedPage } from "~/models/catalogue/products.server";
 import { searchItems } from "~/models/catalogue/search.server";
@@ -455,6 +457,115 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
         }
         if (!onPostgres && /"made_to_order" = /.test(query.sql)) expect(plan.text, context).toMatch(/items_made_to_order_stock_id_idx/);
       }
+    }
+  });
+
+  it("the audit trail: each filter reads its index, newest first, unsorted; the export and an order's history too", async () => {
+    // 12,000 rows over 60 days: three staff members, the built-in owner and the shop; every kind of object.
+    const staff: number[] = [];
+    for (const name of ["Plan Owner", "Plan Manager", "Plan Fulfilment"])
+      staff.push(
+        (
+          await db
+            .insertInto("staff")
+            .values({ name, email: `${name.replace(" ", ".").toLowerCase()}@example.com`, role: "manager", createdAt: nowIso() })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id,
+      );
+    const entities = [
+      "order",
+      "product",
+      "category",
+      "coupon",
+      "return",
+      "refund",
+      "review",
+      "user",
+      "delivery_zone",
+      "mail",
+      "staff",
+    ] as const;
+    const start = Date.now() - 60 * 24 * 3600 * 1000;
+    const AUDIT_ROWS = 12_000;
+    const rows = Array.from({ length: AUDIT_ROWS }, (_, i) => {
+      const who = i % 5;
+      return {
+        action: "update" as const,
+        entity: entities[i % entities.length]!,
+        entityId: String(1 + (i % 700)),
+        summary: `Plan change ${i}`,
+        createdAt: new Date(start + i * 7 * 60 * 1000).toISOString(),
+        staffId: who < 3 ? staff[who]! : null,
+        actor: who < 3 ? `Staff ${who}` : who === 3 ? "Built-in owner" : "The shop",
+        details: null,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto("auditLog")
+        .values(rows.slice(i, i + 500))
+        .execute();
+    await sql`analyze`.execute(db);
+
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    // [what, the filters, the index SQLite reads the page from, few rows: PostgreSQL may bitmap-read and sort that handful]
+    const cases: [string, AuditFilters, RegExp, boolean][] = [
+      ["everything", NO_AUDIT_FILTERS, /^SCAN audit_log$/, false],
+      ["a staff member", { ...NO_AUDIT_FILTERS, person: { staffId: staff[1]! } }, /audit_log_staff_idx \(staff_id=\?\)/, false],
+      ["the built-in owner", { ...NO_AUDIT_FILTERS, person: { nonStaff: "builtin" } }, /audit_log_staff_idx \(staff_id=\?\)/, false],
+      ["the shop", { ...NO_AUDIT_FILTERS, person: { nonStaff: "system" } }, /audit_log_staff_idx \(staff_id=\?\)/, false],
+      ["one order", { ...NO_AUDIT_FILTERS, entity: "order", entityId: "12" }, /audit_log_entity_idx \(entity=\? AND entity_id=\?\)/, true],
+      ["every order", { ...NO_AUDIT_FILTERS, entity: "order" }, /audit_log_entity_id_order_idx \(entity=\?\)/, false],
+      ["every staff change", { ...NO_AUDIT_FILTERS, entity: "staff" }, /audit_log_entity_id_order_idx \(entity=\?\)/, false],
+      [
+        "three days",
+        { ...NO_AUDIT_FILTERS, from: day(40), to: day(38) },
+        /audit_log_created_at_id_idx \(created_at>\? AND created_at<\?\)/,
+        false,
+      ],
+      [
+        "a day long ago",
+        { ...NO_AUDIT_FILTERS, from: day(58), to: day(58) },
+        /audit_log_created_at_id_idx \(created_at>\? AND created_at<\?\)/,
+        false,
+      ],
+      ["from a day", { ...NO_AUDIT_FILTERS, from: day(20) }, /audit_log_created_at_id_idx \(created_at>\?\)/, false],
+      [
+        "a staff member's orders in a week",
+        { ...NO_AUDIT_FILTERS, person: { staffId: staff[0]! }, entity: "order", from: day(30), to: day(24) },
+        /audit_log_(staff|entity_id_order)_idx/,
+        true,
+      ],
+    ];
+    const check = async (label: string, query: CompiledQuery, pageIndex: RegExp | null, fewRows: boolean) => {
+      const plan = await explain(query);
+      const context = `audit: ${label}\n${query.sql}\n${plan.text}`;
+      if (process.env.PLAN_DEBUG && "audit".startsWith(process.env.PLAN_DEBUG)) console.info(context, plan.sorts);
+      expect(plan.fullScans, context).toEqual([]);
+      if (!/\blimit\b/i.test(query.sql)) return;
+      if (!onPostgres || !fewRows) expect(plan.sorts, context).toBe(false);
+      if (!onPostgres && pageIndex) expect(plan.text, context).toMatch(pageIndex);
+    };
+    for (const [label, filters, index, fewRows] of cases) {
+      for (const page of [1, 5])
+        for (const query of await queriesOf((d) => listAuditPage(filters, adminWindow(page), d)))
+          await check(`${label}, page ${page}`, query, index, fewRows);
+      // The export's later batches start after the last row read: still an index range, unsorted.
+      const batches = await queriesOf(async (d) => {
+        let n = 0;
+        for await (const rows of auditBatches(filters, 50, d)) if (++n === 3 || rows.length === 0) break;
+      });
+      for (const query of batches) await check(`${label}, export`, query, null, fewRows);
+    }
+    // An order's history: its returns and refunds by the order's id, then their rows by object (a handful, in id order).
+    for (const query of await queriesOf((d) => orderHistory(12, d))) {
+      const plan = await explain(query);
+      const context = `audit: an order's history\n${query.sql}\n${plan.text}`;
+      expect(plan.fullScans, context).toEqual([]);
+      if (onPostgres) expect(plan.text, context).not.toMatch(/Seq Scan/);
+      if (/from "audit_log"/.test(query.sql) && !onPostgres)
+        expect(plan.text, context).toMatch(/audit_log_entity_idx \(entity=\? AND entity_id=\?\)/);
     }
   });
 
