@@ -17,7 +17,7 @@ import { requireStaff } from "~/web/staff.server";
 export const handle = { section: "Audit trail" };
 export const meta: MetaFunction = () => [{ title: "Audit trail | Admin | Sagwan Living" }];
 
-export const permissions = { loader: "audit.read" } satisfies RoutePermissions;
+export const permissions = { loader: "audit.read", action: "audit.read" } satisfies RoutePermissions;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request, permissions.loader);
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** No form posts here: a post answers 403 without a staff sign-in (as every admin action), else 405. */
-export const action = adminOtherMethods(["GET"]);
+export const action = adminOtherMethods(["GET"], permissions.action);
 
 export default function AdminAudit() {
   const { rows, info, people, objects, shown, filtered, exportHref } = useLoaderData<typeof loader>();

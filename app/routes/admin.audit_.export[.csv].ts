@@ -8,7 +8,7 @@ import type { RoutePermissions } from "~/utils/staff-permissions";
 import { adminOtherMethods } from "~/web/admin.server";
 import { requireStaff } from "~/web/staff.server";
 
-export const permissions = { loader: "audit.read" } satisfies RoutePermissions;
+export const permissions = { loader: "audit.read", action: "audit.read" } satisfies RoutePermissions;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request, permissions.loader);
@@ -23,4 +23,4 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export const action = adminOtherMethods(["GET"]);
+export const action = adminOtherMethods(["GET"], permissions.action);
