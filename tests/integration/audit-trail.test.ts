@@ -302,8 +302,8 @@ describe("who may read the audit trail", () => {
   });
 
   it("both routes declare the permission the owners alone have", () => {
-    expect(auditPage.permissions).toEqual({ loader: "audit.read" });
-    expect(auditCsv.permissions).toEqual({ loader: "audit.read" });
+    expect(auditPage.permissions).toEqual({ loader: "audit.read", action: "audit.read" });
+    expect(auditCsv.permissions).toEqual({ loader: "audit.read", action: "audit.read" });
   });
 });
 
