@@ -1,0 +1,64 @@
+// Staff password reset (/admin/reset-password?token=…, the link of the reset mail): a new
+// password; the link is used up and every session of the account ends. The person is then sent
+// to sign in. The token stays out of the access log and out of any Referer.
+import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { DeadLink, StaffPasswordForm } from "~/components/staff/StaffPasswordForm";
+import { pageAction } from "~/lib/form.server";
+import { parseWith } from "~/lib/http.server";
+import { clientOf } from "~/lib/rate-limit.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { resetStaffPassword, staffResetLinkLive } from "~/models/staff/accounts.server";
+import { ResetPasswordSchema } from "~/utils/account-schemas";
+import { STAFF_MESSAGES } from "~/utils/staff-fields";
+
+export const meta: MetaFunction = () => [
+  { title: "Staff: Choose a New Password | Sagwan Living" },
+  { name: "robots", content: "noindex" },
+  { name: "referrer", content: "no-referrer" },
+];
+
+export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const token = new URL(request.url).searchParams.get("token") ?? "";
+  return { token: (await staffResetLinkLive(token)) ? token : null };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  return pageAction(request, async (form) => {
+    const input = parseWith(ResetPasswordSchema, {
+      token: form.get("token"),
+      password: form.get("password"),
+      confirmPassword: form.get("confirmPassword"),
+    });
+    await resetStaffPassword(input.token, input.password, clientOf(request));
+    return redirectWithToast(request, "/?admin-access", {
+      type: "success",
+      title: "Your password has been reset. Sign in with your email and your new password.",
+    });
+  });
+}
+
+export default function StaffResetPassword() {
+  const { token } = useLoaderData<typeof loader>();
+  const result = useActionData<typeof action>();
+  if (!token || result?.formError === STAFF_MESSAGES.resetInvalid) {
+    return (
+      <DeadLink
+        title="Link Expired"
+        message={STAFF_MESSAGES.resetInvalid}
+        next={{ to: "/admin/forgot-password", label: "Request a New Link" }}
+      />
+    );
+  }
+  return (
+    <StaffPasswordForm
+      title="Staff: Choose a New Password"
+      intro="After this, every device signed in to your staff account is signed out."
+      token={token}
+      submit="Set New Password"
+      result={result}
+    />
+  );
+}
