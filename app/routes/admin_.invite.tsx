@@ -2,28 +2,29 @@
 // admin frame, for someone not signed in yet. GET shows the password form for a link that still
 // works and a clear message for one that does not (unknown, used, expired, or the account
 // disabled). Accepting sets the password and sends the person to sign in; it does not sign them in.
-// The token stays out of the access log (query values are never written) and out of any Referer.
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+// The token leaves the URL at once (web/staff-links.server): never in a Referer, the history or a log.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { DeadLink, StaffPasswordForm } from "~/components/staff/StaffPasswordForm";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { acceptInvitation, invitationState } from "~/models/staff/accounts.server";
+import { acceptInvitation, INVITE_PATH, INVITE_TTL_MS, invitationState } from "~/models/staff/accounts.server";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { STAFF_MESSAGES } from "~/utils/staff-fields";
+import type { LinkPage } from "~/web/staff-links.server";
+import { forgetLinkToken, linkToken, moveTokenOutOfUrl } from "~/web/staff-links.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Accept Your Invitation | Sagwan Living" },
-  { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
-];
+export const meta: MetaFunction = () => [{ title: "Accept Your Invitation | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+/** The link's token moves from the URL into this page's cookie (web/staff-links.server). */
+const LINK: LinkPage = { path: INVITE_PATH, maxAgeSeconds: INVITE_TTL_MS / 1000 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const moved = await moveTokenOutOfUrl(request, LINK);
+  if (moved) throw moved;
+  const token = await linkToken(request, LINK);
   const state = await invitationState(token);
   return state.ok
     ? { token, name: state.name, email: state.email, dead: null }
@@ -46,10 +47,12 @@ export async function action({ request }: ActionFunctionArgs) {
       confirmPassword: form.get("confirmPassword"),
     });
     await acceptInvitation(input.token, input.password, clientOf(request));
-    return redirectWithToast(request, "/?admin-access", {
-      type: "success",
-      title: "Your password is set. Sign in with your email and your new password.",
-    });
+    return redirectWithToast(
+      request,
+      "/?admin-access",
+      { type: "success", title: "Your password is set. Sign in with your email and your new password." },
+      { headers: { "Set-Cookie": await forgetLinkToken(request, LINK) } },
+    );
   });
 }
 

@@ -1,27 +1,29 @@
 // Staff password reset (/admin/reset-password?token=…, the link of the reset mail): a new
 // password; the link is used up and every session of the account ends. The person is then sent
-// to sign in. The token stays out of the access log and out of any Referer.
-import type { ActionFunctionArgs, HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+// to sign in. The token leaves the URL at once (web/staff-links.server): never in a Referer, the
+// history or a log.
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { DeadLink, StaffPasswordForm } from "~/components/staff/StaffPasswordForm";
 import { pageAction } from "~/lib/form.server";
 import { parseWith } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { resetStaffPassword, staffResetLinkLive } from "~/models/staff/accounts.server";
+import { resetStaffPassword, STAFF_RESET_PATH, STAFF_RESET_TTL_MS, staffResetLinkLive } from "~/models/staff/accounts.server";
 import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { STAFF_MESSAGES } from "~/utils/staff-fields";
+import type { LinkPage } from "~/web/staff-links.server";
+import { forgetLinkToken, linkToken, moveTokenOutOfUrl } from "~/web/staff-links.server";
 
-export const meta: MetaFunction = () => [
-  { title: "Staff: Choose a New Password | Sagwan Living" },
-  { name: "robots", content: "noindex" },
-  { name: "referrer", content: "no-referrer" },
-];
+export const meta: MetaFunction = () => [{ title: "Staff: Choose a New Password | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-export const headers: HeadersFunction = () => ({ "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" });
+/** The link's token moves from the URL into this page's cookie (web/staff-links.server). */
+const LINK: LinkPage = { path: STAFF_RESET_PATH, maxAgeSeconds: STAFF_RESET_TTL_MS / 1000 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const token = new URL(request.url).searchParams.get("token") ?? "";
+  const moved = await moveTokenOutOfUrl(request, LINK);
+  if (moved) throw moved;
+  const token = await linkToken(request, LINK);
   return { token: (await staffResetLinkLive(token)) ? token : null };
 }
 
@@ -33,10 +35,12 @@ export async function action({ request }: ActionFunctionArgs) {
       confirmPassword: form.get("confirmPassword"),
     });
     await resetStaffPassword(input.token, input.password, clientOf(request));
-    return redirectWithToast(request, "/?admin-access", {
-      type: "success",
-      title: "Your password has been reset. Sign in with your email and your new password.",
-    });
+    return redirectWithToast(
+      request,
+      "/?admin-access",
+      { type: "success", title: "Your password has been reset. Sign in with your email and your new password." },
+      { headers: { "Set-Cookie": await forgetLinkToken(request, LINK) } },
+    );
   });
 }
 

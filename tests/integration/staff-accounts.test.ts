@@ -26,8 +26,8 @@ import { requireStaff } from "~/web/staff.server";
 import { mailsTo } from "../support/outbox";
 import { lockHolder, queuedBehind } from "../support/pg-locks";
 import { formRequest, getRequest } from "../support/requests";
-import type { Answer } from "../support/route-calls";
-import { asRecord, call } from "../support/route-calls";
+import type { Answer, RouteFn } from "../support/route-calls";
+import { asRecord, call, cookieJar } from "../support/route-calls";
 import { newCustomer, PASSWORD as CUSTOMER_PASSWORD, uniqueEmail } from "../support/orders";
 import type { TestStaff } from "../support/staff";
 import { createStaff, signedInStaff, staffCookie } from "../support/staff";
@@ -64,8 +64,23 @@ async function invite(role: Role = "support", name = "Asha Rao"): Promise<{ emai
   return { email, id: row.id, link: await inviteLink(email) };
 }
 
+/**
+ * A mailed link opened as a browser opens it: the answer moves the token out of the URL into the
+ * page's cookie (a 303 to the page without it, no Referer), then the page is read with the cookie.
+ */
+async function openLink(loader: RouteFn, link: string): Promise<Answer> {
+  const url = new URL(link);
+  const moved = await call(loader, getRequest(`${url.pathname}${url.search}`));
+  expect(moved.status).toBe(303);
+  expect(moved.headers.get("Location")).toBe(url.pathname);
+  expect(moved.headers.get("Referrer-Policy")).toBe("no-referrer");
+  const cookie = cookieJar(moved);
+  expect(moved.headers.get("Set-Cookie")).toMatch(/^staff_link_[a-z-]+=[^;]+;.*Path=\/admin\/.*HttpOnly.*SameSite=Lax/i);
+  return call(loader, getRequest(url.pathname, { Cookie: cookie }));
+}
+
 const accept = (token: string, password: string) =>
-  call(invitePage.action, formRequest(`/admin/invite?token=${token}`, { token, password, confirmPassword: password }));
+  call(invitePage.action, formRequest("/admin/invite", { token, password, confirmPassword: password }));
 
 const passwordHashOf = async (id: number) =>
   (await db.selectFrom("staff").select("passwordHash").where("id", "=", id).executeTakeFirstOrThrow()).passwordHash;
@@ -106,10 +121,10 @@ describe("an invitation", () => {
     expect(invited!.actor).toBe(`${owner.name} (Owner)`);
     expect(JSON.parse(invited!.details!)).toEqual({ role: [null, "fulfilment"], active: [null, true] });
 
-    // The page shows the form for the link, without sending the token anywhere as a Referer.
-    const page = await call(invitePage.loader, getRequest(`/admin/invite?token=${token}`));
+    // The page shows the form for the link; the token left the URL first, without a Referer.
+    const page = await openLink(invitePage.loader, link);
     expect(asRecord(page.body)).toMatchObject({ token, name: "Ravi Kumar", email, dead: null });
-    expect(new Headers(invitePage.headers({} as never) as HeadersInit).get("Referrer-Policy")).toBe("no-referrer");
+    // A data request's answer keeps the no-referrer of a redirect that moves a token.
     const headers = new Headers({ "Referrer-Policy": "no-referrer" });
     applySecurityHeaders(headers, "nonce");
     expect(headers.get("Referrer-Policy")).toBe("no-referrer");
@@ -136,7 +151,7 @@ describe("an invitation", () => {
     expect(again.status).toBe(400);
     expect(formError(again)).toBe(STAFF_MESSAGES.inviteUsed);
     expect(await passwordHashOf(id)).toBe(hash);
-    const reopened = await call(invitePage.loader, getRequest(`/admin/invite?token=${token}`));
+    const reopened = await openLink(invitePage.loader, link);
     expect(asRecord(reopened.body)).toMatchObject({ token: null, dead: STAFF_MESSAGES.inviteUsed });
     const list = await call(staffPage.loader, getRequest("/admin/staff", { Cookie: owner.cookie }));
     const row = (asRecord(list.body).rows as { id: number; invitation: string }[]).find((r) => r.id === id);
@@ -151,7 +166,7 @@ describe("an invitation", () => {
       .set({ expiresAt: nowIso(new Date(Date.now() - 1000)) })
       .where("staffId", "=", id)
       .execute();
-    const page = await call(invitePage.loader, getRequest(`/admin/invite?token=${token}`));
+    const page = await openLink(invitePage.loader, link);
     expect(asRecord(page.body)).toMatchObject({ token: null, dead: STAFF_MESSAGES.inviteExpired });
     const refused = await accept(token, "staff-secret-1");
     expect(refused.status).toBe(400);
@@ -219,7 +234,7 @@ describe("customers and staff are apart", () => {
 
 const forgot = (email: string) => call(forgotPage.action, formRequest("/admin/forgot-password", { email }));
 const reset = (token: string, password: string) =>
-  call(resetPage.action, formRequest(`/admin/reset-password?token=${token}`, { token, password, confirmPassword: password }));
+  call(resetPage.action, formRequest("/admin/reset-password", { token, password, confirmPassword: password }));
 
 describe("a staff password reset by mail", () => {
   it("answers the same for an unknown email, mails a single-use link that ends every session of the account", async () => {
@@ -241,7 +256,7 @@ describe("a staff password reset by mail", () => {
       .where("purpose", "=", "reset")
       .executeTakeFirstOrThrow();
     expect(Date.parse(row.expiresAt) - Date.parse(row.createdAt)).toBe(STAFF_RESET_TTL_MS);
-    expect(asRecord((await call(resetPage.loader, getRequest(`/admin/reset-password?token=${token}`))).body).token).toBe(token);
+    expect(asRecord((await openLink(resetPage.loader, link)).body).token).toBe(token);
 
     const phone = await staffCookie(staff);
     const laptop = await staffCookie(staff);
