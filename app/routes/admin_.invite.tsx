@@ -5,16 +5,11 @@
 // The token leaves the URL at once (web/staff-links.server): never in a Referer, the history or a log.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { DeadLink, StaffPasswordForm } from "~/components/staff/StaffPasswordForm";
-import { pageAction } from "~/lib/form.server";
-import { parseWith } from "~/lib/http.server";
-import { clientOf } from "~/lib/rate-limit.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { DeadLink, NewPasswordForm } from "~/components/NewPasswordForm";
 import { acceptInvitation, INVITE_PATH, INVITE_TTL_MS, invitationState } from "~/models/staff/accounts.server";
-import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { STAFF_MESSAGES } from "~/utils/staff-fields";
 import type { LinkPage } from "~/web/staff-links.server";
-import { forgetLinkToken, linkToken, moveTokenOutOfUrl } from "~/web/staff-links.server";
+import { linkPageToken, linkPasswordAction } from "~/web/staff-links.server";
 
 export const meta: MetaFunction = () => [{ title: "Accept Your Invitation | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -22,9 +17,7 @@ export const meta: MetaFunction = () => [{ title: "Accept Your Invitation | Sagw
 const LINK: LinkPage = { path: INVITE_PATH, maxAgeSeconds: INVITE_TTL_MS / 1000 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const moved = await moveTokenOutOfUrl(request, LINK);
-  if (moved) throw moved;
-  const token = await linkToken(request, LINK);
+  const token = await linkPageToken(request, LINK);
   const state = await invitationState(token);
   return state.ok
     ? { token, name: state.name, email: state.email, dead: null }
@@ -39,22 +32,8 @@ const DEAD_LINK: readonly string[] = [
   STAFF_MESSAGES.accountDisabled,
 ];
 
-export async function action({ request }: ActionFunctionArgs) {
-  return pageAction(request, async (form) => {
-    const input = parseWith(ResetPasswordSchema, {
-      token: form.get("token"),
-      password: form.get("password"),
-      confirmPassword: form.get("confirmPassword"),
-    });
-    await acceptInvitation(input.token, input.password, clientOf(request));
-    return redirectWithToast(
-      request,
-      "/?admin-access",
-      { type: "success", title: "Your password is set. Sign in with your email and your new password." },
-      { headers: { "Set-Cookie": await forgetLinkToken(request, LINK) } },
-    );
-  });
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  linkPasswordAction(request, LINK, acceptInvitation, "Your password is set. Sign in with your email and your new password.");
 
 export default function AcceptInvitation() {
   const { token, name, email, dead } = useLoaderData<typeof loader>();
@@ -70,7 +49,7 @@ export default function AcceptInvitation() {
     );
   }
   return (
-    <StaffPasswordForm
+    <NewPasswordForm
       title="Welcome to the Team"
       intro={`${name}, choose the password you will sign in with as ${email}.`}
       token={token}

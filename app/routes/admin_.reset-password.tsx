@@ -4,16 +4,11 @@
 // history or a log.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { DeadLink, StaffPasswordForm } from "~/components/staff/StaffPasswordForm";
-import { pageAction } from "~/lib/form.server";
-import { parseWith } from "~/lib/http.server";
-import { clientOf } from "~/lib/rate-limit.server";
-import { redirectWithToast } from "~/lib/toast.server";
+import { DeadLink, NewPasswordForm } from "~/components/NewPasswordForm";
 import { resetStaffPassword, STAFF_RESET_PATH, STAFF_RESET_TTL_MS, staffResetLinkLive } from "~/models/staff/accounts.server";
-import { ResetPasswordSchema } from "~/utils/account-schemas";
 import { STAFF_MESSAGES } from "~/utils/staff-fields";
 import type { LinkPage } from "~/web/staff-links.server";
-import { forgetLinkToken, linkToken, moveTokenOutOfUrl } from "~/web/staff-links.server";
+import { linkPageToken, linkPasswordAction } from "~/web/staff-links.server";
 
 export const meta: MetaFunction = () => [{ title: "Staff: Choose a New Password | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
@@ -21,28 +16,12 @@ export const meta: MetaFunction = () => [{ title: "Staff: Choose a New Password 
 const LINK: LinkPage = { path: STAFF_RESET_PATH, maxAgeSeconds: STAFF_RESET_TTL_MS / 1000 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const moved = await moveTokenOutOfUrl(request, LINK);
-  if (moved) throw moved;
-  const token = await linkToken(request, LINK);
+  const token = await linkPageToken(request, LINK);
   return { token: (await staffResetLinkLive(token)) ? token : null };
 }
 
-export async function action({ request }: ActionFunctionArgs) {
-  return pageAction(request, async (form) => {
-    const input = parseWith(ResetPasswordSchema, {
-      token: form.get("token"),
-      password: form.get("password"),
-      confirmPassword: form.get("confirmPassword"),
-    });
-    await resetStaffPassword(input.token, input.password, clientOf(request));
-    return redirectWithToast(
-      request,
-      "/?admin-access",
-      { type: "success", title: "Your password has been reset. Sign in with your email and your new password." },
-      { headers: { "Set-Cookie": await forgetLinkToken(request, LINK) } },
-    );
-  });
-}
+export const action = ({ request }: ActionFunctionArgs) =>
+  linkPasswordAction(request, LINK, resetStaffPassword, "Your password has been reset. Sign in with your email and your new password.");
 
 export default function StaffResetPassword() {
   const { token } = useLoaderData<typeof loader>();
@@ -57,7 +36,7 @@ export default function StaffResetPassword() {
     );
   }
   return (
-    <StaffPasswordForm
+    <NewPasswordForm
       title="Staff: Choose a New Password"
       intro="After this, every device signed in to your staff account is signed out."
       token={token}

@@ -6,7 +6,12 @@
 // itself keeps the shop's usual policy, so its form posts keep their Origin (a no-referrer page's
 // posts say `Origin: null`, which the same-site check refuses).
 import { createCookie, redirect } from "@remix-run/node";
-import { isSecureRequest } from "~/lib/http.server";
+import { pageAction } from "~/lib/form.server";
+import { isSecureRequest, parseWith } from "~/lib/http.server";
+import type { Client } from "~/lib/rate-limit.server";
+import { clientOf } from "~/lib/rate-limit.server";
+import { redirectWithToast } from "~/lib/toast.server";
+import { ResetPasswordSchema } from "~/utils/account-schemas";
 
 export interface LinkPage {
   /** the page's path, where the cookie is sent (and nowhere else) */
@@ -23,25 +28,50 @@ const cookieOf = (page: LinkPage) =>
     maxAge: page.maxAgeSeconds,
   });
 
-/** A GET with `?token=`: the redirect that moves the token into the page's cookie; null for any other request. */
-export async function moveTokenOutOfUrl(request: Request, page: LinkPage): Promise<Response | null> {
-  const url = new URL(request.url);
-  const token = url.searchParams.get("token");
-  if (token === null) return null;
+/**
+ * The link page's token, for its loader: a GET with `?token=` is answered (thrown) with the redirect
+ * that moves the token into the page's cookie; any other request reads the cookie ("" without one).
+ */
+export async function linkPageToken(request: Request, page: LinkPage): Promise<string> {
+  const token = new URL(request.url).searchParams.get("token");
+  if (token === null) return linkToken(request, page);
   const cookie = await cookieOf(page).serialize(token.slice(0, 200), { secure: isSecureRequest(request) });
-  return redirect(page.path, {
+  throw redirect(page.path, {
     status: 303,
     headers: { "Set-Cookie": cookie, "Referrer-Policy": "no-referrer", "Cache-Control": "no-store" },
   });
 }
 
 /** The token the page's cookie holds, or "". */
-export async function linkToken(request: Request, page: LinkPage): Promise<string> {
+async function linkToken(request: Request, page: LinkPage): Promise<string> {
   const value: unknown = await cookieOf(page).parse(request.headers.get("Cookie"));
   return typeof value === "string" ? value : "";
 }
 
 /** The Set-Cookie that forgets the page's token (once the link is used). */
-export function forgetLinkToken(request: Request, page: LinkPage): Promise<string> {
+function forgetLinkToken(request: Request, page: LinkPage): Promise<string> {
   return cookieOf(page).serialize("", { maxAge: 0, secure: isSecureRequest(request) });
+}
+
+/**
+ * A link page's post: the token and the new password twice (the customers' rules), set through
+ * `setPassword`; then the person is sent to sign in (`/?admin-access`, not signed in by it) with
+ * `done` as the toast, and the page's cookie is forgotten.
+ */
+export function linkPasswordAction(
+  request: Request,
+  page: LinkPage,
+  setPassword: (token: string, password: string, client: Client) => Promise<void>,
+  done: string,
+) {
+  return pageAction(request, async (form) => {
+    const input = parseWith(ResetPasswordSchema, {
+      token: form.get("token"),
+      password: form.get("password"),
+      confirmPassword: form.get("confirmPassword"),
+    });
+    await setPassword(input.token, input.password, clientOf(request));
+    const forget = { headers: { "Set-Cookie": await forgetLinkToken(request, page) } };
+    return redirectWithToast(request, "/?admin-access", { type: "success", title: done }, forget);
+  });
 }

@@ -1,6 +1,7 @@
-// The password form of a staff invitation and of a staff password reset: the new password twice
-// (the customers' rules), the link's token carried in a hidden field. A plain post that works
-// without JavaScript; the server's messages stand beside the fields.
+// The page of a mailed link that sets a password (a customer's or a staff member's reset, a staff
+// invitation): the new password twice (the customers' rules, account-fields.ts), the link's token
+// in a hidden field. A plain post that works without JavaScript; the server's messages stand
+// beside the fields. And the page of a link that no longer works.
 import { Form, Link } from "@remix-run/react";
 import { AuthLayout } from "~/components/AuthLayout";
 import { FormBanner } from "~/components/FormBanner";
@@ -10,7 +11,7 @@ import { useFormErrors } from "~/hooks/useFormErrors";
 import { useIsPending } from "~/hooks/useIsPending";
 import { MESSAGES, RESET_PASSWORD_FIELDS } from "~/utils/account-fields";
 
-export function StaffPasswordForm({
+export function NewPasswordForm({
   title,
   intro,
   token,
@@ -31,7 +32,7 @@ export function StaffPasswordForm({
         <FormBanner message={errors.formError} />
         <input type="hidden" name="token" value={token} />
         <RuleField
-          id="staff-password"
+          id="reset-password"
           name="password"
           label="New Password"
           rule={RESET_PASSWORD_FIELDS.password}
@@ -42,7 +43,7 @@ export function StaffPasswordForm({
           <p className="mt-1 text-xs text-stone-600">{MESSAGES.passwordShort}</p>
         </RuleField>
         <RuleField
-          id="staff-confirm"
+          id="reset-confirm"
           name="confirmPassword"
           label="Confirm New Password"
           rule={RESET_PASSWORD_FIELDS.confirmPassword}
