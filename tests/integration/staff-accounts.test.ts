@@ -158,6 +158,28 @@ describe("an invitation", () => {
     expect(row?.invitation).toBe("accepted");
   });
 
+  it("a link's cookie lives no longer than the link, for its page alone, and is Secure over HTTPS", async () => {
+    const token = "A".repeat(43);
+    const https = await call(
+      invitePage.loader,
+      new Request(`https://localhost:3000/admin/invite?token=${token}`, { headers: { Host: "localhost:3000" } }),
+    );
+    const invite = https.headers.get("Set-Cookie") ?? "";
+    expect(invite).toMatch(/^staff_link_invite=/);
+    expect(invite).toContain(`Max-Age=${INVITE_TTL_MS / 1000}`);
+    expect(invite).toContain("Path=/admin/invite;");
+    expect(invite).toMatch(/; Secure/);
+    expect(invite).toMatch(/; HttpOnly/);
+    const http = await call(resetPage.loader, getRequest(`/admin/reset-password?token=${token}`));
+    const reset = http.headers.get("Set-Cookie") ?? "";
+    expect(reset).toContain(`Max-Age=${STAFF_RESET_TTL_MS / 1000}`);
+    expect(reset).toContain("Path=/admin/reset-password;");
+    expect(reset).not.toMatch(/; Secure/);
+    // A made-up token in the cookie shows the page's message for a link that does not work.
+    const page = await call(invitePage.loader, getRequest("/admin/invite", { Cookie: invite.split(";")[0]! }));
+    expect(asRecord(page.body)).toMatchObject({ token: null, dead: STAFF_MESSAGES.inviteUnknown });
+  });
+
   it("expired is refused with a clear message and writes nothing", async () => {
     const { id, link } = await invite();
     const token = tokenOf(link);
