@@ -105,6 +105,10 @@ export const LIMITS = {
    * address), under a shop-wide ceiling for the one password (SHOP_WIDE)
    */
   adminLogin: { name: "admin-login", max: 10, windowMs: QUARTER },
+  /** staff password reset links asked for, per email and per address (as passwordReset for customers) */
+  staffPasswordReset: { name: "staff-password-reset", max: 3, perAddress: 20, windowMs: HOUR },
+  /** passwords set through a staff invitation or reset link, per link and per address (as resetSubmit) */
+  staffLinkSubmit: { name: "staff-link-submit", max: 10, perAddress: 30, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
@@ -130,6 +134,8 @@ export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   "coupon-unknown": { name: "coupon-unknown-all", max: 200, windowMs: HOUR, always: true },
   "reset-submit": { name: "reset-submit-all", max: 300, windowMs: QUARTER },
   "admin-login": { name: "admin-login-all", max: 200, windowMs: QUARTER, always: true },
+  "staff-password-reset": { name: "staff-password-reset-all", max: 100, windowMs: HOUR, always: true },
+  "staff-link-submit": { name: "staff-link-submit-all", max: 300, windowMs: QUARTER },
 };
 for (const [name, max] of Object.entries(env.RATE_LIMIT_CEILINGS)) {
   const ceiling = SHOP_WIDE[name];

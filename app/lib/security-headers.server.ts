@@ -27,7 +27,9 @@ export function contentSecurityPolicy(nonce: string): string {
 export function applySecurityHeaders(headers: Headers, nonce?: string) {
   if (nonce) headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  // A page carrying a secret in its URL (a staff invitation or reset link) asks for no-referrer
+  // itself: kept, it is stricter than the default.
+  if (headers.get("Referrer-Policy") !== "no-referrer") headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)");
   headers.set("Cross-Origin-Opener-Policy", "same-origin");

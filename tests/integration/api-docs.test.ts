@@ -25,12 +25,13 @@ import { DEV_ADMIN_PASSWORD } from "~/lib/admin-password.server";
 import { CSV_COLUMNS } from "~/utils/product-csv";
 import { grantAdmin } from "~/web/sign-in.server";
 import { createTestItem } from "../support/items";
-import { latestCode, latestEmailChangeCode, latestResetLink } from "../support/outbox";
+import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
 import type { Answer, RouteFn } from "../support/route-calls";
 import { asRecord, call, cookieJar } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, cartOf, checkoutFields, newCustomer, PASSWORD, SHIPPING, uniqueEmail } from "../support/orders";
+import { createStaff } from "../support/staff";
 
 const ROOT = path.resolve(__dirname, "../..");
 const APP = path.join(ROOT, "app");
@@ -727,7 +728,42 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     return { values: { mailId: id } };
   },
   "`POST /admin/mail` `intent=retry-all`": async () => ({}),
+  // Staff management and the staff's mailed links
+  "`POST /admin/staff` `intent=invite`": async () => ({
+    values: { name: "Docs Staff", email: uniqueEmail("docs-staff"), role: "support" },
+  }),
+  "`POST /admin/staff` `intent=resend`": async () => ({ values: { id: (await invitedStaff()).id } }),
+  "`POST /admin/staff` `intent=role`": async () => ({ values: { id: (await createStaff("support")).id, role: "manager" } }),
+  "`POST /admin/staff` `intent=disable`": async () => ({ values: { id: (await createStaff("support")).id } }),
+  "`POST /admin/staff` `intent=enable`": async () => {
+    const { id } = await createStaff("support");
+    expectSuccess(await send("POST", "/admin/staff", { intent: "disable", id }, staff), "disable a staff account");
+    return { values: { id } };
+  },
+  "`POST /admin/staff` `intent=two-step`": async () => ({ values: { id: (await createStaff("fulfilment")).id, on: "on" } }),
+  "`POST /admin/staff` `intent=two-step-all`": async () => ({ values: { on: "off" } }),
+  "`POST /admin/invite`": async () => {
+    const { email } = await invitedStaff();
+    const link = (await mailsTo(email)).at(-1)?.text.match(/https?:\/\/\S+\/admin\/invite\?token=(\S+)/)?.[1];
+    expect(link, "the invitation's link").toBeTruthy();
+    return { values: { token: decodeURIComponent(link!), password: "staff-secret-1", confirmPassword: "staff-secret-1" } };
+  },
+  "`POST /admin/forgot-password`": async () => ({ values: { email: (await createStaff("support")).email } }),
+  "`POST /admin/reset-password`": async () => {
+    const { email } = await createStaff("support");
+    expectSuccess(await send("POST", "/admin/forgot-password", { email }), "ask for a staff reset link");
+    const link = (await mailsTo(email)).at(-1)?.text.match(/https?:\/\/\S+\/admin\/reset-password\?token=(\S+)/)?.[1];
+    expect(link, "the reset link").toBeTruthy();
+    return { values: { token: decodeURIComponent(link!), password: "staff-secret-2", confirmPassword: "staff-secret-2" } };
+  },
 };
+
+/** A staff member invited through the page (no password yet): their id and email. */
+async function invitedStaff(): Promise<{ id: number; email: string }> {
+  const email = uniqueEmail("docs-invited");
+  expectSuccess(await send("POST", "/admin/staff", { intent: "invite", name: "Docs Invited", email, role: "fulfilment" }, staff), "invite");
+  return { id: (await db.selectFrom("staff").select("id").where("email", "=", email).executeTakeFirstOrThrow()).id, email };
+}
 
 function productFields(): Body {
   return {
