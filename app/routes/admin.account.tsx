@@ -11,14 +11,15 @@ import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { pageAction } from "~/lib/form.server";
 import { AppError } from "~/lib/errors.server";
-import { parseWith } from "~/lib/http.server";
+import { parseWith, refuseUnknownFields } from "~/lib/http.server";
 import { commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changeStaffPassword, checkStaffPassword } from "~/models/staff/sign-in.server";
 import { listStaffSessions, signOutEverywhere } from "~/models/staff/sessions.server";
 import { twoStepRequiredFor } from "~/models/staff/staff.server";
 import { recoveryCodesLeft, renewRecoveryCodes, turnOffTwoStep } from "~/models/staff/two-step.server";
-import { requireStaff, STAFF_ABSOLUTE_MS, STAFF_IDLE_MS, TWO_STEP_SETUP_PATH } from "~/web/staff.server";
+import { requireStaff, STAFF_ABSOLUTE_MS, STAFF_IDLE_MS } from "~/web/staff.server";
+import { TWO_STEP_SETUP_PATH } from "~/utils/admin-access";
 import { ChangePasswordSchema, PASSWORD_MAX } from "~/utils/account-schemas";
 import type { FormFailure } from "~/utils/forms";
 import type { RoutePermissions } from "~/utils/staff-permissions";
@@ -47,9 +48,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-/** The signed-in staff member (the built-in owner has no account to change). */
-async function ownAccount(request: Request) {
+/** The signed-in staff member (the built-in owner has no account to change); any field but `fields` refused. */
+async function ownAccount(request: Request, form: FormData, fields: string[] = []) {
   const visitor = await requireStaff(request, permissions.action);
+  refuseUnknownFields(form.keys(), ["intent", ...fields]);
   if (!visitor.staff) throw new AppError(400, BUILTIN_HAS_NO_ACCOUNT);
   return visitor as typeof visitor & { staff: NonNullable<typeof visitor.staff> };
 }
@@ -58,7 +60,7 @@ export async function action({ request }: ActionFunctionArgs) {
   return pageAction(request, {
     intents: {
       password: async (form) => {
-        const { staff } = await ownAccount(request);
+        const { staff } = await ownAccount(request, form, ["currentPassword", "newPassword", "confirmPassword"]);
         const input = parseWith(ChangePasswordSchema, {
           currentPassword: form.get("currentPassword"),
           newPassword: form.get("newPassword"),
@@ -77,20 +79,20 @@ export async function action({ request }: ActionFunctionArgs) {
         );
       },
       "recovery-codes": async (form) => {
-        const { staff } = await ownAccount(request);
+        const { staff } = await ownAccount(request, form, ["currentPassword"]);
         await checkStaffPassword(staff.id, form.get("currentPassword"));
         return { ok: true as const, recoveryCodes: await renewRecoveryCodes(staff.id) };
       },
       "two-step-off": async (form) => {
-        const { staff, actor } = await ownAccount(request);
+        const { staff, actor } = await ownAccount(request, form, ["currentPassword"]);
         if (await twoStepRequiredFor(staff))
           throw new AppError(400, "Two-step sign-in is required for your account and cannot be turned off.");
         await checkStaffPassword(staff.id, form.get("currentPassword"));
         await turnOffTwoStep(staff.id, actor);
         return redirectWithToast(request, "/admin/account", { type: "success", title: "Two-step sign-in is off" });
       },
-      "sign-out-everywhere": async () => {
-        const { staff } = await ownAccount(request);
+      "signout-all": async (form) => {
+        const { staff } = await ownAccount(request, form);
         await signOutEverywhere(staff.id);
         const session = await getSession(request);
         return redirect("/", { status: 303, headers: { "Set-Cookie": await destroySession(session, request) } });
@@ -255,7 +257,7 @@ export default function AdminAccount() {
           ))}
         </ul>
         <Form method="post" className="mt-4">
-          <input type="hidden" name="intent" value="sign-out-everywhere" />
+          <input type="hidden" name="intent" value="signout-all" />
           <button type="submit" className="btn-secondary">
             Sign out everywhere
           </button>

@@ -12,3 +12,6 @@ export const ADMIN_PASSWORD_LOGIN_OFF =
 
 /** The code step of a staff sign-in that was never begun, or took longer than five minutes. */
 export const STAFF_STEP_EXPIRED = "Your sign-in took too long or was not started. Please enter your email and password again.";
+
+/** Where a staff member sets up two-step sign-in (and is sent while it is required of them and not set up). */
+export const TWO_STEP_SETUP_PATH = "/admin/login/two-step";

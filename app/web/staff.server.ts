@@ -15,6 +15,7 @@ import type { Actor, Staff } from "~/models/staff/staff.server";
 import { actorOf, BUILTIN_OWNER, findStaff, twoStepRequiredFor } from "~/models/staff/staff.server";
 import type { Permission } from "~/utils/staff-permissions";
 import { can, PERMISSION_REFUSED } from "~/utils/staff-permissions";
+import { TWO_STEP_SETUP_PATH } from "~/utils/admin-access";
 
 /** A staff sign-in ends after this long without a visit … */
 export const STAFF_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -22,8 +23,6 @@ export const STAFF_IDLE_MS = 12 * 60 * 60 * 1000;
 export const STAFF_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const ADMIN_FORBIDDEN = "Admin access required";
-/** Where a staff member sets up two-step sign-in (and is sent while the shop requires it of them and it is not set up). */
-export const TWO_STEP_SETUP_PATH = "/admin/login/two-step";
 export const TWO_STEP_SETUP_NEEDED = "Set up two-step sign-in before using the admin area: open /admin/login/two-step.";
 
 /** Who is asking in the back-office: the actor, and the staff account behind it (null for the built-in owner). */

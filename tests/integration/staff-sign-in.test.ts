@@ -457,7 +457,7 @@ describe("staff sessions", () => {
     expect(sessions.find((s) => s.current)?.device).toBe("Firefox on Windows");
     expect(textOf(page)).not.toContain((await sessionOf(here)).id);
 
-    const answer = await call(accountRoute.action, formPost("/admin/account", { intent: "sign-out-everywhere" }, { Cookie: here }));
+    const answer = await call(accountRoute.action, formPost("/admin/account", { intent: "signout-all" }, { Cookie: here }));
     expect(answer.status).toBe(303);
     expect(answer.headers.get("Location")).toBe("/");
     expect(await visitorOf(here)).toBeNull();
