@@ -57,6 +57,8 @@ async function ownAccount(request: Request, form: FormData, fields: string[] = [
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // The guard before the form is read: a stranger's post is refused whatever it holds.
+  await requireStaff(request, permissions.action);
   return pageAction(request, {
     intents: {
       password: async (form) => {

@@ -8,27 +8,38 @@ import { data, redirect } from "@remix-run/node";
 import { Link, useActionData } from "@remix-run/react";
 import { AdminAccessHeading, StaffCodeForm } from "~/components/AdminAccess";
 import { completeStaffSignIn, pendingStaffStep } from "~/web/sign-in.server";
+import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";
 import { AppError, isAppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
+import { getSession } from "~/lib/session.server";
 import { findStaff } from "~/models/staff/staff.server";
 import { verifyStaffCode } from "~/models/staff/two-step.server";
 import { STAFF_STEP_EXPIRED } from "~/utils/admin-access";
 
 export const meta: MetaFunction = () => [{ title: "Sign-in code | Admin Access | Sagwan Living" }, { name: "robots", content: "noindex" }];
 
-/** Only while a sign-in waits for its code; anyone else starts at the dialog again. */
+/**
+ * Only while a sign-in waits for its code. Staff already signed in go on to /admin; anyone else
+ * to / as from every admin path (a step that ran out: to the dialog, to start again).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const pending = await pendingStaffStep(request);
-  if (!pending || pending.setup) throw redirect("/?admin-access");
-  return data({ ok: true }, { headers: { "Cache-Control": "no-store" } });
+  if (pending && !pending.setup) return data({ ok: true }, { headers: { "Cache-Control": "no-store" } });
+  if (await getStaffVisitor(request)) throw redirect("/admin");
+  throw redirect((await getSession(request)).has("staffPending") ? "/?admin-access" : "/");
+}
+
+/** No sign-in step in this session at all: refused as every admin action is; one that ran out: 401, start again. */
+async function stepRefusal(request: Request): Promise<AppError> {
+  return (await getSession(request)).has("staffPending") ? new AppError(401, STAFF_STEP_EXPIRED) : new AppError(403, ADMIN_FORBIDDEN);
 }
 
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const form = await readForm(request);
     const pending = await pendingStaffStep(request);
-    if (!pending || pending.setup) throw new AppError(401, STAFF_STEP_EXPIRED);
+    if (!pending || pending.setup) throw await stepRefusal(request);
     const staff = await findStaff(pending.staffId);
     if (!staff?.active) throw new AppError(401, STAFF_STEP_EXPIRED);
     const kind = await verifyStaffCode(staff.id, form.get("code"), clientOf(request));

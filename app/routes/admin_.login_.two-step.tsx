@@ -9,7 +9,7 @@ import { data, redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { AdminAccessHeading, RecoveryCodes } from "~/components/AdminAccess";
 import { completeStaffSignIn, pendingStaffStep, revokeAdmin } from "~/web/sign-in.server";
-import { getStaffVisitor } from "~/web/staff.server";
+import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";
 import { AppError, isAppError } from "~/lib/errors.server";
 import { readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
@@ -18,7 +18,6 @@ import { commitSession, getSession, rotateSession } from "~/lib/session.server";
 import type { Staff } from "~/models/staff/staff.server";
 import { actorOf, findStaff, twoStepRequiredFor } from "~/models/staff/staff.server";
 import { confirmTwoStep, newTotpSecret, totpQrSvg, totpUri } from "~/models/staff/two-step.server";
-import { STAFF_STEP_EXPIRED } from "~/utils/admin-access";
 
 export const meta: MetaFunction = () => [
   { title: "Two-step sign-in | Admin Access | Sagwan Living" },
@@ -42,7 +41,10 @@ async function setupSubject(request: Request): Promise<{ staff: Staff; pending: 
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const subject = await setupSubject(request);
-  if (!subject) throw redirect((await getStaffVisitor(request))?.staff ? "/admin/account" : "/?admin-access");
+  if (!subject) {
+    const visitor = await getStaffVisitor(request);
+    throw redirect(visitor?.staff ? "/admin/account" : visitor ? "/admin" : "/");
+  }
   const session = await getSession(request);
   const headers = new Headers(NO_STORE);
   let secret = session.get("staffSetupSecret");
@@ -67,11 +69,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   try {
     const form = await readForm(request);
+    const subject = await setupSubject(request);
+    // Nobody setting up two-step here: refused as every admin action is.
+    if (!subject) throw new AppError(403, ADMIN_FORBIDDEN);
     if (form.get("intent") === "signout") {
       return redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } });
     }
-    const subject = await setupSubject(request);
-    if (!subject) throw new AppError(401, STAFF_STEP_EXPIRED);
     const session = await getSession(request);
     const secret = session.get("staffSetupSecret");
     if (!secret) throw new AppError(400, SETUP_EXPIRED);

@@ -20,7 +20,14 @@ import * as codeRoute from "~/routes/admin_.login_.code";
 import * as setupRoute from "~/routes/admin_.login_.two-step";
 import * as accountRoute from "~/routes/admin.account";
 import { grantAdmin } from "~/web/sign-in.server";
-import { getStaffVisitor, requireStaff, STAFF_ABSOLUTE_MS, STAFF_IDLE_MS, TWO_STEP_SETUP_NEEDED } from "~/web/staff.server";
+import {
+  ADMIN_FORBIDDEN,
+  getStaffVisitor,
+  requireStaff,
+  STAFF_ABSOLUTE_MS,
+  STAFF_IDLE_MS,
+  TWO_STEP_SETUP_NEEDED,
+} from "~/web/staff.server";
 import { ADMIN_PASSWORD_LOGIN_OFF, STAFF_STEP_EXPIRED } from "~/utils/admin-access";
 import { createStaff, staffCookie } from "../support/staff";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
@@ -216,12 +223,14 @@ describe("the code step", () => {
     expect(raced.map((x) => x.status).sort()).toEqual([303, 400]);
   });
 
-  it("without a pending step, or after its five minutes: 401, start again", async () => {
+  it("without a pending step: 403; after its five minutes: 401, start again", async () => {
     const secret = newTotpSecret();
     const staff = await createStaff("manager", { totpSecret: secret });
+    // No step at all (a stranger): refused as every admin action is.
     const none = await sendCode("", await totpCode(secret, timeStep()));
-    expect(none.status).toBe(401);
-    expect(asRecord(none.body).message).toBe(STAFF_STEP_EXPIRED);
+    expect(none.status).toBe(403);
+    expect(asRecord(none.body).message).toBe(ADMIN_FORBIDDEN);
+    expect((await call(codeRoute.loader, getRequest("/admin/login/code"))).headers.get("Location")).toBe("/");
     const cookie = await passwordStep(staff);
     const { id, data } = await sessionOf(cookie);
     const stale = { ...data, staffPending: { ...data.staffPending!, until: new Date(Date.now() - 1000).toISOString() } };
