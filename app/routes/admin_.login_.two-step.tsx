@@ -10,8 +10,8 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { AdminAccessHeading, RecoveryCodes } from "~/components/AdminAccess";
 import { completeStaffSignIn, pendingStaffStep, revokeAdmin } from "~/web/sign-in.server";
 import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";
-import { AppError, isAppError } from "~/lib/errors.server";
-import { readForm } from "~/lib/http.server";
+import { AppError } from "~/lib/errors.server";
+import { pageAction } from "~/lib/form.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { StaffPending } from "~/lib/session.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
@@ -26,6 +26,7 @@ export const meta: MetaFunction = () => [
 
 const NO_STORE = { "Cache-Control": "no-store" };
 const SETUP_EXPIRED = "This setup has expired. Please scan the new QR code and enter its code.";
+const NOTHING_TO_SET_UP = "Two-step sign-in belongs to a staff account: sign in with your own email to set it up.";
 
 /** Whose setup this is: a pending sign-in's account that must set it up, or the signed-in staff member. */
 async function setupSubject(request: Request): Promise<{ staff: Staff; pending: StaffPending | null } | null> {
@@ -67,42 +68,41 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  try {
-    const form = await readForm(request);
-    const subject = await setupSubject(request);
-    // Nobody setting up two-step here: refused as every admin action is.
-    if (!subject) throw new AppError(403, ADMIN_FORBIDDEN);
-    if (form.get("intent") === "signout") {
-      return redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } });
-    }
-    const session = await getSession(request);
-    const secret = session.get("staffSetupSecret");
-    if (!secret) throw new AppError(400, SETUP_EXPIRED);
-    const { staff, pending } = subject;
-    const recoveryCodes = await confirmTwoStep(staff.id, secret, form.get("code"), clientOf(request), actorOf(staff));
-    let cookie: string;
-    if (pending) {
-      cookie = await completeStaffSignIn(request, staff, { passwordTag: pending.passwordTag }, "password, two-step sign-in set up");
-    } else {
-      // A change of what the session proves: a fresh id.
-      const fresh = await rotateSession(session);
-      fresh.unset("staffSetupSecret");
-      cookie = await commitSession(fresh, request);
-    }
-    return data({ recoveryCodes }, { headers: { ...NO_STORE, "Set-Cookie": cookie } });
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    return data({ message: error.message }, { status: error.status, headers: error.headers });
-  }
+  const subject = await setupSubject(request);
+  // Nobody here to set up two-step, nor any staff sign-in: refused as every admin action is.
+  if (!subject && !(await getStaffVisitor(request))) throw data({ message: ADMIN_FORBIDDEN }, { status: 403 });
+  return pageAction(request, {
+    intents: {
+      confirm: async (form) => {
+        if (!subject) throw new AppError(400, NOTHING_TO_SET_UP);
+        const session = await getSession(request);
+        const secret = session.get("staffSetupSecret");
+        if (!secret) throw new AppError(400, SETUP_EXPIRED);
+        const { staff, pending } = subject;
+        const recoveryCodes = await confirmTwoStep(staff.id, secret, form.get("code"), clientOf(request), actorOf(staff));
+        let cookie: string;
+        if (pending) {
+          cookie = await completeStaffSignIn(request, staff, { passwordTag: pending.passwordTag }, "password, two-step sign-in set up");
+        } else {
+          // A change of what the session proves: a fresh id.
+          const fresh = await rotateSession(session);
+          fresh.unset("staffSetupSecret");
+          cookie = await commitSession(fresh, request);
+        }
+        return data({ ok: true as const, recoveryCodes }, { headers: { ...NO_STORE, "Set-Cookie": cookie } });
+      },
+      signout: async () => redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } }),
+    },
+  });
 }
 
 export default function TwoStepSetup() {
   const { email, secret, qr, required, signingIn } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const error = answer && "message" in answer ? answer.message : undefined;
+  const error = answer && answer.ok === false ? (answer.fieldErrors.code ?? answer.formError) : undefined;
 
-  if (answer && "recoveryCodes" in answer) {
+  if (answer?.ok) {
     return (
       <section className="container-page flex justify-center py-12">
         <div className="card w-full max-w-lg p-6">
