@@ -28,6 +28,7 @@ import { storefront } from "~/models/catalogue/storefront.server";
 import { wishlistCount } from "~/models/wishlist.server";
 import { useLogoClicks } from "~/hooks/useLogoClicks";
 import { adminConfigured } from "~/web/admin.server";
+import { env } from "~/lib/env.server";
 import { currentCartId, currentWishlistId, getUser } from "~/web/visitor.server";
 import { sitemapOrigin } from "~/lib/sitemap.server";
 import { readToasts } from "~/lib/toast.server";
@@ -71,7 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       year: new Date().getFullYear(),
       // The absolute origin canonical links and Open Graph tags name (utils/seo).
       siteUrl: sitemapOrigin(request).origin,
-      adminConfigured: adminConfigured(),
+      // Whether the built-in owner may sign in with ADMIN_PASSWORD alone (the dialog says so).
+      adminConfigured: adminConfigured() && env.ADMIN_PASSWORD_LOGIN,
     },
     { headers: headers ?? undefined },
   );
@@ -176,7 +178,7 @@ function Shell({ children }: { children: ReactNode }) {
       <Header cartCount={cartCount} wishlistCount={root?.wishlistCount ?? 0} user={root?.user ?? null} onLogoClick={admin.onLogoClick} />
       {admin.open || askedWithoutScript ? (
         <Suspense fallback={null}>
-          <AdminAccessDialog configured={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
+          <AdminAccessDialog builtinOwner={root?.adminConfigured ?? false} onClose={admin.open ? admin.close : undefined} />
         </Suspense>
       ) : null}
       <main id="main" className="flex-1 pt-16 print:pt-0">

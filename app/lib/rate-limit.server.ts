@@ -109,6 +109,21 @@ export const LIMITS = {
   staffPasswordReset: { name: "staff-password-reset", max: 3, perAddress: 20, windowMs: HOUR },
   /** passwords set through a staff invitation or reset link, per link and per address (as resetSubmit) */
   staffLinkSubmit: { name: "staff-link-submit", max: 10, perAddress: 30, windowMs: QUARTER },
+  /**
+   * staff sign-in: wrong passwords per account (its email) and per address, as the customers'
+   * login (only failures count; a right password starts the account's count again)
+   */
+  staffLogin: { name: "staff-login", max: 10, perAddress: 100, windowMs: QUARTER },
+  /**
+   * staff two-step codes (a 6-digit code or a recovery code) per account and per address: wrong
+   * ones only; with at most three time steps accepted at once, 10 tries a quarter hour leave a
+   * guesser about 3 chances in 100,000
+   */
+  staffCode: { name: "staff-code", max: 10, perAddress: 60, windowMs: QUARTER },
+  /** the same over a day, so a patient guesser cannot keep trying at the quarter hour's pace */
+  staffCodeDay: { name: "staff-code-day", max: 30, perAddress: 300, windowMs: DAY },
+  /** per staff account: wrong current passwords when changing the password on /admin/account */
+  staffPassword: { name: "staff-password", max: 5, windowMs: QUARTER },
 } satisfies Record<string, Limit>;
 
 /**
@@ -136,6 +151,8 @@ export const SHOP_WIDE: Record<string, Limit & { always?: boolean }> = {
   "admin-login": { name: "admin-login-all", max: 200, windowMs: QUARTER, always: true },
   "staff-password-reset": { name: "staff-password-reset-all", max: 100, windowMs: HOUR, always: true },
   "staff-link-submit": { name: "staff-link-submit-all", max: 300, windowMs: QUARTER },
+  "staff-login": { name: "staff-login-all", max: 1000, windowMs: QUARTER },
+  "staff-code": { name: "staff-code-all", max: 1000, windowMs: QUARTER },
 };
 for (const [name, max] of Object.entries(env.RATE_LIMIT_CEILINGS)) {
   const ceiling = SHOP_WIDE[name];

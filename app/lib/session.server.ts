@@ -25,6 +25,15 @@ export const SESSION_ABSOLUTE_MS = 90 * 24 * 60 * 60 * 1000;
 export const FIRST_VISIT_MS = 24 * 60 * 60 * 1000;
 const TOUCH_EVERY_MS = 60 * 60 * 1000;
 
+/** The step between a staff member's right password and their code: who, until when, and whether two-step must be set up first. */
+export interface StaffPending {
+  staffId: number;
+  until: string;
+  setup: boolean;
+  /** a digest of the password hash the sign-in was checked against (the sign-in fails if it changed) */
+  passwordTag: string;
+}
+
 export interface SessionData {
   cartId?: string;
   wishlistId?: string;
@@ -37,6 +46,12 @@ export interface SessionData {
   /** the staff member signed in (docs/decisions/0033), and when: staff sessions end sooner (web/staff.server) */
   staffId?: number;
   staffSignedInAt?: string;
+  /** what the staff member's sessions list shows of this sign-in: the browser and the address it came from */
+  staffDevice?: { userAgent: string; ip: string | null };
+  /** a right staff password waiting for its code (web/sign-in.server's beginStaffCodeStep): never the password */
+  staffPending?: StaffPending;
+  /** the two-step secret being set up, until its first code confirms it (shown only on the setup page) */
+  staffSetupSecret?: string;
   /** what the sign-up form held, so the OTP step (and 'Change details') can show it */
   pendingSignup?: { attemptId: string; name: string; email: string; mobile: string | null };
 }

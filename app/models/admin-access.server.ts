@@ -5,19 +5,22 @@ import { adminPassword, isAdminPassword } from "~/lib/admin-password.server";
 import { AppError } from "~/lib/errors.server";
 import type { Client } from "~/lib/rate-limit.server";
 import { forgiveTry, LIMITS, rateLimitClient, SHOP_WIDE } from "~/lib/rate-limit.server";
-import { INVALID_PASSWORD, NOT_CONFIGURED_MESSAGE } from "~/utils/admin-access";
+import { env } from "~/lib/env.server";
+import { ADMIN_PASSWORD_LOGIN_OFF, INVALID_PASSWORD, NOT_CONFIGURED_MESSAGE } from "~/utils/admin-access";
 
 /** Longer than any password anyone types: not even hashed. */
 const MAX_PASSWORD_LENGTH = 1000;
 
 /**
- * Check an Admin Access password: 403 when admin access is off on this server, 429 while the
+ * Check an Admin Access password (the built-in owner's sign-in): 403 when the shop turned it off
+ * (ADMIN_PASSWORD_LOGIN=off) or it is not configured on this server, 429 while the
  * client (or the shop as a whole) has used up its tries, 401 for a wrong or missing password.
  * Only wrong passwords count toward the limit: every try is counted before the password is
  * compared (so parallel guesses cannot all slip past a count read first) and the right one is
  * given back. The right one is refused too while the limit holds.
  */
 export async function checkAdminPassword(password: unknown, client: Client): Promise<void> {
+  if (!env.ADMIN_PASSWORD_LOGIN) throw new AppError(403, ADMIN_PASSWORD_LOGIN_OFF);
   if (adminPassword() === null) throw new AppError(403, NOT_CONFIGURED_MESSAGE);
   // An address of its own is held to its ten; clients of unknown address (no trusted proxy)
   // are told apart by nothing, so together they get the shop-wide figure.

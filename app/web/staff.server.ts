@@ -12,9 +12,10 @@ import { env } from "~/lib/env.server";
 import type { ShopSession } from "~/lib/session.server";
 import { getSession, lastSeenBefore } from "~/lib/session.server";
 import type { Actor, Staff } from "~/models/staff/staff.server";
-import { actorOf, BUILTIN_OWNER, findStaff } from "~/models/staff/staff.server";
+import { actorOf, BUILTIN_OWNER, findStaff, twoStepRequiredFor } from "~/models/staff/staff.server";
 import type { Permission } from "~/utils/staff-permissions";
 import { can, PERMISSION_REFUSED } from "~/utils/staff-permissions";
+import { TWO_STEP_SETUP_PATH } from "~/utils/admin-access";
 
 /** A staff sign-in ends after this long without a visit … */
 export const STAFF_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -22,6 +23,7 @@ export const STAFF_IDLE_MS = 12 * 60 * 60 * 1000;
 export const STAFF_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export const ADMIN_FORBIDDEN = "Admin access required";
+export const TWO_STEP_SETUP_NEEDED = "Set up two-step sign-in before using the admin area: open /admin/login/two-step.";
 
 /** Who is asking in the back-office: the actor, and the staff account behind it (null for the built-in owner). */
 export interface StaffVisitor {
@@ -75,14 +77,25 @@ export async function staffCan(request: Request, permission: Permission): Promis
 /**
  * The one staff guard. Nobody signed in: a page view (GET/HEAD) is sent to / and anything else
  * (and every admin API call, `api: true`) answers 403 'Admin access required'. Signed in without
- * `permission`: 403 with a message saying so, for pages and the API alike. Both are thrown as
+ * `permission`: 403 with a message saying so, for pages and the API alike. A staff member who must
+ * sign in with a code but has not set it up (required after they signed in) is sent to set it up
+ * (a page view) or refused 403 (anything else). All are thrown as
  * Responses, so no form handler can turn them into a re-rendered page and nothing is written.
  */
-export async function requireStaff(request: Request, permission: Permission | null, options: { api?: boolean } = {}): Promise<StaffVisitor> {
+export async function requireStaff(
+  request: Request,
+  permission: Permission | null,
+  options: { api?: boolean } = {},
+): Promise<StaffVisitor> {
   const visitor = await getStaffVisitor(request);
   if (!visitor) {
     if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect("/");
     throw jsonResponse({ message: ADMIN_FORBIDDEN }, { status: 403 });
+  }
+  if (visitor.staff && !visitor.staff.twoStepEnabled && (await twoStepRequiredFor(visitor.staff))) {
+    // Two-step sign-in was required of this account after it signed in: set it up first.
+    if (!options.api && ["GET", "HEAD"].includes(request.method.toUpperCase())) throw redirect(TWO_STEP_SETUP_PATH);
+    throw jsonResponse({ message: TWO_STEP_SETUP_NEEDED }, { status: 403 });
   }
   if (permission !== null && !can(visitor.actor.role, permission)) {
     throw jsonResponse({ message: PERMISSION_REFUSED, permission }, { status: 403 });

@@ -21,17 +21,18 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { queueMail } from "~/lib/outbox.server";
 import { signWebhook } from "~/lib/payments.server";
-import { DEV_ADMIN_PASSWORD } from "~/lib/admin-password.server";
+import { newTotpSecret, timeStep, totpCode } from "~/models/staff/two-step.server";
+import * as twoStepPage from "~/routes/admin_.login_.two-step";
 import { CSV_COLUMNS } from "~/utils/product-csv";
 import { grantAdmin } from "~/web/sign-in.server";
 import { createTestItem } from "../support/items";
+import { createStaff, staffCookie } from "../support/staff";
 import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
 import type { Answer, RouteFn } from "../support/route-calls";
 import { asRecord, call, cookieJar } from "../support/route-calls";
 import type { Customer } from "../support/orders";
 import { addToCart, cartOf, checkoutFields, newCustomer, PASSWORD, SHIPPING, uniqueEmail } from "../support/orders";
-import { createStaff } from "../support/staff";
 
 const ROOT = path.resolve(__dirname, "../..");
 const APP = path.join(ROOT, "app");
@@ -651,7 +652,45 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     await askNewEmail(who);
     return { auth: who.cookie };
   },
-  "`POST /admin/login`": async () => ({ values: { password: DEV_ADMIN_PASSWORD, respond: "inline" } }),
+  "`POST /admin/login`": async () => {
+    const member = await createStaff("support");
+    return { values: { email: member.email, password: member.password, respond: "inline" } };
+  },
+  "`POST /admin/login/code`": async () => {
+    const secret = newTotpSecret();
+    const member = await createStaff("manager", { totpSecret: secret });
+    const pending = await send("POST", "/admin/login", { email: member.email, password: member.password });
+    return {
+      auth: { Cookie: cookieJar(expectSuccess(pending, "the password step")) },
+      values: { code: await totpCode(secret, timeStep()) },
+    };
+  },
+  "`POST /admin/login/two-step` `intent=confirm`": async () => {
+    const member = await createStaff("manager");
+    const pending = await send("POST", "/admin/login", { email: member.email, password: member.password });
+    let cookie = cookieJar(expectSuccess(pending, "the password step"));
+    const page = await call(twoStepPage.loader, getRequest("/admin/login/two-step", { Cookie: cookie }));
+    cookie = cookieJar(page, cookie);
+    const { secret } = asRecord(page.body) as { secret: string };
+    return { auth: { Cookie: cookie }, values: { code: await totpCode(secret, timeStep()) } };
+  },
+  "`POST /admin/login/two-step` `intent=signout`": async () => ({ auth: { Cookie: await staffCookie(await createStaff("support")) } }),
+  "`POST /admin/account` `intent=password`": async () => {
+    const member = await createStaff("support");
+    return {
+      auth: { Cookie: await staffCookie(member) },
+      values: { currentPassword: member.password, newPassword: "fresh-staff-secret", confirmPassword: "fresh-staff-secret" },
+    };
+  },
+  "`POST /admin/account` `intent=recovery-codes`": async () => {
+    const member = await createStaff("support", { totpSecret: newTotpSecret() });
+    return { auth: { Cookie: await staffCookie(member) }, values: { currentPassword: member.password } };
+  },
+  "`POST /admin/account` `intent=two-step-off`": async () => {
+    const member = await createStaff("support", { totpSecret: newTotpSecret() });
+    return { auth: { Cookie: await staffCookie(member) }, values: { currentPassword: member.password } };
+  },
+  "`POST /admin/account` `intent=signout-all`": async () => ({ auth: { Cookie: await staffCookie(await createStaff("fulfilment")) } }),
   // Staff pages
   "`POST /admin/logout`": async () => ({ auth: { Cookie: mergeCookies([await grantAdmin(getRequest("/"))]) } }),
   "`POST /admin/categories` `intent=create`": async () => ({ values: categoryFields() }),
