@@ -122,11 +122,23 @@ const SMALL_BUTTON = "btn-secondary whitespace-nowrap px-3 py-1.5 text-sm";
 function StatusBadge({ row, now }: { row: StaffListRow; now: string }) {
   if (!row.active) return <span className="rounded-full bg-stone-200 px-2 py-0.5 text-xs font-semibold text-stone-800">Disabled</span>;
   if (row.invitation === "pending") {
-    const until = row.invitationExpiresAt && row.invitationExpiresAt > now ? ` until ${formatDateTime(row.invitationExpiresAt)}` : "";
-    return <span className="rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800">Invitation pending{until}</span>;
+    return (
+      <>
+        <span className="whitespace-nowrap rounded-full bg-blue-100 px-2 py-0.5 text-xs font-semibold text-blue-800">
+          Invitation pending
+        </span>
+        {row.invitationExpiresAt && row.invitationExpiresAt > now ? (
+          <span className="mt-1 block text-xs text-stone-600">until {formatDateTime(row.invitationExpiresAt)}</span>
+        ) : null}
+      </>
+    );
   }
   if (row.invitation === "expired")
-    return <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">Invitation expired</span>;
+    return (
+      <span className="whitespace-nowrap rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900">
+        Invitation expired
+      </span>
+    );
   return <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800">Active</span>;
 }
 
@@ -146,7 +158,7 @@ function RoleForm({ row }: { row: StaffListRow }) {
       <label htmlFor={id} className="sr-only">
         Role of {row.name}
       </label>
-      <select id={id} name="role" defaultValue={row.role} className="field-input py-1.5 text-sm">
+      <select id={id} name="role" defaultValue={row.role} className="field-input w-auto min-w-[8.5rem] py-1.5 text-sm">
         {ROLES.map((r) => (
           <option key={r} value={r}>
             {ROLE_LABELS[r]}
@@ -343,7 +355,8 @@ export default function AdminStaff() {
   return (
     <div className="space-y-5">
       {rowIntent ? <FormBanner message={rowError} /> : null}
-      <InviteForm />
+      {/* Made afresh once an invitation adds a row, so a sent form starts empty again. */}
+      <InviteForm key={rows.length} />
       <AdminTable label="Staff" head={["Status", "Name", "Role", "Two-step sign-in", "Last sign-in", "Actions"]}>
         {rows.length === 0 ? (
           <EmptyRow colSpan={6}>No staff accounts yet: invite the first one above.</EmptyRow>
