@@ -1,11 +1,12 @@
 // The audit trail in the browser, with and without JavaScript: the owner makes changes in the
 // back-office, filters /admin/audit by object and day with its plain GET form, sees the rows (and
-// pages of them), follows a row to the object it names, and downloads the same rows as CSV; axe
-// finds nothing to fix on the page. Each test names its rows uniquely (tests run in parallel on one
-// database).
+// pages of them), follows a row to the object it names, and downloads the same rows as CSV; an
+// order's page shows its own history; axe finds nothing to fix on the audit page. Each test names
+// its rows uniquely (tests run in parallel on one database).
 import AxeBuilder from "@axe-core/playwright";
 import { adminDialog, expectSection, loginAsAdmin, postAdminForm, uniqueTag } from "../support/e2e/admin";
 import { expect, test } from "../support/e2e/fixtures";
+import { addToCart, gujaratAddress, newCustomer, placeCodOrder, PRODUCTS } from "../support/e2e/orders";
 
 /** Today in India, as a date input holds it. */
 const indianToday = () => new Date(Date.now() + 330 * 60 * 1000).toISOString().slice(0, 10);
@@ -83,6 +84,25 @@ test.describe("Audit trail", () => {
     await expect(
       page.getByRole("form", { name: "Filter the audit trail" }).getByRole("textbox", { name: "Object ID", exact: true }),
     ).toHaveValue("");
+  });
+
+  test("an order's page shows its own history: who changed the status, and when", async ({ page }, testInfo) => {
+    test.slow(); // a checkout, then a status change
+    const account = await newCustomer(page, testInfo, "audit-history");
+    await addToCart(page, PRODUCTS.officeChair, 1);
+    const orderId = await placeCodOrder(page, gujaratAddress(account));
+
+    await loginAsAdmin(page, testInfo);
+    await page.goto(`/admin/orders/${orderId}`);
+    const history = page.getByRole("region", { name: "History" });
+    await expect(history).toContainText("No changes made in the back-office yet.");
+    await page.getByRole("combobox", { name: "New status" }).selectOption({ label: "Shipped" });
+    await page.getByRole("button", { name: "Update Status" }).click();
+    await expect(page.getByRole("main").getByTestId("status-badge").first()).toHaveText("Shipped");
+    const entry = history.getByTestId("order-history-entry");
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText(`Order #${orderId}: processing → shipped`);
+    await expect(entry.locator("time")).toHaveText(/^\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{1,2}:\d{2} (am|pm)$/);
   });
 
   test("the audit page has no WCAG 2 A/AA violations", async ({ page, javaScriptEnabled }, testInfo) => {
