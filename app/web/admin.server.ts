@@ -63,7 +63,7 @@ export function adminForm(
     const form = await readForm(request, limit);
     const intent = form.get("intent");
     if (typeof intent === "string" && Object.hasOwn(permission, intent)) {
-      await guardStaff(request, permission[intent]!);
+      await guardStaff(request, permission[intent] ?? null);
     } else {
       const needed = Object.values(permission);
       const some = needed.find((p) => p === null || can(actor.role, p));
