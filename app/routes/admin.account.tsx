@@ -11,7 +11,7 @@ import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { pageAction } from "~/lib/form.server";
 import { AppError } from "~/lib/errors.server";
-import { parseWith, refuseUnknownFields } from "~/lib/http.server";
+import { assertSameOrigin, parseWith, readForm, refuseUnknownFields } from "~/lib/http.server";
 import { commitSession, destroySession, getSession, rotateSession } from "~/lib/session.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import { changeStaffPassword, checkStaffPassword } from "~/models/staff/sign-in.server";
@@ -57,50 +57,59 @@ async function ownAccount(request: Request, form: FormData, fields: string[] = [
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  // The guard before the form is read: a stranger's post is refused whatever it holds.
-  await requireStaff(request, permissions.action);
-  return pageAction(request, {
-    intents: {
-      password: async (form) => {
-        const { staff } = await ownAccount(request, form, ["currentPassword", "newPassword", "confirmPassword"]);
-        const input = parseWith(ChangePasswordSchema, {
-          currentPassword: form.get("currentPassword"),
-          newPassword: form.get("newPassword"),
-          confirmPassword: form.get("confirmPassword"),
-        });
-        const session = await getSession(request);
-        await changeStaffPassword(staff.id, input, session.id || undefined);
-        // A new session id after the change; every other session of the account has ended.
-        const fresh = await rotateSession(session);
-        const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
-        return redirectWithToast(
-          request,
-          "/admin/account",
-          { type: "success", title: "Password changed. Your other sessions were signed out." },
-          { headers },
-        );
-      },
-      "recovery-codes": async (form) => {
-        const { staff } = await ownAccount(request, form, ["currentPassword"]);
-        await checkStaffPassword(staff.id, form.get("currentPassword"));
-        return { ok: true as const, recoveryCodes: await renewRecoveryCodes(staff.id) };
-      },
-      "two-step-off": async (form) => {
-        const { staff, actor } = await ownAccount(request, form, ["currentPassword"]);
-        if (await twoStepRequiredFor(staff))
-          throw new AppError(400, "Two-step sign-in is required for your account and cannot be turned off.");
-        await checkStaffPassword(staff.id, form.get("currentPassword"));
-        await turnOffTwoStep(staff.id, actor);
-        return redirectWithToast(request, "/admin/account", { type: "success", title: "Two-step sign-in is off" });
-      },
-      "signout-all": async (form) => {
-        const { staff } = await ownAccount(request, form);
-        await signOutEverywhere(staff.id);
-        const session = await getSession(request);
-        return redirect("/", { status: 303, headers: { "Set-Cookie": await destroySession(session, request) } });
+  return pageAction(
+    request,
+    {
+      intents: {
+        password: async (form) => {
+          const { staff } = await ownAccount(request, form, ["currentPassword", "newPassword", "confirmPassword"]);
+          const input = parseWith(ChangePasswordSchema, {
+            currentPassword: form.get("currentPassword"),
+            newPassword: form.get("newPassword"),
+            confirmPassword: form.get("confirmPassword"),
+          });
+          const session = await getSession(request);
+          await changeStaffPassword(staff.id, input, session.id || undefined);
+          // A new session id after the change; every other session of the account has ended.
+          const fresh = await rotateSession(session);
+          const headers = new Headers({ "Set-Cookie": await commitSession(fresh, request) });
+          return redirectWithToast(
+            request,
+            "/admin/account",
+            { type: "success", title: "Password changed. Your other sessions were signed out." },
+            { headers },
+          );
+        },
+        "recovery-codes": async (form) => {
+          const { staff } = await ownAccount(request, form, ["currentPassword"]);
+          await checkStaffPassword(staff.id, form.get("currentPassword"));
+          return { ok: true as const, recoveryCodes: await renewRecoveryCodes(staff.id) };
+        },
+        "two-step-off": async (form) => {
+          const { staff, actor } = await ownAccount(request, form, ["currentPassword"]);
+          if (await twoStepRequiredFor(staff))
+            throw new AppError(400, "Two-step sign-in is required for your account and cannot be turned off.");
+          await checkStaffPassword(staff.id, form.get("currentPassword"));
+          await turnOffTwoStep(staff.id, actor);
+          return redirectWithToast(request, "/admin/account", { type: "success", title: "Two-step sign-in is off" });
+        },
+        "signout-all": async (form) => {
+          const { staff } = await ownAccount(request, form);
+          await signOutEverywhere(staff.id);
+          const session = await getSession(request);
+          return redirect("/", { status: 303, headers: { "Set-Cookie": await destroySession(session, request) } });
+        },
       },
     },
-  });
+    {
+      // The site check and the guard before the form is read: a stranger's post is refused whatever it holds.
+      read: async (req, limit) => {
+        assertSameOrigin(req);
+        await requireStaff(req, permissions.action);
+        return readForm(req, limit);
+      },
+    },
+  );
 }
 
 const dateTime = (iso: string) =>

@@ -12,6 +12,7 @@ import { completeStaffSignIn, pendingStaffStep, revokeAdmin } from "~/web/sign-i
 import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";
 import { AppError } from "~/lib/errors.server";
 import { pageAction } from "~/lib/form.server";
+import { assertSameOrigin, readForm } from "~/lib/http.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import type { StaffPending } from "~/lib/session.server";
 import { commitSession, getSession, rotateSession } from "~/lib/session.server";
@@ -69,31 +70,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const subject = await setupSubject(request);
-  // Nobody here to set up two-step, nor any staff sign-in: refused as every admin action is.
-  if (!subject && !(await getStaffVisitor(request))) throw data({ message: ADMIN_FORBIDDEN }, { status: 403 });
-  return pageAction(request, {
-    intents: {
-      confirm: async (form) => {
-        if (!subject) throw new AppError(400, NOTHING_TO_SET_UP);
-        const session = await getSession(request);
-        const secret = session.get("staffSetupSecret");
-        if (!secret) throw new AppError(400, SETUP_EXPIRED);
-        const { staff, pending } = subject;
-        const recoveryCodes = await confirmTwoStep(staff.id, secret, form.get("code"), clientOf(request), actorOf(staff));
-        let cookie: string;
-        if (pending) {
-          cookie = await completeStaffSignIn(request, staff, { passwordTag: pending.passwordTag }, "password, two-step sign-in set up");
-        } else {
-          // A change of what the session proves: a fresh id.
-          const fresh = await rotateSession(session);
-          fresh.unset("staffSetupSecret");
-          cookie = await commitSession(fresh, request);
-        }
-        return data({ ok: true as const, recoveryCodes }, { headers: { ...NO_STORE, "Set-Cookie": cookie } });
+  return pageAction(
+    request,
+    {
+      intents: {
+        confirm: async (form) => {
+          if (!subject) throw new AppError(400, NOTHING_TO_SET_UP);
+          const session = await getSession(request);
+          const secret = session.get("staffSetupSecret");
+          if (!secret) throw new AppError(400, SETUP_EXPIRED);
+          const { staff, pending } = subject;
+          const recoveryCodes = await confirmTwoStep(staff.id, secret, form.get("code"), clientOf(request), actorOf(staff));
+          let cookie: string;
+          if (pending) {
+            cookie = await completeStaffSignIn(request, staff, { passwordTag: pending.passwordTag }, "password, two-step sign-in set up");
+          } else {
+            // A change of what the session proves: a fresh id.
+            const fresh = await rotateSession(session);
+            fresh.unset("staffSetupSecret");
+            cookie = await commitSession(fresh, request);
+          }
+          return data({ ok: true as const, recoveryCodes }, { headers: { ...NO_STORE, "Set-Cookie": cookie } });
+        },
+        signout: async () => redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } }),
       },
-      signout: async () => redirect("/", { status: 303, headers: { "Set-Cookie": await revokeAdmin(request) } }),
     },
-  });
+    {
+      read: async (req, limit) => {
+        assertSameOrigin(req);
+        // Nobody here to set up two-step, nor any staff sign-in: refused as every admin action is.
+        if (!subject && !(await getStaffVisitor(req))) throw data({ message: ADMIN_FORBIDDEN }, { status: 403 });
+        return readForm(req, limit);
+      },
+    },
+  );
 }
 
 export default function TwoStepSetup() {
