@@ -666,7 +666,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     };
   },
   "`POST /admin/login/two-step` `intent=confirm`": async () => {
-    const member = await createStaff("manager");
+    const member = await createStaff("manager", { totpSecret: null });
     const pending = await send("POST", "/admin/login", { email: member.email, password: member.password });
     let cookie = cookieJar(expectSuccess(pending, "the password step"));
     const page = await call(twoStepPage.loader, getRequest("/admin/login/two-step", { Cookie: cookie }));

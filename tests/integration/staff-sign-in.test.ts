@@ -198,7 +198,7 @@ describe("the code step", () => {
   });
 
   it("a recovery code signs in once; a used one is refused", async () => {
-    const staff = await createStaff("manager");
+    const staff = await createStaff("manager", { totpSecret: null });
     const secret = newTotpSecret();
     const codes = await confirmTwoStep(
       staff.id,
@@ -250,7 +250,7 @@ describe("the code step", () => {
 
 describe("two-step setup", () => {
   it("a code required and none set up: the QR and secret (only there), the first code, ten recovery codes, signed in", async () => {
-    const staff = await createStaff("manager");
+    const staff = await createStaff("manager", { totpSecret: null });
     const answer = await login({ email: staff.email, password: staff.password, respond: "inline" });
     expect(answer.status).toBe(303);
     expect(answer.headers.get("Location")).toBe("/admin/login/two-step");

@@ -4,6 +4,7 @@ import { db, nowIso } from "~/lib/db.server";
 import { hashPassword } from "~/lib/password.server";
 import { commitSession, getSession } from "~/lib/session.server";
 import type { Role } from "~/utils/staff-permissions";
+import { TWO_STEP_ROLES } from "~/utils/staff-permissions";
 import { getRequest, mergeCookies } from "./requests";
 
 let made = 0;
@@ -16,7 +17,14 @@ export interface TestStaff {
   password: string;
 }
 
-/** A new active staff account with a password (two-step off unless `totpSecret` is given). */
+/** A made-up base32 TOTP secret for accounts that must have two-step sign-in set up. */
+export const TEST_TOTP_SECRET = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+/**
+ * A new active staff account with a password. Two-step: as `totpSecret` says; when it is not
+ * given, set up (TEST_TOTP_SECRET) for the roles that must sign in with a code (owner, manager), as
+ * a signed-in account of those roles always has it, and off for the others. `null`: not set up.
+ */
 export async function createStaff(
   role: Role,
   options: { name?: string; email?: string; password?: string; totpSecret?: string | null; twoStepRequired?: boolean } = {},
@@ -33,7 +41,7 @@ export async function createStaff(
       email,
       role,
       passwordHash: await hashPassword(password),
-      totpSecret: options.totpSecret ?? null,
+      totpSecret: options.totpSecret === undefined ? (TWO_STEP_ROLES.includes(role) ? TEST_TOTP_SECRET : null) : options.totpSecret,
       twoStepRequired: options.twoStepRequired ? 1 : 0,
       createdAt: nowIso(),
     })
