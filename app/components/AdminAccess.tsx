@@ -89,6 +89,12 @@ export function AdminAccessForm({ builtinOwner, error: pageError, email }: { bui
       <button type="submit" className="btn-primary w-full" disabled={busy}>
         {busy ? "Checking..." : "Login"}
       </button>
+      {/* Staff accounts only: the built-in owner's password is the shop's ADMIN_PASSWORD. */}
+      <p className="text-center text-sm">
+        <a href="/admin/forgot-password" className="text-wood-700 underline">
+          Forgot your staff password?
+        </a>
+      </p>
     </fetcher.Form>
   );
 }
