@@ -536,6 +536,33 @@ describe("the admin API", () => {
     expect(await snapshot()).toEqual(prior);
   });
 
+  it("a customer signed in beside a staff sign-in without orders.status acts on their own orders as the customer", async () => {
+    // One browser: the customer's sign-in and a support member's (support may not change statuses).
+    const own = await createTestItem("guard-own", { price: 900, stock: 5 });
+    await addToCart(customer, own, 1);
+    const placed = await placeViaApi(customer, checkoutFields());
+    expect(placed.status).toBe(201);
+    const ownOrder = asRecord(placed.body).id as number;
+    const session = await getSession(getRequest("/"));
+    session.set("userId", customer.user.id);
+    session.set("staffId", staffOf.support.id);
+    session.set("staffSignedInAt", new Date().toISOString());
+    const both = { Cookie: mergeCookies([await commitSession(session, getRequest("/"))]) };
+    // A status only the shop may set is still refused: the customer's own rules apply.
+    const shipped = await call(
+      orderStatusApi.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: ownOrder, status: "shipped" }, both),
+    );
+    expect(shipped.status).toBe(403);
+    const cancelled = await call(
+      orderStatusApi.action,
+      jsonRequest("PUT", "/api/orders/changeStatus", { orderId: ownOrder, status: "cancelled" }, both),
+    );
+    expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+    const order = await db.selectFrom("orders").select("status").where("id", "=", ownOrder).executeTakeFirstOrThrow();
+    expect(order.status).toBe("cancelled");
+  });
+
   it("a role with orders.status changes an order through the API, recorded as that staff member", async () => {
     const fulfilment = { Cookie: await staffCookie(staffOf.fulfilment) };
     const changed = await call(
