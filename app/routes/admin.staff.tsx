@@ -24,6 +24,7 @@ import {
   listStaff,
   resendInvitation,
   setTwoStepForAll,
+  resetTwoStep,
   setTwoStepRequired,
 } from "~/models/staff/accounts.server";
 import { twoStepForAll } from "~/models/staff/staff.server";
@@ -101,6 +102,13 @@ export async function action({ request }: ActionFunctionArgs) {
           const on = onOf(form);
           const changed = await setTwoStepRequired(await actor(), idOf(form), on);
           return done(on ? `Two-step sign-in required for ${changed.name}` : `Two-step sign-in no longer required for ${changed.name}`);
+        },
+        "reset-two-step": async (form) => {
+          const changed = await resetTwoStep(await actor(), idOf(form));
+          return done(
+            `Two-step sign-in reset for ${changed.name}`,
+            "Every session of the account has ended; the next sign-in sets it up again.",
+          );
         },
         resend: async (form) => {
           const changed = await resendInvitation(await actor(), idOf(form), publicOrigin());
@@ -243,6 +251,7 @@ function StaffRow({ row, forAll, me, now, error }: { row: StaffListRow; forAll: 
           ) : (
             <RowButton row={row} intent="two-step" on="on" label="Require two-step" />
           )}
+          {row.twoStepEnabled && row.id !== me ? <RowButton row={row} intent="reset-two-step" label="Reset two-step" danger /> : null}
           {row.active && row.invitation !== "accepted" ? <RowButton row={row} intent="resend" label="Send invitation again" /> : null}
         </div>
       </td>

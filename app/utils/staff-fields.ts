@@ -20,4 +20,5 @@ export const STAFF_MESSAGES = {
   inviteExpired: "This invitation has expired. Ask the shop's owner to send you a new one.",
   accountDisabled: "This staff account is disabled. Ask the shop's owner if you need it.",
   resetInvalid: "This password reset link is invalid, used or expired. Please ask for a new one.",
+  resetOwnTwoStep: "You cannot reset your own two-step sign-in here: set it up again from My account, or ask another owner.",
 } as const;

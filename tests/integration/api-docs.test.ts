@@ -780,6 +780,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     return { values: { id } };
   },
   "`POST /admin/staff` `intent=two-step`": async () => ({ values: { id: (await createStaff("fulfilment")).id, on: "on" } }),
+  "`POST /admin/staff` `intent=reset-two-step`": async () => ({ values: { id: (await createStaff("manager")).id } }),
   "`POST /admin/staff` `intent=two-step-all`": async () => ({ values: { on: "off" } }),
   "`POST /admin/invite`": async () => {
     const { email } = await invitedStaff();

@@ -370,6 +370,27 @@ describe("the owner's changes", () => {
     expect(await twoStepForAll()).toBe(false);
   });
 
+  it("resetting a lost two-step: the secret, recovery codes and sessions go, audited; the next sign-in sets it up again; never one's own", async () => {
+    const staff = await signedInStaff("manager");
+    await db
+      .insertInto("staffRecoveryCodes")
+      .values({ staffId: staff.id, codeHash: "x".repeat(64), usedAt: null })
+      .execute();
+    expect((await findStaff(staff.id))?.twoStepEnabled).toBe(true);
+    expect((await postStaff({ intent: "reset-two-step", id: String(staff.id) })).status).toBe(302);
+    expect((await findStaff(staff.id))?.twoStepEnabled).toBe(false);
+    expect(await db.selectFrom("staffRecoveryCodes").select("id").where("staffId", "=", staff.id).execute()).toEqual([]);
+    expect(await signedIn(staff.cookie)).toBe(false);
+    const audit = (await auditOf(staff.id)).at(-1)!;
+    expect(audit.staffId).toBe(owner.id);
+    expect(JSON.parse(audit.details!)).toEqual({ twoStepEnabled: [true, false] });
+    // An owner cannot reset their own from here: refused, nothing written.
+    const own = await postStaff({ intent: "reset-two-step", id: String(owner.id) });
+    expect(own.status).toBe(403);
+    expect(formError(own)).toBe(STAFF_MESSAGES.resetOwnTwoStep);
+    expect((await findStaff(owner.id))?.twoStepEnabled).toBe(true);
+  });
+
   it("a bad role, id or switch is refused with a clear message", async () => {
     const staff = await createStaff("support");
     const badRole = await postStaff({ intent: "role", id: String(staff.id), role: "admin" });

@@ -374,6 +374,32 @@ export async function setTwoStepRequired(actor: Actor, staffId: number, on: bool
   });
 }
 
+/**
+ * For a staff member who lost their phone and recovery codes: their two-step sign-in is undone
+ * (the secret, the last step and the recovery codes go) and every session of the account ends, in
+ * one transaction. Where the role or the shop asks for a code, their next sign-in sets it up again.
+ * An owner cannot reset their own (they still have it, or another owner does it for them).
+ */
+export async function resetTwoStep(actor: Actor, staffId: number, db: Db = defaultDb): Promise<Staff> {
+  if (actor.staffId === staffId) throw new AppError(403, STAFF_MESSAGES.resetOwnTwoStep);
+  return db.transaction().execute(async (trx) => {
+    const before = await lockedStaff(trx, staffId);
+    if (before.totpSecret === null) return toStaff(before);
+    await trx.updateTable("staff").set({ totpSecret: null, totpLastStep: null }).where("id", "=", staffId).execute();
+    await trx.deleteFrom("staffRecoveryCodes").where("staffId", "=", staffId).execute();
+    await trx.deleteFrom("sessions").where("staffId", "=", staffId).execute();
+    await recordAudit(trx, {
+      action: "update",
+      entity: "staff",
+      entityId: staffId,
+      summary: `${who(before)}: two-step sign-in reset; every session of the account ended`,
+      actor,
+      details: { twoStepEnabled: [true, false] },
+    });
+    return toStaff({ ...before, totpSecret: null });
+  });
+}
+
 /** The shop-wide switch: every staff member must sign in with a code. */
 export async function setTwoStepForAll(actor: Actor, on: boolean, db: Db = defaultDb): Promise<void> {
   await db.transaction().execute(async (trx) => {
