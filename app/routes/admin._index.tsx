@@ -23,6 +23,7 @@ import { parseDashboardQuery } from "~/utils/dashboard";
 import { formatDateTime, formatShortDate } from "~/utils/dates";
 import { formatCount, formatPrice } from "~/utils/money";
 import { ORDER_STATUSES, statusLabel } from "~/utils/order-status";
+import { auditActionLabel } from "~/utils/audit-format";
 
 export const handle = { section: "Dashboard" };
 
@@ -195,7 +196,7 @@ export default function Dashboard() {
                 <time dateTime={entry.createdAt} className="shrink-0 text-stone-600 sm:w-44">
                   {formatDateTime(entry.createdAt)}
                 </time>
-                <span className="w-20 shrink-0 font-medium capitalize">{entry.action}</span>
+                <span className="shrink-0 font-medium sm:w-32">{auditActionLabel(entry.action)}</span>
                 <span>
                   {entry.summary}
                   {entry.actor ? <span className="text-stone-600"> · {entry.actor}</span> : null}

@@ -96,7 +96,7 @@ const LISTS = [
 const NAV_ITEM = "flex min-h-11 items-center gap-3 rounded-lg px-3 text-sm font-medium transition-colors";
 const SIDEBAR = [
   "border-b border-sand-200 bg-white",
-  "lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-64 lg:flex-col lg:border-b-0 lg:border-r",
+  "lg:fixed lg:inset-y-0 lg:left-0 lg:flex lg:w-72 lg:flex-col lg:border-b-0 lg:border-r",
 ].join(" ");
 const TOP_BAR = [
   "sticky top-0 z-30 flex h-16 items-center justify-between gap-3",
@@ -110,7 +110,7 @@ function Sidebar({ staff }: { staff: FrameStaff | null }) {
     <aside className={SIDEBAR}>
       <div className="flex h-16 items-center justify-between gap-3 px-4 lg:px-5">
         <Logo />
-        <span className="rounded-full bg-wood-50 px-2 py-0.5 text-xs font-semibold text-wood-700">Admin</span>
+        <span className="shrink-0 rounded-full bg-wood-50 px-2 py-0.5 text-xs font-semibold text-wood-700">Admin</span>
       </div>
       <nav aria-label="Admin" className="overflow-x-auto px-3 pb-3 lg:flex-1 lg:pb-0">
         <ul className="flex gap-1 lg:flex-col">
@@ -164,7 +164,7 @@ function Frame({ children }: { children: React.ReactNode }) {
   return (
     <div className="min-h-screen bg-sand-50">
       <Sidebar staff={staff} />
-      <div className="lg:pl-64">
+      <div className="lg:pl-72">
         <header className={TOP_BAR}>
           <h1 className="text-2xl font-semibold">{section}</h1>
           <div className="flex items-center gap-2">
