@@ -28,8 +28,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("email", "text", (c) => c.notNull().unique())
     .addColumn("role", "text", (c) => c.notNull().check(sql`role in ('owner', 'manager', 'fulfilment', 'support')`))
     .addColumn("password_hash", "text")
-    .addColumn("active", "integer", (c) => c.notNull().defaultTo(1).check(sql`active in (0, 1)`))
-    .addColumn("two_step_required", "integer", (c) => c.notNull().defaultTo(0).check(sql`two_step_required in (0, 1)`))
+    .addColumn("active", "integer", (c) =>
+      c
+        .notNull()
+        .defaultTo(1)
+        .check(sql`active in (0, 1)`),
+    )
+    .addColumn("two_step_required", "integer", (c) =>
+      c
+        .notNull()
+        .defaultTo(0)
+        .check(sql`two_step_required in (0, 1)`),
+    )
     .addColumn("totp_secret", "text")
     .addColumn("totp_last_step", "integer")
     .addColumn("created_at", "text", (c) => c.notNull())

@@ -344,9 +344,13 @@ describe("the owner's changes", () => {
   });
 
   it("a role change and two-step requirements are audited with before and after", async () => {
-    const staff = await createStaff("support");
+    const staff = await signedInStaff("support");
+    expect(await signedIn(staff.cookie)).toBe(true);
     expect((await postStaff({ intent: "role", id: String(staff.id), role: "manager" })).status).toBe(302);
     expect((await findStaff(staff.id))?.role).toBe("manager");
+    // A privilege change: the account signs in again, into a fresh session.
+    expect(await signedIn(staff.cookie)).toBe(false);
+    expect(await db.selectFrom("sessions").select("id").where("staffId", "=", staff.id).execute()).toEqual([]);
     expect(JSON.parse((await auditOf(staff.id)).at(-1)!.details!)).toEqual({ role: ["support", "manager"] });
 
     const other = await createStaff("fulfilment");
@@ -370,7 +374,7 @@ describe("the owner's changes", () => {
     expect(await twoStepForAll()).toBe(false);
   });
 
-  it("resetting a lost two-step: the secret, recovery codes and sessions go, audited; the next sign-in sets it up again; never one's own", async () => {
+  it("resetting a lost two-step: its secret, recovery codes and sessions go, audited; never one's own", async () => {
     const staff = await signedInStaff("manager");
     await db
       .insertInto("staffRecoveryCodes")

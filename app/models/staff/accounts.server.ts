@@ -293,7 +293,11 @@ export async function resetStaffPassword(token: string, password: string, client
 
 // ---- The owner's changes ------------------------------------------------------------------------
 
-/** Change a staff member's role. Demoting the last active owner is refused. */
+/**
+ * Change a staff member's role. Demoting the last active owner is refused. A privilege change ends
+ * every session of the account in the same transaction: they sign in again, into a fresh session,
+ * under the new role (and set up two-step sign-in first when the new role asks for it).
+ */
 export async function changeRole(actor: Actor, staffId: number, role: Role, db: Db = defaultDb): Promise<Staff> {
   if (!ROLES.includes(role)) throw new AppError(400, "Choose a role");
   return db.transaction().execute(async (trx) => {
@@ -301,11 +305,12 @@ export async function changeRole(actor: Actor, staffId: number, role: Role, db: 
     const before = await lockedStaff(trx, staffId);
     if (before.role === role) return toStaff(before);
     await trx.updateTable("staff").set({ role }).where("id", "=", staffId).execute();
+    await trx.deleteFrom("sessions").where("staffId", "=", staffId).execute();
     await recordAudit(trx, {
       action: "update",
       entity: "staff",
       entityId: staffId,
-      summary: `${who(before)}: role ${ROLE_LABELS[before.role]} → ${ROLE_LABELS[role]}`,
+      summary: `${who(before)}: role ${ROLE_LABELS[before.role]} → ${ROLE_LABELS[role]}; every session of the account ended`,
       actor,
       details: { role: [before.role, role] },
     });

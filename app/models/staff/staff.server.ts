@@ -74,7 +74,18 @@ export function toStaff(row: StaffRow): Staff {
   };
 }
 
-const COLUMNS = ["id", "name", "email", "role", "active", "twoStepRequired", "totpSecret", "createdAt", "lastSignInAt", "disabledAt"] as const;
+const COLUMNS = [
+  "id",
+  "name",
+  "email",
+  "role",
+  "active",
+  "twoStepRequired",
+  "totpSecret",
+  "createdAt",
+  "lastSignInAt",
+  "disabledAt",
+] as const;
 
 export async function findStaff(id: number, db: Db = defaultDb): Promise<Staff | null> {
   const row = await db.selectFrom("staff").select(COLUMNS).where("id", "=", id).executeTakeFirst();
