@@ -21,7 +21,7 @@ import type { Role } from "~/utils/staff-permissions";
 import { ROLE_LABELS, ROLES } from "~/utils/staff-permissions";
 import { queueStaffInvitation, queueStaffPasswordChanged, queueStaffResetLink } from "./mail.server";
 import type { Actor, Staff } from "./staff.server";
-import { actorOf, findStaffByEmail, toStaff, TWO_STEP_FOR_ALL_KEY, twoStepForAll } from "./staff.server";
+import { actorOf, findStaffByEmail, STAFF_COLUMNS, toStaff, TWO_STEP_FOR_ALL_KEY, twoStepForAll } from "./staff.server";
 
 /** An invitation link works once, within 48 hours. */
 export const INVITE_TTL_MS = 48 * 60 * 60 * 1000;
@@ -57,23 +57,11 @@ async function issueToken(trx: Db, staffId: number, purpose: Purpose, ttlMs: num
 
 const linkOf = (origin: string, path: string, token: string) => `${origin.replace(/\/+$/, "")}${path}?token=${encodeURIComponent(token)}`;
 
-const STAFF_COLUMNS = [
-  "id",
-  "name",
-  "email",
-  "role",
-  "active",
-  "twoStepRequired",
-  "totpSecret",
-  "createdAt",
-  "lastSignInAt",
-  "disabledAt",
-  "passwordHash",
-] as const;
+const COLUMNS_WITH_PASSWORD = [...STAFF_COLUMNS, "passwordHash"] as const;
 
 /** The account row, locked for the rest of the transaction on PostgreSQL. */
 async function lockedStaff(trx: Db, staffId: number) {
-  const query = trx.selectFrom("staff").select(STAFF_COLUMNS).where("id", "=", staffId);
+  const query = trx.selectFrom("staff").select(COLUMNS_WITH_PASSWORD).where("id", "=", staffId);
   const row = await (isPostgres(trx) ? query.forUpdate() : query).executeTakeFirst();
   if (!row) throw new AppError(404, STAFF_MESSAGES.notFound);
   return row;
@@ -111,7 +99,7 @@ export async function inviteStaff(actor: Actor, input: InviteInput, origin: stri
       const row = await trx
         .insertInto("staff")
         .values({ name: input.name, email, role: input.role, passwordHash: null, createdAt: nowIso() })
-        .returning(STAFF_COLUMNS)
+        .returning(COLUMNS_WITH_PASSWORD)
         .executeTakeFirstOrThrow();
       const { token, expiresAt } = await issueToken(trx, row.id, "invite", INVITE_TTL_MS);
       await queueStaffInvitation(trx, row, linkOf(origin, INVITE_PATH, token), INVITE_TTL_MS, expiresAt);
@@ -440,7 +428,7 @@ export interface StaffListRow extends Staff {
 
 /** Every staff account, owners first, then by name, with where its invitation stands. */
 export async function listStaff(db: Db = defaultDb): Promise<StaffListRow[]> {
-  const rows = await db.selectFrom("staff").select(STAFF_COLUMNS).execute();
+  const rows = await db.selectFrom("staff").select(COLUMNS_WITH_PASSWORD).execute();
   const pending = rows.filter((r) => r.passwordHash === null).map((r) => r.id);
   const invites = pending.length
     ? await db

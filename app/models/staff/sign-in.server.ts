@@ -10,7 +10,7 @@ import type { Client } from "~/lib/rate-limit.server";
 import { forgiveTry, forgiveUserTry, LIMITS, rateLimitClient, rateLimitUser } from "~/lib/rate-limit.server";
 import { MESSAGES, PASSWORD_MAX } from "~/utils/account-schemas";
 import type { Staff } from "./staff.server";
-import { toStaff } from "./staff.server";
+import { STAFF_COLUMNS, toStaff } from "./staff.server";
 
 /** The one answer to a wrong email, a wrong password, a disabled account and an invitation not yet accepted. */
 export const INVALID_STAFF_LOGIN = "Invalid email or password";
@@ -22,19 +22,6 @@ export interface VerifiedStaff {
   staff: Staff;
   passwordHash: string;
 }
-
-const COLUMNS = [
-  "id",
-  "name",
-  "email",
-  "role",
-  "active",
-  "twoStepRequired",
-  "totpSecret",
-  "createdAt",
-  "lastSignInAt",
-  "disabledAt",
-] as const;
 
 /**
  * Check a staff email and password. Every failure answers 401 INVALID_STAFF_LOGIN after the same
@@ -52,7 +39,7 @@ export async function verifyStaffPassword(email: string, password: string, clien
   await rateLimitClient(LIMITS.staffLogin, client, address);
   const row = await db
     .selectFrom("staff")
-    .select([...COLUMNS, "passwordHash"])
+    .select([...STAFF_COLUMNS, "passwordHash"])
     .where("email", "=", address)
     .executeTakeFirst();
   const ok = await verifyPassword(password, row?.passwordHash ?? null, client.ip);

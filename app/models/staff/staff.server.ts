@@ -74,7 +74,8 @@ export function toStaff(row: StaffRow): Staff {
   };
 }
 
-const COLUMNS = [
+/** The columns a Staff is made of (toStaff); never the password hash, which only its checks read. */
+export const STAFF_COLUMNS = [
   "id",
   "name",
   "email",
@@ -88,13 +89,13 @@ const COLUMNS = [
 ] as const;
 
 export async function findStaff(id: number, db: Db = defaultDb): Promise<Staff | null> {
-  const row = await db.selectFrom("staff").select(COLUMNS).where("id", "=", id).executeTakeFirst();
+  const row = await db.selectFrom("staff").select(STAFF_COLUMNS).where("id", "=", id).executeTakeFirst();
   return row ? toStaff(row) : null;
 }
 
 /** Email addresses are kept and compared in lower case. */
 export async function findStaffByEmail(email: string, db: Db = defaultDb): Promise<Staff | null> {
-  const row = await db.selectFrom("staff").select(COLUMNS).where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
+  const row = await db.selectFrom("staff").select(STAFF_COLUMNS).where("email", "=", email.trim().toLowerCase()).executeTakeFirst();
   return row ? toStaff(row) : null;
 }
 
