@@ -3,8 +3,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import type { Expression, SqlBool, SqliteDatabase } from "kysely";
-import { CamelCasePlugin, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
+import type { DatabaseConnection, Dialect, Driver, Expression, SqlBool, SqliteDatabase } from "kysely";
+import { CamelCasePlugin, CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, SqliteDialect } from "kysely";
 import pg from "pg";
 import { env } from "./env.server";
 import { observeQuery, watchPool } from "./metrics.server";
@@ -67,10 +67,49 @@ export function createDb(url: string, { writes = sharedWrites }: { writes?: Writ
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("synchronous = NORMAL");
   return new Kysely<DB>({
-    dialect: watchingCommits(new SqliteDialect({ database: reusingStatements(sqlite) }), writes),
+    dialect: watchingCommits(immediateTransactions(new SqliteDialect({ database: reusingStatements(sqlite) })), writes),
     plugins,
     log: observeQuery,
   });
+}
+
+/**
+ * SQLite transactions begin IMMEDIATE: each takes the write lock as it starts, and waits for it
+ * (busy_timeout) while another process holds it (a second server over one file, `npm run worker`,
+ * a script). A DEFERRED transaction that reads and then writes cannot wait: when another process
+ * wrote after its first read, SQLite refuses the upgrade at once with SQLITE_BUSY, busy_timeout or
+ * not, and the transaction fails (a server starting beside another's mail worker did). One process
+ * runs its transactions one at a time on its one connection anyway, so nothing waits that did not.
+ */
+export function immediateTransactions(dialect: Dialect): Dialect {
+  const begin = CompiledQuery.raw("begin immediate");
+  return {
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => dialect.createIntrospector(db),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createDriver: () => {
+      const driver = dialect.createDriver();
+      const wrapped: Driver = {
+        init: () => driver.init(),
+        acquireConnection: () => driver.acquireConnection(),
+        beginTransaction: async (connection: DatabaseConnection) => {
+          await connection.executeQuery(begin);
+        },
+        commitTransaction: (connection) => driver.commitTransaction(connection),
+        rollbackTransaction: (connection) => driver.rollbackTransaction(connection),
+        releaseConnection: (connection) => driver.releaseConnection(connection),
+        destroy: () => driver.destroy(),
+      };
+      const { savepoint, rollbackToSavepoint, releaseSavepoint } = driver;
+      if (savepoint) wrapped.savepoint = (connection, name, compile) => savepoint.call(driver, connection, name, compile);
+      if (rollbackToSavepoint) {
+        wrapped.rollbackToSavepoint = (connection, name, compile) => rollbackToSavepoint.call(driver, connection, name, compile);
+      }
+      if (releaseSavepoint)
+        wrapped.releaseSavepoint = (connection, name, compile) => releaseSavepoint.call(driver, connection, name, compile);
+      return wrapped;
+    },
+  };
 }
 
 /** How many prepared statements a SQLite database keeps (the app runs a few hundred distinct queries). */
