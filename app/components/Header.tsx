@@ -1,5 +1,5 @@
 import { Form, Link, NavLink, useLocation } from "@remix-run/react";
-import type { ReactNode, SyntheticEvent } from "react";
+import type { MouseEvent, ReactNode, SyntheticEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon, SearchIcon, UserIcon } from "./icons";
 import { SearchBox } from "./SearchBox";
@@ -46,7 +46,7 @@ function useScrolledPast(px: number) {
   return scrolled;
 }
 
-export function Logo({ onClick }: { onClick?: () => void }) {
+export function Logo({ onClick }: { onClick?: (event: MouseEvent<HTMLAnchorElement>) => void }) {
   return (
     <Link to="/" onClick={onClick} className="flex min-h-11 items-center gap-2" aria-label="Sagwan Living home">
       <svg width="32" height="32" viewBox="0 0 32 32" aria-hidden="true">
@@ -101,7 +101,7 @@ export function Header({
   cartCount: number;
   wishlistCount: number;
   user: HeaderUser | null;
-  onLogoClick?: () => void;
+  onLogoClick?: (event: MouseEvent<HTMLAnchorElement>) => void;
 }) {
   const scrolled = useScrolledPast(50);
   const location = useLocation();
