@@ -16,17 +16,15 @@ import { assertSameOrigin, parseWith, readForm, refuseUnknownFields } from "~/li
 import { publicOrigin } from "~/lib/mail.server";
 import { redirectWithToast } from "~/lib/toast.server";
 import type { StaffListRow } from "~/models/staff/accounts.server";
+import { inviteStaff, listStaff, resendInvitation } from "~/models/staff/accounts.server";
 import {
   changeRole,
   disableStaff,
   enableStaff,
-  inviteStaff,
-  listStaff,
-  resendInvitation,
-  setTwoStepForAll,
   resetTwoStep,
+  setTwoStepForAll,
   setTwoStepRequired,
-} from "~/models/staff/accounts.server";
+} from "~/models/staff/owner-changes.server";
 import { twoStepForAll } from "~/models/staff/staff.server";
 import { formatDateTime } from "~/utils/dates";
 import { CHECK_FIELDS } from "~/utils/forms";
