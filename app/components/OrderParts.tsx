@@ -1,4 +1,5 @@
 // Pieces of an order's page shared by the customer's confirmation and the admin's order view.
+import { lineTitle } from "~/utils/variants";
 import { Link } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { formatDateTime } from "~/utils/dates";
@@ -16,10 +17,10 @@ export function OrderItemList({ items }: { items: OrderLine[] }) {
           <div className="min-w-0 flex-1">
             {item.itemId ? (
               <Link to={`/product/${item.slug}`} className="font-medium hover:underline">
-                {item.title}
+                {lineTitle(item.title, item.variantLabel)}
               </Link>
             ) : (
-              <p className="font-medium">{item.title}</p>
+              <p className="font-medium">{lineTitle(item.title, item.variantLabel)}</p>
             )}
             <p className="text-sm text-stone-600">
               Quantity: {item.quantity} × {formatPrice(item.price)}

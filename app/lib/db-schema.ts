@@ -110,6 +110,8 @@ export interface CartLinesTable {
   id: Generated<number>;
   cartId: string;
   itemId: number;
+  /** the variant in the cart (migration 0032): one line per variant */
+  variantId: number;
   quantity: number;
   createdAt: string;
 }
@@ -150,6 +152,8 @@ export interface PaymentOrdersTable {
 export interface StockReservationsTable {
   paymentOrderId: string;
   itemId: number;
+  /** the variant held (migration 0032) */
+  variantId: number;
   /** the payment order's customer: what others hold is counted without a join */
   userId: number;
   quantity: number;
@@ -264,6 +268,59 @@ export interface OrderItemsTable {
   unitPrice: number;
   /** this line's share of the order's discount, in rupees (migration 0019) */
   discount: Generated<number>;
+  /** the variant ordered, as it was (migration 0032): its id (the row may be gone since), SKU and label ('' without options) */
+  variantId: number | null;
+  sku: Generated<string>;
+  variantLabel: Generated<string>;
+}
+
+/** A product's options (migration 0032): Finish, Size, Fabric; at most three, in position order. */
+export interface ProductOptionsTable {
+  id: Generated<number>;
+  itemId: number;
+  name: string;
+  /** the option in a URL: ?finish=walnut */
+  slug: string;
+  position: number;
+  createdAt: string;
+}
+
+export interface ProductOptionValuesTable {
+  id: Generated<number>;
+  optionId: number;
+  itemId: number;
+  value: string;
+  slug: string;
+  position: number;
+}
+
+/**
+ * One combination of a product's option values as sold (migration 0032, ADR 0034); a product
+ * without options has one, its default (optionKey ''). items.price and items.stock are kept from
+ * the active variants by triggers: stock and price are written here, never to items.
+ */
+export interface ProductVariantsTable {
+  id: Generated<number>;
+  itemId: number;
+  sku: string;
+  /** its option values' ids in option order, joined by '.'; '' for the default variant */
+  optionKey: Generated<string>;
+  price: number;
+  stock: Generated<number>;
+  weightGrams: number | null;
+  lengthCm: number | null;
+  widthCm: number | null;
+  heightCm: number | null;
+  active: Generated<number>;
+  position: Generated<number>;
+  version: Generated<number>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VariantOptionValuesTable {
+  variantId: number;
+  optionValueId: number;
 }
 
 /**
@@ -566,6 +623,10 @@ export interface DB {
   rateLimits: RateLimitsTable;
   categories: CategoriesTable;
   items: ItemsTable;
+  productOptions: ProductOptionsTable;
+  productOptionValues: ProductOptionValuesTable;
+  productVariants: ProductVariantsTable;
+  variantOptionValues: VariantOptionValuesTable;
   carts: CartsTable;
   cartLines: CartLinesTable;
   wishlists: WishlistsTable;

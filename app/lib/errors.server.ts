@@ -37,7 +37,13 @@ export type ErrorCode =
   /** the payment order was marked failed (its payment refunded or being refunded): it can never become an order */
   | "PAYMENT_ORDER_FAILED"
   /** the gateway holds no captured payment of the payment order's amount for this proof */
-  | "NOT_CAPTURED";
+  | "NOT_CAPTURED"
+  /** a product sold in several variants was added without naming one (`variantId`) */
+  | "VARIANT_REQUIRED"
+  /** the variant named is not one of the product's */
+  | "VARIANT_NOT_FOUND"
+  /** the variant named is no longer sold */
+  | "VARIANT_INACTIVE";
 
 export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 503;
 

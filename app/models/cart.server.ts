@@ -8,22 +8,30 @@ import { adoptOwned, ensureOwned } from "./owned.server";
 import type { CartCoupon } from "~/models/coupons/apply.server";
 import { cartCoupon } from "~/models/coupons/apply.server";
 import { assertStock, availabilityOf, withAvailability } from "./reservations.server";
+import { chosenVariant, variantLabels } from "./catalogue/variants.server";
+import { lineTitle } from "~/utils/variants";
 import type { DiscountedTotals } from "~/utils/pricing";
 import { MAX_CART_LINES, MAX_QUANTITY, totalsWithCoupon } from "~/utils/pricing";
 
 export interface CartLine {
   id: number;
   itemId: number;
+  /** the variant in the cart, its SKU and label ('Walnut, 3-seater'; '' for a product without options) */
+  variantId: number;
+  sku: string;
+  variantLabel: string;
   quantity: number;
   item: {
     id: number;
     title: string;
     slug: string;
     imgPath: string;
+    /** the variant's price */
     price: number;
     /** the coupon rule's categories are matched against it */
     categoryId: number;
     inStock: boolean;
+    /** the variant's stock (0 when it is no longer sold) */
     stock: number;
     /** units the cart's owner may have now: stock less what other customers hold while paying (reservations.server) */
     available: number;
@@ -51,22 +59,28 @@ function lineQuery(db: Db) {
   return db
     .selectFrom("cartLines")
     .innerJoin("items", "items.id", "cartLines.itemId")
-    .select([
+    .innerJoin("productVariants as v", "v.id", "cartLines.variantId")
+    .select((eb) => [
       "cartLines.id as id",
       "cartLines.itemId as itemId",
+      "cartLines.variantId as variantId",
+      "v.sku as sku",
       "cartLines.quantity as quantity",
       "items.title as title",
       "items.slug as slug",
       "items.imgPath as imgPath",
-      "items.price as price",
+      "v.price as price",
       "items.categoryId as categoryId",
-      "items.stock as stock",
+      // A variant no longer sold has none to sell.
+      eb.case().when("v.active", "=", 1).then(eb.ref("v.stock")).else(0).end().as("stock"),
     ]);
 }
 
 type LineRow = {
   id: number;
   itemId: number;
+  variantId: number;
+  sku: string;
   quantity: number;
   title: string;
   slug: string;
@@ -76,11 +90,14 @@ type LineRow = {
   stock: number;
 };
 
-function toLine(r: LineRow & { available: number }): CartLine {
+function toLine(r: LineRow & { available: number; variantLabel: string }): CartLine {
   const { title, slug, imgPath, price, categoryId, stock, available } = r;
   return {
     id: r.id,
     itemId: r.itemId,
+    variantId: r.variantId,
+    sku: r.sku,
+    variantLabel: r.variantLabel,
     quantity: r.quantity,
     item: { id: r.itemId, title, slug, imgPath, price, categoryId, inStock: stock > 0, stock, available },
   };
@@ -92,9 +109,14 @@ async function cartOwnerId(db: Db, cartId: string): Promise<number | null> {
   return row?.userId ?? null;
 }
 
-/** Cart lines with what their owner may have of each product now. */
+/** Cart lines with their variants' labels and what their owner may have of each variant now. */
 async function toLines(db: Db, cartId: string, rows: LineRow[]): Promise<CartLine[]> {
-  return (await withAvailability(db, rows, await cartOwnerId(db, cartId))).map(toLine);
+  const labels = await variantLabels(
+    db,
+    rows.map((r) => r.variantId),
+  );
+  const named = rows.map((r) => ({ ...r, variantLabel: labels.get(r.variantId) ?? "" }));
+  return (await withAvailability(db, named, await cartOwnerId(db, cartId))).map(toLine);
 }
 
 export async function getCart(cartId: string | null, db: Db = defaultDb): Promise<CartDetail> {
@@ -127,15 +149,31 @@ async function getLine(cartId: string, lineId: number, db: Db): Promise<CartLine
   return (await toLines(db, cartId, [row]))[0]!;
 }
 
+/** What a cart add is of: the product, and the variant when it names one. */
+export interface CartPiece {
+  itemId: number;
+  variantId?: number;
+}
+
 /**
- * Refuses what can never be added (unknown item 404, out of stock or too few 409) before a
+ * The variant an add means, with the name a message gives it: unknown product 404, a variant not
+ * the product's 404, no longer sold 400, none named of a product sold in several 400.
+ */
+async function pieceToAdd(db: Db, piece: CartPiece) {
+  const item = await db.selectFrom("items").select(["id", "title"]).where("id", "=", piece.itemId).executeTakeFirst();
+  if (!item) throw new AppError(404, "That product was not found");
+  const variant = await chosenVariant(db, piece.itemId, piece.variantId);
+  return { variant, title: lineTitle(item.title, variant.label) };
+}
+
+/**
+ * Refuses what can never be added (unknown product or variant, out of stock or too few) before a
  * cart is created for it, so a refused add leaves no row behind.
  */
-async function assertAddable(itemId: number, quantity: number, userId: number | null, db: Db): Promise<void> {
-  const item = await db.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
-  if (!item) throw new AppError(404, "That product was not found");
-  const { available, held } = await availabilityOf(db, item, userId);
-  assertStock({ title: item.title, stock: available, quantity, held });
+async function assertAddable(piece: CartPiece, quantity: number, userId: number | null, db: Db): Promise<void> {
+  const { variant, title } = await pieceToAdd(db, piece);
+  const { available, held } = await availabilityOf(db, variant, userId);
+  assertStock({ title, stock: available, quantity, held });
 }
 
 /**
@@ -145,32 +183,33 @@ async function assertAddable(itemId: number, quantity: number, userId: number | 
  */
 export async function addItem(
   owner: Owner,
-  input: { itemId: number; quantity: number },
+  input: CartPiece & { quantity: number },
   db: Db = defaultDb,
 ): Promise<{ line: CartLine; rowId: string }> {
-  await assertAddable(input.itemId, input.quantity, owner.userId, db);
+  await assertAddable(input, input.quantity, owner.userId, db);
   const rowId = await ensureOwned("carts", owner, db);
-  return { line: await addToCart(rowId, input.itemId, input.quantity, db), rowId };
+  return { line: await addToCart(rowId, input, input.quantity, db), rowId };
 }
 
 /**
- * Adds units to the cart's line for the item (quantities add, capped at 99), in one transaction.
- * The write is an upsert, so two simultaneous adds of the same item cannot collide on the
- * (cart, item) unique key; the stock check reads the result and rolls back when it is too much.
+ * Adds units to the cart's line for the variant (quantities add, capped at 99), in one
+ * transaction; a product id alone means its only variant. The write is an upsert, so two
+ * simultaneous adds of the same variant cannot collide on the (cart, variant) unique key; the
+ * stock check reads the result and rolls back when it is too much.
  */
-export async function addToCart(cartId: string, itemId: number, quantity: number, db: Db = defaultDb): Promise<CartLine> {
+export async function addToCart(cartId: string, piece: number | CartPiece, quantity: number, db: Db = defaultDb): Promise<CartLine> {
+  const { itemId, variantId } = typeof piece === "number" ? { itemId: piece, variantId: undefined } : piece;
   return db.transaction().execute(async (trx) => {
     const owner = await lockCart(trx, cartId);
-    const item = await trx.selectFrom("items").select(["id", "title", "stock"]).where("id", "=", itemId).executeTakeFirst();
-    if (!item) throw new AppError(404, "That product was not found");
+    const { variant, title } = await pieceToAdd(trx, { itemId, variantId });
     const existing = await trx
       .selectFrom("cartLines")
       .select("quantity")
       .where("cartId", "=", cartId)
-      .where("itemId", "=", itemId)
+      .where("variantId", "=", variant.id)
       .executeTakeFirst();
     if (existing && existing.quantity >= MAX_QUANTITY) {
-      throw new AppError(409, `You already have the most we take in one order (${MAX_QUANTITY}) of ${item.title} in your cart`);
+      throw new AppError(409, `You already have the most we take in one order (${MAX_QUANTITY}) of ${title} in your cart`);
     }
     if (!existing) {
       const { n } = await trx
@@ -182,16 +221,16 @@ export async function addToCart(cartId: string, itemId: number, quantity: number
     }
     const line = await trx
       .insertInto("cartLines")
-      .values({ cartId, itemId, quantity: Math.min(quantity, MAX_QUANTITY), createdAt: nowIso() })
+      .values({ cartId, itemId, variantId: variant.id, quantity: Math.min(quantity, MAX_QUANTITY), createdAt: nowIso() })
       .onConflict((oc) =>
-        oc.columns(["cartId", "itemId"]).doUpdateSet({
+        oc.columns(["cartId", "variantId"]).doUpdateSet({
           quantity: ADD_QUANTITIES,
         }),
       )
       .returning(["id", "quantity"])
       .executeTakeFirstOrThrow();
-    const { available, held } = await availabilityOf(trx, item, owner.userId);
-    assertStock({ title: item.title, stock: available, quantity: line.quantity, held });
+    const { available, held } = await availabilityOf(trx, variant, owner.userId);
+    assertStock({ title, stock: available, quantity: line.quantity, held });
     return getLine(cartId, line.id, trx);
   });
 }
@@ -201,7 +240,7 @@ export async function updateCartLine(cartId: string | null, lineId: number, quan
   return db.transaction().execute(async (trx) => {
     await lockCart(trx, cartId);
     const line = await getLine(cartId, lineId, trx);
-    assertStock({ title: line.item.title, stock: line.item.available, quantity });
+    assertStock({ title: lineTitle(line.item.title, line.variantLabel), stock: line.item.available, quantity });
     await trx.updateTable("cartLines").set({ quantity }).where("id", "=", lineId).execute();
     return { ...line, quantity };
   });
@@ -245,24 +284,27 @@ async function lockCart(trx: Db, cartId: string): Promise<{ userId: number | nul
  */
 export function adoptGuestCart(trx: Db, guestCartId: string | undefined, userId: number): Promise<void> {
   return adoptOwned(trx, "carts", guestCartId, userId, async (trx, fromId, toId) => {
-    const held = new Set((await trx.selectFrom("cartLines").select("itemId").where("cartId", "=", toId).execute()).map((l) => l.itemId));
+    const held = new Set(
+      (await trx.selectFrom("cartLines").select("variantId").where("cartId", "=", toId).execute()).map((l) => l.variantId),
+    );
     const lines = await trx
       .selectFrom("cartLines")
-      .select(["itemId", "quantity"])
+      .select(["itemId", "variantId", "quantity"])
       .where("cartId", "=", fromId)
       .orderBy("createdAt")
-      .orderBy("itemId")
+      .orderBy("id")
       .execute();
     for (const line of lines) {
-      if (!held.has(line.itemId)) {
+      if (!held.has(line.variantId)) {
         if (held.size >= MAX_CART_LINES) continue;
-        held.add(line.itemId);
+        held.add(line.variantId);
       }
+      const { itemId, variantId } = line;
       await trx
         .insertInto("cartLines")
-        .values({ cartId: toId, itemId: line.itemId, quantity: Math.min(line.quantity, MAX_QUANTITY), createdAt: nowIso() })
+        .values({ cartId: toId, itemId, variantId, quantity: Math.min(line.quantity, MAX_QUANTITY), createdAt: nowIso() })
         .onConflict((oc) =>
-          oc.columns(["cartId", "itemId"]).doUpdateSet({
+          oc.columns(["cartId", "variantId"]).doUpdateSet({
             quantity: ADD_QUANTITIES,
           }),
         )

@@ -60,21 +60,21 @@ export function assertStock(line: StockCheck, when: "adding" | "ordering" = "add
 }
 
 /**
- * Units of these products held now by live reservations of customers other than `userId` (a guest,
- * `null`: everyone's), by product id; a product nobody holds is absent. Now is the database's clock
+ * Units of these variants held now by live reservations of customers other than `userId` (a guest,
+ * `null`: everyone's), by variant id; a variant nobody holds is absent. Now is the database's clock
  * as the query runs (in placeOrder and createPaymentOrder, after the products' locks).
  */
-export async function heldByOthers(db: Db, itemIds: number[], userId: number | null): Promise<Map<number, number>> {
-  if (itemIds.length === 0) return new Map();
+export async function heldByOthers(db: Db, variantIds: number[], userId: number | null): Promise<Map<number, number>> {
+  if (variantIds.length === 0) return new Map();
   let query = db
     .selectFrom("stockReservations")
-    .select(["itemId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
-    .where("itemId", "in", itemIds)
+    .select(["variantId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
+    .where("variantId", "in", variantIds)
     .where("expiresAt", ">", dbNowValue(db))
-    .groupBy("itemId");
+    .groupBy("variantId");
   if (userId !== null) query = query.where("userId", "!=", userId);
   const rows = await query.execute();
-  return new Map(rows.map((r) => [r.itemId, Number(r.units)]));
+  return new Map(rows.map((r) => [r.variantId, Number(r.units)]));
 }
 
 export interface Availability {
@@ -84,26 +84,26 @@ export interface Availability {
   held: number;
 }
 
-/** Each line with what the customer (`userId`; null, a guest) may have of its product now. */
-export async function withAvailability<T extends { itemId: number; stock: number }>(
+/** Each line with what the customer (`userId`; null, a guest) may have of its variant now. */
+export async function withAvailability<T extends { variantId: number; stock: number }>(
   db: Db,
   lines: T[],
   userId: number | null,
 ): Promise<(T & Availability)[]> {
   const held = await heldByOthers(
     db,
-    lines.map((l) => l.itemId),
+    lines.map((l) => l.variantId),
     userId,
   );
   return lines.map((line) => {
-    const units = held.get(line.itemId) ?? 0;
+    const units = held.get(line.variantId) ?? 0;
     return { ...line, available: availableUnits(line.stock, units), held: units };
   });
 }
 
-/** What one product offers a customer now. */
-export async function availabilityOf(db: Db, item: { id: number; stock: number }, userId: number | null): Promise<Availability> {
-  const [line] = await withAvailability(db, [{ itemId: item.id, stock: item.stock }], userId);
+/** What one variant offers a customer now. */
+export async function availabilityOf(db: Db, variant: { id: number; stock: number }, userId: number | null): Promise<Availability> {
+  const [line] = await withAvailability(db, [{ variantId: variant.id, stock: variant.stock }], userId);
   return { available: line!.available, held: line!.held };
 }
 
@@ -140,7 +140,13 @@ export const MAX_HELD_PER_PIECE = COD_LIMITS.unitsPerPiece;
  */
 export async function holdUnits(
   trx: Db,
-  hold: { paymentOrderId: string; userId: number; lines: { itemId: number; quantity: number }[]; expiresAt: string; now: string },
+  hold: {
+    paymentOrderId: string;
+    userId: number;
+    lines: { itemId: number; variantId: number; quantity: number }[];
+    expiresAt: string;
+    now: string;
+  },
 ): Promise<void> {
   await releaseForCustomer(trx, hold.userId);
   await trx
@@ -149,6 +155,7 @@ export async function holdUnits(
       hold.lines.map((line) => ({
         paymentOrderId: hold.paymentOrderId,
         itemId: line.itemId,
+        variantId: line.variantId,
         userId: hold.userId,
         quantity: Math.min(line.quantity, MAX_HELD_PER_PIECE),
         expiresAt: hold.expiresAt,
@@ -191,7 +198,11 @@ export async function heldUntil(paymentOrderId: string, db: Db = defaultDb): Pro
   return row?.expiresAt ?? null;
 }
 
-/** The product page: what a visitor (`userId`; null, a guest) may have of a product now. */
-export async function itemAvailability(item: { id: number; stock: number }, userId: number | null, db: Db = defaultDb): Promise<number> {
-  return (await availabilityOf(db, item, userId)).available;
+/** The product page: what a visitor (`userId`; null, a guest) may have of a variant now. */
+export async function variantAvailability(
+  variant: { id: number; stock: number },
+  userId: number | null,
+  db: Db = defaultDb,
+): Promise<number> {
+  return (await availabilityOf(db, variant, userId)).available;
 }

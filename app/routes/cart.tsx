@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { lineTitle } from "~/utils/variants";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
 import type { FormEvent } from "react";
@@ -38,16 +39,20 @@ export const action = ({ request }: ActionFunctionArgs) =>
     intents: {
       add: (form) =>
         cartAnswer(request, form, async () => {
-          const input = parseWith(CartAddSchema, { itemId: form.get("itemId"), quantity: form.get("quantity") ?? undefined });
+          const input = parseWith(CartAddSchema, {
+            itemId: form.get("itemId"),
+            variantId: form.get("variantId") ?? undefined,
+            quantity: form.get("quantity") ?? undefined,
+          });
           const { line, headers } = await asOwner(request, "carts", (owner) => addItem(owner, input));
-          return { message: `${line.item.title} added to cart`, headers };
+          return { message: `${lineTitle(line.item.title, line.variantLabel)} added to cart`, headers };
         }),
       update: (form) =>
         cartAnswer(request, form, async () => {
           const lineId = parseWith(IdSchema, form.get("id"));
           const quantity = parseWith(QuantitySchema, form.get("quantity"));
           const line = await updateCartLine(await currentCartId(request), lineId, quantity);
-          return { message: `Quantity of ${line.item.title} updated` };
+          return { message: `Quantity of ${lineTitle(line.item.title, line.variantLabel)} updated` };
         }),
       remove: (form) =>
         cartAnswer(request, form, async () => {
@@ -79,6 +84,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
   // What the customer may have: stock less what other customers hold while they pay (ADR 0012).
   const max = Math.min(MAX_QUANTITY, Math.max(line.item.available, 1));
   const note = stockNote(line.item.available, line.item.stock);
+  const name = lineTitle(line.item.title, line.variantLabel);
   const submit = (fields: Record<string, string>) =>
     fetcher.submit({ id: String(line.id), previous: String(serverQuantity), ...fields }, { method: "post", action: CART_ACTION });
   const onRemove = (event: FormEvent<HTMLFormElement>) => {
@@ -93,13 +99,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
   return (
     <li className="flex gap-3 py-5 sm:gap-4" data-testid="cart-line">
       <Link to={`/product/${line.item.slug}`} className="shrink-0" tabIndex={-1} aria-hidden="true">
-        <img
-          src={line.item.imgPath}
-          alt={line.item.title}
-          width={800}
-          height={600}
-          className="aspect-[4/3] w-20 rounded-lg object-cover sm:w-32"
-        />
+        <img src={line.item.imgPath} alt={name} width={800} height={600} className="aspect-[4/3] w-20 rounded-lg object-cover sm:w-32" />
       </Link>
       <div className="flex min-w-0 flex-1 flex-col gap-2">
         <div className="flex items-start justify-between gap-2">
@@ -107,6 +107,11 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
             <Link to={`/product/${line.item.slug}`} className="font-semibold text-ink hover:text-wood-700">
               {line.item.title}
             </Link>
+            {line.variantLabel ? (
+              <p className="text-sm text-stone-700" data-testid="cart-line-variant">
+                {line.variantLabel}
+              </p>
+            ) : null}
             <p className="text-sm text-stone-600">{formatPrice(line.item.price)} each</p>
             {note ? (
               <p className="text-sm font-semibold text-wood-700" data-testid="stock-left">
@@ -118,7 +123,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
             <input type="hidden" name="intent" value="remove" />
             <input type="hidden" name="id" value={line.id} />
             <input type="hidden" name="redirectTo" value="/cart" />
-            <button type="submit" className="btn-ghost -mr-2 -mt-2 px-3 text-red-700" aria-label={`Remove ${line.item.title} from cart`}>
+            <button type="submit" className="btn-ghost -mr-2 -mt-2 px-3 text-red-700" aria-label={`Remove ${name} from cart`}>
               <TrashIcon className="h-5 w-5" /> <span className="hidden sm:inline">Remove</span>
             </button>
           </Form>
@@ -131,7 +136,7 @@ function CartLineRow({ line, serverQuantity }: { line: CartLine; serverQuantity:
             <input type="hidden" name="redirectTo" value="/cart" />
             <QuantityInput
               id={`qty-${line.id}`}
-              label={`Quantity of ${line.item.title}`}
+              label={`Quantity of ${name}`}
               value={line.quantity}
               max={max}
               onChange={(q) => submit({ intent: "update", quantity: String(q) })}

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { lineTitle } from "~/utils/variants";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
@@ -57,7 +58,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Against what the customer may have: stock less what other customers hold while they pay (ADR 0012).
   const shortages = cart.items
     .map((l) =>
-      shortage({ title: l.item.title, stock: l.item.available, quantity: l.quantity, held: l.item.stock - l.item.available }, "ordering"),
+      shortage(
+        {
+          title: lineTitle(l.item.title, l.variantLabel),
+          stock: l.item.available,
+          quantity: l.quantity,
+          held: l.item.stock - l.item.available,
+        },
+        "ordering",
+      ),
     )
     .filter((m) => m !== null);
   // One key per rendered form: posting it twice (a double click, a retried request) never makes two orders.
@@ -225,7 +234,7 @@ export default function CheckoutPage() {
                     className="h-14 w-14 shrink-0 rounded-md bg-sand-100 object-cover"
                   />
                   <div className="min-w-0 flex-1">
-                    <p className="truncate text-sm font-medium">{line.item.title}</p>
+                    <p className="truncate text-sm font-medium">{lineTitle(line.item.title, line.variantLabel)}</p>
                     <p className="text-sm text-stone-600">Qty: {line.quantity}</p>
                   </div>
                   <p className="text-sm font-semibold" data-testid="line-price">

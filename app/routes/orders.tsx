@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { lineTitle } from "~/utils/variants";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { z } from "zod";
@@ -116,7 +117,7 @@ export default function OrdersPage() {
                       className="h-12 w-12 shrink-0 rounded-md bg-sand-100 object-cover"
                     />
                     <span className="min-w-0 flex-1">
-                      {item.title} <span className="text-stone-600">× {item.quantity}</span>
+                      {lineTitle(item.title, item.variantLabel)} <span className="text-stone-600">× {item.quantity}</span>
                     </span>
                     <span className="font-medium">{formatPrice(item.price * item.quantity)}</span>
                   </li>

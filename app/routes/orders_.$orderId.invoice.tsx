@@ -1,4 +1,5 @@
 // The GST tax invoice of an order: a printable page (the browser's Print saves it as PDF).
+import { lineTitle } from "~/utils/variants";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { BoxIcon } from "~/components/account-icons";
@@ -109,8 +110,9 @@ export default function InvoicePage() {
             {taxes.lines.map((line, i) => (
               <li key={i} className="py-3 text-sm">
                 <p className="font-medium">
-                  {i + 1}. {line.title}
+                  {i + 1}. {lineTitle(line.title, line.variantLabel)}
                 </p>
+                {line.sku ? <p className="text-xs text-stone-500">SKU {line.sku}</p> : null}
                 <dl className="mt-1 grid grid-cols-2 gap-x-3 gap-y-1 text-stone-700">
                   <dt>Qty × Rate</dt>
                   <dd className="text-right tabular-nums">
@@ -190,7 +192,10 @@ export default function InvoicePage() {
                 {taxes.lines.map((line, i) => (
                   <tr key={i} className="border-b border-sand-100" data-testid="invoice-line">
                     <td className="px-2 py-2">{i + 1}</td>
-                    <td className="px-2 py-2">{line.title}</td>
+                    <td className="px-2 py-2">
+                      {lineTitle(line.title, line.variantLabel)}
+                      {line.sku ? <span className="block text-xs text-stone-500">SKU {line.sku}</span> : null}
+                    </td>
                     <td className={cell}>{line.quantity}</td>
                     <td className={cell}>{formatPrice(line.price)}</td>
                     {order.discount > 0 ? <td className={cell}>{line.discount ? `−${formatPrice(line.discount)}` : "—"}</td> : null}

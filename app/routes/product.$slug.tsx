@@ -13,7 +13,7 @@ import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 import { currentWishlistId, getUserId } from "~/web/visitor.server";
 import { storefront } from "~/models/catalogue/storefront.server";
-import { itemAvailability } from "~/models/reservations.server";
+import { variantAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { deliveryCheck, deliveryInit } from "~/web/delivery.server";
 import { reviewsForPage } from "~/web/reviews.server";
@@ -26,6 +26,7 @@ import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } fr
 import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 import { cardOf } from "~/utils/catalogue";
+import { chosenValues, variantOfChoice } from "~/utils/variants";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
 // the reviews and the delivery check, at the visitor's first interaction.
@@ -60,17 +61,33 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
   const item = slug.success ? await storefront.itemBySlug(slug.data) : null;
   if (!item) throw notFoundPage("Product Not Found");
+  const product = await storefront.variants(item.id);
+  if (!product) throw notFoundPage("Product Not Found");
+  // The variant the query chooses (?finish=walnut&size=3-seater); a product without options has its one.
+  const chosen = chosenValues(product, new URL(request.url).searchParams);
+  const variant = variantOfChoice(product, chosen);
   const [category, related, saved, available, reviews] = await Promise.all([
     storefront.categoryById(item.categoryId),
     storefront.related(item.slug),
     currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
-    // Stock less what other customers hold while they pay (ADR 0012).
-    getUserId(request).then((userId) => itemAvailability(item, userId)),
+    // Stock less what other customers hold while they pay (ADR 0012); none of a variant no longer sold.
+    variant?.active ? getUserId(request).then((userId) => variantAvailability(variant, userId)) : 0,
     reviewsForPage(request, item.id),
   ]);
   const delivery = await deliveryCheck(request, item.id);
   return data(
-    { item, category, related: related.map(cardOf), saved, available, reviews, delivery: delivery.check },
+    {
+      item,
+      product,
+      variant,
+      chosen: Object.fromEntries(chosen),
+      category,
+      related: related.map(cardOf),
+      saved,
+      available,
+      reviews,
+      delivery: delivery.check,
+    },
     deliveryInit(delivery),
   );
 }
@@ -112,9 +129,9 @@ const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semib
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
+  const { item, product, variant, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
   const inStock = available > 0;
-  const note = stockNote(available, item.stock);
+  const note = stockNote(available, variant?.stock ?? 0);
   const location = useLocation();
   const tabParam = new URLSearchParams(location.search).get("tab");
   const tab: Tab = tabParam === "specifications" ? "specifications" : "description";
@@ -233,8 +250,8 @@ export default function ProductPage() {
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
-          <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(item.price)}</p>
-          <p className="mt-1 text-sm text-stone-500">Inclusive of all taxes</p>
+          <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(variant?.price ?? item.price)}</p>
+          <p className="mt-1 text-sm text-stone-500">+ 18% GST, added at checkout</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
           <p className={`${STOCK_BADGE} ${inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
             <span aria-hidden="true" className={`h-2 w-2 rounded-full ${inStock ? "bg-green-600" : "bg-red-600"}`} />
@@ -249,6 +266,7 @@ export default function ProductPage() {
           <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value="add" />
             <input type="hidden" name="itemId" value={item.id} />
+            {variant && product.options.length > 0 ? <input type="hidden" name="variantId" value={variant.id} /> : null}
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
             <QuantityInput
               id="product-quantity"

@@ -9,6 +9,9 @@ export { shareOut };
 
 export interface InvoiceInputLine {
   title: string;
+  /** the variant's label and SKU, when the line is of a variant */
+  variantLabel?: string;
+  sku?: string;
   quantity: number;
   price: number;
   /** the line's share of a coupon's discount (rupees), shown on the invoice and off its taxable value */

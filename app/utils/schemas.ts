@@ -59,7 +59,8 @@ export const ContactSchema = z.object({
 });
 export type ContactInput = z.infer<typeof ContactSchema>;
 
-export const CartAddSchema = z.object({ itemId: IdSchema, quantity: QuantitySchema.default(1) });
+/** A cart add: the product and, for one sold in several variants, which (a product with one needs none). */
+export const CartAddSchema = z.object({ itemId: IdSchema, variantId: IdSchema.optional(), quantity: QuantitySchema.default(1) });
 export const CartUpdateSchema = z.object({ id: IdSchema, quantity: QuantitySchema });
 
 const STATUS_MESSAGE = "Status must be one of processing, shipped, delivered, cancelled";

@@ -3,6 +3,7 @@
 // the account), profile and password change, forgot and reset password, logout. The sign-up
 // takeover found in review (someone re-registering a waiting email with their own password)
 // is tried here from both browsers, and from the API against a web sign-up.
+import { defaultVariantId } from "../support/items";
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
@@ -494,8 +495,8 @@ describe("login page", () => {
     await db
       .insertInto("cartLines")
       .values([
-        { cartId: userCart, itemId: items.a, quantity: 98, createdAt: now },
-        { cartId: userCart, itemId: items.b, quantity: 1, createdAt: now },
+        { cartId: userCart, itemId: items.a, variantId: await defaultVariantId(items.a), quantity: 98, createdAt: now },
+        { cartId: userCart, itemId: items.b, variantId: await defaultVariantId(items.b), quantity: 1, createdAt: now },
       ])
       .execute();
     const userWishlist = crypto.randomUUID();

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { defaultVariantId } from "../support/items";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedCategories, seedProducts } from "../../db/seed-data";
@@ -155,6 +156,10 @@ describe("cart API", () => {
     expect(line).toEqual({
       id: expect.any(Number),
       itemId: inStockId,
+      // a product without options is its one variant (migration 0032)
+      variantId: await defaultVariantId(inStockId),
+      sku: `FS-${inStockId}`,
+      variantLabel: "",
       quantity: 2,
       item: {
         id: inStockId,

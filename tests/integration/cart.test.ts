@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { defaultVariantId, setItemFigures } from "../support/items";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
@@ -84,6 +85,9 @@ describe("addToCart", () => {
     expect(line).toEqual({
       id: expect.any(Number),
       itemId: ids.plenty,
+      variantId: await defaultVariantId(ids.plenty),
+      sku: `FS-${ids.plenty}`,
+      variantLabel: "",
       quantity: 2,
       item: {
         id: ids.plenty,
@@ -246,11 +250,11 @@ describe("getCart and cartCount", () => {
   it("prices come from the catalogue at read time", async () => {
     const cartId = await newCart();
     await addToCart(cartId, ids.cheap, 2);
-    await db.updateTable("items").set({ price: 30 }).where("id", "=", ids.cheap).execute();
+    await setItemFigures(ids.cheap, { price: 30 });
     try {
       expect(await getCart(cartId)).toMatchObject({ subtotal: 60, gst: 11, shipping: 1, total: 72 });
     } finally {
-      await db.updateTable("items").set({ price: 25 }).where("id", "=", ids.cheap).execute();
+      await setItemFigures(ids.cheap, { price: 25 });
     }
   });
 });
@@ -321,7 +325,13 @@ describe("a cart holds at most MAX_CART_LINES different pieces (otherwise nothin
     // However a cart came to hold more (rows written before the cap), an order of it is refused.
     await db
       .insertInto("cartLines")
-      .values({ cartId: mine, itemId: pieces[MAX_CART_LINES]!, quantity: 1, createdAt: new Date().toISOString() })
+      .values({
+        cartId: mine,
+        itemId: pieces[MAX_CART_LINES]!,
+        variantId: await defaultVariantId(pieces[MAX_CART_LINES]!),
+        quantity: 1,
+        createdAt: new Date().toISOString(),
+      })
       .execute();
     await expect(orderableLines(db, mine)).rejects.toMatchObject({ status: 409, message: CART_FULL });
   });

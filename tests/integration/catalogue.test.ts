@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { setItemFigures } from "../support/items";
 import { seedOnFirstStart } from "../../db/seed.server";
 import { seedCategories, seedProducts } from "../../db/seed-data";
 import { ready } from "~/lib/boot.server";
@@ -350,7 +351,8 @@ describe("toItem", () => {
 describe("seedOnFirstStart", () => {
   it("does not reseed a database seeded before", async () => {
     const slug = seedProducts[0].slug;
-    await db.updateTable("items").set({ price: 11111 }).where("slug", "=", slug).execute();
+    const { id: itemId } = await db.selectFrom("items").select("id").where("slug", "=", slug).executeTakeFirstOrThrow();
+    await setItemFigures(itemId, { price: 11111 });
     const before = await db
       .selectFrom("items")
       .select((eb) => eb.fn.countAll().as("n"))
@@ -362,7 +364,7 @@ describe("seedOnFirstStart", () => {
       .executeTakeFirstOrThrow();
     expect(toCount(after.n)).toBe(toCount(before.n));
     expect((await getItemBySlug(slug))?.price).toBe(11111);
-    await db.updateTable("items").set({ price: seedProducts[0].price }).where("slug", "=", slug).execute();
+    await setItemFigures(itemId, { price: seedProducts[0].price });
   });
 
   it("seeds an empty database once", async () => {

@@ -352,7 +352,7 @@ function pageMessages(answer: Answer): string {
  * "your cart is empty". Answers the id of a line in the customer's cart.
  */
 async function restock(): Promise<number> {
-  await db.updateTable("items").set({ stock: 50 }).where("id", "in", restocked).where("stock", "<", 5).execute();
+  await db.updateTable("productVariants").set({ stock: 50 }).where("itemId", "in", restocked).where("stock", "<", 5).execute();
   const cart = await db.selectFrom("carts").select("id").where("userId", "=", customer.user.id).executeTakeFirst();
   const line = cart ? await db.selectFrom("cartLines").select("id").where("cartId", "=", cart.id).executeTakeFirst() : undefined;
   if (line) return line.id;

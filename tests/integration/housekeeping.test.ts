@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { defaultVariantId } from "../support/items";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { purgeExpired } from "~/lib/housekeeping.server";
@@ -32,7 +33,7 @@ describe("purgeExpired", () => {
     const item = await db.selectFrom("items").select("id").where("stock", ">", 0).executeTakeFirstOrThrow();
     await db
       .insertInto("cartLines")
-      .values({ cartId: "old-cart", itemId: item.id, quantity: 1, createdAt: iso(40 * DAY) })
+      .values({ cartId: "old-cart", itemId: item.id, variantId: await defaultVariantId(item.id), quantity: 1, createdAt: iso(40 * DAY) })
       .execute();
     await db
       .insertInto("rateLimits")

@@ -1,6 +1,7 @@
 // Orders through the API: placing a cash-on-delivery order from the cart (one transaction:
 // stock, order, items, event, empty cart), refusals that write nothing, the last-unit race,
 // idempotent double submits, who may view an order, and status changes.
+import { setItemFigures } from "../support/items";
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
@@ -154,7 +155,7 @@ describe("POST /api/orders/add (cash on delivery)", () => {
     ]);
 
     // The order keeps the unit price of the moment it was placed.
-    await db.updateTable("items").set({ price: 9999 }).where("id", "=", teak).execute();
+    await setItemFigures(teak, { price: 9999 });
     const reread = asOrder(await getOrderApi(customer, String(order.id)));
     expect(reread.items.find((l) => l.itemId === teak)?.price).toBe(1275);
     expect(reread.total).toBe(4456);

@@ -122,11 +122,11 @@ describe.skipIf(!isPostgresUrl(url))("two app servers on one PostgreSQL", () => 
           .execute();
         // Three counted writes in one transaction: one notification, with the commit.
         await c.transaction().execute(async (trx) => {
-          for (const price of [1, 2, 3]) await trx.updateTable("items").set({ price }).where("id", "=", id).execute();
+          for (const price of [1, 2, 3]) await trx.updateTable("productVariants").set({ price }).where("itemId", "=", id).execute();
         });
         await until(() => heard.length >= 1);
         // A counted write outside a transaction: one notification, right after it.
-        await c.updateTable("items").set({ price: 4 }).where("id", "=", id).execute();
+        await c.updateTable("productVariants").set({ price: 4 }).where("itemId", "=", id).execute();
         await until(() => heard.length >= 2);
         // Notifications of one session arrive in commit order: none came before the transaction's.
         expect(heard).toHaveLength(2);

@@ -3,6 +3,7 @@
 // edit, a CSV import, stock sold by an order and put back by a cancellation, a write racing a
 // render) makes the next visitor get a freshly rendered page. The "page" here is the product
 // page's own loader, rendered as HTML with a nonce the way entry.server.tsx does.
+import { setItemFigures } from "../support/items";
 import crypto from "node:crypto";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
@@ -228,7 +229,7 @@ describe("what a page shows is never older than the last write", () => {
     const page = productPage();
     const racing = async (request: Request) => {
       const response = await page.render(request);
-      await db.updateTable("items").set({ stock: 7 }).where("id", "=", p.id).execute();
+      await setItemFigures(p.id, { stock: 7 });
       return response;
     };
     expect((await shown(await visit(cache, racing, p.path))).body).toContain("stock 20");

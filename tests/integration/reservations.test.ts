@@ -4,7 +4,9 @@
 // page and the cart say 'Only N left' from the stock less what others hold. A payment that comes
 // after its hold expired is placed if the stock allows, else marked failed (a refund owed). Runs
 // on SQLite and on PostgreSQL (scripts/test-pg.sh).
+import { defaultVariantId } from "../support/items";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as m0032 from "../../migrations/2026-11-29-0032-product-variants";
 import * as m0013 from "../../migrations/2026-11-25-0013-stock-reservations";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
@@ -441,12 +443,15 @@ describe("migration 2026-11-25-0013-stock-reservations", () => {
     await addToCart(alice, shelf, 1);
     const { id } = await holdAndProof(alice);
 
+    // The holds' later shape (per variant, migration 0032) goes first and comes back last.
+    await m0032.down(raw);
     await m0013.down(raw);
     try {
       await expect(db.selectFrom("stockReservations").select("itemId").execute()).rejects.toThrow();
       expect(await paymentOrderRow(id)).toMatchObject({ status: "created" });
     } finally {
       await m0013.up(raw);
+      await m0032.up(raw);
     }
     expect(await rowsOf(id)).toEqual([]);
     const again = await holdAndProof(alice);
@@ -475,11 +480,12 @@ describe("what one account can hold (uncapped, one free account could keep produ
         updatedAt: now,
       })
       .execute();
+    const variantId = await defaultVariantId(piece);
     await db.transaction().execute((trx) =>
       holdUnits(trx, {
         paymentOrderId: id,
         userId: customer.user.id,
-        lines: [{ itemId: piece, quantity: 25 }],
+        lines: [{ itemId: piece, variantId, quantity: 25 }],
         expiresAt: new Date(Date.now() + 15 * MINUTE).toISOString(),
         now,
       }),

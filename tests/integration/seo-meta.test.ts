@@ -110,16 +110,16 @@ describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidat
     const etag = before.headers.get("ETag")!;
     const first = (JSON.parse(await before.text()) as { items: { id: number; price: number }[] }).items[0]!;
     await db
-      .updateTable("items")
+      .updateTable("productVariants")
       .set({ price: first.price + 1 })
-      .where("id", "=", first.id)
+      .where("itemId", "=", first.id)
       .execute();
     try {
       const after = (await categoryItems.loader(routeArgs(getRequest(path, { "If-None-Match": etag })))) as Response;
       expect(after.status).toBe(200);
       expect(after.headers.get("ETag")).not.toBe(etag);
     } finally {
-      await db.updateTable("items").set({ price: first.price }).where("id", "=", first.id).execute();
+      await db.updateTable("productVariants").set({ price: first.price }).where("itemId", "=", first.id).execute();
     }
     const missing = (await categoryItems.loader(routeArgs(getRequest("/api/category/items?slug=no-such-category")))) as Response;
     expect(missing.status).toBe(404);

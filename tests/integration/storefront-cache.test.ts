@@ -1,5 +1,6 @@
 // The storefront's kept catalogue reads (models/catalogue/storefront.server): a page rendered for a
 // visitor with a cookie shows every write at once, as a fresh read would.
+import { setItemFigures } from "../support/items";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
@@ -25,7 +26,7 @@ describe("storefront catalogue reads", () => {
     const id = await createTestItem("kept-read-check", { price: 1000, stock: 2 });
     const before = await storefront.itemBySlug("kept-read-check");
     expect(before).toMatchObject({ id, price: 1000, inStock: true });
-    await db.updateTable("items").set({ price: 1500, stock: 0 }).where("id", "=", id).execute();
+    await setItemFigures(id, { price: 1500, stock: 0 });
     expect(await storefront.itemBySlug("kept-read-check")).toMatchObject({ price: 1500, inStock: false });
   });
 

@@ -23,3 +23,26 @@ export async function createTestItem(slug: string, fields: { price?: number; sto
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** The product's default variant (a product without options has only it): what its stock and price are. */
+export async function defaultVariantId(itemId: number, on = db): Promise<number> {
+  const row = await on
+    .selectFrom("productVariants")
+    .select("id")
+    .where("itemId", "=", itemId)
+    .where("optionKey", "=", "")
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/**
+ * Set a product's stock and/or price, as staff would: on its default variant (the product's
+ * figures follow by trigger; writing items.stock or items.price directly is refused).
+ */
+export async function setItemFigures(itemId: number, figures: { stock?: number; price?: number }, on = db): Promise<void> {
+  await on
+    .updateTable("productVariants")
+    .set(figures)
+    .where("id", "=", await defaultVariantId(itemId, on))
+    .execute();
+}

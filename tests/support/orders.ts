@@ -1,7 +1,7 @@
 // Shared setup for the order and payment integration tests: verified customers with API
 // tokens, carts filled through the API, the checkout fields, and row counts read straight
 // from the database.
-import { createTestItem } from "./items";
+import { createTestItem, setItemFigures } from "./items";
 import crypto from "node:crypto";
 import { expect } from "vitest";
 import { db, nowIso, toCount } from "~/lib/db.server";
@@ -106,7 +106,7 @@ export async function stockOf(itemId: number): Promise<number> {
 }
 
 export async function setStock(itemId: number, stock: number): Promise<void> {
-  await db.updateTable("items").set({ stock }).where("id", "=", itemId).execute();
+  await setItemFigures(itemId, { stock });
 }
 
 export async function countOrders(userId?: number): Promise<number> {

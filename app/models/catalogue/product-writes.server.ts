@@ -39,6 +39,15 @@ function detailsRow(input: ProductDetails) {
   };
 }
 
+const PER_VARIANT = "This product is sold in several variants: its prices and stock are set for each variant";
+
+/** The variant a product's own price and stock are: its only one (a product with options has them per variant). */
+async function onlyVariant(trx: Db, itemId: number): Promise<number> {
+  const variants = await trx.selectFrom("productVariants").select("id").where("itemId", "=", itemId).limit(2).execute();
+  if (variants.length !== 1) throw new AppError(400, PER_VARIANT, { fieldErrors: { price: PER_VARIANT } });
+  return variants[0]!.id;
+}
+
 /** The columns a product edit's audit row records before and after (the description and specifications only by name, in the summary). */
 const PRODUCT_AUDITED = ["title", "categoryId", "price", "stock", "featured", "madeToOrder", "imgPath"] as const;
 
@@ -127,22 +136,22 @@ export async function saveProduct(trx: Db, id: number, edit: ProductEdit, actor:
   await requireCategory(trx, edit.categoryId);
   await holdUpload(trx, edit.imgPath);
   const stock = nextStock(before.stock, edit.stock);
-  const values = detailsRow(edit);
-  const fields = (Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== before[k]);
+  const { price, ...values } = detailsRow(edit);
+  const fields = [
+    ...(Object.keys(values) as (keyof typeof values)[]).filter((k) => values[k] !== before[k]),
+    ...(price !== before.price ? (["price"] as const) : []),
+  ];
   const stockChanged = stock !== undefined && stock !== before.stock;
   const by = edit.stock !== null && "by" in edit.stock ? edit.stock.by : null;
   // The version the write is conditional on: the editor's, or (a stock change) the one just read.
   const guard = edit.version ?? (stockChanged ? before.version : null);
+  const figuresChange = price !== before.price || stockChanged;
   let row = before;
   if (fields.length > 0 || stockChanged) {
     let update = trx
       .updateTable("items")
-      .set((eb) => ({
-        ...values,
-        ...(!stockChanged ? {} : by !== null ? { stock: eb("stock", "+", by) } : { stock }),
-        version: eb("version", "+", 1),
-        updatedAt: nowIso(),
-      }))
+      // A price or stock change bumps the version through the variant's write (its trigger), once.
+      .set((eb) => ({ ...values, ...(figuresChange ? {} : { version: eb("version", "+", 1) }), updatedAt: nowIso() }))
       .where("id", "=", id);
     if (guard !== null) update = update.where("version", "=", guard);
     const written = await update.returningAll().executeTakeFirst();
@@ -152,7 +161,20 @@ export async function saveProduct(trx: Db, id: number, edit: ProductEdit, actor:
       if (!now) throw new AppError(404, "Product Not Found");
       throw new StaleProductError(now.stock, edit.stockSeen);
     }
-    row = written;
+    // The price and stock are the variant's (the product's figures follow it, migration 0032).
+    if (figuresChange) {
+      await trx
+        .updateTable("productVariants")
+        .set((eb) => ({
+          price,
+          ...(!stockChanged ? {} : by !== null ? { stock: eb("stock", "+", by) } : { stock }),
+          version: eb("version", "+", 1),
+          updatedAt: nowIso(),
+        }))
+        .where("id", "=", await onlyVariant(trx, id))
+        .execute();
+    }
+    row = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
   }
   const notes = [fields.length ? `${fields.join(", ")} changed` : null, stockNote(before.stock, row.stock, edit.stock)].filter(Boolean);
   await recordAudit(trx, {

@@ -8,6 +8,8 @@ import { categoriesOrDefaults, getCategoryById, getCategoryBySlug, listCategorie
 import { getItemBySlug, listCategoryItemsPage, listFeatured, listRelated } from "./products.server";
 import { productReviews } from "~/models/reviews/read.server";
 import type { ReviewListQuery } from "~/utils/review-schemas";
+import { db } from "~/lib/db.server";
+import { variantsOf } from "./variants.server";
 
 const categories = whileCurrent(() => listCategories());
 
@@ -21,6 +23,8 @@ export const storefront = {
     listCategoryItemsPage(categoryId, query, window),
   ),
   itemBySlug: whileCurrent((slug: string) => getItemBySlug(slug)),
+  /** a product's options and variants (variants.server) */
+  variants: whileCurrent((itemId: number) => variantsOf(db, itemId)),
   featured: whileCurrent((limit: number) => listFeatured(limit)),
   related: whileCurrent((slug: string) => listRelated(slug)),
   /** a product's reviews page as everyone sees it (who is looking is reviewViewer's) */

@@ -1,6 +1,7 @@
 // The order mails, to the account's registered address, queued in the outbox in the transaction of
 // the change (app/lib/outbox.server.ts): the confirmation of a new order, and the shipped mail (with
 // the carrier and tracking number the shop recorded). Every value is escaped in the HTML part.
+import { lineTitle } from "~/utils/variants";
 import type { Db } from "~/lib/db.server";
 import { escapeHtml, publicOrigin, queueMail } from "~/lib/mail.server";
 import { formatLongDate } from "~/utils/dates";
@@ -14,7 +15,7 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
   const a = order.shippingAddress;
   const link = `${publicOrigin()}/order-confirmation/${order.id}`;
   const first = customer.name.trim().split(/\s+/)[0] ?? customer.name;
-  const lines = order.items.map((i) => `${i.title} × ${i.quantity}: ${formatPrice(i.price * i.quantity)}`);
+  const lines = order.items.map((i) => `${lineTitle(i.title, i.variantLabel)} × ${i.quantity}: ${formatPrice(i.price * i.quantity)}`);
   const sums: [string, string][] = [
     ["Subtotal", formatPrice(order.subtotal)],
     ...(order.discount > 0 ? [[`Discount (${order.couponCode ?? "coupon"})`, `−${formatPrice(order.discount)}`] as [string, string]] : []),
@@ -45,7 +46,9 @@ export function orderConfirmationMail(order: Order, customer: { name: string; em
     `<p>Hello ${escapeHtml(first)},</p>`,
     `<p>${thanks(`<strong>#${order.id}</strong>`, escapeHtml(placedOn))}</p>`,
     `<p>${delivery(escapeHtml(deliveryBy))}</p>`,
-    `<table>${order.items.map((i) => row(`${i.title} × ${i.quantity}`, formatPrice(i.price * i.quantity))).join("")}</table>`,
+    `<table>${order.items
+      .map((i) => row(`${lineTitle(i.title, i.variantLabel)} × ${i.quantity}`, formatPrice(i.price * i.quantity)))
+      .join("")}</table>`,
     `<table>${sums.map(([label, value]) => row(label, value)).join("")}</table>`,
     `<p>Payment: ${escapeHtml(payment)}</p>`,
     `<p>Shipping to:<br>${address.map(escapeHtml).join("<br>")}</p>`,
@@ -71,7 +74,7 @@ export function orderShippedMail(order: Order, customer: { name: string; email: 
   const link = `${publicOrigin()}/orders`;
   const first = customer.name.trim().split(/\s+/)[0] ?? customer.name;
   const shipment = shipmentLine(order);
-  const lines = order.items.map((i) => `${i.title} × ${i.quantity}`);
+  const lines = order.items.map((i) => `${lineTitle(i.title, i.variantLabel)} × ${i.quantity}`);
   const text = [
     `Hello ${first},`,
     `Your order #${order.id} has shipped.`,

@@ -8,6 +8,8 @@ import { COD_LIMITS, COD_MESSAGES, TEST_PAYMENT_MESSAGES } from "~/utils/checkou
 import { MAX_CART_LINES } from "~/utils/pricing";
 import { CART_FULL } from "~/models/cart.server";
 import { assertStock, lockCartItems, withAvailability } from "~/models/reservations.server";
+import { variantLabels } from "~/models/catalogue/variants.server";
+import { lineTitle } from "~/utils/variants";
 
 export const EMPTY_CART = "Your cart is empty";
 export const CART_CHANGED = "Your cart changed since this page was loaded. Please review your order and place it again.";
@@ -29,23 +31,36 @@ export async function orderableLines(
     ? await db
         .selectFrom("cartLines")
         .innerJoin("items", "items.id", "cartLines.itemId")
-        .select([
+        .innerJoin("productVariants as v", "v.id", "cartLines.variantId")
+        .select((eb) => [
           "items.id as itemId",
-          "items.title",
+          "v.id as variantId",
+          "v.sku",
+          "items.title as productTitle",
           "items.slug",
           "items.imgPath",
-          "items.price",
+          "v.price",
           "items.categoryId",
-          "items.stock",
+          // A variant no longer sold has none to sell.
+          eb.case().when("v.active", "=", 1).then(eb.ref("v.stock")).else(0).end().as("stock"),
           "cartLines.quantity",
         ])
         .where("cartLines.cartId", "=", cartId)
         .orderBy("items.id")
+        .orderBy("v.id")
         .execute()
     : [];
   if (rows.length === 0) throw new AppError(400, EMPTY_CART, { code: "EMPTY_CART" });
   if (rows.length > MAX_CART_LINES) throw new AppError(409, CART_FULL);
-  const lines = await withAvailability(db, rows, customer.userId);
+  const labels = await variantLabels(
+    db,
+    rows.map((r) => r.variantId),
+  );
+  const named = rows.map((r) => {
+    const variantLabel = labels.get(r.variantId) ?? "";
+    return { ...r, variantLabel, title: lineTitle(r.productTitle, variantLabel) };
+  });
+  const lines = await withAvailability(db, named, customer.userId);
   for (const line of lines) assertStock({ title: line.title, stock: line.available, quantity: line.quantity, held: line.held }, "ordering");
   return lines;
 }

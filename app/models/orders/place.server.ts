@@ -12,6 +12,7 @@ import { countCouponUse, discountForOrder, parseSnapshot } from "~/models/coupon
 import { checkOrderDelivery } from "~/models/delivery/quote.server";
 import { lockForPlacement, recordPlacement } from "~/models/payments/payment-orders.server";
 import { releaseForCustomer } from "~/models/reservations.server";
+import { takeUnits } from "~/models/catalogue/variants.server";
 import { getUserById } from "~/models/users/users.server";
 import { queueOrderConfirmation } from "./mail.server";
 import { assertUnpaidAllowed, CART_CHANGED, orderableLines } from "./orderable.server";
@@ -145,7 +146,10 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
           lines.map((l, i) => ({
             orderId: order.id,
             itemId: l.itemId,
-            title: l.title,
+            variantId: l.variantId,
+            sku: l.sku,
+            variantLabel: l.variantLabel,
+            title: l.productTitle,
             slug: l.slug,
             imgPath: l.imgPath,
             quantity: l.quantity,
@@ -157,15 +161,10 @@ export async function placeOrder(input: PlaceOrderInput, db: Db = defaultDb): Pr
       if (input.payment) await recordPlacement(trx, input.payment.paymentOrderId, order.id, now);
       // The coupon's use, counted here so racing orders never pass its limit (coupons/uses.server).
       if (discount) await countCouponUse(trx, discount, order.id, input.userId, now);
-      // In item id order, so two carts never wait on each other's rows in opposite orders.
+      // In product then variant id order, under the products' locks (orderableLines), so two carts
+      // never wait on each other's rows in opposite orders.
       for (const line of lines) {
-        const taken = await trx
-          .updateTable("items")
-          .set((eb) => ({ stock: eb("stock", "-", line.quantity), version: eb("version", "+", 1), updatedAt: now }))
-          .where("id", "=", line.itemId)
-          .where("stock", ">=", line.quantity)
-          .executeTakeFirst();
-        if (Number(taken.numUpdatedRows) !== 1) {
+        if (!(await takeUnits(trx, line.variantId, line.quantity, now))) {
           throw new AppError(409, `${line.title} has just sold out. Please update your cart.`, { code: "STOCK_SHORTAGE" });
         }
       }

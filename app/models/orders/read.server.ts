@@ -1,6 +1,7 @@
 // An order as its pages, its mails and the API show it: its lines, its events (who moved it and
 // when) and its refunds, read for one order or a page of them. Placing one is place.server;
 // changing its status, status.server; the customer's lists, list.server.
+import { lineTitle } from "~/utils/variants";
 import type { Selectable } from "kysely";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
@@ -19,6 +20,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface OrderLine {
   itemId: number | null;
+  /** the variant ordered, as it was: its id (the row may be gone since), SKU and label ('' for a product without options) */
+  variantId: number | null;
+  sku: string;
+  variantLabel: string;
+  /** the product's title as it was */
   title: string;
   slug: string;
   imgPath: string;
@@ -145,7 +151,7 @@ function toOrder(row: OrderRow, items: OrderLine[], events: OrderEvent[], refund
     gst: row.gst,
     total: row.total,
     orderDetails: JSON.stringify({
-      items: items.map((i) => ({ itemId: i.itemId, title: i.title, quantity: i.quantity, price: i.price })),
+      items: items.map((i) => ({ itemId: i.itemId, title: lineTitle(i.title, i.variantLabel), quantity: i.quantity, price: i.price })),
       total: row.subtotal,
       shippingAddress,
     }),
@@ -163,7 +169,7 @@ export async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
   const [lines, events, refunds] = await Promise.all([
     db
       .selectFrom("orderItems")
-      .select(["orderId", "itemId", "title", "slug", "imgPath", "quantity", "unitPrice", "discount"])
+      .select(["orderId", "itemId", "variantId", "sku", "variantLabel", "title", "slug", "imgPath", "quantity", "unitPrice", "discount"])
       .where("orderId", "in", ids)
       .orderBy("id")
       .execute(),
@@ -182,6 +188,9 @@ export async function withLines(rows: OrderRow[], db: Db): Promise<Order[]> {
         .filter((l) => l.orderId === row.id)
         .map((l) => ({
           itemId: l.itemId,
+          variantId: l.variantId,
+          sku: l.sku,
+          variantLabel: l.variantLabel,
           title: l.title,
           slug: l.slug,
           imgPath: l.imgPath,

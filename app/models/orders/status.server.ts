@@ -2,7 +2,7 @@
 // each change brings in its transaction: stock back on a cancellation, the refund and the coupon use
 // given back, the audit row, the customer's mails, the invitation to review.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, isPostgres, nowIso } from "~/lib/db.server";
+import { db as defaultDb, nowIso } from "~/lib/db.server";
 import type { OrderStatus } from "~/lib/db-schema";
 import { AppError } from "~/lib/errors.server";
 import { isTestPaymentId } from "~/lib/payments.server";
@@ -11,6 +11,7 @@ import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "~/models/audit.server";
+import { lockItems, returnUnits } from "~/models/catalogue/variants.server";
 import type { Actor as StaffActor } from "~/models/staff/staff.server";
 import { releaseCouponUse } from "~/models/coupons/uses.server";
 import { queueCancellationRefund } from "~/models/refunds/queue.server";
@@ -77,12 +78,18 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
     // them in one order and never wait on each other in a circle.
     const returnsStock = to === "cancelled" && order.status === "processing";
     const lines = returnsStock
-      ? await trx.selectFrom("orderItems").select(["itemId", "quantity"]).where("orderId", "=", orderId).orderBy("itemId").execute()
+      ? await trx
+          .selectFrom("orderItems")
+          .select(["itemId", "variantId", "quantity"])
+          .where("orderId", "=", orderId)
+          .orderBy("itemId")
+          .orderBy("variantId")
+          .execute()
       : [];
-    const products = lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId]));
-    if (isPostgres(trx) && products.length > 0) {
-      await trx.selectFrom("items").select("id").where("id", "in", products).orderBy("id").forUpdate().execute();
-    }
+    await lockItems(
+      trx,
+      lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId])),
+    );
     const moved = await trx
       .updateTable("orders")
       .set({ status: to, updatedAt: now, ...recorded })
@@ -93,14 +100,7 @@ export async function changeOrderStatus(orderId: number, to: OrderStatus, by: St
       throw new AppError(409, "This order changed a moment ago. Please reload and try again.");
     }
     if (returnsStock) {
-      for (const line of lines) {
-        if (line.itemId === null) continue;
-        await trx
-          .updateTable("items")
-          .set((eb) => ({ stock: eb("stock", "+", line.quantity), version: eb("version", "+", 1), updatedAt: now }))
-          .where("id", "=", line.itemId)
-          .execute();
-      }
+      for (const line of lines) await returnUnits(trx, line, now);
     }
     // An online order's payment is refunded in full (ADR 0012), sent once this commits; its coupon use is given back.
     if (to === "cancelled") {

@@ -9,6 +9,7 @@ import { AppError } from "~/lib/errors.server";
 import { checkReturnTransition, RETURN_LABEL } from "~/utils/order-status";
 import type { ReturnFilter } from "~/utils/returns";
 import { recordAudit } from "~/models/audit.server";
+import { lockItems, returnUnits } from "~/models/catalogue/variants.server";
 import type { Actor } from "~/models/staff/staff.server";
 import { queueRefund } from "~/models/refunds/queue.server";
 import { sendRefundQuietly } from "~/models/refunds/send.server";
@@ -62,18 +63,17 @@ export async function decideReturn(
       const lines = await trx
         .selectFrom("returnLines")
         .innerJoin("orderItems", "orderItems.id", "returnLines.orderItemId")
-        .select(["orderItems.itemId", "returnLines.quantity"])
+        .select(["orderItems.itemId", "orderItems.variantId", "returnLines.quantity"])
         .where("returnLines.returnId", "=", returnId)
         .orderBy("orderItems.itemId")
+        .orderBy("orderItems.variantId")
         .execute();
-      for (const line of lines) {
-        if (line.itemId === null) continue; // the product was deleted since: nothing to put back
-        await trx
-          .updateTable("items")
-          .set((eb) => ({ stock: eb("stock", "+", line.quantity), version: eb("version", "+", 1), updatedAt: now }))
-          .where("id", "=", line.itemId)
-          .execute();
-      }
+      await lockItems(
+        trx,
+        lines.flatMap((l) => (l.itemId === null ? [] : [l.itemId])),
+      );
+      // A product deleted since has nothing to put back.
+      for (const line of lines) await returnUnits(trx, line, now);
       const order = await trx.selectFrom("orders").select(["paymentOrderId"]).where("id", "=", row.orderId).executeTakeFirstOrThrow();
       if (order.paymentOrderId && row.refundAmount > 0) {
         const refund = await queueRefund(trx, {

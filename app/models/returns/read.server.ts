@@ -3,6 +3,7 @@
 // staff approve or reject it; an approved return becomes `returned` when the goods arrive. The states
 // and who may move them are utils/order-status's; the money rule is utils/pricing's returnRefund.
 // This module reads them: an order's returns, and what its customer may still return.
+import { lineTitle } from "~/utils/variants";
 import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { ReturnStatus } from "~/lib/db-schema";
@@ -61,7 +62,14 @@ export async function returnsForOrder(orderId: number, db: Db = defaultDb): Prom
     db
       .selectFrom("returnLines")
       .innerJoin("orderItems", "orderItems.id", "returnLines.orderItemId")
-      .select(["returnLines.returnId", "returnLines.orderItemId", "returnLines.quantity", "orderItems.title", "orderItems.unitPrice"])
+      .select([
+        "returnLines.returnId",
+        "returnLines.orderItemId",
+        "returnLines.quantity",
+        "orderItems.title",
+        "orderItems.variantLabel",
+        "orderItems.unitPrice",
+      ])
       .where("returnLines.returnId", "in", ids)
       .orderBy("returnLines.orderItemId")
       .execute(),
@@ -80,7 +88,7 @@ export async function returnsForOrder(orderId: number, db: Db = defaultDb): Prom
     createdAt: r.createdAt,
     lines: lines
       .filter((l) => l.returnId === r.id)
-      .map((l) => ({ orderItemId: l.orderItemId, title: l.title, quantity: l.quantity, price: l.unitPrice })),
+      .map((l) => ({ orderItemId: l.orderItemId, title: lineTitle(l.title, l.variantLabel), quantity: l.quantity, price: l.unitPrice })),
     events: events
       .filter((e) => e.returnId === r.id)
       .map((e) => ({ from: e.fromStatus, status: e.toStatus, actor: e.actor, note: e.note, at: e.createdAt })),
@@ -104,7 +112,7 @@ export async function lineBalance(orderId: number, db: Db) {
   const [items, taken] = await Promise.all([
     db
       .selectFrom("orderItems")
-      .select(["id", "title", "quantity", "unitPrice", "discount"])
+      .select(["id", "title", "variantLabel", "quantity", "unitPrice", "discount"])
       .where("orderId", "=", orderId)
       .orderBy("id")
       .execute(),
@@ -120,7 +128,7 @@ export async function lineBalance(orderId: number, db: Db) {
   const inReturns = new Map(taken.map((t) => [t.orderItemId, Number(t.units)]));
   return items.map((i) => ({
     orderItemId: i.id,
-    title: i.title,
+    title: lineTitle(i.title, i.variantLabel),
     ordered: i.quantity,
     price: i.unitPrice,
     /** the line's share of a coupon discount: returned units refund what was paid for them (paidValue) */

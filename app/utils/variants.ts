@@ -1,0 +1,41 @@
+// How a variant is named wherever a line shows it (cart, checkout, order, invoice, mail): the
+// product's title, then its options' values when it has any: 'Teak Wood Sofa — Walnut, 3-seater'.
+
+/** A line's name: the product's title with its variant's label, when it has one. */
+export function lineTitle(title: string, variantLabel: string | null | undefined): string {
+  return variantLabel ? `${title} — ${variantLabel}` : title;
+}
+
+/** What choosing reads of a product's options and variants (models/catalogue/variants.server's shapes). */
+export interface Choosable {
+  options: { id: number; name: string; slug: string; values: { id: number; value: string; slug: string }[] }[];
+  variants: { id: number; active: boolean; valueIds: number[] }[];
+}
+
+/**
+ * The values chosen in a query (`?finish=walnut&size=3-seater`), by option id: an option whose
+ * parameter is missing or names no value of it is not chosen.
+ */
+export function chosenValues(product: Choosable, params: URLSearchParams): Map<number, number> {
+  const chosen = new Map<number, number>();
+  for (const option of product.options) {
+    const slug = params.get(option.slug);
+    const value = option.values.find((v) => v.slug === slug);
+    if (value) chosen.set(option.id, value.id);
+  }
+  return chosen;
+}
+
+/**
+ * The variant these choices make: a product without options has its one; otherwise every option
+ * must be chosen and the combination must exist (active or not: the page says it is not sold).
+ */
+export function variantOfChoice<V extends Choosable["variants"][number]>(
+  product: { options: Choosable["options"]; variants: V[] },
+  chosen: Map<number, number>,
+): V | null {
+  if (product.options.length === 0) return product.variants[0] ?? null;
+  if (product.options.some((o) => !chosen.has(o.id))) return null;
+  const wanted = product.options.map((o) => chosen.get(o.id)!);
+  return product.variants.find((v) => v.valueIds.length === wanted.length && wanted.every((id, i) => v.valueIds[i] === id)) ?? null;
+}
