@@ -446,14 +446,14 @@ async function createDatabase(dataDir, pgAdminUrl) {
   };
 }
 
-/** Each product's stock as the demo seed left it, before anyone shopped. */
+/** Each variant's stock as the demo seed left it, before anyone shopped (stock is the variant's, migration 0032). */
 async function readInitialStock(database) {
   return database.read(async (all) => {
     const [{ n }] = await all("select count(*) as n from orders");
     if (Number(n) !== 0) throw new Error("the new database already holds orders");
-    const items = await all("select id, slug, stock from items order by id");
-    if (items.length === 0) throw new Error("the demo seed made no products");
-    return new Map(items.map((i) => [Number(i.id), { slug: i.slug, stock: Number(i.stock) }]));
+    const variants = await all("select id, sku as slug, stock from product_variants order by id");
+    if (variants.length === 0) throw new Error("the demo seed made no products");
+    return new Map(variants.map((v) => [Number(v.id), { slug: v.slug, stock: Number(v.stock) }]));
   });
 }
 
@@ -464,19 +464,19 @@ async function readInitialStock(database) {
 async function checkInvariants(database, initialStock, run) {
   const violations = [];
   const figures = await database.read(async (all) => {
-    // Stock on hand plus units out of the shop is what each product started with: units in live
+    // Stock on hand plus units out of the shop is what each variant started with: units in live
     // orders, and in orders cancelled after they shipped (with the carrier until they come back,
     // ADR 0025), less units returned (received back into stock).
-    const items = await all("select id, slug, stock from items");
+    const items = await all("select id, sku as slug, stock from product_variants");
     const live = await all(
-      `select oi.item_id as item_id, sum(oi.quantity) - coalesce(sum(rl.returned), 0) as units
+      `select oi.variant_id as item_id, sum(oi.quantity) - coalesce(sum(rl.returned), 0) as units
        from order_items oi join orders o on o.id = oi.order_id
        left join (select l.order_item_id, sum(l.quantity) as returned from return_lines l
                   join return_requests r on r.id = l.return_id and r.status = 'returned' group by l.order_item_id) rl
          on rl.order_item_id = oi.id
-       where oi.item_id is not null and (o.status <> 'cancelled'
+       where oi.variant_id is not null and (o.status <> 'cancelled'
          or exists (select 1 from order_events e where e.order_id = o.id and e.to_status = 'shipped'))
-       group by oi.item_id`,
+       group by oi.variant_id`,
     );
     const units = new Map(live.map((r) => [Number(r.item_id), Number(r.units)]));
     const seen = new Set();
@@ -486,7 +486,7 @@ async function checkInvariants(database, initialStock, run) {
       const initial = initialStock.get(id);
       const stock = Number(item.stock);
       if (!initial) {
-        violations.push(`stock: product ${item.slug} (#${id}) appeared during the run`);
+        violations.push(`stock: variant ${item.slug} (#${id}) appeared during the run`);
         continue;
       }
       const inOrders = units.get(id) ?? 0;
@@ -499,13 +499,20 @@ async function checkInvariants(database, initialStock, run) {
       }
     }
     for (const [id, initial] of initialStock) {
-      if (!seen.has(id)) violations.push(`stock: product ${initial.slug} (#${id}) vanished`);
+      if (!seen.has(id)) violations.push(`stock: variant ${initial.slug} (#${id}) vanished`);
     }
-    // Units held while customers pay (ADR 0023): live holds never exceed the stock on hand.
+    // A product's stock is its active variants' (kept by trigger, migration 0032).
+    for (const r of await all(
+      `select i.slug, i.stock, (select coalesce(sum(v.stock), 0) from product_variants v where v.item_id = i.id and v.active = 1) as sum
+       from items i`,
+    )) {
+      if (Number(r.stock) !== Number(r.sum)) violations.push(`stock: ${r.slug} shows ${r.stock}, but its variants hold ${r.sum}`);
+    }
+    // Units held while customers pay (ADR 0023): live holds never exceed the variant's stock on hand.
     const now = new Date().toISOString();
     for (const r of await all(
-      `select i.slug, i.stock, sum(r.quantity) as held from stock_reservations r join items i on i.id = r.item_id
-       where r.expires_at > '${now}' group by i.id, i.slug, i.stock having sum(r.quantity) > i.stock`,
+      `select v.sku as slug, v.stock, sum(r.quantity) as held from stock_reservations r join product_variants v on v.id = r.variant_id
+       where r.expires_at > '${now}' group by v.id, v.sku, v.stock having sum(r.quantity) > v.stock`,
     )) {
       violations.push(`stock: ${r.slug} has ${r.stock} on hand, but ${r.held} are held for payments`);
     }
