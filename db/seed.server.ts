@@ -9,6 +9,8 @@ import type { DB } from "../app/lib/db-schema";
 import { seedCategories, seedProducts } from "./seed-data";
 import type { SeedProduct } from "./seed-data";
 import { generateLargeCatalogue, LARGE_SEED_TOTAL } from "./large-seed";
+import { seedVariants, seedVariantSet } from "./seed-variants";
+import { writeVariantSet } from "../app/models/catalogue/variant-writes.server";
 
 export const categoryImagePath = (slug: string) => `/images/categories/${slug}.svg`;
 export const productImagePath = (slug: string) => `/images/products/${slug}.svg`;
@@ -37,11 +39,24 @@ async function loadDemo(trx: Transaction<DB>, now: string) {
   const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));
   for (const p of seedProducts) {
     const values = itemRow(p, ids, now);
-    await trx
+    // A product's price and stock are its variants' (migration 0032): a refresh writes them there.
+    const { price: _price, stock: _stock, ...details } = values;
+    const row = await trx
       .insertInto("items")
       .values(values)
-      .onConflict((oc) => oc.column("slug").doUpdateSet({ ...values, createdAt: undefined }))
+      .onConflict((oc) => oc.column("slug").doUpdateSet({ ...details, createdAt: undefined }))
+      .returning("id")
+      .executeTakeFirstOrThrow();
+    const hasOptions = await trx.selectFrom("productOptions").select("id").where("itemId", "=", row.id).executeTakeFirst();
+    if (hasOptions) continue;
+    await trx
+      .updateTable("productVariants")
+      .set({ price: p.price, stock: p.stock, updatedAt: now })
+      .where("itemId", "=", row.id)
+      .where("optionKey", "=", "")
       .execute();
+    const spec = seedVariants[p.slug];
+    if (spec) await writeVariantSet(trx, row.id, seedVariantSet(p.slug, p, spec));
   }
 }
 

@@ -27,6 +27,7 @@ import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 import { cardOf } from "~/utils/catalogue";
 import { chosenValues, variantOfChoice } from "~/utils/variants";
+import { VariantPicker } from "~/components/product/VariantPicker";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
 // the reviews and the delivery check, at the visitor's first interaction.
@@ -123,14 +124,30 @@ function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
   );
 }
 
+/** What is wrong with the choice made, in words; null when it names a variant on sale. */
+function choiceProblem(
+  options: { id: number; name: string }[],
+  variant: { active: boolean } | null,
+  chosen: Record<string, number>,
+): string | null {
+  if (options.length === 0) return null;
+  const missing = options.filter((o) => chosen[String(o.id)] === undefined).map((o) => o.name);
+  if (missing.length > 0) return `Please choose a ${missing.join(" and ")}.`;
+  if (!variant) return "This combination is not made. Please choose another.";
+  if (!variant.active) return "This choice is no longer sold. Please choose another.";
+  return null;
+}
+
 type Tab = "description" | "specifications";
 
 const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold";
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, product, variant, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
+  const { item, product, variant, chosen, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
   const inStock = available > 0;
+  const hasOptions = product.options.length > 0;
+  const choice = choiceProblem(product.options, variant, chosen);
   const note = stockNote(available, variant?.stock ?? 0);
   const location = useLocation();
   const tabParam = new URLSearchParams(location.search).get("tab");
@@ -253,6 +270,12 @@ export default function ProductPage() {
           <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(variant?.price ?? item.price)}</p>
           <p className="mt-1 text-sm text-stone-500">+ 18% GST, added at checkout</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
+          <VariantPicker options={product.options} variants={product.variants} chosen={chosen} />
+          {choice ? (
+            <p className="mt-3 text-sm font-semibold text-red-800" data-testid="variant-problem">
+              {choice}
+            </p>
+          ) : null}
           <p className={`${STOCK_BADGE} ${inStock ? "bg-green-50 text-green-800" : "bg-red-50 text-red-800"}`} data-testid="stock">
             <span aria-hidden="true" className={`h-2 w-2 rounded-full ${inStock ? "bg-green-600" : "bg-red-600"}`} />
             {inStock ? "In Stock" : "Out of Stock"}
@@ -278,7 +301,7 @@ export default function ProductPage() {
               disabled={!inStock}
             />
             <button type="submit" className="btn-primary min-w-40" disabled={!inStock || busy || waiting}>
-              {!inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
+              {choice && hasOptions && !variant ? "Choose Your Piece" : !inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
           </fetcher.Form>
           {error ? (

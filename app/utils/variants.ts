@@ -9,15 +9,22 @@ export function lineTitle(title: string, variantLabel: string | null | undefined
 /** What choosing reads of a product's options and variants (models/catalogue/variants.server's shapes). */
 export interface Choosable {
   options: { id: number; name: string; slug: string; values: { id: number; value: string; slug: string }[] }[];
-  variants: { id: number; active: boolean; valueIds: number[] }[];
+  variants: { id: number; active: boolean; stock: number; valueIds: number[] }[];
 }
 
 /**
  * The values chosen in a query (`?finish=walnut&size=3-seater`), by option id: an option whose
- * parameter is missing or names no value of it is not chosen.
+ * parameter is missing or names no value of it is not chosen. A query that names no option
+ * chooses the first variant on sale.
  */
 export function chosenValues(product: Choosable, params: URLSearchParams): Map<number, number> {
   const chosen = new Map<number, number>();
+  // Nothing chosen yet: the first variant on sale (else the first still sold) is shown chosen.
+  if (product.options.every((o) => !params.has(o.slug))) {
+    const first = product.variants.find((v) => v.active && v.stock > 0) ?? product.variants.find((v) => v.active);
+    first?.valueIds.forEach((id, i) => chosen.set(product.options[i]!.id, id));
+    return chosen;
+  }
   for (const option of product.options) {
     const slug = params.get(option.slug);
     const value = option.values.find((v) => v.slug === slug);

@@ -21,6 +21,20 @@ export const SKU_TAKEN = "That SKU is already used by another variant";
  * another variant has is a 409. Nothing is written when any of it fails.
  */
 export async function defineVariants(trx: Db, itemId: number, input: unknown, actor: Actor): Promise<void> {
+  const { item, set } = await writeVariantSet(trx, itemId, input);
+  await recordAudit(trx, {
+    action: "update",
+    entity: "product",
+    entityId: itemId,
+    summary:
+      `Gave product "${item.title}" options (${set.options.map((o) => `${o.name}: ${o.values.join(", ")}`).join("; ")}) ` +
+      `and ${set.variants.length} variant${set.variants.length === 1 ? "" : "s"}`,
+    actor,
+  });
+}
+
+/** defineVariants' writes, without its audit row: the demo seed's catalogue is no one's change. */
+export async function writeVariantSet(trx: Db, itemId: number, input: unknown): Promise<{ item: { title: string }; set: VariantSet }> {
   const parsed = VariantSetSchema.safeParse(input);
   if (!parsed.success) throw new AppError(400, parsed.error.issues[0]?.message ?? "The options are not valid");
   const set: VariantSet = parsed.data;
@@ -93,13 +107,5 @@ export async function defineVariants(trx: Db, itemId: number, input: unknown, ac
     if (isUniqueViolation(error)) throw new AppError(409, SKU_TAKEN);
     throw error;
   }
-  await recordAudit(trx, {
-    action: "update",
-    entity: "product",
-    entityId: itemId,
-    summary:
-      `Gave product "${item.title}" options (${set.options.map((o) => `${o.name}: ${o.values.join(", ")}`).join("; ")}) ` +
-      `and ${set.variants.length} variant${set.variants.length === 1 ? "" : "s"}`,
-    actor,
-  });
+  return { item, set };
 }
