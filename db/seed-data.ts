@@ -161,7 +161,7 @@ export const seedProducts: SeedProduct[] = [
       "mechanism.",
     price: 27999,
     featured: false,
-    stock: 14,
+    stock: 30,
     specifications: {
       Material: "Engineered wood and steel frame, washable fabric",
       Dimensions: "195 x 90 x 84 cm",

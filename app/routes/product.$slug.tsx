@@ -267,7 +267,9 @@ export default function ProductPage() {
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
-          <p className="mt-4 text-3xl font-semibold text-wood-700">{formatPrice(variant?.price ?? item.price)}</p>
+          <p className="mt-4 text-3xl font-semibold text-wood-700" data-testid="product-price">
+            {formatPrice(variant?.price ?? item.price)}
+          </p>
           <p className="mt-1 text-sm text-stone-500">+ 18% GST, added at checkout</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
           <VariantPicker options={product.options} variants={product.variants} chosen={chosen} />
