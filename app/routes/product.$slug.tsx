@@ -54,7 +54,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
     path,
     image: d.item.imgPath,
     type: "product",
-    jsonLd: [productJsonLd(siteUrl, d.item, d.category), breadcrumbJsonLd(siteUrl, trail)],
+    jsonLd: [productJsonLd(siteUrl, d.item, d.category, d.product), breadcrumbJsonLd(siteUrl, trail)],
   });
 };
 

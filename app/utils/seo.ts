@@ -58,29 +58,53 @@ export function breadcrumbJsonLd(siteUrl: string, trail: { name: string; path: s
 }
 
 /** schema.org Product with its one Offer: the price in INR, whole rupees, and whether it is in stock. */
-export function productJsonLd(siteUrl: string, item: Item, category: { title: string } | null): object {
+/** What the structured data reads of a product's options and variants (models/catalogue/variants.server). */
+export interface JsonLdVariants {
+  options: { name: string; slug: string; values: { id: number; slug: string }[] }[];
+  variants: { sku: string; price: number; stock: number; active: boolean; valueIds: number[]; label: string }[];
+}
+
+/** schema.org's names for what variants differ in; any other option is named as it is. */
+const VARIES_BY: Record<string, string> = {
+  colour: "https://schema.org/color",
+  color: "https://schema.org/color",
+  size: "https://schema.org/size",
+  fabric: "https://schema.org/material",
+  material: "https://schema.org/material",
+  wood: "https://schema.org/material",
+  pattern: "https://schema.org/pattern",
+};
+
+function offer(url: string, price: number, stock: number) {
+  return {
+    "@type": "Offer",
+    url,
+    priceCurrency: "INR",
+    price: String(price),
+    availability: stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
+    itemCondition: "https://schema.org/NewCondition",
+  };
+}
+
+/**
+ * A product page's structured data: a Product with its Offer, or, for a product sold in several
+ * variants, a ProductGroup whose `hasVariant` lists each variant on sale as a Product with its
+ * own SKU, URL (the page with that choice) and Offer.
+ */
+export function productJsonLd(siteUrl: string, item: Item, category: { title: string } | null, sold?: JsonLdVariants | null): object {
   const specs = item.specifications as Record<string, unknown>;
   const text = (key: string) => (typeof specs[key] === "string" ? (specs[key] as string) : undefined);
-  return {
+  const url = `${siteUrl}/product/${item.slug}`;
+  const common = {
     "@context": "https://schema.org",
-    "@type": "Product",
     name: item.title,
     description: item.description,
     image: `${siteUrl}${item.imgPath}`,
-    sku: `SL-${item.id}`,
-    url: `${siteUrl}/product/${item.slug}`,
+    url,
     brand: { "@type": "Brand", name: SITE_NAME },
     ...(category ? { category: category.title } : {}),
     ...(text("Material") ? { material: text("Material") } : {}),
     ...(text("Color") ? { color: text("Color") } : {}),
-    offers: {
-      "@type": "Offer",
-      url: `${siteUrl}/product/${item.slug}`,
-      priceCurrency: "INR",
-      price: String(item.price),
-      availability: item.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
-      itemCondition: "https://schema.org/NewCondition",
-    },
     // Only with at least one visible review (a rating of nobody is no rating).
     ...(item.reviewCount > 0 && item.averageRating !== null
       ? {
@@ -93,5 +117,27 @@ export function productJsonLd(siteUrl: string, item: Item, category: { title: st
           },
         }
       : {}),
+  };
+  if (!sold || sold.options.length === 0) {
+    return { ...common, "@type": "Product", sku: sold?.variants[0]?.sku ?? `FS-${item.id}`, offers: offer(url, item.price, item.stock) };
+  }
+  return {
+    ...common,
+    "@type": "ProductGroup",
+    productGroupID: item.slug,
+    variesBy: sold.options.map((o) => VARIES_BY[o.slug] ?? o.name),
+    hasVariant: sold.variants
+      .filter((v) => v.active)
+      .map((v) => {
+        const query = sold.options.map((o, i) => `${o.slug}=${o.values.find((value) => value.id === v.valueIds[i])?.slug ?? ""}`).join("&");
+        return {
+          "@type": "Product",
+          name: `${item.title} — ${v.label}`,
+          sku: v.sku,
+          image: `${siteUrl}${item.imgPath}`,
+          url: `${url}?${query}`,
+          offers: offer(`${url}?${query}`, v.price, v.stock),
+        };
+      }),
   };
 }

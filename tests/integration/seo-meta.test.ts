@@ -1,5 +1,6 @@
 // What search engines read of each storefront page (ADR 0015): title, description, one
 // canonical URL, Open Graph tags and JSON-LD, built by utils/seo from the page's own loader data.
+import { variantsOf } from "~/models/catalogue/variants.server";
 import type { MetaDescriptor } from "@remix-run/node";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PUBLIC_API_CACHE } from "~/lib/api.server";
@@ -130,7 +131,7 @@ describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidat
 
 describe("product pages' JSON-LD", () => {
   it("every product page carries a Product whose Offer names its price in INR and its availability, and a BreadcrumbList", async () => {
-    const items = await db.selectFrom("items").select(["slug", "price", "stock", "title"]).execute();
+    const items = await db.selectFrom("items").select(["id", "slug", "price", "stock", "title"]).execute();
     expect(items.length).toBeGreaterThanOrEqual(30);
     for (const item of items) {
       const page = await call(productPage.loader, getRequest(`/product/${item.slug}`), { slug: item.slug });
@@ -138,6 +139,22 @@ describe("product pages' JSON-LD", () => {
       expectPageTags(tags, `/product/${item.slug}`);
       // What the page prints is JSON.stringify of these objects (escaped for HTML): it must come back the same.
       const [product, crumbs] = jsonLd(tags).map((o) => JSON.parse(JSON.stringify(o)) as Record<string, unknown>);
+      expect((crumbs as { itemListElement: { item: string }[] }).itemListElement.at(-1)!.item).toBe(`${SITE}/product/${item.slug}`);
+      const sold = (await variantsOf(db, item.id))!;
+      if (sold.options.length > 0) {
+        // Sold in variants: a ProductGroup, each variant on sale a Product with its SKU, its page and its Offer.
+        expect(product).toMatchObject({ "@type": "ProductGroup", name: item.title, url: `${SITE}/product/${item.slug}` });
+        const variants = product!.hasVariant as { sku: string; url: string; offers: { price: string; availability: string } }[];
+        const onSale = sold.variants.filter((v) => v.active);
+        expect(variants.map((v) => v.sku)).toEqual(onSale.map((v) => v.sku));
+        expect(Math.min(...variants.map((v) => Number(v.offers.price)))).toBe(item.price);
+        for (const [i, v] of variants.entries()) {
+          expect(v.url).toMatch(new RegExp(`^${SITE}/product/${item.slug}\\?`));
+          expect(v.offers.availability).toBe(onSale[i]!.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
+        }
+        expect((product!.variesBy as string[]).length).toBe(sold.options.length);
+        continue;
+      }
       expect(product).toMatchObject({
         "@context": "https://schema.org",
         "@type": "Product",
@@ -150,7 +167,6 @@ describe("product pages' JSON-LD", () => {
           availability: item.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock",
         },
       });
-      expect((crumbs as { itemListElement: { item: string }[] }).itemListElement.at(-1)!.item).toBe(`${SITE}/product/${item.slug}`);
     }
   });
 });
