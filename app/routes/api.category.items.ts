@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { withVariants } from "~/models/catalogue/variants.server";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
@@ -18,6 +20,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
     const category = await getCategoryBySlug(slug);
     if (!category) throw notFound("Category not found");
     const list = await listCategoryItemsPage(category.id, undefined, paging);
-    return { category, items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize };
+    return { category, items: await withVariants(db, list.rows), total: list.total, page: paging.page, pageSize: paging.pageSize };
   });
 export const action = otherMethods(["GET"]);

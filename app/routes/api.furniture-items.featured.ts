@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { withVariants } from "~/models/catalogue/variants.server";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods } from "~/lib/api-params.server";
 import { pagedArray, parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
@@ -8,6 +10,7 @@ import { listFeaturedPage } from "~/models/catalogue/products.server";
 export const loader = ({ request }: LoaderFunctionArgs) =>
   publicApiHandler(request, async () => {
     const paging = parseListQuery(request, PRODUCT_PAGE_SIZES);
-    return pagedArray(request, paging, await listFeaturedPage(paging));
+    const page = await listFeaturedPage(paging);
+    return pagedArray(request, paging, { ...page, rows: await withVariants(db, page.rows) });
   });
 export const action = otherMethods(["GET"]);

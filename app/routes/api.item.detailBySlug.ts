@@ -1,4 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { db } from "~/lib/db.server";
+import { withVariants } from "~/models/catalogue/variants.server";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";
@@ -8,6 +10,6 @@ export const loader = ({ request }: LoaderFunctionArgs) =>
   publicApiHandler(request, async () => {
     const item = await getItemBySlug(slugParam(request));
     if (!item) throw notFound("Product not found");
-    return item;
+    return (await withVariants(db, [item]))[0];
   });
 export const action = otherMethods(["GET"]);

@@ -1,6 +1,8 @@
 // A search request's parameters (docs/api.md, GET /api/search; docs/product.md, Search): the API
 // refuses what it cannot answer with a 400 and a message per parameter; the results page reads
 // what it can and says what it left out. Both then call the one model verb, searchItems.
+import { db } from "~/lib/db.server";
+import { withVariants } from "~/models/catalogue/variants.server";
 import type { ListQuery } from "~/lib/paging.server";
 import { parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
 import { AppError } from "~/lib/errors.server";
@@ -90,5 +92,5 @@ export async function searchForApi(request: Request): Promise<ApiSearchAnswer> {
   const paging: ListQuery = parseListQuery(request, PRODUCT_PAGE_SIZES);
   const query = apiFilters(params);
   const list = await searchFor(clientOf(request), parsed.words, query, paging);
-  return { items: list.rows, total: list.total, page: paging.page, pageSize: paging.pageSize, capped: list.capped };
+  return { items: await withVariants(db, list.rows), total: list.total, page: paging.page, pageSize: paging.pageSize, capped: list.capped };
 }

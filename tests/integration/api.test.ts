@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { seedVariants } from "../../db/seed-variants";
 import { defaultVariantId } from "../support/items";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +27,8 @@ import { asRecord, call, cookieJar, expectApiError, setCookies } from "../suppor
 
 const inStock = seedProducts.find((p) => p.stock >= 5)!;
 const outOfStock = seedProducts.find((p) => p.stock === 0)!;
-const another = seedProducts.find((p) => p.stock > 0 && p.slug !== inStock.slug)!;
+// Sold as one piece: an add names no variant (db/seed-variants.ts sells some in several).
+const another = seedProducts.find((p) => p.stock > 0 && p.slug !== inStock.slug && !seedVariants[p.slug])!;
 
 let inStockId = 0;
 /** its category (a cart line names it: coupons may be limited to categories) */
@@ -67,8 +69,28 @@ function expectItemShape(item: unknown) {
     // the rating of its visible reviews: a field beyond the first API
     averageRating: rating === null ? null : expect.any(Number),
     reviewCount: expect.any(Number),
+    // its options and the variants on sale (docs/api.md, Variants): a field beyond the first API
+    options: expect.any(Array),
+    variants: expect.any(Array),
   });
-  const i = item as Item;
+  const i = item as Item & { options: { name: string; values: string[] }[]; variants: Record<string, unknown>[] };
+  for (const v of i.variants) {
+    expect(v).toEqual({
+      id: expect.any(Number),
+      sku: expect.any(String),
+      options: expect.any(Object),
+      price: expect.any(Number),
+      stock: expect.any(Number),
+    });
+    expect(Object.keys(v.options as object)).toEqual(i.options.map((o) => o.name));
+  }
+  // The product's price is its variants' lowest, its stock their sum.
+  if (i.variants.length > 0) {
+    expect(i.price).toBe(Math.min(...i.variants.map((v) => v.price as number)));
+    expect(i.stock).toBe(i.variants.reduce((sum, v) => sum + (v.stock as number), 0));
+  }
+  if (i.options.length === 0)
+    expect(i.variants).toEqual([{ id: expect.any(Number), sku: `FS-${i.id}`, options: {}, price: i.price, stock: i.stock }]);
   expect(i.averageRating === null).toBe(i.reviewCount === 0);
   expect(i.inStock).toBe(i.stock > 0);
   expect(Number.isInteger(i.price)).toBe(true);
