@@ -15,6 +15,22 @@ const ADD_BUTTON = [
   "hover:bg-wood-700 disabled:cursor-not-allowed disabled:bg-stone-300",
 ].join(" ");
 
+/** A card's line of its first option's values: "Fabric: Jute Blend · Suede · Velvet" (three at most, then "+2"). */
+function VariantValues({ option, values }: { option: string; values: string[] }) {
+  const shown = values.slice(0, 3);
+  return (
+    <p className="mt-2 flex flex-wrap items-center gap-1 text-xs text-stone-600" data-testid="card-variants">
+      <span className="sr-only">{option}:</span>
+      {shown.map((value) => (
+        <span key={value} className="rounded-full border border-sand-300 px-2 py-0.5">
+          {value}
+        </span>
+      ))}
+      {values.length > shown.length ? <span>+{values.length - shown.length}</span> : null}
+    </p>
+  );
+}
+
 export function ProductCard({ item, eager = false, actions }: { item: CardItem; eager?: boolean; actions?: ReactNode }) {
   const location = useLocation();
   const { fetcher, onSubmit } = useCartFetcher(`add-card-${item.id}`);
@@ -49,18 +65,33 @@ export function ProductCard({ item, eager = false, actions }: { item: CardItem; 
           <h3 className="font-sans text-base font-semibold leading-snug text-ink">{item.title}</h3>
           <p className="mt-1 text-sm text-stone-600">{item.summary}</p>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
-          <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">{formatPrice(item.price)}</p>
+          {item.variants ? <VariantValues option={item.variants.option} values={item.variants.values} /> : null}
+          <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">
+            {item.variants?.from ? <span className="text-sm font-medium text-stone-600">From </span> : null}
+            {formatPrice(item.price)}
+          </p>
         </div>
       </Link>
-      <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="absolute bottom-4 right-4">
-        <input type="hidden" name="intent" value="add" />
-        <input type="hidden" name="itemId" value={item.id} />
-        <input type="hidden" name="quantity" value="1" />
-        <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        <button type="submit" aria-label={`Add ${item.title} to cart`} disabled={!item.inStock || busy} className={ADD_BUTTON}>
+      {item.variants ? (
+        // A piece sold in several variants is chosen on its page first.
+        <Link
+          to={`/product/${item.slug}`}
+          aria-label={`Choose the ${item.variants.option.toLowerCase()} of ${item.title}`}
+          className={`absolute bottom-4 right-4 ${ADD_BUTTON}`}
+        >
           <CartIcon className="h-5 w-5" />
-        </button>
-      </fetcher.Form>
+        </Link>
+      ) : (
+        <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="absolute bottom-4 right-4">
+          <input type="hidden" name="intent" value="add" />
+          <input type="hidden" name="itemId" value={item.id} />
+          <input type="hidden" name="quantity" value="1" />
+          <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+          <button type="submit" aria-label={`Add ${item.title} to cart`} disabled={!item.inStock || busy} className={ADD_BUTTON}>
+            <CartIcon className="h-5 w-5" />
+          </button>
+        </fetcher.Form>
+      )}
       {error ? (
         <p role="alert" className="px-4 pb-3 text-sm text-red-700">
           {error}

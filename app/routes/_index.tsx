@@ -15,7 +15,6 @@ import { HERO_INTERVAL_MS, heroSlides, testimonials } from "~/utils/home-content
 import { HIGH_PRIORITY } from "~/utils/images";
 import { NewsletterSchema } from "~/utils/schemas";
 import { seoMeta, siteUrlFrom } from "~/utils/seo";
-import { cardOf } from "~/utils/catalogue";
 
 /** The newsletter form, at the foot of the page: its code loads at the visitor's first interaction (components/LaterRegion). */
 const Newsletter = onDemand(import.meta.env.SSR ? (await import("~/components/Newsletter")).Newsletter : null, () =>
@@ -31,7 +30,7 @@ export const meta: MetaFunction = ({ matches }) =>
 
 export async function loader() {
   const [categories, featured] = await Promise.all([storefront.categoriesOrDefaults(), storefront.featured(4)]);
-  return { categories: categories.slice(0, 3), featured: featured.map(cardOf) };
+  return { categories: categories.slice(0, 3), featured: await storefront.cards(featured) };
 }
 
 /** The newsletter form. */

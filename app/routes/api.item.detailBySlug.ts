@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { db } from "~/lib/db.server";
-import { withVariants } from "~/models/catalogue/variants.server";
+import { withVariants } from "~/models/catalogue/variant-lists.server";
 import { publicApiHandler } from "~/lib/api.server";
 import { otherMethods, slugParam } from "~/lib/api-params.server";
 import { notFound } from "~/lib/errors.server";

@@ -10,7 +10,7 @@ import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server
 import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
 import { breadcrumbJsonLd, privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
-import { cardOf, searchParamsToObject } from "~/utils/catalogue";
+import { searchParamsToObject } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { notFoundPage } from "~/lib/errors.server";
 
@@ -57,7 +57,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const info = pageInfoOf(paging, list.total);
   const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data(
-    { category, items: list.rows.map(cardOf), info, query, filtersActive, invalid: !parsed.success },
+    { category, items: await storefront.cards(list.rows), info, query, filtersActive, invalid: !parsed.success },
     { status: parsed.success ? 200 : 400 },
   );
 }

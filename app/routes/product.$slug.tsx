@@ -25,7 +25,7 @@ import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
-import { cardOf } from "~/utils/catalogue";
+import { sitemapOrigin } from "~/lib/sitemap.server";
 import { chosenValues, variantOfChoice } from "~/utils/variants";
 import { VariantPicker } from "~/components/product/VariantPicker";
 
@@ -54,7 +54,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
     path,
     image: d.item.imgPath,
     type: "product",
-    jsonLd: [productJsonLd(siteUrl, d.item, d.category, d.product), breadcrumbJsonLd(siteUrl, trail)],
+    jsonLd: [d.productLd, breadcrumbJsonLd(siteUrl, trail)],
   });
 };
 
@@ -83,7 +83,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       variant,
       chosen: Object.fromEntries(chosen),
       category,
-      related: related.map(cardOf),
+      related: await storefront.cards(related),
+      // Built here, not in meta: its code stays on the server (the page's JavaScript budget, ADR 0016).
+      productLd: productJsonLd(sitemapOrigin(request).origin, item, category, product),
       saved,
       available,
       reviews,

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { data } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
 import { SearchIcon } from "~/components/icons";
@@ -11,7 +12,7 @@ import { isAppError } from "~/lib/errors.server";
 import { clientOf } from "~/lib/rate-limit.server";
 import { searchFor } from "~/web/search.server";
 import type { Sort } from "~/utils/catalogue";
-import { cardOf, searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
+import { searchParamsToObject, SORT_LABELS } from "~/utils/catalogue";
 import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { formatCount } from "~/utils/money";
 import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
@@ -68,7 +69,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data(
     {
       search: { text: search.text, searchable: search.searchable, shortened: search.tooLong || search.dropped > 0 },
-      items: list.rows.map(cardOf),
+      items: await storefront.cards(list.rows),
       info,
       capped: list.capped,
       query,

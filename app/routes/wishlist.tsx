@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { storefront } from "~/models/catalogue/storefront.server";
 import { data } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FormBanner } from "~/components/FormBanner";
@@ -12,7 +13,6 @@ import { redirectWithToast, toastHeader } from "~/lib/toast.server";
 import { listWishlistPage, removeFromWishlist, saveItem } from "~/models/wishlist.server";
 import { asOwner, currentWishlistId } from "~/web/visitor.server";
 import { IdSchema } from "~/utils/schemas";
-import { cardOf } from "~/utils/catalogue";
 
 export const meta: MetaFunction = () => [{ title: "Your Wishlist | Sagwan Living" }];
 
@@ -20,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // 24 a page, like the catalogue; a page that is not a page number, or past the last, is a 404.
   const paging = parseListQuery(request, STOREFRONT_PAGE);
   const { rows, info } = pageOf(paging, await listWishlistPage(await currentWishlistId(request), paging));
-  return { items: rows.map(cardOf), info };
+  return { items: await storefront.cards(rows), info };
 }
 
 const ItemSchema = z.object({ itemId: IdSchema });

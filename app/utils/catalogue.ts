@@ -102,6 +102,8 @@ export type CardItem = Pick<
 > & {
   /** the description cut to what a card has room for */
   summary: string;
+  /** a product sold in several variants: whether its price is 'From', and its first option's values */
+  variants?: { from: boolean; option: string; values: string[] };
 };
 
 export function cardOf(item: Item): CardItem {

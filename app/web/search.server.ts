@@ -2,7 +2,7 @@
 // refuses what it cannot answer with a 400 and a message per parameter; the results page reads
 // what it can and says what it left out. Both then call the one model verb, searchItems.
 import { db } from "~/lib/db.server";
-import { withVariants } from "~/models/catalogue/variants.server";
+import { withVariants } from "~/models/catalogue/variant-lists.server";
 import type { ListQuery } from "~/lib/paging.server";
 import { parseListQuery, PRODUCT_PAGE_SIZES } from "~/lib/paging.server";
 import { AppError } from "~/lib/errors.server";

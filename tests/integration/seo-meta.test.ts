@@ -15,7 +15,7 @@ import * as categoriesPage from "~/routes/categories";
 import * as categoryPage from "~/routes/category.$slug";
 import * as homePage from "~/routes/_index";
 import * as productPage from "~/routes/product.$slug";
-import { getRequest } from "../support/requests";
+import { getRequest, ORIGIN } from "../support/requests";
 import { call, routeArgs } from "../support/route-calls";
 
 const SITE = "https://shop.example.in";
@@ -129,6 +129,8 @@ describe("catalogue API answers a CDN can keep (ETag, 304, stale-while-revalidat
   });
 });
 
+// The product's JSON-LD is built by the loader, on the request's origin (the root's siteUrl on a
+// real request); the other tags here are made with SITE as the root's.
 describe("product pages' JSON-LD", () => {
   it("every product page carries a Product whose Offer names its price in INR and its availability, and a BreadcrumbList", async () => {
     const items = await db.selectFrom("items").select(["id", "slug", "price", "stock", "title"]).execute();
@@ -143,13 +145,13 @@ describe("product pages' JSON-LD", () => {
       const sold = (await variantsOf(db, item.id))!;
       if (sold.options.length > 0) {
         // Sold in variants: a ProductGroup, each variant on sale a Product with its SKU, its page and its Offer.
-        expect(product).toMatchObject({ "@type": "ProductGroup", name: item.title, url: `${SITE}/product/${item.slug}` });
+        expect(product).toMatchObject({ "@type": "ProductGroup", name: item.title, url: `${ORIGIN}/product/${item.slug}` });
         const variants = product!.hasVariant as { sku: string; url: string; offers: { price: string; availability: string } }[];
         const onSale = sold.variants.filter((v) => v.active);
         expect(variants.map((v) => v.sku)).toEqual(onSale.map((v) => v.sku));
         expect(Math.min(...variants.map((v) => Number(v.offers.price)))).toBe(item.price);
         for (const [i, v] of variants.entries()) {
-          expect(v.url).toMatch(new RegExp(`^${SITE}/product/${item.slug}\\?`));
+          expect(v.url).toMatch(new RegExp(`^${ORIGIN}/product/${item.slug}\\?`));
           expect(v.offers.availability).toBe(onSale[i]!.stock > 0 ? "https://schema.org/InStock" : "https://schema.org/OutOfStock");
         }
         expect((product!.variesBy as string[]).length).toBe(sold.options.length);
@@ -159,7 +161,7 @@ describe("product pages' JSON-LD", () => {
         "@context": "https://schema.org",
         "@type": "Product",
         name: item.title,
-        url: `${SITE}/product/${item.slug}`,
+        url: `${ORIGIN}/product/${item.slug}`,
         offers: {
           "@type": "Offer",
           priceCurrency: "INR",

@@ -10,6 +10,10 @@ import { productReviews } from "~/models/reviews/read.server";
 import type { ReviewListQuery } from "~/utils/review-schemas";
 import { db } from "~/lib/db.server";
 import { variantsOf } from "./variants.server";
+import { cardsWithVariants, cardVariants } from "./variant-lists.server";
+import type { Item } from "~/utils/catalogue";
+
+const variantSummaries = whileCurrent((itemIds: number[]) => cardVariants(db, itemIds));
 
 const categories = whileCurrent(() => listCategories());
 
@@ -23,6 +27,8 @@ export const storefront = {
     listCategoryItemsPage(categoryId, query, window),
   ),
   itemBySlug: whileCurrent((slug: string) => getItemBySlug(slug)),
+  /** a list's cards, with 'From ₹X' and the first option's values of a product sold in several variants */
+  cards: async (items: Item[]) => cardsWithVariants(items, await variantSummaries(items.map((i) => i.id))),
   /** a product's options and variants (variants.server) */
   variants: whileCurrent((itemId: number) => variantsOf(db, itemId)),
   featured: whileCurrent((limit: number) => listFeatured(limit)),

@@ -229,38 +229,3 @@ export async function returnUnits(
     .execute();
   return true;
 }
-
-/** A variant as the catalogue API answers it (docs/api.md, Variants). */
-export interface ApiVariant {
-  id: number;
-  sku: string;
-  /** its value of each option, by option name: { Fabric: "Velvet" } ({} for a product without options) */
-  options: Record<string, string>;
-  price: number;
-  stock: number;
-}
-
-/**
- * Products as the catalogue API answers them: each with `options` (name and values, in order) and
- * its `variants` on sale. `price` and `stock` are already the variants' lowest and summed (the
- * database keeps them). One query per kind for the whole page.
- */
-export async function withVariants<T extends { id: number }>(
-  db: Db,
-  items: T[],
-): Promise<(T & { options: { name: string; values: string[] }[]; variants: ApiVariant[] })[]> {
-  const sold = await variantsOfItems(
-    db,
-    items.map((i) => i.id),
-  );
-  return items.map((item) => {
-    const product = sold.get(item.id) ?? { options: [], variants: [] };
-    return {
-      ...item,
-      options: product.options.map((o) => ({ name: o.name, values: o.values.map((v) => v.value) })),
-      variants: product.variants
-        .filter((v) => v.active)
-        .map((v) => ({ id: v.id, sku: v.sku, options: v.options, price: v.price, stock: v.stock })),
-    };
-  });
-}
