@@ -26,7 +26,7 @@ import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } fr
 import { stockNote } from "~/utils/stock";
 import { notFoundPage } from "~/lib/errors.server";
 import { sitemapOrigin } from "~/lib/sitemap.server";
-import { chosenValues, variantOfChoice } from "~/utils/variants";
+import { choiceProblem, chosenValues, pickerOptions, variantOfChoice } from "~/utils/variants";
 import { VariantPicker } from "~/components/product/VariantPicker";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
@@ -79,9 +79,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   return data(
     {
       item,
-      product,
-      variant,
-      chosen: Object.fromEntries(chosen),
+      // What the page's choice shows: each option's values, which is chosen, which make a variant on sale.
+      picker: pickerOptions(product, chosen),
+      variant: variant && { id: variant.id, price: variant.price, stock: variant.stock, active: variant.active },
+      choice: choiceProblem(product.options, variant, chosen),
       category,
       related: await storefront.cards(related),
       // Built here, not in meta: its code stays on the server (the page's JavaScript budget, ADR 0016).
@@ -126,30 +127,14 @@ function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
   );
 }
 
-/** What is wrong with the choice made, in words; null when it names a variant on sale. */
-function choiceProblem(
-  options: { id: number; name: string }[],
-  variant: { active: boolean } | null,
-  chosen: Record<string, number>,
-): string | null {
-  if (options.length === 0) return null;
-  const missing = options.filter((o) => chosen[String(o.id)] === undefined).map((o) => o.name);
-  if (missing.length > 0) return `Please choose a ${missing.join(" and ")}.`;
-  if (!variant) return "This combination is not made. Please choose another.";
-  if (!variant.active) return "This choice is no longer sold. Please choose another.";
-  return null;
-}
-
 type Tab = "description" | "specifications";
 
 const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold";
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, product, variant, chosen, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
+  const { item, picker, variant, choice, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
   const inStock = available > 0;
-  const hasOptions = product.options.length > 0;
-  const choice = choiceProblem(product.options, variant, chosen);
   const note = stockNote(available, variant?.stock ?? 0);
   const location = useLocation();
   const tabParam = new URLSearchParams(location.search).get("tab");
@@ -274,7 +259,7 @@ export default function ProductPage() {
           </p>
           <p className="mt-1 text-sm text-stone-500">+ 18% GST, added at checkout</p>
           <p className="mt-4 leading-relaxed text-stone-700">{item.description}</p>
-          <VariantPicker options={product.options} variants={product.variants} chosen={chosen} />
+          {picker.length ? <VariantPicker options={picker} /> : null}
           {choice ? (
             <p className="mt-3 text-sm font-semibold text-red-800" data-testid="variant-problem">
               {choice}
@@ -293,7 +278,7 @@ export default function ProductPage() {
           <fetcher.Form method="post" action={CART_ACTION} onSubmit={onSubmit} className="mt-6 flex flex-wrap items-center gap-3">
             <input type="hidden" name="intent" value="add" />
             <input type="hidden" name="itemId" value={item.id} />
-            {variant && product.options.length > 0 ? <input type="hidden" name="variantId" value={variant.id} /> : null}
+            {variant && picker.length > 0 ? <input type="hidden" name="variantId" value={variant.id} /> : null}
             <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
             <QuantityInput
               id="product-quantity"
@@ -305,7 +290,7 @@ export default function ProductPage() {
               disabled={!inStock}
             />
             <button type="submit" className="btn-primary min-w-40" disabled={!inStock || busy || waiting}>
-              {choice && hasOptions && !variant ? "Choose Your Piece" : !inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
+              {choice && !variant ? "Choose Your Piece" : !inStock ? "Out of Stock" : busy ? "Adding..." : "Add to Cart"}
             </button>
           </fetcher.Form>
           {error ? (

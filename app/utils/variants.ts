@@ -46,3 +46,49 @@ export function variantOfChoice<V extends Choosable["variants"][number]>(
   const wanted = product.options.map((o) => chosen.get(o.id)!);
   return product.variants.find((v) => v.valueIds.length === wanted.length && wanted.every((id, i) => v.valueIds[i] === id)) ?? null;
 }
+
+/** What is wrong with the choice made, in words; null when it names a variant on sale. */
+export function choiceProblem(
+  options: { id: number; name: string }[],
+  variant: { active: boolean } | null,
+  chosen: Map<number, number>,
+): string | null {
+  if (options.length === 0) return null;
+  const missing = options.filter((o) => !chosen.has(o.id)).map((o) => o.name);
+  if (missing.length > 0) return `Please choose a ${missing.join(" and ")}.`;
+  if (!variant) return "This combination is not made. Please choose another.";
+  if (!variant.active) return "This choice is no longer sold. Please choose another.";
+  return null;
+}
+
+/** An option as the product page's choice draws it: each value, whether it is chosen, whether it makes a variant on sale. */
+export interface PickerOption {
+  id: number;
+  name: string;
+  slug: string;
+  values: { id: number; value: string; slug: string; chosen: boolean; onSale: boolean }[];
+}
+
+/**
+ * The page's choice: a value is on sale when some variant on sale has it for its option and the
+ * other options as chosen; a value that is not stays choosable (the page then says why).
+ */
+export function pickerOptions(product: Choosable, chosen: Map<number, number>): PickerOption[] {
+  const picked = product.options.map((o) => chosen.get(o.id));
+  return product.options.map((option, index) => ({
+    id: option.id,
+    name: option.name,
+    slug: option.slug,
+    values: option.values.map((value) => ({
+      ...value,
+      chosen: picked[index] === value.id,
+      onSale: product.variants.some(
+        (v) =>
+          v.active &&
+          v.stock > 0 &&
+          v.valueIds[index] === value.id &&
+          picked.every((c, i) => i === index || c === undefined || v.valueIds[i] === c),
+      ),
+    })),
+  }));
+}
