@@ -122,6 +122,7 @@ function ReviewItem({ review, slug, viewer }: { review: PublicReview; slug: stri
         <span aria-hidden="true">·</span>
         <time dateTime={review.createdAt}>{formatLongDate(review.createdAt)}</time>
         <span className={VERIFIED}>✓ Verified purchase</span>
+        {review.variantLabel ? <span data-testid="review-variant">Bought: {review.variantLabel}</span> : null}
       </p>
       <p className="mt-2 whitespace-pre-line leading-relaxed text-stone-700">{review.body}</p>
       <HelpfulButton review={review} slug={slug} viewer={viewer} />

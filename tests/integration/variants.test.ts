@@ -9,6 +9,8 @@ import { db, toCount } from "~/lib/db.server";
 import { defineVariants } from "~/models/catalogue/variant-writes.server";
 import { variantsOf } from "~/models/catalogue/variants.server";
 import { changeOrderStatus } from "~/models/orders/status.server";
+import { productReviews } from "~/models/reviews/read.server";
+import { saveReview } from "~/models/reviews/write.server";
 import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 import * as cartAdd from "~/routes/api.cart.add";
 import { defaultVariantId } from "../support/items";
@@ -304,5 +306,21 @@ describe("orders keep the variant", () => {
       ].sort((a, b) => a[0]! - b[0]!),
     );
     expect((await itemRow(id)).stock).toBe(0 + 30 + 3 + 3);
+  });
+});
+
+describe("a review says which variant its author bought", () => {
+  it("the buyer of the velvet sofa reviews the product; the review names Velvet", async () => {
+    const { id, variant } = await sofa("review");
+    const buyer = await directCustomer("variant-reviewer");
+    const velvet = variant("Velvet, 2-seater");
+    await add(buyer, { itemId: id, variantId: velvet.id, quantity: 1 });
+    const placed = await placeViaApi(buyer, checkoutFields());
+    const orderId = (asRecord(placed.body) as { id: number }).id;
+    await changeOrderStatus(orderId, "shipped", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
+    await changeOrderStatus(orderId, "delivered", { actor: "admin", userId: null, staff: BUILTIN_OWNER });
+    await saveReview(buyer.user.id, { itemId: id, rating: 5, title: "Soft and deep", body: "The velvet is lovely." });
+    const page = await productReviews(id, { sort: "newest", page: 1 });
+    expect(page.reviews.map((r) => [r.title, r.variantLabel])).toEqual([["Soft and deep", "Velvet, 2-seater"]]);
   });
 });

@@ -24,6 +24,8 @@ export interface PublicReview {
   createdAt: string;
   updatedAt: string;
   verifiedPurchase: true;
+  /** the variant the author received ('Velvet'; '' for a product without options): their latest delivered one */
+  variantLabel: string;
 }
 
 /** The customer's own review of a piece, as their form shows it (hidden ones too, with the staff's reason). */
@@ -133,12 +135,28 @@ export async function productReviews(
       "reviews.createdAt",
       "reviews.updatedAt",
       "users.name",
+      (eb) =>
+        eb
+          .selectFrom("orderItems")
+          .innerJoin("orders", "orders.id", "orderItems.orderId")
+          .select("orderItems.variantLabel")
+          .whereRef("orders.userId", "=", "reviews.userId")
+          .whereRef("orderItems.itemId", "=", "reviews.itemId")
+          .where("orders.status", "=", "delivered")
+          .orderBy("orders.id", "desc")
+          .limit(1)
+          .as("variantLabel"),
     ])
     .where("reviews.itemId", "=", itemId)
     .where("reviews.visible", "=", 1);
   if (query.sort === "helpful") list = list.orderBy("reviews.helpfulCount", "desc");
   const rows = await list.orderBy("reviews.id", "desc").limit(size).offset(info.offset).execute();
-  const reviews = rows.map(({ name, ...r }) => ({ ...r, author: authorName(name), verifiedPurchase: true as const }));
+  const reviews = rows.map(({ name, variantLabel, ...r }) => ({
+    ...r,
+    author: authorName(name),
+    verifiedPurchase: true as const,
+    variantLabel: variantLabel ?? "",
+  }));
   return { ...summary, reviews, info, sort: query.sort };
 }
 
