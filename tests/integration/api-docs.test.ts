@@ -25,7 +25,7 @@ import { newTotpSecret, timeStep, totpCode } from "~/models/staff/two-step.serve
 import * as twoStepPage from "~/routes/admin_.login_.two-step";
 import { CSV_COLUMNS } from "~/utils/product-csv";
 import { grantAdmin } from "~/web/sign-in.server";
-import { createTestItem } from "../support/items";
+import { createTestItem, defaultVariantId } from "../support/items";
 import { createStaff, staffCookie } from "../support/staff";
 import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { getRequest, mergeCookies, ORIGIN } from "../support/requests";
@@ -192,6 +192,7 @@ function expectSuccess(answer: Answer, what: string) {
 // ---- the shop's state the rows need ---------------------------------------------------------------
 
 let ITEM_ID = 0;
+let VARIANT_ID = 0;
 const ITEM_SLUG = "api-docs-bench";
 const COUPON = "DOCS-10";
 let staff: Auth = {};
@@ -384,6 +385,8 @@ const DEFAULTS: Record<string, () => Value> = {
   password: () => PASSWORD,
   confirmPassword: () => PASSWORD,
   itemId: () => ITEM_ID,
+  // the test product's only variant (named, as a client choosing a fabric would)
+  variantId: () => VARIANT_ID,
   quantity: () => 2,
   redirectTo: () => "/cart",
   previous: () => "1",
@@ -889,6 +892,7 @@ beforeAll(async () => {
   await ready;
   staff = { Cookie: mergeCookies([await grantAdmin(getRequest("/"))]) };
   ITEM_ID = await createTestItem(ITEM_SLUG, { price: 3000, stock: 100_000 });
+  VARIANT_ID = await defaultVariantId(ITEM_ID);
   categoryIds = (await db.selectFrom("categories").select("id").orderBy("id").limit(2).execute()).map((c) => c.id);
   shopper = await newShopper();
   expectSuccess(

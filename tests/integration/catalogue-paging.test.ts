@@ -3,6 +3,7 @@
 // lists of the API are paged through: first, middle, last and past the last page, sort and filters
 // kept across pages, totals, page sizes, bad page numbers. The references are computed here from
 // every row of a category, independently of the model's SQL.
+import { cardsWithVariants, cardVariants } from "~/models/catalogue/variant-lists.server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FEATURED_SHARE, generateLargeCatalogue, LARGE_PRICE_MAX, LARGE_PRICE_MIN, OUT_OF_STOCK_SHARE } from "../../db/large-seed";
 import { seedCategories, seedProducts } from "../../db/seed-data";
@@ -173,7 +174,18 @@ describe("category pages: 24 products a page", () => {
   it("sends each product as its card shows it: a summary, no specifications, no stock figure", async () => {
     const all = await everyItem("living-room");
     const first = await pageData("/category/living-room");
-    expect(first.items).toEqual(all.slice(0, PAGE).map(cardOf));
+    // A piece sold in several variants also carries its card's summary of them ('From ₹X', its first option's values).
+    const pageItems = all.slice(0, PAGE);
+    expect(first.items).toEqual(
+      cardsWithVariants(
+        pageItems,
+        await cardVariants(
+          db,
+          pageItems.map((i) => i.id),
+        ),
+      ),
+    );
+    expect(first.items.map(({ variants: _variants, ...card }) => card)).toEqual(pageItems.map(cardOf));
     for (const card of first.items) {
       expect(card).not.toHaveProperty("specifications");
       expect(card).not.toHaveProperty("stock");

@@ -30,7 +30,14 @@ describe("purgeExpired", () => {
         { id: "old-cart", userId: null, createdAt: iso(40 * DAY), updatedAt: iso(40 * DAY) },
       ])
       .execute();
-    const item = await db.selectFrom("items").select("id").where("stock", ">", 0).executeTakeFirstOrThrow();
+    // A piece sold as one (its default variant is what a line of it holds).
+    const item = await db
+      .selectFrom("items")
+      .innerJoin("productVariants", "productVariants.itemId", "items.id")
+      .select("items.id")
+      .where("items.stock", ">", 0)
+      .where("productVariants.optionKey", "=", "")
+      .executeTakeFirstOrThrow();
     await db
       .insertInto("cartLines")
       .values({ cartId: "old-cart", itemId: item.id, variantId: await defaultVariantId(item.id), quantity: 1, createdAt: iso(40 * DAY) })

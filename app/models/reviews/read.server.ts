@@ -135,16 +135,22 @@ export async function productReviews(
       "reviews.createdAt",
       "reviews.updatedAt",
       "users.name",
+      // The variant of the author's latest delivered line of the piece (by the line's id: no sort).
       (eb) =>
         eb
-          .selectFrom("orderItems")
-          .innerJoin("orders", "orders.id", "orderItems.orderId")
-          .select("orderItems.variantLabel")
-          .whereRef("orders.userId", "=", "reviews.userId")
-          .whereRef("orderItems.itemId", "=", "reviews.itemId")
-          .where("orders.status", "=", "delivered")
-          .orderBy("orders.id", "desc")
-          .limit(1)
+          .selectFrom("orderItems as bought")
+          .select("bought.variantLabel")
+          .where(
+            "bought.id",
+            "=",
+            eb
+              .selectFrom("orderItems")
+              .innerJoin("orders", "orders.id", "orderItems.orderId")
+              .select((e) => e.fn.max("orderItems.id").as("id"))
+              .whereRef("orders.userId", "=", "reviews.userId")
+              .whereRef("orderItems.itemId", "=", "reviews.itemId")
+              .where("orders.status", "=", "delivered"),
+          )
           .as("variantLabel"),
     ])
     .where("reviews.itemId", "=", itemId)
