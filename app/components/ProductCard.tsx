@@ -68,7 +68,7 @@ export function ProductCard({ item, eager = false, actions }: { item: CardItem; 
           {item.variants ? <VariantValues option={item.variants.option} values={item.variants.values} /> : null}
           <p className="mt-auto pt-3 text-lg font-semibold text-wood-700">
             {item.variants?.from ? <span className="text-sm font-medium text-stone-600">From </span> : null}
-            {formatPrice(item.price)}
+            <span>{formatPrice(item.price)}</span>
           </p>
         </div>
       </Link>
