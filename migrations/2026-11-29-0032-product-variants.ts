@@ -74,7 +74,7 @@ async function tables(db: Kysely<unknown>, pg: boolean) {
     unique (item_id, option_key))`);
   await run(`create table variant_option_values (
     variant_id integer not null references product_variants (id) on delete cascade,
-    option_value_id integer not null references product_option_values (id) on delete restrict,
+    option_value_id integer not null references product_option_values (id) on delete cascade,
     primary key (variant_id, option_value_id))`);
   await run("create index variant_option_values_value_idx on variant_option_values (option_value_id, variant_id)");
   await run(
