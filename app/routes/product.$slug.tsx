@@ -1,9 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { Link, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect, useMemo, useState } from "react";
-import { HeartIcon } from "~/components/icons";
 import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/service-icons";
 import { LaterRegion, onDemand } from "~/components/LaterRegion";
 import { notFoundBoundary } from "~/components/NotFoundPage";
@@ -28,6 +26,7 @@ import { notFoundPage } from "~/lib/errors.server";
 import { sitemapOrigin } from "~/lib/sitemap.server";
 import { choiceProblem, chosenValues, pickerOptions, variantOfChoice } from "~/utils/variants";
 import { VariantPicker } from "~/components/product/VariantPicker";
+import { WishlistButton } from "~/components/product/WishlistButton";
 
 // What few visitors of a product page use, loaded by the browser on demand (components/LaterRegion):
 // the reviews and the delivery check, at the visitor's first interaction.
@@ -93,37 +92,6 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       delivery: delivery.check,
     },
     deliveryInit(delivery),
-  );
-}
-
-/** Add to Wishlist / Saved: a form post to /wishlist; with JavaScript a fetcher, shown at once. */
-function WishlistButton({ itemId, saved }: { itemId: number; saved: boolean }) {
-  const location = useLocation();
-  const fetcher = useFetcher<{ ok: boolean; formError?: string }>({ key: `wishlist-${itemId}` });
-  const pendingIntent = fetcher.formData?.get("intent");
-  const error = fetcher.state === "idle" && fetcher.data && !fetcher.data.ok ? fetcher.data.formError : null;
-  const showSaved = pendingIntent ? pendingIntent === "add" : saved;
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const formData = new FormData(event.currentTarget);
-    formData.delete("redirectTo");
-    fetcher.submit(formData, { method: "post", action: "/wishlist" });
-  };
-  return (
-    <fetcher.Form method="post" action="/wishlist" onSubmit={onSubmit}>
-      <input type="hidden" name="intent" value={showSaved ? "remove" : "add"} />
-      <input type="hidden" name="itemId" value={itemId} />
-      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-      <button type="submit" className="btn-secondary" aria-pressed={showSaved}>
-        <HeartIcon className={`h-5 w-5 ${showSaved ? "fill-current" : ""}`} />
-        {showSaved ? "Saved to Wishlist" : "Add to Wishlist"}
-      </button>
-      {error ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-    </fetcher.Form>
   );
 }
 
