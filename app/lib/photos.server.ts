@@ -43,7 +43,8 @@ export interface PreparedPhoto {
   files: PhotoFile[];
 }
 
-const refuse = (status: 400 | 413 | 415, message: string, field: string) => new AppError(status, message, { fieldErrors: { [field]: message } });
+const refuse = (status: 400 | 413 | 415, message: string, field: string) =>
+  new AppError(status, message, { fieldErrors: { [field]: message } });
 
 /** How each format's original is written again (upright, without metadata): close to the file sent. */
 function encodeOriginal(image: Sharp, ext: keyof typeof IMAGE_TYPES): Sharp {
@@ -99,7 +100,11 @@ export async function preparePhoto(bytes: Uint8Array, field = "photos"): Promise
     for (const w of widths) {
       for (const format of RENDITION_FORMATS) {
         const resized = sharp(original.data, options).resize({ width: w, withoutEnlargement: true });
-        files.push({ name: `${base}-${w}.${format}`, type: STORED_TYPES[format], bytes: await encodeRendition(resized, format).toBuffer() });
+        files.push({
+          name: `${base}-${w}.${format}`,
+          type: STORED_TYPES[format],
+          bytes: await encodeRendition(resized, format).toBuffer(),
+        });
       }
     }
     return { base, originalName, width, height, widths, files };

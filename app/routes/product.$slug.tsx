@@ -13,6 +13,8 @@ import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 import { currentWishlistId, getUserId } from "~/web/visitor.server";
 import { storefront } from "~/models/catalogue/storefront.server";
+import { storefrontPhotos } from "~/models/catalogue/photos.server";
+import { Gallery } from "~/components/product/Gallery";
 import { itemAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { deliveryCheck, deliveryInit } from "~/web/delivery.server";
@@ -20,7 +22,6 @@ import { reviewsForPage } from "~/web/reviews.server";
 import { CART_ACTION } from "~/utils/cart";
 import { SlugSchema } from "~/utils/schemas";
 import { formatPrice } from "~/utils/money";
-import { HIGH_PRIORITY } from "~/utils/images";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
@@ -69,8 +70,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     reviewsForPage(request, item.id),
   ]);
   const delivery = await deliveryCheck(request, item.id);
+  const photos = await storefrontPhotos(item.id);
   return data(
-    { item, category, related: related.map(cardOf), saved, available, reviews, delivery: delivery.check },
+    { item, category, related: related.map(cardOf), saved, available, reviews, delivery: delivery.check, photos },
     deliveryInit(delivery),
   );
 }
@@ -112,7 +114,7 @@ const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semib
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
+  const { item, category, related, saved, available, reviews, delivery, photos } = useLoaderData<typeof loader>();
   const inStock = available > 0;
   const note = stockNote(available, item.stock);
   const location = useLocation();
@@ -217,19 +219,7 @@ export default function ProductPage() {
       </div>
 
       <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
-        <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
-          <img
-            src={item.imgPath}
-            alt={item.title}
-            width={800}
-            height={600}
-            {...HIGH_PRIORITY}
-            className="aspect-[4/3] w-full object-cover"
-          />
-          {item.featured ? (
-            <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
-          ) : null}
-        </div>
+        <Gallery title={item.title} imgPath={item.imgPath} featured={item.featured} photos={photos} />
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />

@@ -44,7 +44,11 @@ export function photoFileNames(photo: { originalName: string; renditionBase: str
 
 /** The stored names of every photo of a product (read inside a transaction that deletes them). */
 export async function productPhotoFiles(trx: Db, itemId: number): Promise<string[]> {
-  const rows = await trx.selectFrom("productPhotos").select(["originalName", "renditionBase", "width"]).where("itemId", "=", itemId).execute();
+  const rows = await trx
+    .selectFrom("productPhotos")
+    .select(["originalName", "renditionBase", "width"])
+    .where("itemId", "=", itemId)
+    .execute();
   return rows.flatMap(photoFileNames);
 }
 
@@ -86,7 +90,11 @@ export async function insertPhotos(
   store: ImageStore = imageStore,
 ): Promise<number[]> {
   const item = await lockProduct(trx, itemId);
-  const last = await trx.selectFrom("productPhotos").select((eb) => eb.fn.max("position").as("last")).where("itemId", "=", itemId).executeTakeFirst();
+  const last = await trx
+    .selectFrom("productPhotos")
+    .select((eb) => eb.fn.max("position").as("last"))
+    .where("itemId", "=", itemId)
+    .executeTakeFirst();
   let position = Number(last?.last ?? 0);
   const ids: number[] = [];
   for (const photo of photos) {
@@ -142,7 +150,13 @@ export async function addPhotos(
 }
 
 /** Move a photo one place earlier ("up") or later ("down"); at either end nothing changes. */
-export async function movePhoto(itemId: number, photoId: number, direction: "up" | "down", actor: Actor, db: Db = defaultDb): Promise<void> {
+export async function movePhoto(
+  itemId: number,
+  photoId: number,
+  direction: "up" | "down",
+  actor: Actor,
+  db: Db = defaultDb,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const item = await lockProduct(trx, itemId);
     const photo = await photoOf(trx, itemId, photoId);
