@@ -143,11 +143,11 @@ describe("photos refused", () => {
 
   it("refuses a whole post when one of its files is bad, or when it has too many", async () => {
     const form = new FormData();
-    form.append("photos", new File([await jpeg(400, 300)], "a.jpg"));
+    form.append("photos", new File([new Uint8Array(await jpeg(400, 300))], "a.jpg"));
     form.append("photos", new File(["not an image"], "b.txt"));
     expect((await refusal(preparePhotos(form))).status).toBe(415);
     const many = new FormData();
-    for (let i = 0; i < 5; i++) many.append("photos", new File([await jpeg(400, 300)], `${i}.jpg`));
+    for (let i = 0; i < 5; i++) many.append("photos", new File([new Uint8Array(await jpeg(400, 300))], `${i}.jpg`));
     expect((await refusal(preparePhotos(many))).fieldErrors?.photos).toBe(TOO_MANY_PHOTOS);
   });
 });

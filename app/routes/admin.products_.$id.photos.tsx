@@ -13,13 +13,13 @@ import { parseWith } from "~/lib/http.server";
 import { MAX_PHOTO_BYTES, MAX_PHOTOS_BODY_BYTES, MAX_PHOTOS_PER_POST } from "~/lib/request-rules";
 import { preparePhotos } from "~/lib/photos.server";
 import { redirectWithToast } from "~/lib/toast.server";
-import { db } from "~/lib/db.server";
 import {
   addPhotos,
   deletePhoto,
   listPhotos,
   MAX_ALT_CHARS,
   movePhoto,
+  photoProduct,
   PRODUCT_NOT_FOUND,
   setPhotoAlt,
 } from "~/models/catalogue/photos.server";
@@ -49,9 +49,7 @@ const AltFormSchema = PhotoSchema.extend({ alt: AltSchema.pipe(z.string().min(1,
 /** The product of the URL: 404 for an id that is not a number or not a product. */
 async function productOf(param: string | undefined) {
   const id = IdSchema.safeParse(param);
-  const product = id.success
-    ? await db.selectFrom("items").select(["id", "title", "slug"]).where("id", "=", id.data).executeTakeFirst()
-    : undefined;
+  const product = id.success ? await photoProduct(id.data) : null;
   if (!product) throw notFoundPage(PRODUCT_NOT_FOUND);
   return product;
 }
