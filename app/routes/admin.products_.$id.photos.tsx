@@ -17,14 +17,13 @@ import {
   addPhotos,
   deletePhoto,
   listPhotos,
-  MAX_ALT_CHARS,
   movePhoto,
   photoProduct,
   PRODUCT_NOT_FOUND,
   setPhotoAlt,
 } from "~/models/catalogue/photos.server";
 import { IdSchema } from "~/utils/schemas";
-import { renditionPath } from "~/utils/photos";
+import { MAX_ALT_CHARS, renditionPath } from "~/utils/photos";
 import type { RoutePermissions } from "~/utils/staff-permissions";
 import { adminForm, formActor } from "~/web/admin.server";
 import { requireStaff } from "~/web/staff.server";
@@ -123,8 +122,8 @@ function UploadForm({ error, formError }: { error?: string; formError?: string }
           required
           accept="image/jpeg,image/png,image/webp"
           className="field-input"
-          aria-describedby={error ? "photos-error photos-hint" : "photos-hint"}
-          {...(error ? { "aria-invalid": true } : {})}
+          aria-describedby="photos-hint"
+          {...fieldA11y("photos", error)}
         />
         <p id="photos-hint" className="mt-1 text-xs text-stone-500">
           JPEG, PNG or WebP, up to {MAX_PHOTOS_PER_POST} at a time, {MB} MB each.
@@ -158,7 +157,7 @@ export default function ProductPhotos() {
       <Link to="/admin/products" className="text-sm font-medium text-wood-700 hover:underline">
         ← Products
       </Link>
-      <h1 className="mt-2 text-2xl font-semibold">Photos of {product.title}</h1>
+      <h2 className="mt-2 text-xl font-semibold">Photos of {product.title}</h2>
       <p className="mt-1 text-sm text-stone-600">
         The first photo is the one the{" "}
         <Link to={`/product/${product.slug}`} className="underline">

@@ -26,6 +26,9 @@ export const renditionPath = (base: string, width: number, format: RenditionForm
 export const renditionSrcSet = (base: string, widths: readonly number[], format: RenditionFormat) =>
   widths.map((w) => `${renditionPath(base, w, format)} ${w}w`).join(", ");
 
+/** The longest alt text a photo takes. */
+export const MAX_ALT_CHARS = 200;
+
 /** What a page needs of a product photo. */
 export interface PhotoView {
   id: number;

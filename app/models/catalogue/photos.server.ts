@@ -18,9 +18,6 @@ import { dropUnusedUpload } from "./admin-writes.server";
 export const PRODUCT_NOT_FOUND = "Product Not Found";
 export const PHOTO_NOT_FOUND = "That photo is no longer there. Reload the page.";
 
-/** The longest alt text a photo takes. */
-export const MAX_ALT_CHARS = 200;
-
 /** The product a photos page is about (its id, title and slug), or null. */
 export async function photoProduct(itemId: number, db: Db = defaultDb) {
   return (await db.selectFrom("items").select(["id", "title", "slug"]).where("id", "=", itemId).executeTakeFirst()) ?? null;
