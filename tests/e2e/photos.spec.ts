@@ -11,7 +11,7 @@ import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
 const SOFA = "/product/sheesham-wood-3-seater-sofa";
 
-test("the product gallery: the main photo's renditions, thumbnails that switch it, a drawing where there are no photos", async ({ page }, testInfo) => {
+test("the product gallery: the main photo's renditions, thumbnails that switch it, else the drawing", async ({ page }, testInfo) => {
   const js = jsEnabled(testInfo.project.name);
   await page.goto(`${SOFA}?tab=specifications`);
   const main = page.locator("main picture").first();
