@@ -5,6 +5,7 @@ import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { AppError } from "./errors.server";
 import { sniffStored, uploadNameExt } from "./image-store.server";
+import { bodyLimitFor, MAX_ADMIN_BODY_BYTES, MAX_PHOTOS_BODY_BYTES } from "./request-rules";
 import {
   MAX_PHOTO_BYTES,
   PHOTO_DAMAGED,
@@ -149,5 +150,27 @@ describe("photos refused", () => {
     const many = new FormData();
     for (let i = 0; i < 5; i++) many.append("photos", new File([new Uint8Array(await jpeg(400, 300))], `${i}.jpg`));
     expect((await refusal(preparePhotos(many))).fieldErrors?.photos).toBe(TOO_MANY_PHOTOS);
+  });
+});
+
+describe("the names and limits photos add", () => {
+  const hex = "0123456789abcdef0123456789abcdef";
+  it("the store takes a rendition's name, and only in AVIF or WebP; an upload's name stays as it was", () => {
+    expect([`${hex}-640.avif`, `${hex}-1440.webp`, `${hex}.jpg`, `${hex}.png`, `${hex}.webp`].map(uploadNameExt)).toEqual([
+      "avif",
+      "webp",
+      "jpg",
+      "png",
+      "webp",
+    ]);
+    for (const name of [`${hex}.avif`, `${hex}-640.jpg`, `${hex}-0640.webp`, `${hex}-6.webp`, `${hex}-64000.avif`, `../${hex}-640.avif`]) {
+      expect(uploadNameExt(name), name).toBeNull();
+    }
+  });
+
+  it("only the photos page takes a photos-sized body", () => {
+    expect(bodyLimitFor("/admin/products/12/photos")).toBe(MAX_PHOTOS_BODY_BYTES);
+    expect(bodyLimitFor("/admin/products")).toBe(MAX_ADMIN_BODY_BYTES);
+    expect(bodyLimitFor("/admin/products/12/photos/x")).toBe(MAX_ADMIN_BODY_BYTES);
   });
 });
