@@ -1,4 +1,4 @@
-// Product photos (docs/decisions/0034): several photos per product, each resized once when it is
+// Product photos (docs/decisions/0035): several photos per product, each resized once when it is
 // uploaded (app/lib/photos.server.ts) into renditions kept in the image store beside the original.
 //   product_photos: one row per photo of a product (`item_id`, deleted with the product), in the
 //     order the staff set (`position`, 1 first), with its alt text, the stored name of the original

@@ -1,4 +1,4 @@
-// Product photos made once, when a staff member uploads one (docs/decisions/0034): the file is
+// Product photos made once, when a staff member uploads one (docs/decisions/0035): the file is
 // checked by its bytes (a JPEG, PNG or WebP, at most MAX_PHOTO_BYTES and MAX_PHOTO_PIXELS), turned
 // upright by its EXIF orientation, stripped of its metadata (a phone's GPS position among it), kept
 // as the original, and resized to every width of app/utils/photos.ts in AVIF and WebP. All of it

@@ -1,4 +1,4 @@
-// A product's photos (docs/decisions/0034): added (the files made by app/lib/photos.server.ts before
+// A product's photos (docs/decisions/0035): added (the files made by app/lib/photos.server.ts before
 // the transaction, stored inside it with the row and its audit row), moved up or down, given
 // alt text, and deleted (the files removed once the row's deletion has committed). Positions run
 // 1..n without gaps; the first photo is the one the product page opens on.
