@@ -1,7 +1,7 @@
-// Product photos, with JavaScript off (phone) and on (desktop). The storefront's gallery on the demo
+// Product photos, with JavaScript off (phone) and on (desktop, and a phone with touch). The storefront's gallery on the demo
 // sofa (photos made at seed time): the main photo a <picture> of AVIF and WebP renditions, sized
 // for the layout and never lazy; thumbnails that are links (?photo=N) without JavaScript and switch
-// in place with it (and the arrow keys). The staff's photos page: several photos uploaded in one
+// in place with it (and the arrow keys, and a swipe). The staff's photos page: several photos uploaded in one
 // post, a file that is not an image refused beside its field, a photo moved and deleted.
 import sharp from "sharp";
 import { expectFieldError, openAdmin, shot } from "../support/e2e/admin";
