@@ -69,7 +69,7 @@ export default defineConfig({
     { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
     {
       name: "js-phone",
-      testMatch: /(visitor|wishlist|dashboard-charts)\.spec\.ts/,
+      testMatch: /(visitor|wishlist|dashboard-charts|photos)\.spec\.ts/,
       use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true },
     },
     {

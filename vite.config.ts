@@ -51,6 +51,7 @@ function storefrontChunks(id: string, meta: ManualChunkMeta): string | undefined
       for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) {
         const page = route.match(STOREFRONT_ROUTES)![1].split(".")[0].replace("_index", "home");
         for (const m of reachable(meta.getModuleInfo(route)?.importedIds ?? [], meta)) pagesOf.set(m, [...(pagesOf.get(m) ?? []), page]);
+        chunkOf.set(route, `${page}-page`);
       }
       for (const [m, pages] of pagesOf) chunkOf.set(m, pages.length >= 3 ? "shell" : `${pages.sort().join("-")}-page`);
       const roots = ids.filter((m) => SHELL_ROOTS.test(m));

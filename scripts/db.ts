@@ -1,6 +1,7 @@
 // npm run db:migrate | npm run db:seed | npm run db:seed -- --large [--total N]
 import { LARGE_SEED_TOTAL } from "../db/large-seed";
 import { seedDemo, seedLarge } from "../db/seed.server";
+import { seedDemoPhotos } from "../db/seed-photos.server";
 import { db } from "../app/lib/db.server";
 import { migrateToLatest } from "../app/lib/migrate.server";
 
@@ -28,8 +29,9 @@ try {
     if (command === "seed") {
       const started = performance.now();
       const counts = large ? await seedLarge(db, total) : await seedDemo(db);
+      const photos = await seedDemoPhotos(db);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.info(`seeded ${counts.categories} categories and ${counts.products} products in ${seconds} s`);
+      console.info(`seeded ${counts.categories} categories, ${counts.products} products and ${photos} photos in ${seconds} s`);
     }
   }
 } catch (error) {

@@ -3,6 +3,7 @@
 // database on PostgreSQL), then seed a database on its first start only. A StartupError stops it.
 import { DEMO_GSTIN } from "~/utils/invoice";
 import { seedOnFirstStart } from "../../db/seed.server";
+import { seedDemoPhotos } from "../../db/seed-photos.server";
 import { assertClockInStep } from "./clock-skew.server";
 import { db } from "./db.server";
 import { env, isProduction } from "./env.server";
@@ -16,7 +17,10 @@ async function boot() {
   await migrateToLatest(db);
   await assertClockInStep(db);
   await loadSecrets(db);
-  if (await seedOnFirstStart(db, env.SEED)) log.info("Seeded the demo catalogue");
+  if (await seedOnFirstStart(db, env.SEED)) {
+    log.info("Seeded the demo catalogue");
+    if (env.SEED_PHOTOS) log.info(`Made ${await seedDemoPhotos(db)} demo product photos`);
+  }
   // The mail outbox's worker and the hourly housekeeping (one server's at a time); MAIL_WORKER=0: another process runs them.
   if (env.MAIL_WORKER) startWorker(db);
   if (isProduction && !env.RAZORPAY_KEY_ID) {

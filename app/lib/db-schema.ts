@@ -615,6 +615,28 @@ export interface UploadsTable {
   createdAt: string;
 }
 
+/**
+ * A product's photo (migration 0033; app/lib/photos.server.ts makes it): the original and its
+ * renditions live in the image store; this row says which, in what order, and what it shows.
+ */
+export interface ProductPhotosTable {
+  id: Generated<number>;
+  itemId: number;
+  /** the variant the photo shows, null for the product as a whole */
+  variantId: number | null;
+  /** 1 first (the photo the product page opens on) */
+  position: number;
+  alt: Generated<string>;
+  /** the original's stored name, `{32 hex}.{jpg|png|webp}`, upright and without metadata */
+  originalName: string;
+  /** the original's size after orientation, in pixels */
+  width: number;
+  height: number;
+  /** the 32 hex of every rendition's name: `{base}-{width}.avif` and `.webp` */
+  renditionBase: string;
+  createdAt: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -662,6 +684,7 @@ export interface DB {
   pincodes: PincodesTable;
   deliveryZones: DeliveryZonesTable;
   uploads: UploadsTable;
+  productPhotos: ProductPhotosTable;
   mailOutbox: MailOutboxTable;
   leases: LeasesTable;
 }

@@ -78,6 +78,8 @@ const EnvSchema = z.object({
   RESERVATION_MINUTES: optional(z.coerce.number().int().min(1).max(1440).default(15)),
   /** demo: the demo catalogue on a database's first start; large: it plus generated products up to 100,000; none: nothing */
   SEED: optional(z.enum(["demo", "large", "none"]).default("demo")),
+  /** 1 (default): a seeded demo catalogue gets a few generated product photos (db/seed-photos.server.ts); 0: none */
+  SEED_PHOTOS: optional(z.enum(["0", "1"]).default("1")).transform((v) => v === "1"),
   /** where uploaded images live: disk (DATA_DIR/uploads) or database; unset: disk on SQLite, database on PostgreSQL */
   IMAGE_STORE: optional(z.enum(["disk", "database"]).optional()),
   PUBLIC_URL: optional(z.string().url("PUBLIC_URL must be a URL like https://shop.example.in").optional()),

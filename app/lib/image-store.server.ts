@@ -3,7 +3,8 @@
 // - database: the `uploads` table (migration 0024), so every app server on one PostgreSQL serves every
 //   image; the default on PostgreSQL, and the only store allowed there (no state on a server's disk).
 // IMAGE_STORE picks one explicitly. Names are the random ones app/lib/uploads.server.ts makes
-// (`{32 hex}.{jpg|png|webp}`), never reused: a stored image never changes.
+// (`{32 hex}.{jpg|png|webp}`), and a product photo's renditions (app/lib/photos.server.ts:
+// `{32 hex}-{width}.{avif|webp}`), never reused: a stored image never changes.
 import crypto from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -11,16 +12,24 @@ import type { Db } from "./db.server";
 import { db, isPostgres, isPostgresUrl, nowIso } from "./db.server";
 import { env } from "./env.server";
 
+/** The formats a staff member may upload (sniffImage): what a browser sends from a camera or an editor. */
 export const IMAGE_TYPES = { jpg: "image/jpeg", png: "image/png", webp: "image/webp" } as const;
 export type ImageExt = keyof typeof IMAGE_TYPES;
 
-/** The only names an upload can have. */
-const UPLOAD_NAME = /^[a-f0-9]{32}\.(jpg|png|webp)$/;
+/** Every format the store keeps: the uploads, and the AVIF renditions the shop makes of a photo. */
+export const STORED_TYPES = { ...IMAGE_TYPES, avif: "image/avif" } as const;
+export type StoredExt = keyof typeof STORED_TYPES;
 
-/** The extension of a well-formed upload name, or null for any other string. */
-export function uploadNameExt(name: string): ImageExt | null {
+/**
+ * The only names a stored image can have: an upload `{32 hex}.{jpg|png|webp}`, or a rendition of
+ * a photo `{32 hex}-{width}.{avif|webp}` (a width of 2 to 4 digits, no leading zero).
+ */
+const UPLOAD_NAME = /^[a-f0-9]{32}(?:\.(jpg|png|webp)|-[1-9][0-9]{1,3}\.(avif|webp))$/;
+
+/** The extension of a well-formed stored image's name, or null for any other string. */
+export function uploadNameExt(name: string): StoredExt | null {
   const match = UPLOAD_NAME.exec(name);
-  return match ? (match[1] as ImageExt) : null;
+  return match ? ((match[1] ?? match[2]) as StoredExt) : null;
 }
 
 const startsWith = (bytes: Uint8Array, signature: number[], at = 0) =>
@@ -33,6 +42,14 @@ export function sniffImage(bytes: Uint8Array): ImageExt | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return "jpg";
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "png";
   if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return "webp";
+  return null;
+}
+
+/** The format of bytes the store keeps: an upload's (sniffImage), or an AVIF (an ISO-BMFF `ftyp` box of brand avif). */
+export function sniffStored(bytes: Uint8Array): StoredExt | null {
+  const upload = sniffImage(bytes);
+  if (upload) return upload;
+  if (startsWith(bytes, ascii("ftyp"), 4) && (startsWith(bytes, ascii("avif"), 8) || startsWith(bytes, ascii("avis"), 8))) return "avif";
   return null;
 }
 
@@ -79,7 +96,7 @@ export interface ImageStore {
 function checkPut(name: string, type: string, bytes: Uint8Array): void {
   const ext = uploadNameExt(name);
   if (!ext) throw new Error(`not an upload name: ${JSON.stringify(name)}`);
-  if (sniffImage(bytes) !== ext || IMAGE_TYPES[ext] !== type) throw new Error(`the bytes of ${name} are not a ${type} image`);
+  if (sniffStored(bytes) !== ext || STORED_TYPES[ext] !== type) throw new Error(`the bytes of ${name} are not a ${type} image`);
 }
 
 /** Files in a folder (DATA_DIR/uploads): the single SQLite server's store. */
@@ -111,8 +128,8 @@ export class DiskImageStore implements ImageStore {
       throw error;
     }
     // Served only as what its bytes are: a file put there by other means is not an image.
-    if (sniffImage(bytes) !== ext) return null;
-    return { bytes, type: IMAGE_TYPES[ext], etag: imageEtag(bytes), size: bytes.byteLength };
+    if (sniffStored(bytes) !== ext) return null;
+    return { bytes, type: STORED_TYPES[ext], etag: imageEtag(bytes), size: bytes.byteLength };
   }
 
   async info(name: string): Promise<ImageInfo | null> {

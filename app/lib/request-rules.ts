@@ -8,6 +8,16 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const MAX_UPLOAD_BYTES = 2 * 1024 * 1024;
 /** Largest body of a staff form (an upload and its fields, or a CSV file of at most 1 MB). */
 export const MAX_ADMIN_BODY_BYTES = MAX_UPLOAD_BYTES + 64 * 1024;
+/**
+ * Largest product photo (app/lib/photos.server.ts): larger than an image upload, since a phone's
+ * camera makes 3-8 MB files; the shop resizes it once, and pages never show the file itself.
+ */
+export const MAX_PHOTO_BYTES = 8 * 1024 * 1024;
+/** At most this many photos in one post of the product photos page. */
+export const MAX_PHOTOS_PER_POST = 4;
+/** Largest body of the product photos page (/admin/products/{id}/photos): its photos and fields. */
+export const MAX_PHOTOS_BODY_BYTES = MAX_PHOTOS_PER_POST * MAX_PHOTO_BYTES + 64 * 1024;
+const PHOTOS_PATH = /^\/admin\/products\/[0-9]{1,12}\/photos\/?$/;
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -30,6 +40,7 @@ export function isApiPath(pathname: string): boolean {
 
 /** The largest body a path accepts. */
 export function bodyLimitFor(pathname: string): number {
+  if (PHOTOS_PATH.test(pathname)) return MAX_PHOTOS_BODY_BYTES;
   return pathname === "/admin" || pathname.startsWith("/admin/") ? MAX_ADMIN_BODY_BYTES : MAX_BODY_BYTES;
 }
 

@@ -112,6 +112,13 @@ export default function AdminProducts() {
                         {p.title}
                       </Link>
                       <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
+                      <Link
+                        to={`/admin/products/${p.id}/photos`}
+                        className="text-xs font-medium text-wood-700 underline"
+                        aria-label={`Photos of ${p.title}`}
+                      >
+                        Photos
+                      </Link>
                     </td>
                     <td className="px-4 py-3">{p.categoryTitle}</td>
                     <td className="px-4 py-3">{formatPrice(p.price)}</td>

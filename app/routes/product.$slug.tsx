@@ -11,6 +11,9 @@ import { RatingBadge } from "~/components/ReviewStars";
 import { useCartFetcher, useFirstAddInFlight } from "~/hooks/useCartFetcher";
 import { currentWishlistId, getUserId } from "~/web/visitor.server";
 import { storefront } from "~/models/catalogue/storefront.server";
+import { storefrontPhotos } from "~/models/catalogue/photos.server";
+import { Gallery } from "~/components/product/Gallery";
+import { photosOfVariant, photoView } from "~/utils/photos";
 import { variantAvailability } from "~/models/reservations.server";
 import { isInWishlist } from "~/models/wishlist.server";
 import { deliveryCheck, deliveryInit } from "~/web/delivery.server";
@@ -18,7 +21,6 @@ import { reviewsForPage } from "~/web/reviews.server";
 import { CART_ACTION } from "~/utils/cart";
 import { SlugSchema } from "~/utils/schemas";
 import { formatPrice } from "~/utils/money";
-import { HIGH_PRIORITY } from "~/utils/images";
 import { MAX_PRODUCT_PAGE_QUANTITY } from "~/utils/pricing";
 import { breadcrumbJsonLd, privateMeta, productJsonLd, seoMeta, siteUrlFrom } from "~/utils/seo";
 import { stockNote } from "~/utils/stock";
@@ -40,20 +42,13 @@ const Delivery = onDemand(import.meta.env.SSR ? (await import("~/components/Deli
 export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
   if (!d?.item) return privateMeta("Product Not Found | Sagwan Living");
   const siteUrl = siteUrlFrom(matches);
-  const path = `/product/${d.item.slug}`;
-  const trail = [
-    { name: "Home", path: "/" },
-    { name: "Categories", path: "/categories" },
-    ...(d.category ? [{ name: d.category.title, path: `/category/${d.category.slug}` }] : []),
-    { name: d.item.title, path },
-  ];
   return seoMeta(siteUrl, {
     title: `${d.item.title} | Sagwan Living`,
     description: d.item.description,
-    path,
+    path: `/product/${d.item.slug}`,
     image: d.item.imgPath,
     type: "product",
-    jsonLd: [d.productLd, breadcrumbJsonLd(siteUrl, trail)],
+    jsonLd: [d.productLd, breadcrumbJsonLd(siteUrl, d.trail)],
   });
 };
 
@@ -66,13 +61,14 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // The variant the query chooses (?finish=walnut&size=3-seater); a product without options has its one.
   const chosen = chosenValues(product, new URL(request.url).searchParams);
   const variant = variantOfChoice(product, chosen);
-  const [category, related, saved, available, reviews] = await Promise.all([
+  const [category, related, saved, available, reviews, photos] = await Promise.all([
     storefront.categoryById(item.categoryId),
     storefront.related(item.slug),
     currentWishlistId(request).then((id) => isInWishlist(id, item.id)),
     // Stock less what other customers hold while they pay (ADR 0012); none of a variant no longer sold.
     variant?.active ? getUserId(request).then((userId) => variantAvailability(variant, userId)) : 0,
     reviewsForPage(request, item.id),
+    storefrontPhotos(item.id),
   ]);
   const delivery = await deliveryCheck(request, item.id);
   return data(
@@ -83,6 +79,13 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       variant: variant && { id: variant.id, price: variant.price, stock: variant.stock, active: variant.active },
       choice: choiceProblem(product.options, variant, chosen),
       category,
+      // The breadcrumb, drawn by the page and told to search engines (the current page last).
+      trail: [
+        { name: "Home", path: "/" },
+        { name: "Categories", path: "/categories" },
+        ...(category ? [{ name: category.title, path: `/category/${category.slug}` }] : []),
+        { name: item.title, path: `/product/${item.slug}` },
+      ],
       related: await storefront.cards(related),
       // Built here, not in meta: its code stays on the server (the page's JavaScript budget, ADR 0016).
       productLd: productJsonLd(sitemapOrigin(request).origin, item, category, product),
@@ -90,6 +93,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       available,
       reviews,
       delivery: delivery.check,
+      photos: photosOfVariant(photos, variant?.id ?? null).map(photoView),
     },
     deliveryInit(delivery),
   );
@@ -98,10 +102,17 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 type Tab = "description" | "specifications";
 
 const TAB = "-mb-px inline-flex min-h-11 items-center border-b-2 px-4 font-semibold";
+/** What the shop promises with every piece, beside its price. */
+const SERVICES = [
+  [TruckIcon, "Free Shipping", "On orders over ₹25,000"],
+  [ShieldIcon, "5 Year Warranty", "On frames and joinery"],
+  [ReturnIcon, "30-Day Returns", "For damaged or defective items"],
+] as const;
 const STOCK_BADGE = "mt-4 inline-flex items-center gap-2 rounded-full px-3 py-1 text-sm font-semibold";
 
 export default function ProductPage() {
-  const { item, picker, variant, choice, category, related, saved, available, reviews, delivery } = useLoaderData<typeof loader>();
+  const { item, picker, variant, choice, category, trail, related, saved, available, reviews, delivery, photos } =
+    useLoaderData<typeof loader>();
   const inStock = available > 0;
   const note = stockNote(available, variant?.stock ?? 0);
   const location = useLocation();
@@ -172,29 +183,20 @@ export default function ProductPage() {
       <div className="container-page pt-6">
         <nav aria-label="Breadcrumb" className="text-sm text-stone-600">
           <ol className="flex flex-wrap items-center gap-1">
-            <li>
-              <Link to="/" className="hover:text-wood-700">
-                Home
-              </Link>{" "}
-              /
-            </li>
-            <li>
-              <Link to="/categories" className="hover:text-wood-700">
-                Categories
-              </Link>{" "}
-              /
-            </li>
-            {category ? (
-              <li>
-                <Link to={`/category/${category.slug}`} className="hover:text-wood-700">
-                  {category.title}
-                </Link>{" "}
-                /
-              </li>
-            ) : null}
-            <li aria-current="page" className="font-medium text-ink">
-              {item.title}
-            </li>
+            {trail.map((crumb, i) =>
+              i < trail.length - 1 ? (
+                <li key={crumb.path}>
+                  <Link to={crumb.path} className="hover:text-wood-700">
+                    {crumb.name}
+                  </Link>{" "}
+                  /
+                </li>
+              ) : (
+                <li key={crumb.path} aria-current="page" className="font-medium text-ink">
+                  {crumb.name}
+                </li>
+              ),
+            )}
           </ol>
         </nav>
         <Link
@@ -206,19 +208,7 @@ export default function ProductPage() {
       </div>
 
       <section className="container-page grid gap-10 py-8 lg:grid-cols-2">
-        <div className="relative self-start overflow-hidden rounded-2xl bg-sand-100">
-          <img
-            src={item.imgPath}
-            alt={item.title}
-            width={800}
-            height={600}
-            {...HIGH_PRIORITY}
-            className="aspect-[4/3] w-full object-cover"
-          />
-          {item.featured ? (
-            <span className="absolute left-4 top-4 rounded-full bg-wood-600 px-3 py-1 text-xs font-semibold text-white">Featured</span>
-          ) : null}
-        </div>
+        <Gallery title={item.title} imgPath={item.imgPath} featured={item.featured} photos={photos} />
         <div>
           <h1 className="text-3xl font-semibold sm:text-4xl">{item.title}</h1>
           <RatingBadge average={item.averageRating} count={item.reviewCount} className="mt-2" />
@@ -272,27 +262,15 @@ export default function ProductPage() {
           {deliveryRegion}
 
           <ul className="mt-8 grid gap-3 sm:grid-cols-3">
-            <li className="card flex items-start gap-3 p-4">
-              <TruckIcon className="h-6 w-6 shrink-0 text-wood-600" />
-              <div>
-                <p className="text-sm font-semibold">Free Shipping</p>
-                <p className="text-sm text-stone-600">On orders over ₹25,000</p>
-              </div>
-            </li>
-            <li className="card flex items-start gap-3 p-4">
-              <ShieldIcon className="h-6 w-6 shrink-0 text-wood-600" />
-              <div>
-                <p className="text-sm font-semibold">5 Year Warranty</p>
-                <p className="text-sm text-stone-600">On frames and joinery</p>
-              </div>
-            </li>
-            <li className="card flex items-start gap-3 p-4">
-              <ReturnIcon className="h-6 w-6 shrink-0 text-wood-600" />
-              <div>
-                <p className="text-sm font-semibold">30-Day Returns</p>
-                <p className="text-sm text-stone-600">For damaged or defective items</p>
-              </div>
-            </li>
+            {SERVICES.map(([Icon, title, text]) => (
+              <li key={title} className="card flex items-start gap-3 p-4">
+                <Icon className="h-6 w-6 shrink-0 text-wood-600" />
+                <div>
+                  <p className="text-sm font-semibold">{title}</p>
+                  <p className="text-sm text-stone-600">{text}</p>
+                </div>
+              </li>
+            ))}
           </ul>
         </div>
       </section>

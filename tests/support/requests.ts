@@ -24,11 +24,12 @@ export function formRequest(path: string, fields: Record<string, string>, header
 /** A multipart POST as a browser sends one (files and all), with its Content-Length. */
 export async function multipartRequest(
   path: string,
-  fields: Record<string, File | string>,
+  fields: Record<string, File | string | File[]>,
   headers: Record<string, string> = {},
 ): Promise<Request> {
   const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  // A list: several files under one name (an <input type=file multiple>).
+  for (const [k, v] of Object.entries(fields)) for (const one of Array.isArray(v) ? v : [v]) form.append(k, one);
   const encoded = new Request(`${ORIGIN}${path}`, { method: "POST", body: form });
   const body = await encoded.arrayBuffer();
   return new Request(`${ORIGIN}${path}`, {

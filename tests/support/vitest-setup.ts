@@ -13,6 +13,9 @@ process.env.DATABASE_URL = `file:${path.join(dir, "shop.db")}`;
 process.env.DATA_DIR = dir;
 process.env.MAIL_DIR = path.join(dir, "mail");
 process.env.SEED = "demo";
+// No demo photos: every test file seeds its own database, and the photos cost seconds of CPU each
+// time (tests that need them call seedDemoPhotos).
+process.env.SEED_PHOTOS = "0";
 process.env.SMTP_URL = "";
 process.env.RAZORPAY_KEY_ID = "";
 process.env.RAZORPAY_KEY_SECRET = "";

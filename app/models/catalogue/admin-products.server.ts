@@ -11,6 +11,7 @@ import type { Actor } from "../staff/staff.server";
 import type { AdminItem } from "./admin-lists.server";
 import type { Uploading } from "./admin-writes.server";
 import { dropUnusedUpload, onForeignKey, withSlugRetry, withUpload } from "./admin-writes.server";
+import { productPhotoFiles, removePhotoFiles } from "./photos.server";
 import { categoryGone, insertProduct, saveProduct } from "./product-writes.server";
 
 export async function createProduct(input: ProductInput & Uploading, actor: Actor, db: Db = defaultDb): Promise<AdminItem> {
@@ -55,9 +56,11 @@ export async function updateProduct(id: number, edit: ProductEdit & Uploading, a
 
 /** Past orders keep their own copy of title and price; carts and wishlists lose the line. */
 export async function deleteProduct(id: number, actor: Actor, db: Db = defaultDb): Promise<void> {
-  const imgPath = await db.transaction().execute(async (trx) => {
+  const { imgPath, photoFiles } = await db.transaction().execute(async (trx) => {
     const row = await trx.selectFrom("items").selectAll().where("id", "=", id).executeTakeFirst();
     if (!row) throw new AppError(404, "Product Not Found");
+    // Its photos' rows go with it (on delete cascade); their files once this has committed.
+    const files = await productPhotoFiles(trx, id);
     await trx.deleteFrom("items").where("id", "=", id).execute();
     await recordAudit(trx, {
       action: "delete",
@@ -67,7 +70,8 @@ export async function deleteProduct(id: number, actor: Actor, db: Db = defaultDb
       actor,
       details: { price: [row.price, null], stock: [row.stock, null] },
     });
-    return row.imgPath;
+    return { imgPath: row.imgPath, photoFiles: files };
   });
   await dropUnusedUpload(db, imgPath);
+  await removePhotoFiles(photoFiles, db);
 }
