@@ -115,8 +115,11 @@ describe("the product photos page", () => {
   it("the product page reads the photos in order", async () => {
     const slug = (await db.selectFrom("items").select("slug").where("id", "=", itemId).executeTakeFirstOrThrow()).slug;
     const page = await call(productPage.loader, getRequest(`/product/${slug}`), { slug });
-    const photos = asRecord(page.body).photos as { alt: string; widths: number[] }[];
-    expect(photos.map((p) => [p.alt, p.widths])).toEqual([
+    const photos = asRecord(page.body).photos as { alt: string; avif: string; webp: string }[];
+    // Each format's srcset lists every rendition's width.
+    const widths = (srcset: string) => srcset.split(", ").map((entry) => Number(entry.split(" ")[1]!.slice(0, -1)));
+    for (const p of photos) expect(widths(p.avif)).toEqual(widths(p.webp));
+    expect(photos.map((p) => [p.alt, widths(p.webp)])).toEqual([
       ["Bench, side view", [160, 320, 640, 960, 1000]],
       ["Test photo-bench, photo 2", [160, 320, 500]],
     ]);
