@@ -1,6 +1,8 @@
 // /admin/products/:id/photos: a product's photos. Upload one or several (each resized once, on
-// upload: app/lib/photos.server.ts), give each its alt text, move it up or down, delete it. Every
-// form is a plain post that works without JavaScript; each change writes its audit row.
+// upload: app/lib/photos.server.ts), give each its alt text and, for a product sold in variants,
+// the variant it shows (the product page shows the chosen variant's photos first), move it up or
+// down, delete it. Every form is a plain post that works without JavaScript; each change writes
+// its audit row.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
@@ -21,7 +23,10 @@ import {
   photoProduct,
   PRODUCT_NOT_FOUND,
   setPhotoAlt,
+  setPhotoVariant,
 } from "~/models/catalogue/photos.server";
+import { variantsOf } from "~/models/catalogue/variants.server";
+import { db } from "~/lib/db.server";
 import { IdSchema } from "~/utils/schemas";
 import { MAX_ALT_CHARS, renditionPath } from "~/utils/photos";
 import type { RoutePermissions } from "~/utils/staff-permissions";
@@ -41,8 +46,11 @@ const AltSchema = z
   .trim()
   .max(MAX_ALT_CHARS, `Alt text must be at most ${MAX_ALT_CHARS} characters`)
   .transform((s) => s.replace(/\s+/g, " "));
-const UploadSchema = z.object({ alt: AltSchema.default("") });
+/** The variant a photo shows: a variant's id, or "" for the product as a whole. */
+const ShowsSchema = z.union([z.literal("").transform(() => null), IdSchema]).default(null);
+const UploadSchema = z.object({ alt: AltSchema.default(""), variantId: ShowsSchema });
 const PhotoSchema = z.object({ photoId: IdSchema });
+const ShowsFormSchema = PhotoSchema.extend({ variantId: ShowsSchema });
 const AltFormSchema = PhotoSchema.extend({ alt: AltSchema.pipe(z.string().min(1, "Describe what the photo shows")) });
 
 /** The product of the URL: 404 for an id that is not a number or not a product. */
@@ -56,10 +64,13 @@ async function productOf(param: string | undefined) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireStaff(request, permissions.loader);
   const product = await productOf(params.id);
-  return { product, photos: await listPhotos(product.id) };
+  const [photos, sold] = await Promise.all([listPhotos(product.id), variantsOf(db, product.id)]);
+  // A product sold in variants: each can have photos of its own.
+  const variants = sold?.options.length ? sold.variants.map((v) => ({ id: v.id, label: v.label })) : [];
+  return { product, photos, variants };
 }
 
-const FIELDS = ["intent", "photos", "alt", "photoId"];
+const FIELDS = ["intent", "photos", "alt", "photoId", "variantId"];
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const here = () => new URL(request.url).pathname;
@@ -71,11 +82,19 @@ export async function action({ request, params }: ActionFunctionArgs) {
       intents: {
         upload: async (form) => {
           const id = await itemId();
-          const { alt } = parseWith(UploadSchema, { alt: form.get("alt") ?? undefined });
+          const { alt, variantId } = parseWith(UploadSchema, {
+            alt: form.get("alt") ?? undefined,
+            variantId: form.get("variantId") ?? undefined,
+          });
           // Every file checked and resized before anything is written: one refused file stores none.
           const photos = await preparePhotos(form);
-          await addPhotos(id, photos, alt, formActor(request));
+          await addPhotos(id, photos, alt, formActor(request), undefined, undefined, variantId);
           return done(photos.length === 1 ? "Photo added" : `${photos.length} photos added`);
+        },
+        variant: async (form) => {
+          const input = parseWith(ShowsFormSchema, { photoId: form.get("photoId"), variantId: form.get("variantId") ?? undefined });
+          await setPhotoVariant(await itemId(), input.photoId, input.variantId, formActor(request));
+          return done("Photo's variant saved");
         },
         alt: async (form) => {
           const input = parseWith(AltFormSchema, { photoId: form.get("photoId"), alt: form.get("alt") });
@@ -105,10 +124,39 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 const MB = MAX_PHOTO_BYTES / 1024 / 1024;
 
-function UploadForm({ error, formError }: { error?: string; formError?: string }) {
+/** The upload form's columns: the files, the alt text, the variant when there are any, the button. */
+const WITH_VARIANT = "lg:grid-cols-[1fr_1fr_1fr_auto]";
+const WITHOUT_VARIANT = "sm:grid-cols-[1fr_1fr_auto]";
+
+type VariantChoice = { id: number; label: string };
+
+/** The select of the variant a photo shows ("" for the product as a whole). */
+function ShowsSelect({ id, variants, value }: { id: string; variants: VariantChoice[]; value: number | null }) {
+  return (
+    <div className="min-w-0 flex-1">
+      <label htmlFor={id} className="field-label">
+        Shows
+      </label>
+      <select id={id} name="variantId" defaultValue={value ?? ""} className="field-input">
+        <option value="">Every variant</option>
+        {variants.map((v) => (
+          <option key={v.id} value={v.id}>
+            {v.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
+function UploadForm({ error, formError, variants }: { error?: string; formError?: string; variants: VariantChoice[] }) {
   const busy = useIsPending({ state: "submitting", intent: "upload" });
   return (
-    <Form method="post" encType="multipart/form-data" className="card mt-6 grid gap-4 p-5 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+    <Form
+      method="post"
+      encType="multipart/form-data"
+      className={`card mt-6 grid gap-4 p-5 sm:items-end ${variants.length ? WITH_VARIANT : WITHOUT_VARIANT}`}
+    >
       <input type="hidden" name="intent" value="upload" />
       <div>
         <label htmlFor="photos" className="field-label label-required">
@@ -140,16 +188,17 @@ function UploadForm({ error, formError }: { error?: string; formError?: string }
         </label>
         <input id="upload-alt" name="alt" maxLength={MAX_ALT_CHARS} className="field-input" placeholder="Teak sofa, side view" />
       </div>
+      {variants.length ? <ShowsSelect id="upload-variant" variants={variants} value={null} /> : null}
       <button type="submit" className="btn-primary" disabled={busy}>
         {busy ? "Uploading..." : "Upload"}
       </button>
-      {formError && !error ? <FormBanner message={formError} className="sm:col-span-3" /> : null}
+      {formError && !error ? <FormBanner message={formError} className="col-span-full" /> : null}
     </Form>
   );
 }
 
 export default function ProductPhotos() {
-  const { product, photos } = useLoaderData<typeof loader>();
+  const { product, photos, variants } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>();
   const failedPhoto = result?.values?.photoId ? Number(result.values.photoId) : null;
   return (
@@ -168,6 +217,7 @@ export default function ProductPhotos() {
       <UploadForm
         error={failedPhoto === null ? result?.fieldErrors?.photos : undefined}
         formError={failedPhoto === null ? result?.formError : undefined}
+        variants={variants}
       />
       {photos.length === 0 ? (
         <p className="mt-6 text-stone-600">No photos yet.</p>
@@ -217,6 +267,15 @@ export default function ProductPhotos() {
                     Save alt text
                   </button>
                 </Form>
+                {variants.length ? (
+                  <Form method="post" className="mt-2 flex flex-wrap items-end gap-2">
+                    <input type="hidden" name="photoId" value={photo.id} />
+                    <ShowsSelect id={`variant-${photo.id}`} variants={variants} value={photo.variantId} />
+                    <button type="submit" name="intent" value="variant" className="btn-secondary">
+                      Save variant
+                    </button>
+                  </Form>
+                ) : null}
                 <Form method="post" className="mt-3 flex flex-wrap gap-2">
                   <input type="hidden" name="photoId" value={photo.id} />
                   <button type="submit" name="intent" value="up" className="btn-ghost px-3" disabled={index === 0}>

@@ -14,9 +14,11 @@ import { photoWidths, RENDITION_FORMATS } from "~/utils/photos";
 import { recordAudit } from "../audit.server";
 import type { Actor } from "../staff/staff.server";
 import { dropUnusedUpload } from "./admin-writes.server";
+import { variantLabels } from "./variants.server";
 
 export const PRODUCT_NOT_FOUND = "Product Not Found";
 export const PHOTO_NOT_FOUND = "That photo is no longer there. Reload the page.";
+export const PHOTO_VARIANT_NOT_FOUND = "That variant is not one of this product's. Reload the page.";
 
 /** The product a photos page is about (its id, title and slug), or null. */
 export async function photoProduct(itemId: number, db: Db = defaultDb) {
@@ -85,6 +87,19 @@ async function photoOf(trx: Db, itemId: number, photoId: number) {
   return photo;
 }
 
+/** The label of the variant photos are to show ('Velvet, 3-seater'), null for the product as a whole; 400 for another product's variant. */
+async function variantOfPhotos(trx: Db, itemId: number, variantId: number | null): Promise<string | null> {
+  if (variantId === null) return null;
+  const row = await trx
+    .selectFrom("productVariants")
+    .select("id")
+    .where("id", "=", variantId)
+    .where("itemId", "=", itemId)
+    .executeTakeFirst();
+  if (!row) throw new AppError(400, PHOTO_VARIANT_NOT_FOUND);
+  return (await variantLabels(trx, [variantId])).get(variantId) || "the product";
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /**
@@ -98,8 +113,10 @@ export async function insertPhotos(
   alt: string,
   actor: Actor | null,
   store: ImageStore = imageStore,
+  variantId: number | null = null,
 ): Promise<number[]> {
   const item = await lockProduct(trx, itemId);
+  const variant = await variantOfPhotos(trx, itemId, variantId);
   const last = await trx
     .selectFrom("productPhotos")
     .select((eb) => eb.fn.max("position").as("last"))
@@ -114,7 +131,7 @@ export async function insertPhotos(
       .insertInto("productPhotos")
       .values({
         itemId,
-        variantId: null,
+        variantId,
         position,
         alt: alt || `${item.title}, photo ${position}`,
         originalName: photo.originalName,
@@ -132,7 +149,9 @@ export async function insertPhotos(
       action: "update",
       entity: "product",
       entityId: itemId,
-      summary: `Added ${plural(photos.length, "photo")} to product "${item.title}" (${plural(position, "photo")} now)`,
+      summary:
+        `Added ${plural(photos.length, "photo")}${variant ? ` of ${variant}` : ""} to product "${item.title}" ` +
+        `(${plural(position, "photo")} now)`,
       actor,
     });
   }
@@ -150,9 +169,10 @@ export async function addPhotos(
   actor: Actor,
   db: Db = defaultDb,
   store: ImageStore = imageStore,
+  variantId: number | null = null,
 ): Promise<number[]> {
   try {
-    return await db.transaction().execute((trx) => insertPhotos(trx, itemId, photos, alt, actor, store));
+    return await db.transaction().execute((trx) => insertPhotos(trx, itemId, photos, alt, actor, store, variantId));
   } catch (error) {
     for (const photo of photos) for (const file of photo.files) await store.delete(file.name).catch(() => false);
     throw error;
@@ -205,6 +225,25 @@ export async function setPhotoAlt(itemId: number, photoId: number, alt: string, 
       summary: `Changed the alt text of photo ${photo.position} of product "${item.title}"`,
       actor,
       details: { alt: [photo.alt, alt] },
+    });
+  });
+}
+
+/** Which variant a photo shows (null: the product as a whole), with its audit row. */
+export async function setPhotoVariant(itemId: number, photoId: number, variantId: number | null, actor: Actor, db: Db = defaultDb) {
+  await db.transaction().execute(async (trx) => {
+    const item = await lockProduct(trx, itemId);
+    const photo = await photoOf(trx, itemId, photoId);
+    const label = await variantOfPhotos(trx, itemId, variantId);
+    if (photo.variantId === variantId) return;
+    await trx.updateTable("productPhotos").set({ variantId }).where("id", "=", photo.id).execute();
+    await recordAudit(trx, {
+      action: "update",
+      entity: "product",
+      entityId: itemId,
+      summary: `Photo ${photo.position} of product "${item.title}" now shows ${label ?? "the product as a whole"}`,
+      actor,
+      details: { variantId: [photo.variantId, variantId] },
     });
   });
 }

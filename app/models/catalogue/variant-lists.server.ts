@@ -4,6 +4,7 @@
 import type { Db } from "~/lib/db.server";
 import type { CardItem, Item } from "~/utils/catalogue";
 import { cardOf } from "~/utils/catalogue";
+import { photosOfVariant, photoWidths, renditionPath } from "~/utils/photos";
 import { variantsOfItems } from "./variants.server";
 
 /** A variant as the catalogue API answers it (docs/api.md, Variants). */
@@ -14,6 +15,32 @@ export interface ApiVariant {
   options: Record<string, string>;
   price: number;
   stock: number;
+  /** its photos' paths (its own first, then the product's), or the product's drawing when it has none */
+  images: string[];
+}
+
+/** The width of the rendition an API client is given of a photo: 960 px, or the photo's own when narrower. */
+const API_IMAGE_WIDTH = 960;
+
+/** Every photo of the given products, in order: the product, the variant it shows and its API path. */
+async function apiPhotos(db: Db, itemIds: number[]) {
+  if (!itemIds.length) return [];
+  const rows = await db
+    .selectFrom("productPhotos")
+    .select(["itemId", "variantId", "renditionBase", "width"])
+    .where("itemId", "in", itemIds)
+    .orderBy("itemId")
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => {
+    const widths = photoWidths(r.width);
+    return {
+      itemId: r.itemId,
+      variantId: r.variantId,
+      path: renditionPath(r.renditionBase, widths.find((w) => w >= API_IMAGE_WIDTH) ?? widths.at(-1)!, "webp"),
+    };
+  });
 }
 
 /**
@@ -21,22 +48,25 @@ export interface ApiVariant {
  * its `variants` on sale. `price` and `stock` are already the variants' lowest and summed (the
  * database keeps them). One query per kind for the whole page.
  */
-export async function withVariants<T extends { id: number }>(
+export async function withVariants<T extends { id: number; imgPath: string }>(
   db: Db,
   items: T[],
 ): Promise<(T & { options: { name: string; values: string[] }[]; variants: ApiVariant[] })[]> {
-  const sold = await variantsOfItems(
-    db,
-    items.map((i) => i.id),
-  );
+  const ids = items.map((i) => i.id);
+  const [sold, photos] = await Promise.all([variantsOfItems(db, ids), apiPhotos(db, ids)]);
   return items.map((item) => {
     const product = sold.get(item.id) ?? { options: [], variants: [] };
+    const own = photos.filter((p) => p.itemId === item.id);
+    const images = (variantId: number) => {
+      const paths = photosOfVariant(own, variantId).map((p) => p.path);
+      return paths.length ? paths : [item.imgPath];
+    };
     return {
       ...item,
       options: product.options.map((o) => ({ name: o.name, values: o.values.map((v) => v.value) })),
       variants: product.variants
         .filter((v) => v.active)
-        .map((v) => ({ id: v.id, sku: v.sku, options: v.options, price: v.price, stock: v.stock })),
+        .map((v) => ({ id: v.id, sku: v.sku, options: v.options, price: v.price, stock: v.stock, images: images(v.id) })),
     };
   });
 }
