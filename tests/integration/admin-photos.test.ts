@@ -172,9 +172,24 @@ describe("the product photos page", () => {
     expect(loaded.status).toBe(404);
   });
 
-  it("the demo photos: three views of each of two products, stored through the same pipeline, once", async () => {
-    expect(await seedDemoPhotos(db)).toBe(6);
+  it("the demo photos: three views of each of two products, one per variant of four, stored through the same pipeline, once", async () => {
+    expect(await seedDemoPhotos(db)).toBe(6 + 4 * 3);
     expect(await seedDemoPhotos(db)).toBe(0);
+    // The walnut desk shows walnut: each variant's photo is its own.
+    const desk = await db
+      .selectFrom("productPhotos")
+      .innerJoin("items", "items.id", "productPhotos.itemId")
+      .innerJoin("productVariants", "productVariants.id", "productPhotos.variantId")
+      .select(["productPhotos.alt", "productVariants.sku"])
+      .where("items.slug", "=", "executive-l-shaped-office-desk")
+      .orderBy("productPhotos.position")
+      .execute();
+    expect(desk.map((p) => p.alt)).toEqual([
+      "Executive L-Shaped Office Desk in Wenge",
+      "Executive L-Shaped Office Desk in Walnut",
+      "Executive L-Shaped Office Desk in Frosty White",
+    ]);
+    expect(new Set(desk.map((p) => p.sku)).size).toBe(3);
     const sofa = await db
       .selectFrom("productPhotos")
       .innerJoin("items", "items.id", "productPhotos.itemId")
