@@ -172,6 +172,7 @@ describe("the product photos page", () => {
     expect(loaded.status).toBe(404);
   });
 
+  // Eighteen photos through the whole pipeline: seconds of one core, more on a busy machine.
   it("the demo photos: three views of each of two products, one per variant of four, stored through the same pipeline, once", async () => {
     expect(await seedDemoPhotos(db)).toBe(6 + 4 * 3);
     expect(await seedDemoPhotos(db)).toBe(0);
@@ -203,5 +204,5 @@ describe("the product photos page", () => {
       [3, 800, 600],
     ]);
     expect(await imageStore.get(sofa[0]!.originalName)).not.toBeNull();
-  });
+  }, 90_000);
 });
