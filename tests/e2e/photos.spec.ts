@@ -80,7 +80,7 @@ const jpeg = async (name: string, colour: string) => ({
 test("the product photos page: upload several, a non-image refused, move and delete", async ({ page, consoleErrors }, testInfo) => {
   // Each project its own product: the two run at the same time against one shop.
   const title =
-    { "no-js": "Executive L-Shaped Office Desk", js: "Height Adjustable Standing Desk" }[testInfo.project.name] ??
+    { "no-js": "Wrought Iron Bistro Set", js: "Height Adjustable Standing Desk" }[testInfo.project.name] ??
     "Leatherette Executive High-Back Chair";
   await openAdmin(page, testInfo, `/admin/products?q=${encodeURIComponent(title)}`, "Products");
   await page.getByRole("link", { name: `Photos of ${title}` }).click();

@@ -1,7 +1,7 @@
 // Pieces sold in variants, with and without JavaScript, on a phone and a desktop: the product page
 // chooses a fabric (a GET form: in place with JavaScript, 'Show this choice' without), shows that
-// variant's price, adds two fabrics of one sofa as two cart lines, and the order's confirmation
-// and tax invoice name both, with their SKUs.
+// variant's price and photo, adds two fabrics of one sofa as two cart lines, and the order's
+// confirmation and tax invoice name both, with their SKUs.
 import fs from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { toast } from "../support/e2e/accounts";
@@ -31,9 +31,14 @@ test("a sofa in two fabrics: chosen on its page, two cart lines, one order, both
   await expect(page.getByRole("group", { name: /^Fabric/ }).getByRole("radio", { name: "Jute Blend" })).toBeChecked();
   await expect(page.getByTestId("product-price")).toHaveText(rupees(27999));
   await expect(page.getByText("+ 18% GST, added at checkout")).toBeVisible();
+  // Each fabric has its own photo (the demo's, drawn in that fabric's colour).
+  const photo = page.locator("main picture img").first();
+  await expect(photo).toHaveAttribute("alt", `${SOFA.title} in Jute Blend`);
 
   await choose(page, "Fabric", "Velvet", js);
   await expect(page.getByTestId("product-price")).toHaveText(rupees(32499));
+  await expect(photo).toHaveAttribute("alt", `${SOFA.title} in Velvet`);
+  await expect.poll(() => photo.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
   await expect(page.getByTestId("stock")).toHaveText("In Stock");
   await page.getByRole("button", { name: "Add to Cart", exact: true }).click();
   await expect(toast(page, `${SOFA.title} — Velvet added to cart`)).toBeVisible();
