@@ -18,8 +18,10 @@ declare module "@remix-run/node" {
  * main pages import (home, category, product, search: the product card, SEO tags …), which would
  * otherwise be requests of their own on each of those pages. What fewer of those pages import goes
  * into one chunk per set of pages ("product-page": the reviews, the delivery check …;
- * "category-search-page": list controls, pagination), not into the shell every page loads. Route
- * modules, and what only other routes import, keep chunks of their own.
+ * "category-search-page": list controls, pagination), not into the shell every page loads. Each of
+ * those pages' own route module joins its page's chunk too ("product-page" holds the product
+ * route), one gzip text instead of two (Rollup leaves the route a re-exporting stub of a few
+ * bytes). Other route modules, and what only other routes import, keep chunks of their own.
  */
 const SHELL_ROOTS = /\/app\/(root|entry\.client)\.tsx(\?|$)/;
 const STOREFRONT_ROUTES = /\/app\/routes\/(_index|category\.\$slug|product\.\$slug|search)\.tsx(\?|$)/;
@@ -46,7 +48,7 @@ function storefrontChunks(id: string, meta: ManualChunkMeta): string | undefined
     const ids = [...meta.getModuleIds()];
     // The server build has no browser entry: nothing to gather there.
     if (ids.some((m) => /\/app\/entry\.client\.tsx$/.test(m))) {
-      // what the storefront routes import, not the routes themselves (Remix loads each route's own chunk)
+      // what the storefront routes import, by the set of pages importing it; each route into its own page's chunk
       const pagesOf = new Map<string, string[]>();
       for (const route of ids.filter((m) => STOREFRONT_ROUTES.test(m))) {
         const page = route.match(STOREFRONT_ROUTES)![1].split(".")[0].replace("_index", "home");
