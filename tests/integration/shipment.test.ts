@@ -8,7 +8,8 @@ import { db } from "~/lib/db.server";
 import { settleMail } from "~/lib/mail.server";
 import { offlinePayment } from "~/lib/payments.server";
 import { getOrder } from "~/models/orders/read.server";
-import { SHIP_UNPAID_REFUSED, SHIPMENT_ONLY_WHEN_SHIPPED } from "~/models/orders/status.server";
+import { changeOrderStatus, SHIP_UNPAID_REFUSED, SHIPMENT_ONLY_WHEN_SHIPPED } from "~/models/orders/status.server";
+import { can, PERMISSION_REFUSED, ROLES } from "~/utils/staff-permissions";
 import * as orderPage from "~/routes/admin.orders_.$orderId";
 import * as changeStatus from "~/routes/api.orders_.changeStatus";
 import * as loginRoute from "~/routes/login";
@@ -128,6 +129,25 @@ describe("shipment details", () => {
     expect((await apiChange({ orderId: other, status: "shipped" })).status).toBe(200);
     expect(await orderRow(other)).toMatchObject({ status: "shipped", carrier: null, trackingNumber: null });
     await settleMail();
+  });
+
+  it("recording a carrier or tracking number needs its own permission beside the status's: refused (403) with nothing written", async () => {
+    const customer = await newCustomer("ship-perm");
+    const orderId = await codOrder(customer);
+    const before = await orderRow(orderId);
+    const events = await eventCount(orderId);
+    // Every role that changes statuses records shipments too; a role without the permission is refused.
+    const withoutShipment = { kind: "staff", staffId: null, name: "Support desk", role: "support" } as const;
+    for (const role of ROLES) expect(can(role, "orders.status") ? can(role, "orders.shipment") : true).toBe(true);
+    const refused = changeOrderStatus(orderId, "shipped", {
+      actor: "admin",
+      userId: null,
+      staff: withoutShipment,
+      shipment: { carrier: "Delhivery", trackingNumber: "DL1" },
+    });
+    await expect(refused).rejects.toMatchObject({ status: 403, message: PERMISSION_REFUSED });
+    expect(await orderRow(orderId)).toEqual(before);
+    expect(await eventCount(orderId)).toBe(events);
   });
 
   it("an order paid on the test gateway still needs the 'ship unpaid' tick; with it, the details are recorded", async () => {

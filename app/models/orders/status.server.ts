@@ -9,6 +9,7 @@ import { isTestPaymentId } from "~/lib/payments.server";
 import { LIMITS, rateLimitUser } from "~/lib/rate-limit.server";
 import type { Actor } from "~/utils/order-status";
 import { checkTransition } from "~/utils/order-status";
+import { can, PERMISSION_REFUSED } from "~/utils/staff-permissions";
 import type { ShipmentInput } from "~/utils/shipment";
 import { recordAudit } from "~/models/audit.server";
 import { lockItems, returnUnits } from "~/models/catalogue/variants.server";
@@ -49,6 +50,10 @@ export const SHIP_UNPAID_FIELD = "Tick this box to ship it without payment.";
  */
 export async function changeOrderStatus(orderId: number, to: OrderStatus, by: StatusChanger, db: Db = defaultDb): Promise<Order> {
   if (by.actor === "customer") await rateLimitUser(LIMITS.orderStatus, by.userId);
+  // Recording a shipment's carrier and tracking number is a permission of its own beside the status's.
+  if (by.actor === "admin" && (by.shipment?.carrier || by.shipment?.trackingNumber) && !can(by.staff.role, "orders.shipment")) {
+    throw new AppError(403, PERMISSION_REFUSED);
+  }
   let refundId: number | null = null;
   await db.transaction().execute(async (trx) => {
     const order = await trx
