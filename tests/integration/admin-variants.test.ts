@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { createPaymentOrder } from "~/models/payments/start.server";
+import * as productsPage from "~/routes/admin.products";
 import * as page from "~/routes/admin.products_.$id.variants";
 import * as cartAdd from "~/routes/api.cart.add";
 import { createTestItem, defaultVariantId } from "../support/items";
@@ -361,6 +362,21 @@ describe("refused with nothing written", () => {
     answer = refused(await post(id, { intent: "remove-value", valueId: value("3-seater").id }), 409);
     expect(answer.formError).toMatch(/^3-seater is in 1 cart: deactivate/);
     expect((await editor(id)).variants).toHaveLength(4);
+  });
+});
+
+describe("the products list", () => {
+  it("shows each product's total stock on sale, its variant count and how many variants on sale are low", async () => {
+    const { id, variant } = await sofa(3);
+    const v = variant("Velvet, 3-seater");
+    expectSaved(await post(id, { intent: "adjust-stock", variantId: v.id, version: v.version, stockDelta: "+10" }));
+    const title = (await db.selectFrom("items").select("title").where("id", "=", id).executeTakeFirstOrThrow()).title;
+    const listed = await call(
+      productsPage.loader,
+      getRequest(`/admin/products?q=${encodeURIComponent(title)}`, { Cookie: manager.cookie }),
+    );
+    const rows = (asRecord(asRecord(listed.body).list).rows as Record<string, unknown>[]).filter((r) => r.id === id);
+    expect(rows.map((r) => [r.stock, r.variantCount, r.lowVariants])).toEqual([[3 * 3 + 13, 4, 3]]);
   });
 });
 
