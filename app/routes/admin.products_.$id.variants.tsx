@@ -170,7 +170,14 @@ export default function ProductVariants() {
       </p>
       <FormBanner message={result?.formError} className="mt-4" />
       <OptionsEditor options={options} result={result} />
-      <VariantBulkForms hasOptions={options.length > 0} missing={missing} variants={variants.length} result={result} />
+      {/* Keyed by what they change: after a write they are empty again. */}
+      <VariantBulkForms
+        key={`${missing}-${variants.map((v) => v.version).join(".")}`}
+        hasOptions={options.length > 0}
+        missing={missing}
+        variants={variants.length}
+        result={result}
+      />
       <VariantTable variants={variants} hasOptions={options.length > 0} result={result} />
     </div>
   );

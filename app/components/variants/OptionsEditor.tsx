@@ -25,8 +25,8 @@ function ValueRow({
   const refused = refusalOf(result, ["rename-value"], "valueId", value.id);
   const id = `value-${value.id}`;
   return (
-    <li className="flex flex-wrap items-start gap-2 py-2" data-testid="option-value">
-      <Form method="post" className="flex min-w-0 flex-1 items-start gap-2">
+    <li className="grid gap-1 py-2 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-start sm:gap-2" data-testid="option-value">
+      <Form method="post" className="flex min-w-0 items-start gap-2">
         <input type="hidden" name="valueId" value={value.id} />
         <div className="min-w-0 flex-1">
           <label htmlFor={id} className="sr-only">
@@ -45,7 +45,7 @@ function ValueRow({
         </div>
         <Submit intent="rename-value" label="Rename" busyLabel="Saving..." className="btn-ghost px-3 py-1.5" srLabel={value.value} />
       </Form>
-      <Form method="post" className="flex gap-1">
+      <Form method="post" className="flex justify-end gap-1">
         <input type="hidden" name="valueId" value={value.id} />
         <button
           type="submit"
@@ -97,10 +97,10 @@ function OptionCard({ option, result }: { option: Option; result: VariantPageRes
       </div>
       <ol className="mt-2 divide-y divide-sand-100" aria-label={`Values of ${option.name}`}>
         {option.values.map((value, index) => (
-          <ValueRow key={value.id} value={value} index={index} count={option.values.length} result={result} />
+          <ValueRow key={`${value.id}-${value.value}`} value={value} index={index} count={option.values.length} result={result} />
         ))}
       </ol>
-      <Form method="post" className="mt-3 flex items-start gap-2 border-t border-sand-100 pt-3">
+      <Form key={option.values.length} method="post" className="mt-3 flex items-start gap-2 border-t border-sand-100 pt-3">
         <input type="hidden" name="optionId" value={option.id} />
         <div className="min-w-0 flex-1">
           <label htmlFor={id} className="sr-only">
@@ -180,11 +180,12 @@ export function OptionsEditor({ options, result }: { options: Option[]; result: 
           ({options.length} of {VARIANT_LIMITS.options})
         </span>
       </h3>
-      <div className="mt-3 grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+      <div className="mt-3 grid gap-4 lg:grid-cols-2">
         {options.map((option) => (
           <OptionCard key={option.id} option={option} result={result} />
         ))}
-        {options.length < VARIANT_LIMITS.options ? <AddOptionForm result={result} /> : null}
+        {/* Keyed by the options' count: once one is added, the form is empty again. */}
+        {options.length < VARIANT_LIMITS.options ? <AddOptionForm key={options.length} result={result} /> : null}
       </div>
     </section>
   );

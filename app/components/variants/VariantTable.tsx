@@ -23,8 +23,6 @@ interface Row {
   label: string;
 }
 
-const ACTIVE_BADGE = { on: "bg-green-50 text-green-800", off: "bg-stone-100 text-stone-700" } as const;
-
 const MEASURES = [
   ["weightGrams", "Weight (g)"],
   ["lengthCm", "Length (cm)"],
@@ -43,9 +41,11 @@ function VariantRow({ v, hasOptions, result }: { v: Row; hasOptions: boolean; re
     <tr data-testid="variant-row" className="align-top">
       <td className="px-4 py-3">
         <p className="font-medium">{name}</p>
-        <span className={`mt-1 inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${ACTIVE_BADGE[v.active ? "on" : "off"]}`}>
-          {v.active ? "On sale" : "Not sold"}
-        </span>
+        {v.active ? null : (
+          <span className="mt-1 inline-block whitespace-nowrap rounded-full bg-stone-100 px-2 py-0.5 text-xs font-semibold text-stone-700">
+            Not sold
+          </span>
+        )}
         <Form method="post" id={details} className="hidden">
           <input type="hidden" name="variantId" value={v.id} />
           <input type="hidden" name="version" value={v.version} />
@@ -128,7 +128,7 @@ function VariantRow({ v, hasOptions, result }: { v: Row; hasOptions: boolean; re
         <FieldError id={`${stock}-delta`} error={adjusted?.errors.stockDelta} />
       </td>
       <td data-label="On sale" className="px-4 py-3">
-        <label className="flex items-center gap-2">
+        <label className="flex min-h-11 items-center gap-2">
           <input
             type="checkbox"
             name="active"
@@ -136,12 +136,12 @@ function VariantRow({ v, hasOptions, result }: { v: Row; hasOptions: boolean; re
             defaultChecked={saved ? saved.values.active === "on" : v.active}
             className="h-5 w-5"
           />
-          <span className="text-sm">On sale</span>
+          <span className="sr-only">{name} on sale</span>
         </label>
       </td>
       <td data-label="Weight and size" className="px-4 py-3">
         <details open={Boolean(saved && MEASURES.some(([key]) => saved.errors[key]))}>
-          <summary className="cursor-pointer text-sm text-wood-700">
+          <summary className="cursor-pointer whitespace-nowrap text-sm text-wood-700">
             {v.weightGrams || v.lengthCm
               ? [
                   v.weightGrams ? `${v.weightGrams} g` : null,
@@ -214,7 +214,8 @@ export function VariantTable({ variants, hasOptions, result }: { variants: Row[]
       </h3>
       <AdminTable label="Variants" head={["Variant", "SKU", "Price (₹)", "Stock", "On sale", "Weight and size", ""]}>
         {variants.map((v) => (
-          <VariantRow key={v.id} v={v} hasOptions={hasOptions} result={result} />
+          // Keyed by its version too: after a write the row's fields show what was saved, not what was typed.
+          <VariantRow key={`${v.id}-${v.version}`} v={v} hasOptions={hasOptions} result={result} />
         ))}
       </AdminTable>
     </section>
