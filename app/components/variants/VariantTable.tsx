@@ -4,24 +4,14 @@
 // row holds three plain posts that work without JavaScript.
 import { Form } from "@remix-run/react";
 import { AdminTable } from "~/components/AdminUI";
+import type { EditorVariant } from "~/models/catalogue/variant-editor.server";
 import { formatPrice } from "~/utils/money";
 import { VARIANT_LIMITS } from "~/utils/variant-schemas";
 import type { VariantPageResult } from "./shared";
 import { errorProps, FieldError, refusalOf, Submit } from "./shared";
 
-interface Row {
-  id: number;
-  sku: string;
-  price: number;
-  stock: number;
-  active: boolean;
-  weightGrams: number | null;
-  lengthCm: number | null;
-  widthCm: number | null;
-  heightCm: number | null;
-  version: number;
-  label: string;
-}
+/** A row as the page's loader sends it (its values' ids are the label's business). */
+type Row = Omit<EditorVariant, "valueIds">;
 
 const MEASURES = [
   ["weightGrams", "Weight (g)"],
