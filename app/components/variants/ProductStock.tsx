@@ -9,12 +9,12 @@ export function ProductStock({ stock, inStock, variants, low }: { stock: number;
       {inStock ? (
         <span data-testid="product-stock">{stock}</span>
       ) : (
-        <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>
+        <span className="whitespace-nowrap rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>
       )}
       {variants > 1 ? <span className="text-xs text-stone-500">{variants} variants</span> : null}
       {low > 0 && (variants > 1 || inStock) ? (
         <span
-          className="rounded-full bg-yellow-50 px-2 py-0.5 text-xs font-semibold text-yellow-800"
+          className="whitespace-nowrap rounded-full bg-yellow-50 px-2 py-0.5 text-xs font-semibold text-yellow-800"
           title={`${LOW_STOCK} units or fewer`}
           data-testid="low-variants"
         >
