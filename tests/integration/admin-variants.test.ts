@@ -210,6 +210,16 @@ describe("a variant's details, its stock and one price for all", () => {
     expect((await item(id)).stock).toBe(12);
     const audit = (await audits(id)).at(-1)!;
     expect(JSON.parse(audit.details!)).toMatchObject({ price: [45000, 52000], active: [1, 0], sku: [v.sku, "SOFA-VELVET-3"] });
+    // The same page posted again (the version it was opened at is gone): 409, nothing written.
+    const before = await state(id);
+    const stale = refused(
+      await post(id, { intent: "save-variant", variantId: v.id, version: v.version, sku: v.sku, price: 1, active: "on" }),
+      409,
+    );
+    expect(stale.formError).toBe(
+      "SOFA-VELVET-3 changed since you opened this page (someone else saved a change to it). Reload and try again.",
+    );
+    expect(await state(id)).toEqual(before);
     // Another variant's SKU: refused beside the field.
     const w = variant("Linen, 3-seater");
     const taken = refused(
