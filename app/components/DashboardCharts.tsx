@@ -11,6 +11,7 @@ import { formatCompactCount, formatCompactPrice, formatDay, formatDayMonth } fro
 import { formatCount, formatPrice } from "~/utils/money";
 import { RETURN_LABEL, statusLabel } from "~/utils/order-status";
 import { REFUND_STATE_LABEL } from "~/utils/refunds";
+import { lineTitle } from "~/utils/variants";
 
 /** The status bars in the badges' colours; each bar carries its word too. */
 const STATUS_FILL: Record<string, string> = {
@@ -267,14 +268,17 @@ export function DashboardCharts({ figures: f }: { figures: DashboardFigures }) {
         <ChartFigure
           id="low-stock"
           heading="Low stock"
-          summary={`${plural(f.lowStock.total, "piece has", "pieces have")} ${LOW_STOCK} units or fewer (made-to-order pieces aside)`}
-          empty={f.lowStock.total === 0 ? "Every piece has more than a few units in stock." : null}
+          summary={
+            `${plural(f.lowStock.total, "piece or variant on sale has", "pieces and variants on sale have")} ` +
+            `${LOW_STOCK} units or fewer (made-to-order pieces aside)`
+          }
+          empty={f.lowStock.total === 0 ? "Every piece and variant on sale has more than a few units in stock." : null}
           table={{
-            caption: "Pieces low in stock, fewest first",
+            caption: "Pieces and variants low in stock, fewest first",
             headers: ["Piece", "Units in stock"],
             rows: f.lowStock.pieces.map((p) => [
-              <Link key={p.id} to={`/admin/products?edit=${p.id}`} className="text-wood-700 underline">
-                {p.title}
+              <Link key={p.variantId} to={`/admin/products/${p.id}/variants`} className="text-wood-700 underline">
+                {lineTitle(p.title, p.label)}
               </Link>,
               formatCount(p.stock),
             ]),
@@ -282,11 +286,11 @@ export function DashboardCharts({ figures: f }: { figures: DashboardFigures }) {
         >
           <BarList
             id="stock-chart"
-            title={`The ${f.lowStock.pieces.length} pieces lowest in stock`}
-            description={f.lowStock.pieces.map((p) => `${p.title}: ${plural(p.stock, "unit", "units")}`).join("; ")}
+            title={`The ${f.lowStock.pieces.length} pieces and variants lowest in stock`}
+            description={f.lowStock.pieces.map((p) => `${lineTitle(p.title, p.label)}: ${plural(p.stock, "unit", "units")}`).join("; ")}
             bars={f.lowStock.pieces.map((p) => ({
-              key: String(p.id),
-              label: p.title,
+              key: String(p.variantId),
+              label: lineTitle(p.title, p.label),
               // An empty shelf draws a full red bar: the bar is how short the piece is of the mark.
               value: LOW_STOCK + 1 - p.stock,
               valueText: p.stock === 0 ? "Out of stock" : plural(p.stock, "unit left", "units left"),

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useState } from "react";
 import { AdminDialog } from "~/components/AdminUI";
 import { FormBanner } from "~/components/FormBanner";
@@ -181,7 +181,11 @@ export function ProductForm({
           {product ? (
             <p id="product-stock-now" className="text-sm text-stone-600" data-testid="stock-now">
               Units in stock now: <strong>{product.stock}</strong>. Type a change, not the new figure: +5 for units received, -1 for one
-              damaged; orders placed meanwhile are kept.
+              damaged; orders placed meanwhile are kept.{" "}
+              <Link to={`/admin/products/${product.id}/variants`} className="font-medium text-wood-700 underline">
+                Options and variants
+              </Link>{" "}
+              (sizes, finishes, each one&apos;s price and stock).
             </p>
           ) : null}
           <div>

@@ -7,6 +7,7 @@ import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/reac
 import { AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { ProductForm } from "~/components/ProductForm";
+import { ProductStock } from "~/components/variants/ProductStock";
 import { parseWith } from "~/lib/http.server";
 import { MAX_ADMIN_BODY_BYTES } from "~/lib/request-rules";
 import { withImage } from "~/lib/uploads.server";
@@ -112,22 +113,30 @@ export default function AdminProducts() {
                         {p.title}
                       </Link>
                       <span className="hidden text-xs text-stone-500 sm:block">{p.slug}</span>
-                      <Link
-                        to={`/admin/products/${p.id}/photos`}
-                        className="text-xs font-medium text-wood-700 underline"
-                        aria-label={`Photos of ${p.title}`}
-                      >
-                        Photos
-                      </Link>
+                      <span className="flex gap-3">
+                        <Link
+                          to={`/admin/products/${p.id}/variants`}
+                          className="text-xs font-medium text-wood-700 underline"
+                          aria-label={`Variants of ${p.title}`}
+                        >
+                          Variants
+                        </Link>
+                        <Link
+                          to={`/admin/products/${p.id}/photos`}
+                          className="text-xs font-medium text-wood-700 underline"
+                          aria-label={`Photos of ${p.title}`}
+                        >
+                          Photos
+                        </Link>
+                      </span>
                     </td>
                     <td className="px-4 py-3">{p.categoryTitle}</td>
-                    <td className="px-4 py-3">{formatPrice(p.price)}</td>
+                    <td className="px-4 py-3">
+                      {p.variantCount > 1 ? <span className="text-xs text-stone-500">From </span> : null}
+                      {formatPrice(p.price)}
+                    </td>
                     <td data-label="Stock" className="px-4 py-3">
-                      {p.inStock ? (
-                        p.stock
-                      ) : (
-                        <span className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-semibold text-red-700">Out of Stock</span>
-                      )}
+                      <ProductStock stock={p.stock} inStock={p.inStock} variants={p.variantCount} low={p.lowVariants} />
                     </td>
                     <td data-label="Featured" className="px-4 py-3">
                       {p.featured ? "Yes" : "No"}

@@ -42,10 +42,10 @@ export const CategoryFormSchema = z.object({
 export type CategoryInput = z.output<typeof CategoryFormSchema>;
 
 /** A checkbox: present ("on", "true", "1") is true; missing is false. */
-const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1" || v === "yes", z.boolean());
+export const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1" || v === "yes", z.boolean());
 
 /** Rupees: a number at least 0 (the form's step is 0.01); money is kept in whole rupees, so it is rounded. */
-const PriceSchema = z.preprocess(
+export const PriceSchema = z.preprocess(
   (v) => (typeof v === "string" ? (v.trim() === "" ? undefined : Number(v.trim().replace(/,/g, ""))) : v),
   z
     .number({ error: (issue) => (issue.input === undefined ? "Price is required" : "Price must be a number") })
@@ -56,7 +56,7 @@ const PriceSchema = z.preprocess(
 );
 
 const STOCK_MESSAGE = `Stock must be a whole number from 0 to ${ADMIN_LIMITS.maxStock}`;
-const StockSchema = z.preprocess(
+export const StockSchema = z.preprocess(
   (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^\s*\d+\s*$/.test(v) ? Number(v) : NaN) : (v ?? 0)),
   z.number({ error: STOCK_MESSAGE }).int(STOCK_MESSAGE).min(0, STOCK_MESSAGE).max(ADMIN_LIMITS.maxStock, STOCK_MESSAGE),
 );
@@ -142,9 +142,9 @@ export type StockChange = { to: number } | { by: number; keepInStock: boolean } 
  */
 export type ProductEdit = ProductDetails & { stock: StockChange; version: number | null; stockSeen?: number };
 
-const ADJUST_MESSAGE = "Adjust the stock by a whole number, like +5 or -1";
+export const ADJUST_MESSAGE = "Adjust the stock by a whole number, like +5 or -1";
 /** '+5', '-1', '3' (spaces allowed); empty is no change. */
-const StockAdjustmentSchema = z.preprocess(
+export const StockAdjustmentSchema = z.preprocess(
   // Trimmed first: the pattern then has no two runs of spaces that could share them (linear time).
   (v) => (typeof v === "string" ? (v.trim() === "" ? 0 : /^[+-]?\s*\d+$/.test(v.trim()) ? Number(v.replace(/\s/g, "")) : NaN) : (v ?? 0)),
   z

@@ -16,15 +16,18 @@ export const RESERVED_OPTION_SLUGS = ["tab", "photo", "pincode", "sort", "page",
 /** A SKU: letters, digits and hyphens, starting with a letter or digit; kept upper-case. */
 export const SKU_PATTERN = /^[A-Z0-9][A-Z0-9-]*$/;
 const SKU_MESSAGE = `A SKU is 2 to ${VARIANT_LIMITS.sku} letters, digits or hyphens`;
-export const SkuSchema = z
+/** FS-{product id} is each new product's own first SKU (migration 0032): never given by hand (a variant may keep its own). */
+export const SHOP_SKU = /^FS-\d+$/;
+export const SHOP_SKU_MESSAGE = "SKUs of the form FS-123 are the shop's own: please choose another";
+/** A SKU's form, before the shop's own (FS-123) are set apart. */
+export const SkuTextSchema = z
   .string({ error: SKU_MESSAGE })
   .trim()
   .toUpperCase()
   .min(2, SKU_MESSAGE)
   .max(VARIANT_LIMITS.sku, SKU_MESSAGE)
-  .regex(SKU_PATTERN, SKU_MESSAGE)
-  // FS-{product id} is each new product's own first SKU (migration 0032): never given by hand.
-  .refine((sku) => !/^FS-\d+$/.test(sku), "SKUs of the form FS-123 are the shop's own: please choose another");
+  .regex(SKU_PATTERN, SKU_MESSAGE);
+export const SkuSchema = SkuTextSchema.refine((sku) => !SHOP_SKU.test(sku), SHOP_SKU_MESSAGE);
 
 const text = (what: string, max: number) =>
   z

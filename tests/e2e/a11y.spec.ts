@@ -133,6 +133,7 @@ test.describe("admin accessibility", () => {
     "/admin/products?new=1",
     "/admin/products?edit=1",
     "/admin/products?delete=1",
+    "/admin/products/1/variants",
     "/admin/users",
     "/admin/users?new=1",
     "/admin/orders",

@@ -309,6 +309,7 @@ describe("the staff guard", () => {
       "admin.orders_.$orderId.tsx",
       "admin.logout.ts",
       "admin.products_.import.tsx",
+      "admin.products_.$id.variants.tsx",
       "admin.products_.export[.csv].ts",
       "api.user.list.ts",
     ]) {

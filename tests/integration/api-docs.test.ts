@@ -21,6 +21,7 @@ import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { queueMail } from "~/lib/outbox.server";
 import { signWebhook } from "~/lib/payments.server";
+import { variantEditor } from "~/models/catalogue/variant-editor.server";
 import { newTotpSecret, timeStep, totpCode } from "~/models/staff/two-step.server";
 import * as twoStepPage from "~/routes/admin_.login_.two-step";
 import { CSV_COLUMNS } from "~/utils/product-csv";
@@ -349,6 +350,18 @@ const newProduct = () =>
     "items",
     "title",
   );
+/**
+ * A product of its own with one option (Fabric: Linen, Velvet unless told), given through the
+ * variants page; with `generate`, every combination made. Its options and variants as the page reads them.
+ */
+async function variantProduct(name = "Fabric", values = "Linen, Velvet", generate = false) {
+  const id = await newProduct();
+  const page = `/admin/products/${id}/variants`;
+  expectSuccess(await send("POST", page, { intent: "add-option", name, values }, staff), "add an option");
+  if (generate) expectSuccess(await send("POST", page, { intent: "generate", price: 5000, stock: 2 }, staff), "generate");
+  const editor = (await variantEditor(id))!;
+  return { id, options: editor.options, variants: editor.variants };
+}
 const newUser = () => made("/admin/users", { name: "Docs User", email: uniqueEmail("docs-user") }, "users", "email");
 const newCoupon = () => made("/admin/coupons", { code: unique("DOCS").toUpperCase(), kind: "percent", value: 5 }, "coupons", "code");
 let ranges = 0;
@@ -723,6 +736,69 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     };
     const csv = `${CSV_COLUMNS.join(",")}\r\n${CSV_COLUMNS.map((c) => cells[c]).join(",")}\r\n`;
     return { values: { file: new File([csv], "products.csv", { type: "text/csv" }) } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=add-option`": async () => ({
+    params: { id: await newProduct() },
+    values: { name: "Finish", values: "Walnut, Teak" },
+  }),
+  "`POST /admin/products/{id}/variants` `intent=remove-option`": async () => {
+    const { id, options } = await variantProduct("Size", "Large");
+    return { params: { id }, values: { optionId: options[0]!.id } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=add-value`": async () => {
+    const { id, options } = await variantProduct();
+    return { params: { id }, values: { optionId: options[0]!.id, value: "Boucle" } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=rename-value`": async () => {
+    const { id, options } = await variantProduct();
+    return { params: { id }, values: { valueId: options[0]!.values[1]!.id, value: "Cotton Velvet" } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=value-up`": async () => {
+    const { id, options } = await variantProduct();
+    return { params: { id }, values: { valueId: options[0]!.values[1]!.id } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=value-down`": async () => {
+    const { id, options } = await variantProduct();
+    return { params: { id }, values: { valueId: options[0]!.values[0]!.id } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=remove-value`": async () => {
+    const { id, options } = await variantProduct();
+    return { params: { id }, values: { valueId: options[0]!.values[1]!.id } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=generate`": async () => ({
+    params: { id: (await variantProduct()).id },
+    values: { price: 5999, stock: 3 },
+  }),
+  "`POST /admin/products/{id}/variants` `intent=price-all`": async () => ({
+    params: { id: (await variantProduct(undefined, undefined, true)).id },
+    values: { price: 5499 },
+  }),
+  "`POST /admin/products/{id}/variants` `intent=save-variant`": async () => {
+    const { id, variants } = await variantProduct();
+    const v = variants[0]!;
+    return {
+      params: { id },
+      values: {
+        variantId: v.id,
+        version: v.version,
+        sku: unique("DOCS-SKU").toUpperCase(),
+        price: 6499,
+        active: "on",
+        weightGrams: 42000,
+        lengthCm: 200,
+        widthCm: 90,
+        heightCm: 80,
+      },
+    };
+  },
+  "`POST /admin/products/{id}/variants` `intent=adjust-stock`": async () => {
+    const { id, variants } = await variantProduct();
+    const v = variants[0]!;
+    return { params: { id }, values: { variantId: v.id, version: v.version, stockSeen: v.stock, stockDelta: "+5" } };
+  },
+  "`POST /admin/products/{id}/variants` `intent=delete-variant`": async () => {
+    const { id, variants } = await variantProduct(undefined, undefined, true);
+    return { params: { id }, values: { variantId: variants[1]!.id } };
   },
   "`POST /admin/users` `intent=create`": async () => ({}),
   "`POST /admin/users` `intent=update`": async () => ({ values: { id: await newUser() } }),

@@ -6,7 +6,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import type { OrderStatus, PaymentMethod } from "~/lib/db-schema";
+import { defineVariants } from "~/models/catalogue/variant-writes.server";
 import { dashboardFigures, REMOVED_PRODUCT } from "~/models/dashboard/figures.server";
+import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 import * as dashboard from "~/routes/admin._index";
 import { DashboardQuerySchema, LOW_STOCK, parseDashboardQuery } from "~/utils/dashboard";
 import { grantAdmin } from "~/web/sign-in.server";
@@ -292,22 +294,48 @@ describe("dashboard figures", () => {
     ]);
   });
 
-  it("low stock: pieces at or under the mark, fewest first, made-to-order pieces aside", async () => {
+  it("low stock is per variant on sale: at or under the mark, fewest first, made-to-order pieces aside", async () => {
+    const totalBefore = (await dashboardFigures(30, NOW)).lowStock.total;
     const none = await item("Figures Empty Shelf", category, 0);
-    const two = await item("Figures Two Chairs", category, 2);
+    await item("Figures Two Chairs", category, 2);
     await item("Figures Made To Order", category, 0, 1);
     await item("Figures Plenty", category, LOW_STOCK + 1);
+    // A sofa with plenty in all (29 units) but no velvet left, and a silk variant no longer sold.
+    const sofa = await item("Figures Sofa", category, 0);
+    await db.transaction().execute((trx) =>
+      defineVariants(
+        trx,
+        sofa,
+        {
+          options: [{ name: "Fabric", values: ["Linen", "Velvet", "Silk"] }],
+          variants: [
+            { values: ["Linen"], sku: `FIG-${uid()}-L`.toUpperCase(), price: 1000, stock: 29 },
+            { values: ["Velvet"], sku: `FIG-${uid()}-V`.toUpperCase(), price: 1000, stock: 0 },
+            { values: ["Silk"], sku: `FIG-${uid()}-S`.toUpperCase(), price: 1000, stock: 0, active: false },
+          ],
+        },
+        BUILTIN_OWNER,
+      ),
+    );
     const f = await dashboardFigures(30, NOW);
     const mine = f.lowStock.pieces.filter((p) => p.title.startsWith("Figures"));
-    expect(mine.map((p) => [p.id, p.stock])).toEqual([
-      [none, 0],
-      [two, 2],
+    // The demo catalogue has low variants of its own: the chart shows the ten fewest, ours among the empty ones.
+    expect(mine.map((p) => [p.id, p.label, p.stock])).toEqual([
+      [none, "", 0],
+      [sofa, "Velvet", 0],
     ]);
+    const stocks = f.lowStock.pieces.map((p) => p.stock);
+    expect(stocks).toEqual([...stocks].sort((a, b) => a - b));
+    expect(f.lowStock.pieces.every((p) => p.stock <= LOW_STOCK)).toBe(true);
+    // Counted: the empty shelf, the two chairs and the velvet; not Plenty, the made-to-order piece, linen or silk.
+    expect(f.lowStock.total - totalBefore).toBe(3);
     const counted = await db
-      .selectFrom("items")
+      .selectFrom("productVariants")
+      .innerJoin("items", "items.id", "productVariants.itemId")
       .select((eb) => eb.fn.countAll().as("n"))
-      .where("madeToOrder", "=", 0)
-      .where("stock", "<=", LOW_STOCK)
+      .where("items.madeToOrder", "=", 0)
+      .where("productVariants.active", "=", 1)
+      .where("productVariants.stock", "<=", LOW_STOCK)
       .executeTakeFirstOrThrow();
     expect(f.lowStock.total).toBe(Number(counted.n));
   });

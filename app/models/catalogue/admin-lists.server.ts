@@ -6,6 +6,7 @@ import type { ItemRow } from "~/lib/db-schema";
 import type { AdminListQuery } from "~/utils/admin-schemas";
 import type { ListPage, RowWindow } from "~/lib/paging.server";
 import type { Category, Item } from "~/utils/catalogue";
+import { LOW_STOCK } from "~/utils/dashboard";
 import { toCategory } from "./categories.server";
 import { toItem } from "./products.server";
 
@@ -13,6 +14,8 @@ export type AdminCategory = Category & { productCount: number };
 /** A product as staff edit it: with its version, which every write to the row bumps. */
 export type AdminItem = Item & { version: number };
 export type AdminProduct = AdminItem & { categoryTitle: string };
+/** A row of the staff's products list: with its variants counted, and those on sale low in stock (made-to-order pieces have none). */
+export type AdminProductRow = AdminProduct & { variantCount: number; lowVariants: number };
 
 export const toAdminItem = (row: ItemRow): AdminItem => ({ ...toItem(row), version: row.version });
 
@@ -52,7 +55,7 @@ export async function listProductsPage(
   query: Pick<AdminListQuery, "q" | "category">,
   window: RowWindow,
   db: Db = defaultDb,
-): Promise<ListPage<AdminProduct>> {
+): Promise<ListPage<AdminProductRow>> {
   let base = db.selectFrom("items").innerJoin("categories", "categories.id", "items.categoryId");
   let counted = db.selectFrom("items");
   // The staff's search is a case-insensitive substring of the title or description (part of a word,
@@ -73,11 +76,35 @@ export async function listProductsPage(
   const rows = await base
     .selectAll("items")
     .select("categories.title as categoryTitle")
+    // A page's ten products: each count reads that product's variants by their (item_id, option_key) index.
+    .select((eb) => [
+      eb
+        .selectFrom("productVariants as pv")
+        .select((e) => e.fn.countAll().as("n"))
+        .whereRef("pv.itemId", "=", "items.id")
+        .as("variantCount"),
+      eb
+        .selectFrom("productVariants as pv")
+        .select((e) => e.fn.countAll().as("n"))
+        .whereRef("pv.itemId", "=", "items.id")
+        .where("pv.active", "=", 1)
+        .where("pv.stock", "<=", LOW_STOCK)
+        .where("items.madeToOrder", "=", 0)
+        .as("lowVariants"),
+    ])
     .orderBy("items.id", "desc")
     .limit(window.limit)
     .offset(window.offset)
     .execute();
-  return { rows: rows.map((r) => ({ ...toAdminItem(r), categoryTitle: r.categoryTitle })), total };
+  return {
+    rows: rows.map((r) => ({
+      ...toAdminItem(r),
+      categoryTitle: r.categoryTitle,
+      variantCount: toCount(r.variantCount),
+      lowVariants: toCount(r.lowVariants),
+    })),
+    total,
+  };
 }
 
 /** Every product the list's filters match, for the CSV export (no paging). */

@@ -11,10 +11,11 @@ import { db as defaultDb, isPostgres, toCount } from "~/lib/db.server";
 import type { OrderStatus, PaymentMethod, RefundStatus, ReturnStatus } from "~/lib/db-schema";
 import { startOfIndianDay } from "~/utils/admin-schemas";
 import type { DashboardRange } from "~/utils/dashboard";
-import { LOW_STOCK } from "~/utils/dashboard";
 import { addDays, indianDay } from "~/utils/chart-format";
 import { countsAsRevenue, NOT_REVENUE, ORDER_STATUSES, RETURN_STATUSES } from "~/utils/order-status";
 import { REFUND_STATUSES } from "~/utils/refunds";
+import type { LowVariant } from "./low-stock.server";
+import { lowVariants, withVariantLabels } from "./low-stock.server";
 
 /** How many products, categories and coupons a ranking shows, and pieces the low-stock chart. */
 export const TOP = 8;
@@ -59,7 +60,8 @@ export interface DashboardFigures {
   coupons: Ranked[];
   returns: { status: ReturnStatus; count: number; amount: number }[];
   refunds: { status: RefundStatus; count: number; amount: number }[];
-  lowStock: { pieces: { id: number; title: string; slug: string; stock: number }[]; total: number };
+  /** the variants on sale (of pieces not made to order) at or under LOW_STOCK units, fewest first, and how many there are */
+  lowStock: { pieces: LowVariant[]; total: number };
 }
 
 const PAYMENT_METHODS: readonly PaymentMethod[] = ["online", "cod"];
@@ -188,20 +190,15 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
       .where("createdAt", "<", until)
       .groupBy("status")
       .execute(),
-    db
-      .selectFrom("items")
-      .select(["id", "title", "slug", "stock"])
-      .where("madeToOrder", "=", 0)
-      .where("stock", "<=", LOW_STOCK)
-      .orderBy("stock")
-      .orderBy("id")
+    // Low stock is per variant on sale: a sofa with plenty of linen and 2 velvet ones is low in velvet.
+    lowVariants(db)
+      .select(["items.id", "items.title", "items.slug", "pv.id as variantId", "pv.sku", "pv.stock"])
+      .orderBy("pv.stock")
+      .orderBy("pv.id")
       .limit(LOW_STOCK_SHOWN)
       .execute(),
-    db
-      .selectFrom("items")
+    lowVariants(db)
       .select((eb) => eb.fn.countAll().as("n"))
-      .where("madeToOrder", "=", 0)
-      .where("stock", "<=", LOW_STOCK)
       .executeTakeFirstOrThrow(),
   ]);
 
@@ -276,6 +273,6 @@ export async function dashboardFigures(range: DashboardRange, now = new Date(), 
       const r = refundRows.find((x) => x.status === status);
       return { status, count: money(r?.n), amount: money(r?.amount) };
     }),
-    lowStock: { pieces: lowStockRows, total: money(lowStockCount.n) },
+    lowStock: { pieces: await withVariantLabels(db, lowStockRows), total: money(lowStockCount.n) },
   };
 }
