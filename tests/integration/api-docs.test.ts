@@ -16,6 +16,7 @@ import { flatRoutes } from "@remix-run/dev/dist/config/flat-routes";
 import type { RouteManifest } from "@remix-run/dev/dist/config/routes";
 import type { AgnosticRouteObject } from "@remix-run/router";
 import { matchRoutes } from "@remix-run/router";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
@@ -361,6 +362,36 @@ async function variantProduct(name = "Fabric", values = "Linen, Velvet", generat
   if (generate) expectSuccess(await send("POST", page, { intent: "generate", price: 5000, stock: 2 }, staff), "generate");
   const editor = (await variantEditor(id))!;
   return { id, options: editor.options, variants: editor.variants };
+}
+/** A small JPEG, as the photos page takes it. */
+const photoFile = async () =>
+  new File(
+    [
+      await sharp({ create: { width: 400, height: 300, channels: 3, background: "#8b5a2b" } })
+        .jpeg()
+        .toBuffer(),
+    ],
+    "photo.jpg",
+    {
+      type: "image/jpeg",
+    },
+  );
+/** A product (its own unless given) with `count` photos uploaded through its page: the last one's id. */
+async function productPhoto(id?: number, count = 1) {
+  const itemId = id ?? (await newProduct());
+  for (let i = 0; i < count; i++) {
+    expectSuccess(
+      await send("POST", `/admin/products/${itemId}/photos`, { intent: "upload", photos: await photoFile() }, staff),
+      "upload a photo",
+    );
+  }
+  const last = await db
+    .selectFrom("productPhotos")
+    .select("id")
+    .where("itemId", "=", itemId)
+    .orderBy("position", "desc")
+    .executeTakeFirstOrThrow();
+  return { id: itemId, photoId: last.id };
 }
 const newUser = () => made("/admin/users", { name: "Docs User", email: uniqueEmail("docs-user") }, "users", "email");
 const newCoupon = () => made("/admin/coupons", { code: unique("DOCS").toUpperCase(), kind: "percent", value: 5 }, "coupons", "code");
@@ -736,6 +767,30 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
     };
     const csv = `${CSV_COLUMNS.join(",")}\r\n${CSV_COLUMNS.map((c) => cells[c]).join(",")}\r\n`;
     return { values: { file: new File([csv], "products.csv", { type: "text/csv" }) } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=upload`": async () => {
+    const { id, variants } = await variantProduct();
+    return { params: { id }, values: { photos: await photoFile(), alt: "Docs stool, side view", variantId: variants[0]!.id } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=alt`": async () => {
+    const { id, photoId } = await productPhoto();
+    return { params: { id }, values: { photoId, alt: "Docs stool, from above" } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=variant`": async () => {
+    const { id, variants } = await variantProduct();
+    return { params: { id }, values: { photoId: (await productPhoto(id)).photoId, variantId: variants[0]!.id } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=up`": async () => {
+    const { id, photoId } = await productPhoto(await newProduct(), 2);
+    return { params: { id }, values: { photoId } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=down`": async () => {
+    const { id, photoId } = await productPhoto();
+    return { params: { id }, values: { photoId } };
+  },
+  "`POST /admin/products/{id}/photos` `intent=delete`": async () => {
+    const { id, photoId } = await productPhoto();
+    return { params: { id }, values: { photoId } };
   },
   "`POST /admin/products/{id}/variants` `intent=add-option`": async () => ({
     params: { id: await newProduct() },
