@@ -456,7 +456,7 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
           // Per day, status and payment: grouped as the index is ordered, no sort of the range's orders.
           if (/group by date\(/.test(query.sql)) expect(plan.text, context).not.toMatch(/TEMP B-TREE/);
         }
-        // Low stock is per variant on sale: read from the partial index of their stock (0036), each product by its key.
+        // Low stock is per variant on sale: read from the partial index of their stock (0035), each product by its key.
         if (/"made_to_order" = /.test(query.sql)) expect(plan.text, context).toMatch(/product_variants_active_stock_idx/);
       }
     }

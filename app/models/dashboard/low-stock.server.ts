@@ -1,6 +1,6 @@
 // Low stock is per variant: every variant on sale with LOW_STOCK units or fewer, of a piece that is
 // not made to order (the dashboard's chart and count; the admin products list's "2 variants low").
-// The variants on sale are read by their stock through a partial index (migration 0036).
+// The variants on sale are read by their stock through a partial index (migration 0035).
 import type { Db } from "~/lib/db.server";
 import { variantLabels } from "~/models/catalogue/variants.server";
 import { LOW_STOCK } from "~/utils/dashboard";
