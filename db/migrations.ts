@@ -34,6 +34,7 @@ import * as m0029 from "../migrations/2026-11-29-0029-dashboard-summaries";
 import * as m0030 from "../migrations/2026-11-29-0030-staff-accounts";
 import * as m0031 from "../migrations/2026-11-29-0031-audit-trail-order-indexes";
 import * as m0032 from "../migrations/2026-11-29-0032-product-variants";
+import * as m0034 from "../migrations/2026-11-29-0034-variant-facets";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-22-0001-initial-schema": m0001,
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29-0030-staff-accounts": m0030,
   "2026-11-29-0031-audit-trail-order-indexes": m0031,
   "2026-11-29-0032-product-variants": m0032,
+  "2026-11-29-0034-variant-facets": m0034,
 };
