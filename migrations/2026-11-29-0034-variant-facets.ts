@@ -64,12 +64,13 @@ async function table(db: Kysely<unknown>) {
     primary key (variant_id, option_value_id))`);
   // A category's counts and matches: one range, every filtered column in the index (no table read).
   await run(`create index variant_facets_category_idx on variant_facets
-    (category_id, option_slug, value_slug, item_id, in_stock, price, featured, variant_id)`);
+    (category_id, option_slug, value_slug, item_id, in_stock, price, featured, variant_id, option_value_id)`);
   // A search's counts and matches (its products by id), and the triggers' writes by product.
   await run(`create index variant_facets_item_idx on variant_facets
-    (item_id, option_slug, value_slug, in_stock, price, featured, variant_id)`);
-  // The other chosen options of the same variant.
-  await run("create index variant_facets_variant_idx on variant_facets (variant_id, option_slug, value_slug)");
+    (item_id, option_slug, value_slug, in_stock, price, featured, variant_id, option_value_id)`);
+  // The other chosen options of the same variant, and the rows counted beside them (covering both).
+  await run(`create index variant_facets_variant_idx on variant_facets
+    (variant_id, option_slug, value_slug, category_id, item_id, in_stock, price, featured, option_value_id)`);
   await run(`create index variant_facets_option_value_idx on variant_facets (option_value_id)`);
   await run(rowsWhere("1 = 1"));
 }

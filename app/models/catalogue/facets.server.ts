@@ -101,7 +101,8 @@ interface CountRow {
 
 /**
  * The counts of the values of `options` (one option's slug, or every option but `except`), with
- * `choice` applied on the same variant: products per value, grouped in the index's order.
+ * `choice` applied on the same variant: products per value, in one pass of the index's order. With
+ * "Out of Stock" alone, a product counts for a value when none of its variants with it has stock.
  */
 function counted(
   db: Db,
@@ -116,12 +117,14 @@ function counted(
       : options.except && options.except.length > 0
         ? sql`f.option_slug not in (${values(options.except)})`
         : sql`1 = 1`;
-  return sql<CountRow>`select c.option_slug as option, c.value_slug as value, count(*) as n, min(c.value_id) as vid from (
-      select f.option_slug, f.value_slug, f.item_id, min(f.option_value_id) as value_id
-      from variant_facets f ${sql.join(sameVariant(db, scope, choice, "f"), sql` `)}
-      where ${and(rowConditions(db, scope, query, "f"))} and ${which}
-      group by f.option_slug, f.value_slug, f.item_id ${outOfStockOnly(query, "f")}
-    ) c group by c.option_slug, c.value_slug`.execute(db);
+  const products =
+    only(query) === "out-of-stock"
+      ? sql`count(distinct f.item_id) - count(distinct case when f.in_stock = 1 then f.item_id end)`
+      : sql`count(distinct f.item_id)`;
+  return sql<CountRow>`select f.option_slug as option, f.value_slug as value, ${products} as n, min(f.option_value_id) as vid
+    from variant_facets f ${sql.join(sameVariant(db, scope, choice, "f"), sql` `)}
+    where ${and(rowConditions(db, scope, query, "f"))} and ${which}
+    group by f.option_slug, f.value_slug`.execute(db);
 }
 
 /**
@@ -146,7 +149,7 @@ export async function facetsOf(db: Db, scope: FacetScope, query: FilteredQuery):
       ),
     ),
   ]);
-  const rows = results.flatMap((r) => r.rows);
+  const rows = results.flatMap((r) => r.rows).filter((r) => toCount(r.n) > 0);
   return named(db, rows, query.options ?? {});
 }
 
