@@ -63,13 +63,13 @@ export default defineConfig({
   },
   // Every test runs with JavaScript off (phone) and on (desktop); the visitor's whole path and
   // the wishlist also run the other way round (JavaScript on a phone, off on a desktop), and the
-  // dashboard's charts with JavaScript on a phone too (their tooltips under a finger).
+  // dashboard's charts and the option filters with JavaScript on a phone too (under a finger).
   projects: [
     { name: "no-js", use: { javaScriptEnabled: false, viewport: { width: 390, height: 844 } } },
     { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
     {
       name: "js-phone",
-      testMatch: /(visitor|wishlist|dashboard-charts)\.spec\.ts/,
+      testMatch: /(visitor|wishlist|dashboard-charts|option-filters)\.spec\.ts/,
       use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true },
     },
     {
