@@ -15,6 +15,7 @@ import { db as defaultDb } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { Item } from "~/utils/catalogue";
 import type { SearchWord } from "~/utils/search";
+import { whileCurrent } from "~/lib/generation-cache.server";
 import { SEARCH_MAX_RESULTS } from "~/utils/search";
 import { itemFilters, toItem } from "./products.server";
 import type { FilteredQuery } from "./facets.server";
@@ -42,6 +43,23 @@ const hasFilters = (query: SearchQuery) =>
   query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured) || hasChoice(query.options);
 
 const UNFILTERED: SearchQuery = NO_FILTER;
+
+/**
+ * The products a search considers (every match, or the SEARCH_MAX_RESULTS most relevant) and their
+ * option filters' counts, kept while the data generation is current, as the storefront keeps a
+ * category's (storefront.server): a search's pages and sorts share them, and only a staff write
+ * changes them. Read afresh on another database than the shop's (the tests' spies).
+ */
+const keptConsidered = whileCurrent((words: SearchWord[]) => considered(matches(defaultDb as unknown as SearchDb, words)));
+const keptFacets = whileCurrent((ids: number[], query: SearchQuery) => facetsOf(defaultDb, { itemIds: ids }, query));
+
+async function considered(search: Matches): Promise<number[]> {
+  const matched = await search.firstIds();
+  return matched.length > SEARCH_MAX_RESULTS ? search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
+}
+
+const facetsAmong = (db: Db, ids: number[], query: SearchQuery) =>
+  db === defaultDb ? keptFacets(ids, query) : facetsOf(db, { itemIds: ids }, query);
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
 function matches(db: SearchDb, words: SearchWord[]): Matches {
@@ -100,8 +118,8 @@ export async function searchItems(
     const capped = matched.length > SEARCH_MAX_RESULTS;
     const page = { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped };
     if (!withFacets) return page;
-    const ids = capped ? await search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
-    return { ...page, facets: await facetsOf(db, { itemIds: ids }, UNFILTERED) };
+    const ids = !capped ? matched : db === defaultDb ? await keptConsidered(words) : await considered(search);
+    return { ...page, facets: await facetsAmong(db, ids, UNFILTERED) };
   }
   // Filters and price sorts apply to the SEARCH_MAX_RESULTS most relevant matches, or to every match
   // when there are no more: the full-text index is asked once for them, never again with the filters.
@@ -110,12 +128,12 @@ export async function searchItems(
   const ids = capped || query.sort === "default" ? await search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
   if (!withFacets && !hasChoice(query.options)) return { ...(await among(db, ids, query, window)), capped };
   // The values chosen that some product considered has; the counts with the filters, over those before any.
-  const all = await facetsOf(db, { itemIds: ids }, UNFILTERED);
+  const all = await facetsAmong(db, ids, UNFILTERED);
   const options = knownChoice(query.options, all);
   const filtered = { ...query, options };
   const [page, counted] = await Promise.all([
     among(db, ids, filtered, window),
-    withFacets && hasFilters(filtered) ? facetsOf(db, { itemIds: ids }, filtered) : all,
+    withFacets && hasFilters(filtered) ? facetsAmong(db, ids, { ...filtered, sort: "default" }) : all,
   ]);
   return { ...page, capped, ...(withFacets ? { facets: withChosen(all, counted, options) } : {}) };
 }
