@@ -7,7 +7,7 @@
 // cost more by position; its stock is shared out over its variants, so each product's own figures
 // (its lowest price, its stock summed, kept by the triggers of migration 0032) stay the generated ones.
 import type { Transaction } from "kysely";
-import { sql } from "kysely";
+import { PostgresAdapter, sql } from "kysely";
 import type { DB } from "../app/lib/db-schema";
 import { slugify } from "../app/utils/slug";
 
@@ -58,6 +58,34 @@ export const LARGE_VARIANT_GROUPS: LargeGroup[] = [
   { kinds: [""], options: [{ name: "Finish", pool: FINISH, take: 2, extra: 1500 }] },
 ];
 
+/** The row triggers on the tables written here (PostgreSQL names them per table). */
+const ROW_TRIGGERS = [
+  ["product_variants", "product_variants_figures"],
+  ["product_variants", "variant_facets_active"],
+  ["product_variants", "variant_facets_stock"],
+  ["variant_option_values", "variant_facets_linked"],
+] as const;
+
+/** migration 0034's rows, for the seeded products' variants (the trigger's statement, set-based). */
+const FACETS_OF_SEEDED = `insert into variant_facets (variant_id, option_value_id, item_id, category_id, option_slug, value_slug,
+    option_name, value, value_position, in_stock, price, featured)
+  select pv.id, v.id, pv.item_id, i.category_id, o.slug, v.slug, o.name, v.value, v.position,
+    case when pv.stock > 0 then 1 else 0 end, i.price, i.featured
+  from seed_combos c
+  join product_variants pv on pv.item_id = c.item_id and pv.option_key = c.option_key
+  join variant_option_values x on x.variant_id = pv.id
+  join product_option_values v on v.id = x.option_value_id
+  join product_options o on o.id = v.option_id
+  join items i on i.id = pv.item_id
+  where pv.active = 1`;
+
+/** migration 0032's figures of the seeded products, where they differ (none should). */
+const FIGURES_OF_SEEDED = `update items set version = items.version + 1, stock = f.stock, price = f.price
+  from (select pv.item_id, sum(pv.stock) as stock, min(pv.price) as price from product_variants pv
+        where pv.active = 1 and pv.item_id in (select item_id from seed_variant_items where grp is not null)
+        group by pv.item_id) as f
+  where items.id = f.item_id and (items.stock <> f.stock or items.price <> f.price)`;
+
 const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const pool = (values: string[]) => values.map((v, i) => `(${i}, ${quote(v)}, ${quote(slugify(v))})`).join(", ");
 const places = (take: number) => Array.from({ length: take }, (_, i) => `(${i})`).join(", ");
@@ -68,11 +96,17 @@ const places = (take: number) => Array.from({ length: take }, (_, i) => `(${i})`
  */
 export async function seedLargeVariants(trx: Transaction<DB>, afterId: number, now: string): Promise<number> {
   const run = (text: string) => sql.raw(text).execute(trx);
+  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
+  // PostgreSQL: the row triggers that keep the products' figures and the facets (migrations 0032 and
+  // 0034) are off for this transaction's bulk writes (a row at a time they took five minutes for
+  // 250,000 variants); their work is done set-based below, and they are on again at its end.
+  if (pg) for (const [table, trigger] of ROW_TRIGGERS) await run(`alter table ${table} disable trigger ${trigger}`);
   const group = LARGE_VARIANT_GROUPS.map(
     (g, i) => `when ${g.kinds.map((k) => `i.title like ${quote(`%${k}`)}`).join(" or ")} then ${i}`,
   ).join(" ");
   await run(`create temp table seed_variant_items as
     select i.id as item_id, case ${group} end as grp, i.price, i.stock from items i where i.id > ${afterId} and i.id % 7 <> 0`);
+  if (pg) await run("analyze seed_variant_items");
   await run(`create temp table seed_combos (item_id integer not null, pos integer not null, option_key text not null,
     v0 integer not null, v1 integer, price integer not null, stock integer not null, sku text not null)`);
   const now_ = quote(now);
@@ -105,6 +139,7 @@ export async function seedLargeVariants(trx: Transaction<DB>, afterId: number, n
       from seed_variant_items s ${values(0)} ${second ? values(1) : ""}
       where s.grp = ${g}`);
   }
+  if (pg) await run("analyze seed_combos");
   // The product's own variant becomes its first combination; the others are added, then every variant's values linked.
   await run(`update product_variants as pv set option_key = c.option_key, sku = c.sku, price = c.price, stock = c.stock,
       updated_at = ${now_}
@@ -116,6 +151,13 @@ export async function seedLargeVariants(trx: Transaction<DB>, afterId: number, n
     union all
     select pv.id, c.v1 from seed_combos c join product_variants pv on pv.item_id = c.item_id and pv.option_key = c.option_key
     where c.v1 is not null`);
+  if (pg) {
+    // What the triggers would have written: the facets of the new variants' values, and each product's
+    // figures (unchanged by construction: the first variant at its price, its stock shared out).
+    await run(FACETS_OF_SEEDED);
+    await run(FIGURES_OF_SEEDED);
+    for (const [table, trigger] of ROW_TRIGGERS) await run(`alter table ${table} enable trigger ${trigger}`);
+  }
   await run("drop table seed_combos");
   await run("drop table seed_variant_items");
   const total = await trx
