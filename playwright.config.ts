@@ -63,14 +63,14 @@ export default defineConfig({
   },
   // Every test runs with JavaScript off (phone) and on (desktop); the visitor's whole path and
   // the wishlist also run the other way round (JavaScript on a phone, off on a desktop), and the
-  // dashboard's charts, the product photos and the variants with JavaScript on a phone too
-  // (tooltips under a finger, swipes, choosing a piece and buying two of its variants).
+  // dashboard's charts, the product photos, the variants and the option filters with JavaScript on a
+  // phone too (tooltips under a finger, swipes, choosing a piece and buying two of its variants).
   projects: [
     { name: "no-js", use: { javaScriptEnabled: false, viewport: { width: 390, height: 844 } } },
     { name: "js", use: { javaScriptEnabled: true, viewport: { width: 1280, height: 900 } } },
     {
       name: "js-phone",
-      testMatch: /(visitor|wishlist|dashboard-charts|photos|variants)\.spec\.ts/,
+      testMatch: /(visitor|wishlist|dashboard-charts|photos|variants|option-filters)\.spec\.ts/,
       use: { javaScriptEnabled: true, viewport: { width: 390, height: 844 }, hasTouch: true },
     },
     {

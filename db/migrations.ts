@@ -35,6 +35,7 @@ import * as m0030 from "../migrations/2026-11-29-0030-staff-accounts";
 import * as m0031 from "../migrations/2026-11-29-0031-audit-trail-order-indexes";
 import * as m0032 from "../migrations/2026-11-29-0032-product-variants";
 import * as m0033 from "../migrations/2026-11-29-0033-product-photos";
+import * as m0034 from "../migrations/2026-11-29-0034-variant-facets";
 import * as m0035 from "../migrations/2026-11-29-0035-variant-low-stock-index";
 
 export const migrations: Record<string, Migration> = {
@@ -71,5 +72,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-29-0031-audit-trail-order-indexes": m0031,
   "2026-11-29-0032-product-variants": m0032,
   "2026-11-29-0033-product-photos": m0033,
+  "2026-11-29-0034-variant-facets": m0034,
   "2026-11-29-0035-variant-low-stock-index": m0035,
 };

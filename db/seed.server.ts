@@ -10,6 +10,7 @@ import { seedCategories, seedProducts } from "./seed-data";
 import type { SeedProduct } from "./seed-data";
 import { generateLargeCatalogue, LARGE_SEED_TOTAL } from "./large-seed";
 import { seedVariants, seedVariantSet } from "./seed-variants";
+import { seedLargeVariants } from "./large-variants";
 import { writeVariantSet } from "../app/models/catalogue/variant-writes.server";
 
 export const categoryImagePath = (slug: string) => `/images/categories/${slug}.svg`;
@@ -86,13 +87,21 @@ function itemRow(p: SeedProduct, categoryIds: Map<string, number>, now: string) 
  */
 export const INSERT_BATCH = 2_000;
 
-/** Inserts generated products in batches of multi-row inserts (the caller's transaction). */
+/**
+ * Inserts generated products in batches of multi-row inserts (the caller's transaction), then their
+ * options and variants, set-based (db/large-variants.ts).
+ */
 async function loadGenerated(trx: Transaction<DB>, products: SeedProduct[], now: string) {
   const ids = new Map((await trx.selectFrom("categories").select(["id", "slug"]).execute()).map((r) => [r.slug, r.id]));
+  const before = await trx
+    .selectFrom("items")
+    .select((eb) => eb.fn.max("id").as("last"))
+    .executeTakeFirst();
   for (let start = 0; start < products.length; start += INSERT_BATCH) {
     const rows = products.slice(start, start + INSERT_BATCH).map((p) => itemRow(p, ids, now));
     await trx.insertInto("items").values(rows).execute();
   }
+  await seedLargeVariants(trx, Number(before?.last ?? 0), now);
 }
 
 /** Records that the database was seeded, unless it already was; answers whether this call recorded it. */
@@ -126,8 +135,11 @@ async function analyzeItems(db: Kysely<DB>) {
   // figures moved as the variants were written); with so few, PostgreSQL would skip the index
   // pass and leave those pages out of the visibility map.
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`vacuum (analyze, index_cleanup on) items, items_search, product_variants`.execute(db);
-  } else await sql`analyze items`.execute(db);
+    await sql`vacuum (analyze, index_cleanup on) items, items_search, product_variants, variant_facets`.execute(db);
+  } else {
+    await sql`analyze items`.execute(db);
+    await sql`analyze variant_facets`.execute(db);
+  }
 }
 
 /** A catalogue that already holds a product cannot take the large seed: its slugs and totals would clash. */

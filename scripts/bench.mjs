@@ -1,6 +1,7 @@
 // npm run bench: server time of the catalogue's pages and API on a large catalogue (ADRs 0014, 0027).
 //
-// Seeds a large catalogue (SEED=large: the demo's 30 pieces plus generated ones, 100,000 in all)
+// Seeds a large catalogue (SEED=large: the demo's 30 pieces plus generated ones, 100,000 in all,
+// about 250,000 variants)
 // into a temporary database, starts the production server (build/, built first when missing) on
 // a loopback port, and times each route below with one client asking again and again (keep-alive,
 // no concurrency: the time is the server's, not a queue's). Prints p50/p95/p99 per route and
@@ -326,6 +327,20 @@ async function main() {
       { name: "category sorted", path: "/category/living-room?sort=price-desc", budget: BUDGET.catalogue },
       { name: "category filtered+sorted p1", path: `/category/living-room?${filters}`, budget: BUDGET.catalogue },
       { name: "category filtered+sorted p100", path: `/category/living-room?${filters}&page=100`, budget: BUDGET.catalogue },
+      // Filters by option value (variant_facets, migration 0034): the page and its counts.
+      { name: "category, option filter", path: "/category/living-room?fabric=velvet", budget: BUDGET.catalogue },
+      { name: "category, option filter p20", path: "/category/living-room?fabric=velvet&page=20", budget: BUDGET.catalogue },
+      { name: "category, option filter sorted", path: "/category/living-room?fabric=velvet&sort=price-desc", budget: BUDGET.catalogue },
+      {
+        name: "category, option filter+price sorted",
+        path: `/category/living-room?fabric=velvet&fabric=suede&${filters}`,
+        budget: BUDGET.catalogue,
+      },
+      {
+        name: "category, two options, in stock",
+        path: "/category/living-room?fabric=velvet&colour=teal&availability=in-stock",
+        budget: BUDGET.catalogue,
+      },
       { name: "product page", path: `/product/${productSlug}`, budget: BUDGET.catalogue },
       { name: "API category items p1", path: "/api/category/items?slug=living-room", budget: BUDGET.catalogue },
       { name: "API category items p100", path: "/api/category/items?slug=living-room&page=100", budget: BUDGET.catalogue },
@@ -334,6 +349,8 @@ async function main() {
       { name: "search, a prefix", path: "/search?q=shee", budget: BUDGET.search },
       { name: "search, no hits", path: "/search?q=zyxwvut", budget: BUDGET.search },
       { name: "API search", path: "/api/search?q=wooden+chair", budget: BUDGET.search },
+      { name: "search, option filter", path: "/search?q=sofa&fabric=velvet", budget: BUDGET.search },
+      { name: "search, option filter sorted", path: "/search?q=teak&finish=walnut&sort=price-asc", budget: BUDGET.search },
       // The costliest search before searches were bounded: a two-letter prefix (80,000 matches), filtered, by price, a deep page.
       {
         name: "search, common prefix filtered by price",

@@ -324,6 +324,28 @@ export interface VariantOptionValuesTable {
 }
 
 /**
+ * One row per active variant and option value, with what a list filters on beside it (migration
+ * 0034, docs/decisions/0036): the category's and the search's filters by option value and their
+ * counts. Kept by triggers; never written by the application.
+ */
+export interface VariantFacetsTable {
+  variantId: number;
+  optionValueId: number;
+  itemId: number;
+  categoryId: number;
+  optionSlug: string;
+  valueSlug: string;
+  optionName: string;
+  value: string;
+  valuePosition: number;
+  /** 1 when this variant has stock */
+  inStock: number;
+  /** the product's price (items.price: its lowest active variant's) */
+  price: number;
+  featured: number;
+}
+
+/**
  * The dashboard's sums per calendar day in India, status, payment method and coupon ('' for none),
  * kept by triggers on every write of orders (migration 0029, ADR 0032).
  */
@@ -649,6 +671,7 @@ export interface DB {
   productOptionValues: ProductOptionValuesTable;
   productVariants: ProductVariantsTable;
   variantOptionValues: VariantOptionValuesTable;
+  variantFacets: VariantFacetsTable;
   carts: CartsTable;
   cartLines: CartLinesTable;
   wishlists: WishlistsTable;

@@ -5,7 +5,8 @@ import { ListControls } from "~/components/ListControls";
 import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";
 import { ProductGrid } from "~/components/ProductCard";
-import { storefront } from "~/models/catalogue/storefront.server";
+import { categoryListing, storefront } from "~/models/catalogue/storefront.server";
+import { parseOptionChoice } from "~/utils/option-filters";
 import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
 import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
 import { SlugSchema } from "~/utils/schemas";
@@ -42,7 +43,8 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
 /**
  * One page of a category: 24 products (STOREFRONT_PAGE) sorted and filtered in SQL, `?page=N`
  * from 1. A page number that is not a whole number from 1, or one past the last page, is a 404
- * (docs/product.md); unknown filters are ignored with a 400 and a note.
+ * (docs/product.md); unknown filters are ignored with a 400 and a note. Option filters
+ * (`?fabric=velvet`) name an option and a value the category's products have; others are ignored.
  */
 export async function loader({ params, request }: LoaderFunctionArgs) {
   const slug = SlugSchema.safeParse(params.slug);
@@ -53,17 +55,16 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   const paging = parseListQuery(url, STOREFRONT_PAGE);
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
-  const list = await storefront.categoryItemsPage(category.id, query, paging);
+  const { list, facets, filtersActive } = await categoryListing(category.id, query, parseOptionChoice(searchParams), paging);
   const info = pageInfoOf(paging, list.total);
-  const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
   return data(
-    { category, items: await storefront.cards(list.rows), info, query, filtersActive, invalid: !parsed.success },
+    { category, items: await storefront.cards(list.rows), info, query, facets, filtersActive, invalid: !parsed.success },
     { status: parsed.success ? 200 : 400 },
   );
 }
 
 export default function CategoryPage() {
-  const { category, items, info, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const { category, items, info, query, facets, filtersActive, invalid } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === `/category/${category.slug}`;
 
@@ -79,7 +80,7 @@ export default function CategoryPage() {
         </div>
       </section>
       <section className="container-page py-8">
-        <ListControls query={query} filtersActive={filtersActive} invalid={invalid} />
+        <ListControls query={query} facets={facets} filtersActive={filtersActive} invalid={invalid} />
         <p className="mt-6 text-sm text-stone-600" aria-live="polite" data-testid="showing">
           {info.total === 0 ? "0 products" : showingText(info, info.total === 1 ? "product" : "products")}
         </p>

@@ -17,6 +17,7 @@ import { CategoryQuerySchema } from "~/utils/catalogue-schemas";
 import { formatCount } from "~/utils/money";
 import { pageInfoOf, parseListQuery, STOREFRONT_PAGE } from "~/lib/paging.server";
 import { PAGE_NOT_FOUND, showingText } from "~/utils/pagination";
+import { parseOptionChoice } from "~/utils/option-filters";
 import { parseSearch, SEARCH_MAX_LENGTH, SEARCH_MAX_RESULTS, SEARCH_MAX_WORDS, SEARCH_MIN_PREFIX } from "~/utils/search";
 import { privateMeta, seoMeta, siteUrlFrom } from "~/utils/seo";
 
@@ -49,6 +50,7 @@ export const meta: MetaFunction<typeof loader> = ({ data: d, error, matches }) =
  * of two characters, is an empty page that says so; a page number that is not one, or past the
  * last page, is a 404; unknown filters are ignored with a 400 and a note, as on category pages.
  * A repeated q reads the first; a long one its first 200 characters and 8 words, and says so.
+ * Option filters (`?fabric=velvet`) apply among the matches considered, with counts, as on a category page.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -58,14 +60,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = CategoryQuerySchema.safeParse(searchParamsToObject(searchParams));
   const query = parsed.success ? parsed.data : CategoryQuerySchema.parse({});
   const list = search.searchable
-    ? await searchFor(clientOf(request), search.words, query, paging).catch((error: unknown) => {
-        // Too many slow searches from this address: the error page says so, with a 429.
-        if (isAppError(error, "RATE_LIMITED")) throw new Response(error.message, { status: 429, headers: error.headers });
-        throw error;
-      })
-    : { rows: [], total: 0, capped: false };
+    ? await searchFor(clientOf(request), search.words, { ...query, options: parseOptionChoice(searchParams) }, paging, true).catch(
+        (error: unknown) => {
+          // Too many slow searches from this address: the error page says so, with a 429.
+          if (isAppError(error, "RATE_LIMITED")) throw new Response(error.message, { status: 429, headers: error.headers });
+          throw error;
+        },
+      )
+    : { rows: [], total: 0, capped: false, facets: [] };
   const info = pageInfoOf(paging, list.total);
-  const filtersActive = query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
+  const facets = list.facets ?? [];
+  const filtersActive =
+    query.availability.length > 0 ||
+    query.price.length > 0 ||
+    Boolean(query.featured) ||
+    facets.some((f) => f.values.some((v) => v.chosen));
   return data(
     {
       search: { text: search.text, searchable: search.searchable, shortened: search.tooLong || search.dropped > 0 },
@@ -73,6 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       info,
       capped: list.capped,
       query,
+      facets,
       filtersActive,
       invalid: !parsed.success,
     },
@@ -105,7 +115,7 @@ function SearchBox({ text }: { text: string }) {
 }
 
 export default function SearchPage() {
-  const { search, items, info, capped, query, filtersActive, invalid } = useLoaderData<typeof loader>();
+  const { search, items, info, capped, query, facets, filtersActive, invalid } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state === "loading" && navigation.location.pathname === "/search";
@@ -139,6 +149,7 @@ export default function SearchPage() {
           <>
             <ListControls
               query={query}
+              facets={facets}
               filtersActive={filtersActive}
               invalid={invalid}
               keep={{ q: params.get("q") ?? search.text }}

@@ -3,15 +3,21 @@
 // per combination, each with a unique SKU, a price and a stock.
 import { z } from "zod";
 import { ADMIN_LIMITS } from "./admin-fields";
+import { LIST_QUERY_PARAMS } from "./option-filters";
 import { slugify } from "./slug";
 
 export const VARIANT_LIMITS = { options: 3, values: 20, name: 30, value: 40, sku: 40, variants: 100 } as const;
 
 /**
- * Query parameters the product page already uses: an option's URL name (`?finish=walnut`) may not
- * be one of them.
+ * Query parameters the product page and the lists (category, search, the catalogue API) already
+ * use: an option's URL name (`?finish=walnut`) may not be one of them (compared as slugs, lower-case).
  */
-export const RESERVED_OPTION_SLUGS = ["tab", "photo", "pincode", "sort", "page", "quantity", "index", "variant"] as const;
+export const RESERVED_OPTION_SLUGS: readonly string[] = [
+  ...new Set([
+    ...["tab", "photo", "pincode", "sort", "page", "quantity", "index", "variant"],
+    ...LIST_QUERY_PARAMS.map((p) => p.toLowerCase()),
+  ]),
+];
 
 /** A SKU: letters, digits and hyphens, starting with a letter or digit; kept upper-case. */
 export const SKU_PATTERN = /^[A-Z0-9][A-Z0-9-]*$/;
@@ -61,7 +67,7 @@ export const VariantSetSchema = z
     const names = set.options.map((o) => slugify(o.name));
     if (new Set(names).size !== names.length) problem("Two options have the same name");
     for (const name of names) {
-      if ((RESERVED_OPTION_SLUGS as readonly string[]).includes(name)) problem(`"${name}" cannot be an option's name here`);
+      if (RESERVED_OPTION_SLUGS.includes(name)) problem(`"${name}" cannot be an option's name here`);
     }
     for (const option of set.options) {
       const slugs = option.values.map(slugify);

@@ -62,13 +62,19 @@ export const TOO_MANY_SLOW_SEARCHES = "Too many searches. Please wait a minute a
 /**
  * searchItems for one client: refused (429) while its address has spent its slow searches of the
  * minute; a search that costs more than SLOW_SEARCH.ms counts against it. The results page and the
- * API both go through here.
+ * API both go through here (the page with its option filters' counts, `withFacets`).
  */
-export async function searchFor(client: Client, words: SearchWord[], query: SearchQuery, window: { offset: number; limit: number }) {
+export async function searchFor(
+  client: Client,
+  words: SearchWord[],
+  query: SearchQuery,
+  window: { offset: number; limit: number },
+  withFacets = false,
+) {
   if (await addressOverLimit(LIMITS.slowSearch, client))
     throw new AppError(429, TOO_MANY_SLOW_SEARCHES, { headers: { "Retry-After": "60" } });
   const started = performance.now();
-  const list = await searchItems(words, query, window);
+  const list = await searchItems(words, query, window, undefined, withFacets);
   if (performance.now() - started > SLOW_SEARCH.ms) {
     // Served already: a count past the limit only holds the next ones.
     await rateLimitAddress(LIMITS.slowSearch, client).catch(() => undefined);

@@ -23,6 +23,8 @@ import { auditBatches, listAuditPage, NO_AUDIT_FILTERS, orderHistory } from "~/m
 import { listProductsPage } from "~/models/catalogue/admin-lists.server";
 import { getItemBySlug, listFeatured, listCategoryItemsPage, listRelated, listFeaturedPage } from "~/models/catalogue/products.server";
 import { searchItems } from "~/models/catalogue/search.server";
+import type { FilteredQuery } from "~/models/catalogue/facets.server";
+import { facetsOf } from "~/models/catalogue/facets.server";
 import { listOrdersPage, orderStatusCounts } from "~/models/orders/admin.server";
 import { dashboardFigures } from "~/models/dashboard/figures.server";
 import { listViewerOrdersPage } from "~/models/orders/list.server";
@@ -398,6 +400,46 @@ describe(`query plans on ${onPostgres ? "PostgreSQL" : "SQLite"}`, () => {
     expect(cm.some((s) => /as materialized .*"title_words" @@/.test(s))).toBe(true);
     // 'sofa' (fewer than 2,000 matches): every match is known, their tiers read by id.
     expect((await statements("sofa")).some((s) => /= any\(/.test(s))).toBe(true);
+  });
+
+  it("option filters: a category's and a search's counts and matches read variant_facets' covering indexes (0034)", async () => {
+    const chosen = (raw: Record<string, string | string[]>, options: Record<string, string[]>) => ({ ...q(raw), options });
+    const cases: [string, FilteredQuery][] = [
+      ["no filter", chosen({}, {})],
+      ["one value", chosen({}, { fabric: ["velvet"] })],
+      ["two values, by price", chosen({ sort: "price-desc" }, { fabric: ["velvet", "suede"] })],
+      [
+        "a value, price ranges, in stock",
+        chosen({ price: ["15000-30000", "30000-50000"], availability: "in-stock" }, { fabric: ["velvet"] }),
+      ],
+      ["two options, out of stock", chosen({ availability: "out-of-stock" }, { fabric: ["velvet"], colour: ["teal"] })],
+    ];
+    const words = parseSearch("sofa").words;
+    for (const [label, query] of cases) {
+      const runs: [string, (d: Db) => Promise<unknown>][] = [
+        [`facets: ${label}`, (d) => facetsOf(d, { categoryId: livingRoom }, query)],
+        [`category: ${label}, page 20`, (d) => listCategoryItemsPage(livingRoom, query, window(20), d)],
+        [`search: ${label}`, (d) => searchItems(words, query, window(1), d, true)],
+      ];
+      for (const [what, run] of runs) {
+        for (const statement of await queriesOf(run)) {
+          const plan = await explain(statement);
+          const context = `${what}\n${statement.sql}\n${plan.text}`;
+          expect(
+            plan.fullScans.filter((t) => [...BIG_TABLES, "variant_facets"].includes(t)),
+            context,
+          ).toEqual([]);
+          if (!/from variant_facets/i.test(statement.sql)) continue;
+          expect(plan.text, context).toMatch(/variant_facets_(category|item|variant)_idx/);
+          // SQLite reads the facets from their indexes alone, never a row of the table.
+          if (!onPostgres)
+            expect(
+              plan.text.split("\n").filter((l) => /variant_facets|\b[fg]\d?\b/.test(l) && /USING INDEX/.test(l)),
+              context,
+            ).toEqual([]);
+        }
+      }
+    }
   });
 
   it("admin products: all and one category, first and later pages, and their counts", async () => {

@@ -10,7 +10,10 @@ import { db as defaultDb, toCount } from "~/lib/db.server";
 import type { DB, ItemRow } from "~/lib/db-schema";
 import type { Item } from "~/utils/catalogue";
 import type { CategoryQuery } from "~/utils/catalogue-schemas";
-import { mergedPriceRanges } from "~/utils/catalogue";
+import { priceAndFeatured } from "./list-filters.server";
+import type { FilteredQuery } from "./facets.server";
+import { matchingPage } from "./facets.server";
+import { hasChoice } from "~/utils/option-filters";
 import { averageRating } from "~/utils/reviews";
 
 const SpecificationsSchema = z.record(z.string(), z.string()).catch({});
@@ -48,19 +51,7 @@ export function itemFilters(eb: ExpressionBuilder<DB, "items">, query: CategoryQ
   const parts: Expression<SqlBool>[] = [];
   const availability = new Set(query.availability);
   if (availability.size === 1) parts.push(availability.has("in-stock") ? eb("stock", ">", 0) : eb("stock", "=", 0));
-  const priceRanges = mergedPriceRanges(query.price);
-  // Every range together is every price: no condition.
-  if (priceRanges.length && !(priceRanges.length === 1 && priceRanges[0]!.min === null && priceRanges[0]!.max === null)) {
-    const ranges = priceRanges.map(({ min, max }) => {
-      const bounds: Expression<SqlBool>[] = [];
-      if (min !== null) bounds.push(eb("price", ">=", min));
-      if (max !== null) bounds.push(eb("price", "<=", max));
-      return eb.and(bounds);
-    });
-    parts.push(eb.or(ranges));
-  }
-  if (query.featured) parts.push(eb("featured", "=", 1));
-  return parts;
+  return [...parts, ...priceAndFeatured(query, { price: "price", featured: "featured" })];
 }
 
 /** The filters of a category query as one SQL condition. */
@@ -72,14 +63,20 @@ function categoryConditions(categoryId: number, query: CategoryQuery) {
  * One page of a category's products, sorted and filtered in SQL, and how many the whole filtered
  * list has: reads `window.limit` rows at most, plus a count (docs/decisions/0013). Orders: by id
  * (default); by price then id (low to high), by price then id, both descending (high to low), so
- * pages never overlap. A window past the end answers no rows and the total.
+ * pages never overlap. A window past the end answers no rows and the total. Chosen option values
+ * (`query.options`) are matched on one active variant (facets.server), in the same orders.
  */
 export async function listCategoryItemsPage(
   categoryId: number,
-  query: CategoryQuery = NO_FILTER,
+  query: FilteredQuery = NO_FILTER,
   window: RowWindow = { offset: 0, limit: PRODUCT_PAGE_SIZES.defaultSize },
   db: Db = defaultDb,
 ): Promise<ListPage<Item>> {
+  if (hasChoice(query.options)) {
+    // Chosen option values: the matching products' ids, page and count, from variant_facets alone.
+    const { ids, total } = await matchingPage(db, { categoryId }, query, window);
+    return { rows: (await rowsById(db, ids)).map(toItem), total };
+  }
   const where = categoryConditions(categoryId, query);
   const ordered = <O>(q: SelectQueryBuilder<DB, "items", O>) => {
     if (query.sort === "price-asc") return q.orderBy("price", "asc").orderBy("id", "asc");
@@ -105,10 +102,17 @@ export async function listCategoryItemsPage(
  * those products by id, in the ids' order.
  */
 async function laterPage(db: Db, ids: SelectQueryBuilder<DB, "items", { id: number }>): Promise<ItemRow[]> {
-  const window = (await ids.execute()).map((r) => r.id);
-  if (window.length === 0) return [];
-  const byId = new Map((await db.selectFrom("items").selectAll().where("id", "in", window).execute()).map((r) => [r.id, r]));
-  return window.flatMap((id) => byId.get(id) ?? []);
+  return rowsById(
+    db,
+    (await ids.execute()).map((r) => r.id),
+  );
+}
+
+/** These products, in the ids' order (one gone in between is left out). */
+async function rowsById(db: Db, ids: number[]): Promise<ItemRow[]> {
+  if (ids.length === 0) return [];
+  const byId = new Map((await db.selectFrom("items").selectAll().where("id", "in", ids).execute()).map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function getItemBySlug(slug: string, db: Db = defaultDb): Promise<Item | null> {

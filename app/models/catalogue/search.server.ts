@@ -14,16 +14,20 @@ import type { Db } from "~/lib/db.server";
 import { db as defaultDb } from "~/lib/db.server";
 import type { DB } from "~/lib/db-schema";
 import type { Item } from "~/utils/catalogue";
-import type { CategoryQuery } from "~/utils/catalogue-schemas";
 import type { SearchWord } from "~/utils/search";
+import { whileCurrent } from "~/lib/generation-cache.server";
 import { SEARCH_MAX_RESULTS } from "~/utils/search";
 import { itemFilters, toItem } from "./products.server";
+import type { FilteredQuery } from "./facets.server";
+import { facetsOf, knownChoice, matchingProducts, withChosen } from "./facets.server";
+import type { Facet } from "~/utils/option-filters";
+import { hasChoice } from "~/utils/option-filters";
 import type { Matches, SearchDb, SearchTables } from "./search-index.server";
 import { isPostgres } from "./search-index.server";
 import { postgresMatches } from "./search-postgres.server";
 import { sqliteMatches } from "./search-sqlite.server";
 
-export type SearchQuery = CategoryQuery;
+export type SearchQuery = FilteredQuery;
 
 const NO_FILTER: SearchQuery = { sort: "default", availability: [], price: [], featured: undefined };
 
@@ -35,7 +39,27 @@ function filtersOf(query: SearchQuery) {
   };
 }
 
-const hasFilters = (query: SearchQuery) => query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured);
+const hasFilters = (query: SearchQuery) =>
+  query.availability.length > 0 || query.price.length > 0 || Boolean(query.featured) || hasChoice(query.options);
+
+const UNFILTERED: SearchQuery = NO_FILTER;
+
+/**
+ * The products a search considers (every match, or the SEARCH_MAX_RESULTS most relevant) and their
+ * option filters' counts, kept while the data generation is current, as the storefront keeps a
+ * category's (storefront.server): a search's pages and sorts share them, and only a staff write
+ * changes them. Read afresh on another database than the shop's (the tests' spies).
+ */
+const keptConsidered = whileCurrent((words: SearchWord[]) => considered(matches(defaultDb as unknown as SearchDb, words)));
+const keptFacets = whileCurrent((ids: number[], query: SearchQuery) => facetsOf(defaultDb, { itemIds: ids }, query));
+
+async function considered(search: Matches): Promise<number[]> {
+  const matched = await search.firstIds();
+  return matched.length > SEARCH_MAX_RESULTS ? search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
+}
+
+const facetsAmong = (db: Db, ids: number[], query: SearchQuery) =>
+  db === defaultDb ? keptFacets(ids, query) : facetsOf(db, { itemIds: ids }, query);
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
 function matches(db: SearchDb, words: SearchWord[]): Matches {
@@ -65,6 +89,8 @@ function withinMostRelevant(window: RowWindow): RowWindow {
 export interface SearchPage extends ListPage<Item> {
   /** more than SEARCH_MAX_RESULTS products matched: only the most relevant of them were considered */
   capped: boolean;
+  /** with `withFacets`: the option filters of the products considered, with their counts (facets.server) */
+  facets?: Facet[];
 }
 
 /**
@@ -72,28 +98,44 @@ export interface SearchPage extends ListPage<Item> {
  * (sort `default` is relevance), and how many match: exactly, up to SEARCH_MAX_RESULTS; past it
  * the page and the count come from the SEARCH_MAX_RESULTS most relevant matches (`capped`). The
  * full-text indexes are read for at most SEARCH_MAX_RESULTS + 1 ids (the bounded count) and each
- * tier up to the window's end; no words answer nothing without asking the database.
+ * tier up to the window's end; no words answer nothing without asking the database. Chosen option
+ * values (`query.options`) that no product considered has are ignored; `withFacets` adds the
+ * option filters of the products considered, counted as a category page counts them.
  */
 export async function searchItems(
   words: SearchWord[],
   query: SearchQuery = NO_FILTER,
   window: RowWindow = { offset: 0, limit: 24 },
   db: Db = defaultDb,
+  withFacets = false,
 ): Promise<SearchPage> {
-  if (words.length === 0) return { rows: [], total: 0, capped: false };
+  if (words.length === 0) return { rows: [], total: 0, capped: false, ...(withFacets ? { facets: [] } : {}) };
   const search = matches(db as unknown as SearchDb, words);
   if (!hasFilters(query) && query.sort === "default") {
     // The page and the bounded count side by side: the page needs no count (it stops within the figure).
     const within = withinMostRelevant(window);
     const [rows, matched] = await Promise.all([within.limit > 0 ? relevantPage(db, search, within) : [], search.firstIds()]);
-    return { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped: matched.length > SEARCH_MAX_RESULTS };
+    const capped = matched.length > SEARCH_MAX_RESULTS;
+    const page = { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped };
+    if (!withFacets) return page;
+    const ids = !capped ? matched : db === defaultDb ? await keptConsidered(words) : await considered(search);
+    return { ...page, facets: await facetsAmong(db, ids, UNFILTERED) };
   }
   // Filters and price sorts apply to the SEARCH_MAX_RESULTS most relevant matches, or to every match
   // when there are no more: the full-text index is asked once for them, never again with the filters.
   const matched = await search.firstIds();
   const capped = matched.length > SEARCH_MAX_RESULTS;
   const ids = capped || query.sort === "default" ? await search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
-  return { ...(await among(db, ids, query, window)), capped };
+  if (!withFacets && !hasChoice(query.options)) return { ...(await among(db, ids, query, window)), capped };
+  // The values chosen that some product considered has; the counts with the filters, over those before any.
+  const all = await facetsAmong(db, ids, UNFILTERED);
+  const options = knownChoice(query.options, all);
+  const filtered = { ...query, options };
+  const [page, counted] = await Promise.all([
+    among(db, ids, filtered, window),
+    withFacets && hasFilters(filtered) ? facetsAmong(db, ids, { ...filtered, sort: "default" }) : all,
+  ]);
+  return { ...page, capped, ...(withFacets ? { facets: withChosen(all, counted, options) } : {}) };
 }
 
 /**
@@ -107,12 +149,15 @@ async function among(db: Db, ids: number[], query: SearchQuery, window: RowWindo
   const idIn = isPostgres(db as unknown as SearchDb)
     ? sql<SqlBool>`items.id = any(${ids}::int[])`
     : sql<SqlBool>`items.id in (select value from json_each(${JSON.stringify(ids)}))`;
-  const passing = await (db as unknown as SearchDb)
-    .selectFrom("items")
-    .select(["items.id", "items.price"])
-    .where(idIn)
-    .where(filtersOf(query))
-    .execute();
+  const passing = hasChoice(query.options)
+    ? (await sql<{ id: number; price: number }>`select m.id, m.price from (${matchingProducts(db, { itemIds: ids }, query)}) m`.execute(db))
+        .rows
+    : await (db as unknown as SearchDb)
+        .selectFrom("items")
+        .select(["items.id", "items.price"])
+        .where(idIn)
+        .where(filtersOf(query))
+        .execute();
   const total = passing.length;
   if (within.limit === 0 || total === 0) return { rows: [], total };
   let order: number[];
