@@ -7,7 +7,8 @@
 //     (`{base}-{width}.avif` and `.webp`, widths 160 to 1440 no wider than the original).
 //   variant_id: the variant a photo shows (a colour, a size), null for the product as a whole; a
 //     photo of a variant that is deleted stays, as the product's.
-// The first index reads a product's photos in order; the second serves the variants' foreign key. Portable across SQLite and PostgreSQL. Frozen once landed.
+// The first index reads a product's photos in order; the second serves the variants' foreign key.
+// Portable across SQLite and PostgreSQL. Frozen once landed.
 import type { CreateTableBuilder, Kysely } from "kysely";
 import { PostgresAdapter, sql } from "kysely";
 

@@ -131,7 +131,7 @@ describe("shipment details", () => {
     await settleMail();
   });
 
-  it("recording a carrier or tracking number needs its own permission beside the status's: refused (403) with nothing written", async () => {
+  it("recording a carrier or tracking number needs a permission of its own: refused (403) with nothing written", async () => {
     const customer = await newCustomer("ship-perm");
     const orderId = await codOrder(customer);
     const before = await orderRow(orderId);
