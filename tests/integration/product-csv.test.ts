@@ -372,7 +372,7 @@ describe("importProductsCsv: all or nothing", () => {
     expect(problems[1]).toEqual({ line: 3, message: "Category is required" });
   });
 
-  it("a slug repeated in the file: rows of one product that disagree, or give its one variant twice, are problems on the later row", async () => {
+  it("a slug repeated: rows of one product that disagree, or give its one variant twice, are problems on the later row", async () => {
     const problems = await refusedUnchanged(
       csvFile([row({ slug: "twice-in-file" }), row({ slug: "other-slug" }), row({ slug: "twice-in-file", title: "Second" })]),
     );

@@ -127,9 +127,13 @@ export function planNewVariants(
 ): VariantWrite[] | null {
   let ok = true;
   const fresh: { row: ParsedRow; slugs: string[] }[] = [];
+  const names = (row: ParsedRow) => row.variant.options.map((o) => slugify(o.name)).join("/");
   for (const row of rows) {
     if (!firstUse(row, skusInFile, report)) ok = false;
-    else if (row.variant.options.length === 0) {
+    else if (names(row) !== names(rows[0]!)) {
+      report(row.line, `The product's columns differ from line ${rows[0]!.line} (option names): the rows of one product must agree`);
+      ok = false;
+    } else if (row.variant.options.length === 0) {
       if (row !== rows[0]) {
         report(row.line, `A product without options is sold as one variant: line ${rows[0]!.line} gives it already`);
         ok = false;

@@ -44,7 +44,8 @@ function differences(a: ParsedRow, b: ParsedRow): string[] {
     ["imgPath", a.input.imgPath !== b.input.imgPath],
     ["specifications", JSON.stringify(a.input.specifications) !== JSON.stringify(b.input.specifications)],
     ["version", a.version !== b.version],
-    ["option names", names(a) !== names(b)],
+    // A row of an existing variant may leave its options blank (its SKU says which it is).
+    ["option names", names(a) !== names(b) && a.variant.options.length > 0 && b.variant.options.length > 0],
   ];
   return diff.filter(([, differs]) => differs).map(([name]) => name);
 }
