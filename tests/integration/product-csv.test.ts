@@ -23,11 +23,12 @@ async function categoryId(slug: string) {
   return (await db.selectFrom("categories").select("id").where("slug", "=", slug).executeTakeFirstOrThrow()).id;
 }
 
-/** Everything an import could change: the products (without their updatedAt) and the audit log. */
+/** Everything an import could change: the products and their variants (without their updatedAt) and the audit log. */
 async function snapshot() {
   const items = await db.selectFrom("items").selectAll().orderBy("id").execute();
+  const variants = await db.selectFrom("productVariants").selectAll().orderBy("id").execute();
   const audit = await db.selectFrom("auditLog").selectAll().orderBy("id").execute();
-  return { items: items.map(({ updatedAt: _, ...rest }) => rest), audit };
+  return { items: items.map(({ updatedAt: _, ...rest }) => rest), variants: variants.map(({ updatedAt: _, ...rest }) => rest), audit };
 }
 
 async function auditCount() {
@@ -197,6 +198,7 @@ describe("exportProductsCsv", () => {
     expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
+    expect(after.variants).toEqual(before.variants);
     expect((await item(created.slug))!.title).toBe('=HYPERLINK("https://evil.example","Click")');
     expect((await item(created.slug))!.description).toBe("-10% off this week");
   });
@@ -215,6 +217,7 @@ describe("importProductsCsv: writes", () => {
     expect(result).toEqual({ created: 0, updated: before.items.length });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
+    expect(after.variants).toEqual(before.variants);
     // One audit row per product, and one for the import.
     expect(after.audit).toHaveLength(before.audit.length + before.items.length + 1);
     expect(after.audit.at(-1)).toMatchObject({

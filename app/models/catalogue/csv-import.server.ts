@@ -86,13 +86,16 @@ export async function importProductsCsv(text: string, actor: Actor, db: Db = def
       const reserved = new Set(plan.flatMap((r) => (r.kind === "create" && r.slug ? [r.slug] : [])));
       for (const row of plan) {
         if (row.kind === "update") {
-          // A product sold in variants keeps the price its variants make it (they are written next).
+          // A product sold in variants keeps the price its variants make it (they are written next);
+          // its own row is written when its columns change, or (its audit row) when nothing does.
           const edit = row.hasOptions ? { ...row.edit, price: await currentPrice(trx, row.id) } : row.edit;
-          await saveProduct(trx, row.id, edit, actor).catch((error: unknown) => {
-            // Sold or edited between the check and this write: the row is refused, nothing is written.
-            if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
-            throw error;
-          });
+          if (!row.hasOptions || row.detailsChange || row.variants.length === 0) {
+            await saveProduct(trx, row.id, edit, actor).catch((error: unknown) => {
+              // Sold or edited between the check and this write: the row is refused, nothing is written.
+              if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
+              throw error;
+            });
+          }
           await writeVariants(trx, { id: row.id, title: row.title, created: false }, row.options, row.variants, actor);
           continue;
         }

@@ -22,7 +22,16 @@ export { STALE_ROW, STOCK_NEEDS_VERSION } from "./csv-plan-variants.server";
 export { VERSION_FORMAT } from "./csv-row.server";
 
 export type PlannedRow = { line: number } & (
-  | { kind: "update"; id: number; title: string; hasOptions: boolean; options: string[]; edit: ProductEdit; variants: VariantWrite[] }
+  | {
+      kind: "update";
+      id: number;
+      title: string;
+      hasOptions: boolean;
+      detailsChange: boolean;
+      options: string[];
+      edit: ProductEdit;
+      variants: VariantWrite[];
+    }
   | { kind: "create"; slug?: string; input: ProductInput; options: string[]; variants: VariantWrite[] }
 );
 
@@ -150,6 +159,7 @@ export async function planImport(records: CsvRecord[], header: CsvRecord, index:
       title: before.title,
       line: first.line,
       hasOptions: current.options.length > 0,
+      detailsChange,
       options: current.options.map((o) => o.name),
       edit: {
         ...details,
