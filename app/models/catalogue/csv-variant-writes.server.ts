@@ -18,6 +18,9 @@ function variantRow(fields: Partial<VariantFields>) {
   return { ...rest, ...(active === undefined ? {} : { active: active ? 1 : 0 }) };
 }
 
+/** The position after the highest one read (0 for the first). */
+const nextPosition = (last: { at: unknown } | undefined) => (last?.at === null || last?.at === undefined ? 0 : Number(last.at) + 1);
+
 /** The ids of these values of the product's options, in option order; options and values missing are added. */
 async function valueIds(trx: Db, itemId: number, names: string[], values: string[]): Promise<number[]> {
   const ids: number[] = [];
@@ -49,7 +52,7 @@ async function valueIds(trx: Db, itemId: number, names: string[], values: string
       .select((eb) => eb.fn.max("position").as("at"))
       .where("optionId", "=", option.id)
       .executeTakeFirst();
-    const at = last?.at === null || last?.at === undefined ? 0 : Number(last.at) + 1;
+    const at = nextPosition(last);
     const row = await trx
       .insertInto("productOptionValues")
       .values({ optionId: option.id, itemId, value: values[position]!, slug, position: at })
@@ -124,7 +127,7 @@ export async function writeVariants(
         .select((eb) => eb.fn.max("position").as("at"))
         .where("itemId", "=", product.id)
         .executeTakeFirst();
-      const position = last?.at === null || last?.at === undefined ? 0 : Number(last.at) + 1;
+      const position = nextPosition(last);
       const row = await trx
         .insertInto("productVariants")
         .values({ ...fields, sku: write.sku!, price: write.fields.price, itemId: product.id, position, createdAt: now })
