@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ready } from "~/lib/boot.server";
-import { db } from "~/lib/db.server";
+import { db, isPostgres } from "~/lib/db.server";
 import { exportProductsCsv } from "~/models/catalogue/csv-export.server";
 import { importProductsCsv } from "~/models/catalogue/csv-import.server";
 import { STALE_VARIANT } from "~/models/catalogue/csv-plan-variants.server";
@@ -17,6 +17,7 @@ import * as cartAdd from "~/routes/api.cart.add";
 import { CSV_COLUMNS } from "~/utils/product-csv";
 import { checkoutFields, directCustomer, placeViaApi } from "../support/orders";
 import { jsonRequest } from "../support/requests";
+import { lockHolder, untilWaiting } from "../support/pg-locks";
 import { call } from "../support/route-calls";
 
 type Cells = Partial<Record<(typeof CSV_COLUMNS)[number], string | number>>;
@@ -291,6 +292,32 @@ describe("the CSV with variants: sales meanwhile", () => {
     expect((await (await buyer(item.id, l2.id, 1))()).status).toBe(201);
     const problems = await refused(file(rows.map((r) => (r.sku === `${sku}-L2` ? { ...r, price: 30000 } : r))));
     expect(problems).toEqual([{ line: 2, message: STALE_VARIANT(`${sku}-L2`, 3) }]);
+  });
+
+  it.runIf(isPostgres(db))("a sale committed while the checked import waits on the product: the import is refused by line", async () => {
+    const { slug, sku, item } = await newSofa();
+    const rows = await exported(slug);
+    const l2 = (await variantRows(item.id)).find((v) => v.sku === `${sku}-L2`)!;
+    const holder = (await lockHolder())!;
+    try {
+      // The holder sells a unit as a checkout does: the product's row locked, the variant taken, its version bumped.
+      await holder.query("begin");
+      await holder.query("select id from items where id = $1 for update", [item.id]);
+      const text = file(rows.map((r) => (r.sku === `${sku}-L2` ? { ...r, stock: 20 } : r)));
+      const running = importProductsCsv(text, BUILTIN_OWNER).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      await untilWaiting(holder, 1, "the product's row");
+      await holder.query("update product_variants set stock = stock - 1, version = version + 1 where id = $1", [l2.id]);
+      await holder.query("commit");
+      const error = await running;
+      expect(error).toBeInstanceOf(ImportRejected);
+      expect((error as ImportRejected).problems).toEqual([{ line: 2, message: STALE_VARIANT(`${sku}-L2`, 3) }]);
+      expect((await variantRows(item.id)).find((v) => v.id === l2.id)!.stock).toBe(3);
+    } finally {
+      await holder.end();
+    }
   });
 
   it("an import racing a checkout of the same variant: never a unit sold twice, never a sale written over", async () => {
