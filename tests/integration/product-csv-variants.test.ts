@@ -14,7 +14,7 @@ import type { ImportProblem } from "~/models/catalogue/csv-read.server";
 import { ImportRejected } from "~/models/catalogue/csv-read.server";
 import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 import * as cartAdd from "~/routes/api.cart.add";
-import { CSV_COLUMNS } from "~/utils/product-csv";
+import { CSV_COLUMNS, PRODUCT_COLUMNS } from "~/utils/product-csv";
 import { checkoutFields, directCustomer, placeViaApi } from "../support/orders";
 import { jsonRequest } from "../support/requests";
 import { lockHolder, untilWaiting } from "../support/pg-locks";
@@ -177,6 +177,22 @@ describe("the CSV with variants: writes", () => {
     });
   });
 
+  it("the product's columns and a variant's in one row: both written, each with its audit row", async () => {
+    const { slug, sku, item } = await newSofa();
+    const rows = await exported(slug);
+    const text = file(rows.map((r) => ({ ...r, title: "Renamed Sofa", ...(r.sku === `${sku}-V2` ? { active: "yes", stock: 6 } : {}) })));
+    expect(await importProductsCsv(text, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
+    expect(await db.selectFrom("items").select(["title", "stock"]).where("id", "=", item.id).executeTakeFirstOrThrow()).toEqual({
+      title: "Renamed Sofa",
+      stock: 4 + 3 + 6,
+    });
+    const audit = await db.selectFrom("auditLog").select("summary").where("entityId", "=", String(item.id)).orderBy("id").execute();
+    expect(audit.slice(-2).map((a) => a.summary)).toEqual([
+      'Edited product "Renamed Sofa": title changed',
+      `Variants of product "Renamed Sofa" from CSV: changed ${sku}-V2 stock 0 → 6, active false → true`,
+    ]);
+  });
+
   it("a row without a variant_version may change a variant's price but not its stock", async () => {
     const { slug, sku } = await newSofa();
     const l2 = (await exported(slug)).find((r) => r.sku === `${sku}-L2`)!;
@@ -256,6 +272,13 @@ describe("the CSV with variants: bad input writes nothing", () => {
       { line: 6, message: "The product's columns differ from line 5 (title): the rows of one product must agree" },
     ]);
     expect(await db.selectFrom("items").select("id").where("slug", "=", slug).executeTakeFirst()).toBeUndefined();
+  });
+
+  it("a file of the columns from before variants names no variant of a product with options", async () => {
+    const { slug } = await newSofa();
+    const [first] = await exported(slug);
+    const text = stringify([[...PRODUCT_COLUMNS], PRODUCT_COLUMNS.map((c) => (c === "price" ? "1" : first![c]!))]);
+    expect(await refused(text)).toEqual([{ line: 2, message: "This product is sold in variants: give the row its variant's SKU" }]);
   });
 
   it("a new variant for a product sold as one piece, or a row without a SKU for a product with options", async () => {

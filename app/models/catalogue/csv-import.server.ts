@@ -96,7 +96,7 @@ export async function importProductsCsv(text: string, actor: Actor, db: Db = def
               throw error;
             });
           }
-          await writeVariants(trx, { id: row.id, title: row.title, created: false }, row.options, row.variants, actor);
+          await writeVariants(trx, { id: row.id, title: row.edit.title, created: false }, row.options, row.variants, actor);
           continue;
         }
         if (row.slug) {

@@ -25,7 +25,6 @@ export type PlannedRow = { line: number } & (
   | {
       kind: "update";
       id: number;
-      title: string;
       hasOptions: boolean;
       detailsChange: boolean;
       options: string[];
@@ -156,7 +155,6 @@ export async function planImport(records: CsvRecord[], header: CsvRecord, index:
     plan.push({
       kind: "update",
       id: before.id,
-      title: before.title,
       line: first.line,
       hasOptions: current.options.length > 0,
       detailsChange,
