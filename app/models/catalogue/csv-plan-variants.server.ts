@@ -167,7 +167,7 @@ export function planNewVariants(
 
 /**
  * An existing product's rows as its variants' writes, or null (reported). A product without options
- * keeps today's rules: its one row's price and stock are the product's edit (`price`, `stock`,
+ * is one row, as before it had variants: its price and stock are the product's edit (`price`, `stock`,
  * `version`), checked against the product's version (or the row's variant_version).
  */
 export function planVariants(
@@ -202,8 +202,9 @@ export function planVariants(
     if (unchanged) return { writes: [], price: row.input.price, stock: null, version: before.version };
     const stale =
       (row.version !== null && row.version !== before.version) || (row.variant.version !== null && row.variant.version !== only.version);
-    if (stale) return (fail(row.line, STALE_ROW(before.stock)), null);
-    if (change !== null && row.version === null && row.variant.version === null) return (fail(row.line, STOCK_NEEDS_VERSION), null);
+    if (stale) fail(row.line, STALE_ROW(before.stock));
+    else if (change !== null && row.version === null && row.variant.version === null) fail(row.line, STOCK_NEEDS_VERSION);
+    if (!ok) return null;
     const writes: VariantWrite[] = Object.keys(extras).length
       ? [{ kind: "update", line: row.line, id: only.id, sku: only.sku, guard: null, set: extras, before: only }]
       : [];
