@@ -67,22 +67,37 @@ export async function action({ request }: ActionFunctionArgs) {
   );
 }
 
-const EXAMPLE = [
-  CSV_COLUMNS.join(","),
+/** Two rows of one sofa sold in two fabrics: the product's columns repeated, one row per variant. */
+const EXAMPLE_ROW = (fabric: string, sku: string, price: string) =>
   [
     "teak-lounge-chair",
     "Teak Lounge Chair",
     "living-room",
-    "24999",
+    price,
     "5",
     "no",
     "no",
     '"Solid teak, hand-finished in Jodhpur."',
     "/images/products/teak-lounge-chair.svg",
-    '"{""Material"":""Teak"",""Color"":""Honey""}"',
+    '"{""Material"":""Teak""}"',
     "",
-  ].join(","),
-].join("\n");
+    "Fabric",
+    fabric,
+    "",
+    "",
+    "",
+    "",
+    sku,
+    "yes",
+    "",
+    "",
+    "",
+    "",
+    "",
+  ].join(",");
+const EXAMPLE = [CSV_COLUMNS.join(","), EXAMPLE_ROW("Linen", "TLC-LINEN", "24999"), EXAMPLE_ROW("Velvet", "TLC-VELVET", "27999")].join(
+  "\n",
+);
 
 export default function ImportProductsPage() {
   const result = useActionData<typeof action>();
@@ -120,29 +135,40 @@ export default function ImportProductsPage() {
           The file
         </h2>
         <p>
-          One product per row, with a header row naming the columns: <code className="font-mono text-xs">{CSV_COLUMNS.join(", ")}</code>.
-          The columns <strong>title, category, price, description and imgPath</strong> are required; the others may be left out.
+          One row per variant (a product without options is one row), with a header row naming the columns:{" "}
+          <code className="font-mono text-xs">{CSV_COLUMNS.join(", ")}</code>. The columns{" "}
+          <strong>title, category, price, description and imgPath</strong> are required; the others may be left out.
         </p>
         <ul className="list-disc space-y-1 pl-5">
           <li>
-            <strong>slug</strong>: a product&apos;s slug updates that product; a new slug, or none, adds a new product.
+            <strong>slug</strong>: a product&apos;s slug updates that product; a new slug, or none, adds a new product. The rows of one
+            product repeat its slug and its columns, which must agree.
           </li>
           <li>
             <strong>category</strong>: the category&apos;s slug, such as <code className="font-mono text-xs">living-room</code>.
           </li>
           <li>
-            <strong>price</strong> in whole rupees; <strong>stock</strong> in units (0 means out of stock); <strong>featured</strong>: yes
-            or no; <strong>made_to_order</strong>: yes for a piece made after it is ordered (delivery then takes at least{" "}
-            {MADE_TO_ORDER_DAYS.min}-{MADE_TO_ORDER_DAYS.max} business days), else no. A column left out keeps each product&apos;s value.
+            <strong>price</strong> in whole rupees and <strong>stock</strong> in units are the row&apos;s variant&apos;s (0 means out of
+            stock); <strong>featured</strong>: yes or no; <strong>made_to_order</strong>: yes for a piece made after it is ordered (delivery
+            then takes at least {MADE_TO_ORDER_DAYS.min}-{MADE_TO_ORDER_DAYS.max} business days), else no. A column left out keeps each
+            product&apos;s value.
           </li>
           <li>
             <strong>specifications</strong>: a JSON object of names and values, like{" "}
             <code className="font-mono text-xs">{'{"Material":"Teak"}'}</code>.
           </li>
           <li>
-            <strong>version</strong>: leave it as the export wrote it (blank for a new product). A row is refused when its product changed
-            since the export (units sold, say): export again and make the change there. To change an existing product&apos;s stock a row
-            needs its version; without a stock column the stock is left as it is.
+            <strong>sku</strong> is the key: a row with a known SKU updates that variant; a new SKU adds a variant, with its{" "}
+            <strong>option1_name</strong>/<strong>option1_value</strong> (up to option3) in the product&apos;s option order; a value the
+            product does not have yet is added. A new product sold in variants names its options in its rows. <strong>active</strong>: yes
+            or no; <strong>weight_grams</strong>, <strong>length_cm</strong>, <strong>width_cm</strong>, <strong>height_cm</strong>: whole
+            numbers, or blank.
+          </li>
+          <li>
+            <strong>version</strong> and <strong>variant_version</strong>: leave them as the export wrote them (blank for a new product or
+            variant). A row is refused when its product or variant changed since the export (units sold, say): export again and make the
+            change there. To change an existing variant&apos;s stock a row needs its version; without a stock column the stock is left as it
+            is.
           </li>
         </ul>
         <p>Example:</p>

@@ -325,7 +325,7 @@ describe("the CSV: a version column, a stale row refused", () => {
     const { record } = await exportOf(p.slug);
     await sell(p.id, 2);
     const before = await rowOf(p.id);
-    const problems = await importProductsCsv(fileOf([{ ...record, version: "" }]), BUILTIN_OWNER).then(
+    const problems = await importProductsCsv(fileOf([{ ...record, version: "", variant_version: "" }]), BUILTIN_OWNER).then(
       () => [],
       (e: unknown) => (e as ImportRejected).problems,
     );

@@ -25,7 +25,7 @@ import { signWebhook } from "~/lib/payments.server";
 import { variantEditor } from "~/models/catalogue/variant-editor.server";
 import { newTotpSecret, timeStep, totpCode } from "~/models/staff/two-step.server";
 import * as twoStepPage from "~/routes/admin_.login_.two-step";
-import { CSV_COLUMNS } from "~/utils/product-csv";
+import { PRODUCT_COLUMNS } from "~/utils/product-csv";
 import { grantAdmin } from "~/web/sign-in.server";
 import { createTestItem, defaultVariantId } from "../support/items";
 import { createStaff, staffCookie } from "../support/staff";
@@ -752,7 +752,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
   },
   "`POST /admin/products` `intent=delete`": async () => ({ values: { id: await newProduct() } }),
   "`POST /admin/products/import`": async () => {
-    const cells: Record<(typeof CSV_COLUMNS)[number], string> = {
+    const cells: Record<(typeof PRODUCT_COLUMNS)[number], string> = {
       slug: "",
       title: unique("Docs imported desk"),
       category: "office",
@@ -765,7 +765,7 @@ const SCENARIOS: Record<string, () => Promise<Scenario>> = {
       specifications: "",
       version: "",
     };
-    const csv = `${CSV_COLUMNS.join(",")}\r\n${CSV_COLUMNS.map((c) => cells[c]).join(",")}\r\n`;
+    const csv = `${PRODUCT_COLUMNS.join(",")}\r\n${PRODUCT_COLUMNS.map((c) => cells[c]).join(",")}\r\n`;
     return { values: { file: new File([csv], "products.csv", { type: "text/csv" }) } };
   },
   "`POST /admin/products/{id}/photos` `intent=upload`": async () => {

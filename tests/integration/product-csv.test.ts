@@ -12,21 +12,23 @@ import { exportFileName, exportProductsCsv } from "~/models/catalogue/csv-export
 import { importProductsCsv, NO_ROWS, TOO_MANY_ROWS } from "~/models/catalogue/csv-import.server";
 import type { ImportProblem } from "~/models/catalogue/csv-read.server";
 import { ImportRejected, NOTHING_IMPORTED } from "~/models/catalogue/csv-read.server";
-import { CSV_COLUMNS, IMPORT_MAX_ROWS } from "~/utils/product-csv";
+import { CSV_COLUMNS, IMPORT_MAX_ROWS, PRODUCT_COLUMNS } from "~/utils/product-csv";
 import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
-const HEADER = CSV_COLUMNS.join(",");
+/** The header of a file from before products had variants: it still imports. */
+const HEADER = PRODUCT_COLUMNS.join(",");
 const ALL = { q: "", category: "all" as const };
 
 async function categoryId(slug: string) {
   return (await db.selectFrom("categories").select("id").where("slug", "=", slug).executeTakeFirstOrThrow()).id;
 }
 
-/** Everything an import could change: the products (without their updatedAt) and the audit log. */
+/** Everything an import could change: the products and their variants (without their updatedAt) and the audit log. */
 async function snapshot() {
   const items = await db.selectFrom("items").selectAll().orderBy("id").execute();
+  const variants = await db.selectFrom("productVariants").selectAll().orderBy("id").execute();
   const audit = await db.selectFrom("auditLog").selectAll().orderBy("id").execute();
-  return { items: items.map(({ updatedAt: _, ...rest }) => rest), audit };
+  return { items: items.map(({ updatedAt: _, ...rest }) => rest), variants: variants.map(({ updatedAt: _, ...rest }) => rest), audit };
 }
 
 async function auditCount() {
@@ -60,6 +62,19 @@ function row(fields: Partial<Record<(typeof CSV_COLUMNS)[number], string | numbe
     imgPath: "/images/products/csv-test-chair.svg",
     specifications: '{"Material":"Teak"}',
     version: "",
+    option1_name: "",
+    option1_value: "",
+    option2_name: "",
+    option2_value: "",
+    option3_name: "",
+    option3_value: "",
+    sku: "",
+    active: "",
+    weight_grams: "",
+    length_cm: "",
+    width_cm: "",
+    height_cm: "",
+    variant_version: "",
     ...fields,
   };
   return CSV_COLUMNS.map((c) => String(full[c]));
@@ -99,17 +114,19 @@ beforeAll(async () => {
 });
 
 describe("exportProductsCsv", () => {
-  it("starts with a UTF-8 BOM and the header row, one row per product", async () => {
+  it("starts with a UTF-8 BOM and the header row, one row per variant", async () => {
     const csv = await exportProductsCsv(ALL);
     expect(csv.charCodeAt(0)).toBe(0xfeff);
     expect(csv.slice(1).split("\r\n")[0]).toBe(
-      "slug,title,category,price,stock,featured,made_to_order,description,imgPath,specifications,version",
+      "slug,title,category,price,stock,featured,made_to_order,description,imgPath,specifications,version," +
+        "option1_name,option1_value,option2_name,option2_value,option3_name,option3_value," +
+        "sku,active,weight_grams,length_cm,width_cm,height_cm,variant_version",
     );
     const records = parse(csv, { bom: true, columns: true }) as Record<string, string>[];
     const count = toCount(
       (
         await db
-          .selectFrom("items")
+          .selectFrom("productVariants")
           .select((eb) => eb.fn.countAll().as("n"))
           .executeTakeFirstOrThrow()
       ).n,
@@ -122,6 +139,9 @@ describe("exportProductsCsv", () => {
       price: "42999",
       stock: "12",
       featured: "yes",
+      option1_name: "",
+      sku: `FS-${(await item("sheesham-wood-3-seater-sofa"))!.id}`,
+      active: "yes",
     });
     expect(JSON.parse(sofa.specifications)).toMatchObject({ Material: "Solid sheesham wood, cotton-linen upholstery" });
   });
@@ -133,7 +153,7 @@ describe("exportProductsCsv", () => {
       string
     >[];
     const inOffice = await db.selectFrom("items").select("slug").where("categoryId", "=", office).orderBy("id").execute();
-    expect(byCategory.map((r) => r.slug)).toEqual(inOffice.map((r) => r.slug));
+    expect([...new Set(byCategory.map((r) => r.slug))]).toEqual(inOffice.map((r) => r.slug));
     expect(new Set(byCategory.map((r) => r.category))).toEqual(new Set(["office"]));
 
     const bySearch = parse(await exportProductsCsv({ q: "sheesham", category: "all" }), { bom: true, columns: true }) as Record<
@@ -178,6 +198,7 @@ describe("exportProductsCsv", () => {
     expect(await importProductsCsv(csv, BUILTIN_OWNER)).toEqual({ created: 0, updated: 1 });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
+    expect(after.variants).toEqual(before.variants);
     expect((await item(created.slug))!.title).toBe('=HYPERLINK("https://evil.example","Click")');
     expect((await item(created.slug))!.description).toBe("-10% off this week");
   });
@@ -196,6 +217,7 @@ describe("importProductsCsv: writes", () => {
     expect(result).toEqual({ created: 0, updated: before.items.length });
     const after = await snapshot();
     expect(after.items).toEqual(before.items);
+    expect(after.variants).toEqual(before.variants);
     // One audit row per product, and one for the import.
     expect(after.audit).toHaveLength(before.audit.length + before.items.length + 1);
     expect(after.audit.at(-1)).toMatchObject({
@@ -353,11 +375,15 @@ describe("importProductsCsv: all or nothing", () => {
     expect(problems[1]).toEqual({ line: 3, message: "Category is required" });
   });
 
-  it("a slug repeated in the file is a problem on the later row", async () => {
+  it("a slug repeated: rows of one product that disagree, or give its one variant twice, are problems on the later row", async () => {
     const problems = await refusedUnchanged(
       csvFile([row({ slug: "twice-in-file" }), row({ slug: "other-slug" }), row({ slug: "twice-in-file", title: "Second" })]),
     );
-    expect(problems).toEqual([{ line: 4, message: 'Slug "twice-in-file" is already used on line 2' }]);
+    expect(problems).toEqual([
+      { line: 4, message: "The product's columns differ from line 2 (title): the rows of one product must agree" },
+    ]);
+    const same = await refusedUnchanged(csvFile([row({ slug: "twice-in-file" }), row({ slug: "twice-in-file" })]));
+    expect(same).toEqual([{ line: 3, message: "A product without options is sold as one variant: line 2 gives it already" }]);
     const { version } = (await item("sheesham-wood-3-seater-sofa"))!;
     const existing = await refusedUnchanged(
       csvFile([
@@ -365,7 +391,7 @@ describe("importProductsCsv: all or nothing", () => {
         row({ slug: "sheesham-wood-3-seater-sofa", version, category: "living-room" }),
       ]),
     );
-    expect(existing).toEqual([{ line: 3, message: 'Slug "sheesham-wood-3-seater-sofa" is already used on line 2' }]);
+    expect(existing).toEqual([{ line: 3, message: "This row is the same variant as line 2" }]);
     const invalid = await refusedUnchanged(csvFile([row({ slug: "Not A Slug!" })]));
     expect(invalid[0]!.message).toMatch(/^Slug "Not A Slug!" is not valid/);
   });

@@ -9,7 +9,9 @@ import { recordAudit } from "../audit.server";
 import type { Actor } from "../staff/staff.server";
 import { planImport, STALE_ROW } from "./csv-plan.server";
 import { ImportRejected, readHeader, readRecords, uploadedText } from "./csv-read.server";
+import { writeVariants } from "./csv-variant-writes.server";
 import { insertProduct, saveProduct, StaleProductError } from "./product-writes.server";
+import { lockItems } from "./variants.server";
 
 export const NO_ROWS = "The file has no product rows";
 export const TOO_MANY_ROWS = `The file has more than ${IMPORT_MAX_ROWS} product rows: split it into smaller files`;
@@ -19,6 +21,10 @@ export const IMPORT_RACE =
 export interface ImportResult {
   created: number;
   updated: number;
+}
+
+async function currentPrice(trx: Db, id: number): Promise<number> {
+  return (await trx.selectFrom("items").select("price").where("id", "=", id).executeTakeFirstOrThrow()).price;
 }
 
 async function slugIsFree(trx: Db, slug: string): Promise<boolean> {
@@ -72,14 +78,25 @@ export async function importProductsCsv(text: string, actor: Actor, db: Db = def
 
   try {
     await db.transaction().execute(async (trx) => {
+      // Every writer of a variant's stock locks its product first, in id order (ADR 0034): a checkout racing this import queues.
+      await lockItems(
+        trx,
+        plan.flatMap((r) => (r.kind === "update" ? [r.id] : [])),
+      );
       const reserved = new Set(plan.flatMap((r) => (r.kind === "create" && r.slug ? [r.slug] : [])));
       for (const row of plan) {
         if (row.kind === "update") {
-          await saveProduct(trx, row.id, row.edit, actor).catch((error: unknown) => {
-            // Sold or edited between the check and this write: the row is refused, nothing is written.
-            if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
-            throw error;
-          });
+          // A product sold in variants keeps the price its variants make it (they are written next);
+          // its own row is written when its columns change, or (its audit row) when nothing does.
+          const edit = row.hasOptions ? { ...row.edit, price: await currentPrice(trx, row.id) } : row.edit;
+          if (!row.hasOptions || row.detailsChange || row.variants.length === 0) {
+            await saveProduct(trx, row.id, edit, actor).catch((error: unknown) => {
+              // Sold or edited between the check and this write: the row is refused, nothing is written.
+              if (error instanceof StaleProductError) throw new ImportRejected([{ line: row.line, message: STALE_ROW(error.stockNow) }]);
+              throw error;
+            });
+          }
+          await writeVariants(trx, { id: row.id, title: row.edit.title, created: false }, row.options, row.variants, actor);
           continue;
         }
         if (row.slug) {
@@ -87,7 +104,8 @@ export async function importProductsCsv(text: string, actor: Actor, db: Db = def
           // The check found no product with this slug; one made since would be duplicated under another slug.
           if (!(await slugIsFree(trx, row.slug))) throw new AppError(409, IMPORT_RACE);
         }
-        await insertProduct(trx, row.input, actor, row.slug ?? (await titleSlug(trx, row.input.title, reserved)));
+        const made = await insertProduct(trx, row.input, actor, row.slug ?? (await titleSlug(trx, row.input.title, reserved)));
+        await writeVariants(trx, { id: made.id, title: made.title, created: true }, row.options, row.variants, actor);
       }
       await recordAudit(trx, {
         action: "import",

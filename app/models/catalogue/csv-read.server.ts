@@ -4,7 +4,7 @@
 import { CsvError, parse } from "csv-parse/sync";
 import { AppError } from "~/lib/errors.server";
 import type { CsvColumn } from "~/utils/product-csv";
-import { CSV_COLUMNS, IMPORT_MAX_BYTES, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
+import { CSV_COLUMNS, CSV_OPTIONS, IMPORT_MAX_BYTES, REQUIRED_COLUMNS, TOO_LARGE } from "~/utils/product-csv";
 
 export const NOTHING_IMPORTED = "Nothing was imported: fix these rows and upload the file again.";
 export const CHOOSE_FILE = "Choose a CSV file to import";
@@ -91,7 +91,10 @@ export function readHeader(header: CsvRecord): ColumnIndex {
     const name = cell.trim();
     if (!name) return; // an unnamed column (a spreadsheet's trailing comma) is ignored
     const column = CSV_COLUMNS.find((c) => c.toLowerCase() === name.toLowerCase());
-    if (!column) problems.push(`Unknown column "${name}": the columns are ${CSV_COLUMNS.join(", ")}`);
+    const option = /^option(\d+)_(name|value)$/i.exec(name);
+    if (!column && option && Number(option[1]) > CSV_OPTIONS) {
+      problems.push(`A product has at most ${CSV_OPTIONS} options: there is no column "${name}"`);
+    } else if (!column) problems.push(`Unknown column "${name}": the columns are ${CSV_COLUMNS.join(", ")}`);
     else if (index.has(column)) problems.push(`The column "${column}" appears twice`);
     else index.set(column, i);
   });
