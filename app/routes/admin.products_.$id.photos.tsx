@@ -212,7 +212,11 @@ export default function ProductPhotos() {
         <Link to={`/product/${product.slug}`} className="underline">
           product page
         </Link>{" "}
-        opens on. Without photos the page shows the product&apos;s drawing.
+        opens on. Without photos the page shows the product&apos;s drawing. A photo can show one of the product&apos;s{" "}
+        <Link to={`/admin/products/${product.id}/variants`} className="underline">
+          variants
+        </Link>
+        : the page then opens on it when that variant is chosen.
       </p>
       <UploadForm
         error={failedPhoto === null ? result?.fieldErrors?.photos : undefined}
