@@ -81,8 +81,12 @@ function expectItemShape(item: unknown) {
       options: expect.any(Object),
       price: expect.any(Number),
       stock: expect.any(Number),
+      images: expect.any(Array),
     });
     expect(Object.keys(v.options as object)).toEqual(i.options.map((o) => o.name));
+    // Its photos' paths, or the product's drawing: never none.
+    expect((v.images as string[]).length).toBeGreaterThan(0);
+    for (const path of v.images as string[]) expect(path).toMatch(/^\/(uploads|images)\//);
   }
   // The product's price is its variants' lowest, its stock their sum.
   if (i.variants.length > 0) {
@@ -90,7 +94,9 @@ function expectItemShape(item: unknown) {
     expect(i.stock).toBe(i.variants.reduce((sum, v) => sum + (v.stock as number), 0));
   }
   if (i.options.length === 0)
-    expect(i.variants).toEqual([{ id: expect.any(Number), sku: `FS-${i.id}`, options: {}, price: i.price, stock: i.stock }]);
+    expect(i.variants).toEqual([
+      { id: expect.any(Number), sku: `FS-${i.id}`, options: {}, price: i.price, stock: i.stock, images: expect.any(Array) },
+    ]);
   expect(i.averageRating === null).toBe(i.reviewCount === 0);
   expect(i.inStock).toBe(i.stock > 0);
   expect(Number.isInteger(i.price)).toBe(true);

@@ -7,6 +7,9 @@
 import { defaultVariantId } from "../support/items";
 import { beforeAll, describe, expect, it } from "vitest";
 import * as m0032 from "../../migrations/2026-11-29-0032-product-variants";
+import * as m0033 from "../../migrations/2026-11-29-0033-product-photos";
+import * as m0034 from "../../migrations/2026-11-29-0034-variant-facets";
+import * as m0035 from "../../migrations/2026-11-29-0035-variant-low-stock-index";
 import * as m0013 from "../../migrations/2026-11-25-0013-stock-reservations";
 import { ready } from "~/lib/boot.server";
 import { db, toCount } from "~/lib/db.server";
@@ -443,15 +446,17 @@ describe("migration 2026-11-25-0013-stock-reservations", () => {
     await addToCart(alice, shelf, 1);
     const { id } = await holdAndProof(alice);
 
-    // The holds' later shape (per variant, migration 0032) goes first and comes back last.
-    await m0032.down(raw);
+    // The holds' later shape (per variant, migration 0032) and what is built on the variants since
+    // go first, newest first, and come back last, in order.
+    const later = [m0032, m0033, m0034, m0035];
+    for (const m of [...later].reverse()) await m.down(raw);
     await m0013.down(raw);
     try {
       await expect(db.selectFrom("stockReservations").select("itemId").execute()).rejects.toThrow();
       expect(await paymentOrderRow(id)).toMatchObject({ status: "created" });
     } finally {
       await m0013.up(raw);
-      await m0032.up(raw);
+      for (const m of later) await m.up(raw);
     }
     expect(await rowsOf(id)).toEqual([]);
     const again = await holdAndProof(alice);
