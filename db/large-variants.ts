@@ -60,11 +60,17 @@ export const LARGE_VARIANT_GROUPS: LargeGroup[] = [
 
 /** The row triggers on the tables written here (PostgreSQL names them per table). */
 const ROW_TRIGGERS = [
+  ["items", "items_default_variant"],
   ["product_variants", "product_variants_figures"],
   ["product_variants", "variant_facets_active"],
   ["product_variants", "variant_facets_stock"],
   ["variant_option_values", "variant_facets_linked"],
 ] as const;
+
+/** migration 0032's default variant of each product after `afterId` (the insert trigger's statement, set-based). */
+const defaultVariantsAfter = (afterId: number) => `insert into product_variants
+    (item_id, sku, option_key, price, stock, active, position, version, created_at, updated_at)
+  select id, 'FS-' || id, '', price, stock, 1, 0, 0, created_at, updated_at from items where id > ${afterId}`;
 
 /** migration 0034's rows, for the seeded products' variants (the trigger's statement, set-based). */
 const FACETS_OF_SEEDED = `insert into variant_facets (variant_id, option_value_id, item_id, category_id, option_slug, value_slug,
@@ -90,17 +96,39 @@ const quote = (text: string) => `'${text.replace(/'/g, "''")}'`;
 const pool = (values: string[]) => values.map((v, i) => `(${i}, ${quote(v)}, ${quote(slugify(v))})`).join(", ");
 const places = (take: number) => Array.from({ length: take }, (_, i) => `(${i})`).join(", ");
 
+const isPg = (trx: Transaction<DB>) => trx.getExecutor().adapter instanceof PostgresAdapter;
+
 /**
- * Options and variants for the generated products after `afterId` (the demo's keep theirs): in the
- * caller's transaction, after the products are in. Answers how many variants the catalogue has.
+ * The generated products, then their options and variants, in the caller's transaction:
+ * `insertItems` writes the products (their ids after `afterId`; the demo's keep theirs). Answers
+ * how many variants the catalogue has. PostgreSQL: the row triggers that give each product its
+ * default variant and keep the products' figures and the facets (migrations 0032 and 0034) are off
+ * for this transaction's bulk writes (a row at a time they took over three minutes for 100,000
+ * products and 250,000 variants); their work is done set-based here, and they are on again at its end.
  */
-export async function seedLargeVariants(trx: Transaction<DB>, afterId: number, now: string): Promise<number> {
+export async function seedGeneratedProducts(
+  trx: Transaction<DB>,
+  insertItems: () => Promise<void>,
+  afterId: number,
+  now: string,
+): Promise<number> {
+  const pg = isPg(trx);
   const run = (text: string) => sql.raw(text).execute(trx);
-  const pg = trx.getExecutor().adapter instanceof PostgresAdapter;
-  // PostgreSQL: the row triggers that keep the products' figures and the facets (migrations 0032 and
-  // 0034) are off for this transaction's bulk writes (a row at a time they took five minutes for
-  // 250,000 variants); their work is done set-based below, and they are on again at its end.
   if (pg) for (const [table, trigger] of ROW_TRIGGERS) await run(`alter table ${table} disable trigger ${trigger}`);
+  await insertItems();
+  if (pg) await run(defaultVariantsAfter(afterId));
+  const variants = await seedLargeVariants(trx, afterId, now);
+  if (pg) for (const [table, trigger] of ROW_TRIGGERS) await run(`alter table ${table} enable trigger ${trigger}`);
+  return variants;
+}
+
+/**
+ * Options and variants for the generated products after `afterId`, each with its default variant
+ * (on PostgreSQL with the row triggers off: seedGeneratedProducts).
+ */
+async function seedLargeVariants(trx: Transaction<DB>, afterId: number, now: string): Promise<number> {
+  const run = (text: string) => sql.raw(text).execute(trx);
+  const pg = isPg(trx);
   const group = LARGE_VARIANT_GROUPS.map(
     (g, i) => `when ${g.kinds.map((k) => `i.title like ${quote(`%${k}`)}`).join(" or ")} then ${i}`,
   ).join(" ");
@@ -156,7 +184,6 @@ export async function seedLargeVariants(trx: Transaction<DB>, afterId: number, n
     // figures (unchanged by construction: the first variant at its price, its stock shared out).
     await run(FACETS_OF_SEEDED);
     await run(FIGURES_OF_SEEDED);
-    for (const [table, trigger] of ROW_TRIGGERS) await run(`alter table ${table} enable trigger ${trigger}`);
   }
   await run("drop table seed_combos");
   await run("drop table seed_variant_items");

@@ -10,7 +10,7 @@ import { seedCategories, seedProducts } from "./seed-data";
 import type { SeedProduct } from "./seed-data";
 import { generateLargeCatalogue, LARGE_SEED_TOTAL } from "./large-seed";
 import { seedVariants, seedVariantSet } from "./seed-variants";
-import { seedLargeVariants } from "./large-variants";
+import { seedGeneratedProducts } from "./large-variants";
 import { writeVariantSet } from "../app/models/catalogue/variant-writes.server";
 
 export const categoryImagePath = (slug: string) => `/images/categories/${slug}.svg`;
@@ -97,11 +97,13 @@ async function loadGenerated(trx: Transaction<DB>, products: SeedProduct[], now:
     .selectFrom("items")
     .select((eb) => eb.fn.max("id").as("last"))
     .executeTakeFirst();
-  for (let start = 0; start < products.length; start += INSERT_BATCH) {
-    const rows = products.slice(start, start + INSERT_BATCH).map((p) => itemRow(p, ids, now));
-    await trx.insertInto("items").values(rows).execute();
-  }
-  await seedLargeVariants(trx, Number(before?.last ?? 0), now);
+  const insertItems = async () => {
+    for (let start = 0; start < products.length; start += INSERT_BATCH) {
+      const rows = products.slice(start, start + INSERT_BATCH).map((p) => itemRow(p, ids, now));
+      await trx.insertInto("items").values(rows).execute();
+    }
+  };
+  await seedGeneratedProducts(trx, insertItems, Number(before?.last ?? 0), now);
 }
 
 /** Records that the database was seeded, unless it already was; answers whether this call recorded it. */

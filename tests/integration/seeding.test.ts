@@ -4,7 +4,7 @@
 // the same database.
 import crypto from "node:crypto";
 import path from "node:path";
-import { Migrator } from "kysely";
+import { Migrator, sql } from "kysely";
 import pg from "pg";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { migrations } from "../../db/migrations";
@@ -150,6 +150,70 @@ describe("seeding at start", () => {
       expect((await db.selectFrom("settings").select("value").where("key", "=", SEEDED).executeTakeFirst())?.value).toBe("large");
       expect(await seedOnFirstStart(db, "large", 600)).toBe(false);
       expect(await count(db, "items")).toBe(600);
+    } finally {
+      await db.destroy();
+    }
+  });
+
+  it("SEED=large: its set-based writes are what the triggers write, and the triggers are on again after it", async () => {
+    const db = createDb(await newDatabaseUrl());
+    try {
+      await migrateToLatest(db);
+      expect(await seedOnFirstStart(db, "large", 600)).toBe(true);
+      // Every product has its variants (the generated ones several), and its figures are theirs.
+      const figures = await sql<{ id: number; stock: number; price: number; variants: number | string; sum: number | string; min: number }>`
+        select i.id, i.stock, i.price, count(v.id) as variants, sum(v.stock) as sum, min(v.price) as min
+        from items i join product_variants v on v.item_id = i.id and v.active = 1 group by i.id, i.stock, i.price`.execute(db);
+      expect(figures.rows).toHaveLength(600);
+      expect(figures.rows.filter((r) => toCount(r.sum) !== r.stock || r.min !== r.price)).toEqual([]);
+      expect(figures.rows.filter((r) => toCount(r.variants) > 1).length).toBeGreaterThan(400);
+      // The facets hold one row per active variant and value, with the copies the triggers keep.
+      const facetColumns = sql`variant_id, option_value_id, item_id, category_id, option_slug, value_slug, in_stock, price, featured`;
+      const facets = await sql`select ${facetColumns} from variant_facets order by variant_id, option_value_id`.execute(db);
+      const expected = await sql`select ${facetColumns} from (
+          select pv.id as variant_id, v.id as option_value_id, pv.item_id, i.category_id, o.slug as option_slug,
+            v.slug as value_slug, case when pv.stock > 0 then 1 else 0 end as in_stock, i.price, i.featured
+          from product_variants pv join variant_option_values x on x.variant_id = pv.id
+          join product_option_values v on v.id = x.option_value_id join product_options o on o.id = v.option_id
+          join items i on i.id = pv.item_id where pv.active = 1) e
+        order by variant_id, option_value_id`.execute(db);
+      expect(facets.rows.length).toBeGreaterThan(1000);
+      expect(facets.rows).toEqual(expected.rows);
+      // The triggers answer again: a new product gets its default variant, a variant's stock its product's figure.
+      const category = await db.selectFrom("categories").select("id").executeTakeFirstOrThrow();
+      const now = new Date().toISOString();
+      const added = await db
+        .insertInto("items")
+        .values({
+          slug: "after-the-seed",
+          title: "After The Seed",
+          price: 1000,
+          stock: 4,
+          categoryId: category.id,
+          description: "",
+          imgPath: "",
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      expect(await db.selectFrom("productVariants").select(["price", "stock"]).where("itemId", "=", added.id).execute()).toEqual([
+        { price: 1000, stock: 4 },
+      ]);
+      const several = figures.rows.find((r) => toCount(r.variants) > 1)!;
+      const variant = await db
+        .selectFrom("productVariants")
+        .select(["id", "stock"])
+        .where("itemId", "=", several.id)
+        .executeTakeFirstOrThrow();
+      await db
+        .updateTable("productVariants")
+        .set({ stock: variant.stock + 5 })
+        .where("id", "=", variant.id)
+        .execute();
+      expect((await db.selectFrom("items").select("stock").where("id", "=", several.id).executeTakeFirstOrThrow()).stock).toBe(
+        several.stock + 5,
+      );
     } finally {
       await db.destroy();
     }
