@@ -64,4 +64,48 @@ describe("whileCurrent", () => {
     const answer = await read(1);
     expect(Object.isFrozen(answer.nested.list)).toBe(true);
   });
+
+  it("shares a read under way with whoever asks the same meanwhile, but not across a write nor after a failure", async () => {
+    const state = { generation: 1, reads: 0, fail: false };
+    const waiting: (() => void)[] = [];
+    const release = () => waiting.splice(0).forEach((resolve) => resolve());
+    const read = whileCurrent(
+      async (id: number) => {
+        state.reads++;
+        await new Promise<void>((resolve) => waiting.push(resolve));
+        if (state.fail) throw new Error("the database went away");
+        return { id, read: state.reads };
+      },
+      { generation: () => state.generation },
+    );
+    const [a, b] = [read(1), read(1)];
+    await Promise.resolve();
+    release();
+    expect(await a).toEqual({ id: 1, read: 1 });
+    expect(await b).toBe(await a);
+    expect(Object.isFrozen(await b)).toBe(true);
+    expect(state.reads).toBe(1);
+
+    state.generation = 2; // a write: the next asker reads afresh, and one asking after the write does not join an older read
+    const c = read(1);
+    await Promise.resolve();
+    state.generation = 3;
+    const d = read(1);
+    await Promise.resolve();
+    expect(state.reads).toBe(3);
+    release();
+    await Promise.all([c, d].map((p) => p.catch(() => undefined)));
+
+    state.fail = true; // a failed read is shared by those waiting on it, kept by none
+    const [e, f] = [read(2), read(2)];
+    await Promise.resolve();
+    release();
+    await expect(e).rejects.toThrow("the database went away");
+    await expect(f).rejects.toThrow("the database went away");
+    state.fail = false;
+    const g = read(2);
+    await Promise.resolve();
+    release();
+    expect((await g).read).toBe(5);
+  });
 });

@@ -7,7 +7,8 @@
 //   listening for the others' writes) nothing is kept;
 // - and at most `ttlMs` (10 s, as the page cache): the bound on what a write by another process on
 //   a SQLite file (which moves no generation here) can leave unseen;
-// - an answer is kept only when no write began or ended while it was read; a failed read is not kept.
+// - an answer is kept only when no write began or ended while it was read; a failed read is not kept;
+// - askers of the same arguments while a read is under way share it.
 // Kept answers are frozen (deeply): they are shared by every request that asks.
 import { dataGeneration } from "./write-watch.server";
 
@@ -33,12 +34,18 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** `read`, with its answers kept per arguments (compared as JSON) while the data generation is current. */
+/**
+ * `read`, with its answers kept per arguments (compared as JSON) while the data generation is
+ * current. Callers asking for the same arguments while a read is under way, under the same
+ * generation, share that read (a page many visitors open at once, or two reads of one request, cost
+ * one); its answer is then frozen too, kept or not.
+ */
 export function whileCurrent<A extends unknown[], T>(
   read: (...args: A) => Promise<T>,
   { ttlMs = 10_000, maxEntries = 500, generation = dataGeneration, now = Date.now }: GenerationCacheOptions = {},
 ): (...args: A) => Promise<T> {
   const kept = new Map<string, Kept<T>>();
+  const reading = new Map<string, { generation: number; answer: Promise<T> }>();
   return async (...args: A) => {
     const started = generation();
     if (started === null) return read(...args);
@@ -51,11 +58,21 @@ export function whileCurrent<A extends unknown[], T>(
         return hit.value;
       }
     }
-    const value = await read(...args);
-    if (generation() === started) {
-      kept.set(key, { generation: started, storedAt: now(), value: deepFreeze(value) });
-      if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
+    const underWay = reading.get(key);
+    if (underWay?.generation === started) return underWay.answer;
+    const answer = read(...args).then((value) => {
+      const frozen = deepFreeze(value);
+      if (generation() === started) {
+        kept.set(key, { generation: started, storedAt: now(), value: frozen });
+        if (kept.size > maxEntries) kept.delete(kept.keys().next().value!);
+      }
+      return frozen;
+    });
+    reading.set(key, { generation: started, answer });
+    try {
+      return await answer;
+    } finally {
+      if (reading.get(key)?.answer === answer) reading.delete(key);
     }
-    return value;
   };
 }

@@ -1,11 +1,13 @@
 // The storefront's kept catalogue reads (models/catalogue/storefront.server): a page rendered for a
 // visitor with a cookie shows every write at once, as a fresh read would.
 import { setItemFigures } from "../support/items";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { whenListening } from "~/lib/write-watch.server";
 import { storefront } from "~/models/catalogue/storefront.server";
+import { searchItems } from "~/models/catalogue/search.server";
+import { parseSearch } from "~/utils/search";
 import { createTestItem } from "../support/items";
 
 beforeAll(async () => {
@@ -35,5 +37,32 @@ describe("storefront catalogue reads", () => {
     const b = await storefront.categories();
     expect(b).toBe(a);
     expect(Object.isFrozen(a[0])).toBe(true);
+  });
+
+  it("a search's pages, sorts and filters read its index once while nothing is written, and show a write at once", async () => {
+    const id = await createTestItem("kept-search-wombat", { price: 1000, stock: 2 });
+    const words = parseSearch("wombat").words;
+    const unfiltered = { sort: "default" as const, availability: [], price: [], featured: undefined };
+    const asks = () => [
+      searchItems(words),
+      searchItems(words, { ...unfiltered, sort: "price-asc" }),
+      searchItems(words, { ...unfiltered, availability: ["in-stock"] }, { offset: 0, limit: 12 }),
+    ];
+    const first = await Promise.all(asks());
+    expect(first.map((page) => page.rows.map((r) => r.id))).toEqual([[id], [id], [id]]);
+    const queries = vi.spyOn(db.getExecutor(), "executeQuery");
+    try {
+      // Asked again: the same answers, the products read by id, the index not at all.
+      expect(await Promise.all(asks())).toEqual(first);
+      const read = queries.mock.calls.map(([query]) => query.sql);
+      expect(read.length).toBeGreaterThan(0);
+      expect(read.filter((text) => /items_fts|items_search/.test(text))).toEqual([]);
+    } finally {
+      queries.mockRestore();
+    }
+    // A write shows at once: renamed, the product is found by its new word and no longer by the old.
+    await db.updateTable("items").set({ title: "Test Numbat Lamp" }).where("id", "=", id).execute();
+    expect((await searchItems(words)).rows).toEqual([]);
+    expect((await searchItems(parseSearch("numbat").words)).rows.map((r) => r.id)).toEqual([id]);
   });
 });

@@ -30,7 +30,8 @@ interface WalkSegment {
   walked: number;
 }
 
-export function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
+/** `known`: the bounded count's ids when they were already read (a kept read, search.server). */
+export function postgresMatches(db: SearchDb, words: SearchWord[], known?: Matches["firstIds"]): Matches {
   const query = sql`to_tsquery('simple', ${tsQuery(words)})`;
   const inColumn = (column: string) => sql<SqlBool>`${sql.ref(`itemsSearch.${column}`)} @@ ${query}`;
   // The tier of a product: the first tier whose column holds every word (null: no match).
@@ -102,9 +103,11 @@ export function postgresMatches(db: SearchDb, words: SearchWord[]): Matches {
   const last = TIER_INDEXES.length - 1;
   // The bounded count: COUNT_LIMIT matches in no order, as the planner reads them best. A walk first cost
   // every ordinary search its 4,000 rows (12 ms under load) for nothing when the count fell to the GIN index.
-  const firstIds = once(async () =>
-    (await db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(COUNT_LIMIT).execute()).map((r) => r.itemId),
-  );
+  const firstIds =
+    known ??
+    once(async () =>
+      (await db.selectFrom("itemsSearch").select("itemId").where(inColumn("document")).limit(COUNT_LIMIT).execute()).map((r) => r.itemId),
+    );
   return {
     firstIds,
     relevantIds: async (window) => {

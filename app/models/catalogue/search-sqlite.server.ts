@@ -8,22 +8,27 @@ import { acrossTiers, COUNT_LIMIT, once, TIER_INDEXES } from "./search-index.ser
 
 const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
-/** SQLite's matches: each relevance tier's FTS5 table, read in rowid (product id) order. */
-export function sqliteMatches(db: SearchDb, words: SearchWord[]): Matches {
+/**
+ * SQLite's matches: each relevance tier's FTS5 table, read in rowid (product id) order. `known`: the
+ * bounded count's ids when they were already read (a kept read, search.server).
+ */
+export function sqliteMatches(db: SearchDb, words: SearchWord[], known?: Matches["firstIds"]): Matches {
   const match = fts5Match(words);
   // The first matches in id order, from the index alone (it holds one row a product): the bounded count,
   // and the last tier's ids (a window never ends past them), in one read.
-  const first = once(async () =>
-    (
-      await db
-        .selectFrom("itemsFtsAll")
-        .select(sql<number>`items_fts_all.rowid`.as("id"))
-        .where(sql<SqlBool>`items_fts_all match ${match}`)
-        .orderBy(sql`items_fts_all.rowid`)
-        .limit(COUNT_LIMIT)
-        .execute()
-    ).map((r) => r.id),
-  );
+  const first =
+    known ??
+    once(async () =>
+      (
+        await db
+          .selectFrom("itemsFtsAll")
+          .select(sql<number>`items_fts_all.rowid`.as("id"))
+          .where(sql<SqlBool>`items_fts_all match ${match}`)
+          .orderBy(sql`items_fts_all.rowid`)
+          .limit(COUNT_LIMIT)
+          .execute()
+      ).map((r) => r.id),
+    );
   return {
     firstIds: first,
     // Each tier's FTS5 table alone, a plain match: the index gives rowids in order.

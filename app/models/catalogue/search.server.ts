@@ -45,14 +45,25 @@ const hasFilters = (query: SearchQuery) =>
 const UNFILTERED: SearchQuery = NO_FILTER;
 
 /**
- * The products a search considers (every match, or the SEARCH_MAX_RESULTS most relevant) and their
- * option filters' counts, kept while the data generation is current, as the storefront keeps a
- * category's (storefront.server): a search's pages and sorts share them, and only a staff write
- * changes them. Read afresh on another database than the shop's (the tests' spies).
+ * A search's reads on the shop's database, kept while the data generation is current, as the
+ * storefront keeps a category's list and counts (storefront.server): the bounded count's ids, each
+ * window of the relevance order (a page of plain results, or the SEARCH_MAX_RESULTS most relevant
+ * that filters and price sorts work among) and the option filters' counts. A search's pages, sorts
+ * and filters share them, and only a write changes them. Read afresh on another database than the
+ * shop's (the tests' spies).
  */
-const keptConsidered = whileCurrent((words: SearchWord[]) => considered(matches(defaultDb as unknown as SearchDb, words)));
+const keptFirstIds = whileCurrent((words: SearchWord[]) => matches(defaultDb as unknown as SearchDb, words).firstIds());
+const keptRelevantIds = whileCurrent((words: SearchWord[], window: RowWindow) =>
+  matches(defaultDb as unknown as SearchDb, words, () => keptFirstIds(words)).relevantIds(window),
+);
 const keptFacets = whileCurrent((ids: number[], query: SearchQuery) => facetsOf(defaultDb, { itemIds: ids }, query));
 
+const keptMatches = (words: SearchWord[]): Matches => ({
+  firstIds: () => keptFirstIds(words),
+  relevantIds: (window) => keptRelevantIds(words, window),
+});
+
+/** The products a search considers: every match, or the SEARCH_MAX_RESULTS most relevant. */
 async function considered(search: Matches): Promise<number[]> {
   const matched = await search.firstIds();
   return matched.length > SEARCH_MAX_RESULTS ? search.relevantIds({ offset: 0, limit: SEARCH_MAX_RESULTS }) : matched;
@@ -62,8 +73,8 @@ const facetsAmong = (db: Db, ids: number[], query: SearchQuery) =>
   db === defaultDb ? keptFacets(ids, query) : facetsOf(db, { itemIds: ids }, query);
 
 /** The matching products and their relevance, per database: SQLite FTS5 or PostgreSQL tsvector. */
-function matches(db: SearchDb, words: SearchWord[]): Matches {
-  return isPostgres(db) ? postgresMatches(db, words) : sqliteMatches(db, words);
+function matches(db: SearchDb, words: SearchWord[], known?: Matches["firstIds"]): Matches {
+  return isPostgres(db) ? postgresMatches(db, words, known) : sqliteMatches(db, words, known);
 }
 
 /**
@@ -110,7 +121,7 @@ export async function searchItems(
   withFacets = false,
 ): Promise<SearchPage> {
   if (words.length === 0) return { rows: [], total: 0, capped: false, ...(withFacets ? { facets: [] } : {}) };
-  const search = matches(db as unknown as SearchDb, words);
+  const search = db === defaultDb ? keptMatches(words) : matches(db as unknown as SearchDb, words);
   if (!hasFilters(query) && query.sort === "default") {
     // The page and the bounded count side by side: the page needs no count (it stops within the figure).
     const within = withinMostRelevant(window);
@@ -118,7 +129,7 @@ export async function searchItems(
     const capped = matched.length > SEARCH_MAX_RESULTS;
     const page = { rows, total: Math.min(matched.length, SEARCH_MAX_RESULTS), capped };
     if (!withFacets) return page;
-    const ids = !capped ? matched : db === defaultDb ? await keptConsidered(words) : await considered(search);
+    const ids = !capped ? matched : await considered(search);
     return { ...page, facets: await facetsAmong(db, ids, UNFILTERED) };
   }
   // Filters and price sorts apply to the SEARCH_MAX_RESULTS most relevant matches, or to every match
