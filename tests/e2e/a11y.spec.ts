@@ -52,13 +52,15 @@ test.describe("accessibility", () => {
   // One test a page: each scan has its own time, and the two workers share the pages.
   for (const path of PAGES) {
     test(`visitor page ${path} has no WCAG 2 A/AA violations`, async ({ page }) => {
-      // A cart with a line, so the cart page shows its full layout.
-      await page.goto("/product/sheesham-wood-3-seater-sofa");
-      await page.getByRole("button", { name: "Add to Cart" }).click();
-      await expect(page.getByTestId("cart-count")).toHaveText("1");
-      // The badge moves at once; the post and the page data it reloads are done once the button
-      // is back. Leaving before then cuts Remix's request, which it logs as a console error.
-      await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled();
+      if (path === "/cart") {
+        // A cart with a line, so the cart page shows its full layout (and the header its count).
+        await page.goto("/product/sheesham-wood-3-seater-sofa");
+        await page.getByRole("button", { name: "Add to Cart" }).click();
+        await expect(page.getByTestId("cart-count")).toHaveText("1");
+        // The badge moves at once; the post and the page data it reloads are done once the button
+        // is back. Leaving before then cuts Remix's request, which it logs as a console error.
+        await expect(page.getByRole("button", { name: "Add to Cart" })).toBeEnabled();
+      }
       await expectNoViolations(page, path);
     });
   }
