@@ -40,6 +40,7 @@ import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../
 import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "../support/route-calls";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import { codesNeverRepeat } from "../support/codes";
 
 // Every registration and login costs a scrypt hash (~0.3 s, several times that on a busy
 // machine): the tests that make many get room beyond the default 20 s.
@@ -148,6 +149,8 @@ function signupFields(email: string, over: Record<string, string> = {}) {
   return { name: "Priya Shah", email, mobile: "98765 43210", password: PASSWORD, confirmPassword: PASSWORD, terms: "on", ...over };
 }
 
+codesNeverRepeat();
+
 describe("sign-up and the OTP step", () => {
   it("signup → /verify-otp?email=… → four otp fields → /profile, signed in", async () => {
     const email = freshEmail("pagesignup");
@@ -248,19 +251,15 @@ describe("sign-up and the OTP step", () => {
       await post(signup, "/signup", signupFields(email, { name: "Vera Victim", password: "victimpass", confirmPassword: "victimpass" })),
     );
     const ca = await latestCode(email);
-    let attacker = "";
-    let cb = ca;
-    // 1 in 10,000 the attacker's code equals the victim's: register again for a different one.
-    for (let i = 0; i < 3 && cb === ca; i++) {
-      const answer = await post(
-        signup,
-        "/signup",
-        signupFields(email, { name: "Mallory", mobile: "", password: "attackpass", confirmPassword: "attackpass" }),
-      );
-      expectRedirect(answer, `/verify-otp?email=${encodeURIComponent(email)}`);
-      attacker = cookieJar(answer);
-      cb = await latestCode(email);
-    }
+    // The attacker registers the same email: a second attempt with a code of its own (codesNeverRepeat).
+    const answer = await post(
+      signup,
+      "/signup",
+      signupFields(email, { name: "Mallory", mobile: "", password: "attackpass", confirmPassword: "attackpass" }),
+    );
+    expectRedirect(answer, `/verify-otp?email=${encodeURIComponent(email)}`);
+    const attacker = cookieJar(answer);
+    const cb = await latestCode(email);
     expect(cb).not.toBe(ca);
     const attemptOf = async (cookie: string) => asRecord((await sessionData(cookie)).pendingSignup).attemptId;
     expect(await attemptOf(victim)).not.toBe(await attemptOf(attacker));
@@ -329,7 +328,7 @@ describe("sign-up and the OTP step", () => {
     expect(registered.status).toBe(201);
     const attackerId = asRecord(registered.body).attemptId as string;
     const cb = await latestCode(email);
-    if (cb === ca) throw new Error("the two codes are equal (1 in 10,000): run the test again");
+    expect(cb, "the attacker's code is not the victim's (codesNeverRepeat)").not.toBe(ca);
     const row = (handle: string) => db.selectFrom("oneTimeCodes").selectAll().where("handle", "=", handle).executeTakeFirstOrThrow();
     // The web attempt is bound to its browser; the API one is not.
     expect(JSON.parse((await row(victimId)).payload ?? "null")).toMatchObject({ name: "Vera Victim", bound: true });

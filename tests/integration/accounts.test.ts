@@ -39,6 +39,7 @@ import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "../support/route-calls";
 import { asRecord, call, expectApiError } from "../support/route-calls";
+import { codesNeverRepeat } from "../support/codes";
 
 // Every registration and login costs a scrypt hash (~0.3 s, several times that on a busy
 // machine): the tests that make many get room beyond the default 20 s.
@@ -73,10 +74,12 @@ function attemptsFor(email: string) {
   return db.selectFrom("oneTimeCodes").selectAll().where("email", "=", email).where("purpose", "=", "signup").orderBy("id").execute();
 }
 
-/** The code of the newest mail to `email` whose code differs from `code` (or throws). */
+codesNeverRepeat();
+
+/** The code of the newest mail to `email`, which must differ from `code` (codesNeverRepeat: a new code was sent). */
 async function newerCode(email: string, code: string): Promise<string> {
   const next = await latestCode(email);
-  if (next === code) throw new Error("the two codes are equal (1 in 10,000): run the test again");
+  expect(next, "a new code was mailed").not.toBe(code);
   return next;
 }
 

@@ -32,6 +32,7 @@ import { ORIGIN, formRequest, getRequest, jsonRequest } from "../support/request
 import { newCustomer, newCustomers } from "../support/orders";
 import type { Answer } from "../support/route-calls";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import { codesNeverRepeat } from "../support/codes";
 import { BUILTIN_OWNER } from "~/models/staff/staff.server";
 
 // Registrations, logins and password checks each cost a scrypt hash (~0.3 s, more when busy).
@@ -139,6 +140,8 @@ async function liveResetToken(email: string): Promise<string> {
 /** A code that differs from `code` (for a wrong try). */
 const otherThan = (code: string) => String((Number(code) + 1) % 10_000).padStart(4, "0");
 
+codesNeverRepeat();
+
 describe("the profile page", () => {
   it("a session alone cannot change the email: without the current password → 400, nothing saved, nothing mailed", async () => {
     const email = freshEmail("nopass");
@@ -238,7 +241,8 @@ describe("the profile page", () => {
     expectRedirect(await postProfile("resend", cookie), "/profile");
     const second = await latestEmailChangeCode(target);
     expect(await mailsTo(target)).toHaveLength(2);
-    if (second !== first) expect(failure(await confirmOnPage(cookie, first), 400).fieldErrors).toEqual({ code: TEXT.wrongCode });
+    expect(second, "a new code (codesNeverRepeat)").not.toBe(first);
+    expect(failure(await confirmOnPage(cookie, first), 400).fieldErrors).toEqual({ code: TEXT.wrongCode });
 
     expectRedirect(await postProfile("cancel", cookie), "/profile");
     expect((await profilePage(cookie)).emailChange).toBeNull();

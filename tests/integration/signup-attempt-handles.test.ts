@@ -20,6 +20,7 @@ import { latestCode, mailsTo } from "../support/outbox";
 import { formRequest, getRequest, jsonRequest } from "../support/requests";
 import type { Answer } from "../support/route-calls";
 import { asRecord, call, cookieJar, expectApiError } from "../support/route-calls";
+import { codesNeverRepeat } from "../support/codes";
 
 // Each registration costs a scrypt hash (~0.3 s, more on a busy machine).
 vi.setConfig({ testTimeout: 60_000 });
@@ -80,6 +81,16 @@ function browserVerify(email: string, code: string, cookie: string) {
   const request = formRequest("/verify-otp", {}, { Cookie: cookie });
   return call(verifyOtp.action, new Request(request.url, { method: "POST", headers: request.headers, body: body.toString() }));
 }
+
+codesNeverRepeat();
+
+describe("codesNeverRepeat (test support)", () => {
+  it("draws codes at random, none equal to the one before (unpatched, 20,000 draws would repeat one in about 86 runs of 100)", () => {
+    const draws = Array.from({ length: 20_000 }, () => crypto.randomInt(0, 10_000));
+    expect(draws.filter((code, i) => i > 0 && code === draws[i - 1])).toEqual([]);
+    expect(new Set(draws).size).toBeGreaterThan(8_000);
+  });
+});
 
 describe("attempt handles", () => {
   it("are 128 random bits (22 base64url characters), differ between sign-ups, and are not the row's id", async () => {
@@ -186,7 +197,7 @@ describe("API sign-ups", () => {
     await settleMail();
     expect(await mailsTo(email)).toHaveLength(2);
     const renewed = await latestCode(email);
-    if (renewed === first) throw new Error("the two codes are equal (1 in 10,000): run the test again");
+    expect(renewed, "a new code was mailed (codesNeverRepeat)").not.toBe(first);
     expectApiError(await apiVerify({ email, otp: first, attemptId: handle }), 400);
 
     const answer = await apiVerify({ email, otp: renewed, attemptId: handle });
