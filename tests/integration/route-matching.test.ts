@@ -1,13 +1,25 @@
-// The patch of @remix-run/router (patches/, applied by `npm install`'s postinstall; ADR 0016), a
-// backport of remix-run/react-router#14967: matchRoutes keeps a route array's ranked branches.
-// An upgrade must not drop it silently: the installed router is the version the patch is for, and
-// the file the server loads carries it. The answers must stay exactly those of the unpatched
-// router: the same routes, ranks and params on every call, case sensitivity and end matching kept apart.
+// The patches of the router packages (patches/, applied by `npm install`'s postinstall; ADR 0016),
+// backports of remix-run/react-router#14967 (matchRoutes keeps a route array's ranked branches),
+// #15186 (each branch carries its compiled matchers) and #14971 (a server render matches with the
+// server's branches and renders the matches it already has). An upgrade must not drop them
+// silently: each installed package is the version its patch is for, and the file the server loads
+// carries it. The answers must stay exactly those of the unpatched router: the same routes, ranks
+// and params on every call, case sensitivity and end matching kept apart.
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { matchPath, matchRoutes } from "@remix-run/router";
-import type { AgnosticRouteObject } from "@remix-run/router";
+import { createStaticHandler, matchPath, matchRoutes } from "@remix-run/router";
+import type { AgnosticDataRouteObject, AgnosticRouteMatch, AgnosticRouteObject } from "@remix-run/router";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import type * as ReactRouterDom from "react-router-dom";
+import type { RouteObject } from "react-router-dom";
+import type * as ReactRouterDomServer from "react-router-dom/server";
 import { describe, expect, it } from "vitest";
+
+const require = createRequire(import.meta.url);
+// The CommonJS builds, which the server loads (an ESM import here would get the unpatched ESM files).
+const { Outlet, useParams, useRouteLoaderData } = require("react-router-dom") as typeof ReactRouterDom;
+const { StaticRouterProvider, createStaticRouter } = require("react-router-dom/server") as typeof ReactRouterDomServer;
 
 const routes: AgnosticRouteObject[] = [
   {
@@ -36,7 +48,6 @@ const ids = (path: string) => matchRoutes(routes, path)?.map((m) => m.route.id) 
 
 describe("the patched router", () => {
   it("is the one the server loads", () => {
-    const require = createRequire(import.meta.url);
     const file = require.resolve("@remix-run/router");
     expect(fs.readFileSync(file, "utf8")).toContain("rankedBranchesCache");
     // patch-package names the version a patch is for: a router upgraded past it needs the patch
@@ -74,3 +85,81 @@ describe("the patched router", () => {
     expect(matchPath({ path: "/admin", end: true }, "/admin")).not.toBeNull();
   });
 });
+
+/** The version of an installed package. */
+const versionOf = (name: string) =>
+  (JSON.parse(fs.readFileSync(require.resolve(`${name}/package.json`), "utf8")) as { version: string }).version;
+const patchFiles = fs.readdirSync(new URL("../../patches/", import.meta.url));
+
+describe("the backport of the server's matching (#15186, #14971)", () => {
+  it("is in every file the server loads, each patch for the installed version", () => {
+    const marked: [pkg: string, file: string, marker: string][] = [
+      ["@remix-run/router", require.resolve("@remix-run/router"), "_internalRouteBranches"],
+      ["react-router", require.resolve("react-router/dist/umd/react-router.production.min.js"), "function R(e,t,n,i,__m)"],
+      ["react-router", require.resolve("react-router/dist/umd/react-router.development.js"), "future, manifest)"],
+      ["react-router-dom", require.resolve("react-router-dom/server"), "manifest: router$1.manifest"],
+      ["@remix-run/react", require.resolve("@remix-run/react/dist/fog-of-war.js"), "router$1.branches"],
+      ["@remix-run/react", require.resolve("@remix-run/react/dist/server.js"), "branches: context.branches"],
+      ["@remix-run/server-runtime", require.resolve("@remix-run/server-runtime/dist/server.js"), "staticHandler._internalRouteBranches"],
+    ];
+    for (const [pkg, file, marker] of marked) {
+      expect(fs.readFileSync(file, "utf8"), file).toContain(marker);
+      expect(patchFiles).toContain(`${pkg.replace("/", "+")}+${versionOf(pkg)}.patch`);
+    }
+  });
+
+  it("gives each branch's steps their compiled matchers, and matching with given branches uses them", () => {
+    const handler = createStaticHandler(routes) as ReturnType<typeof createStaticHandler> & {
+      _internalRouteBranches: { path: string; routesMeta: { matcher?: RegExp; route: AgnosticDataRouteObject }[] }[];
+    };
+    const branches = handler._internalRouteBranches;
+    expect(branches).toBe(handler._internalRouteBranches);
+    const product = branches.find((b) => b.path === "/product/:slug")!;
+    expect(product.routesMeta.map((m) => m.matcher?.test("/product/teak-bed"))).toEqual([true, true]);
+
+    type MatchImpl = (
+      routes: AgnosticRouteObject[],
+      location: string,
+      basename: string,
+      allowPartial: boolean,
+      branches?: unknown[],
+    ) => AgnosticRouteMatch[] | null;
+    const matchRoutesImpl = (require("@remix-run/router") as { UNSAFE_matchRoutesImpl: MatchImpl }).UNSAFE_matchRoutesImpl;
+    // The branches given are the ones matched with: the routes passed beside them are not ranked again.
+    const matched = matchRoutesImpl([{ id: "elsewhere", path: "elsewhere" }], "/product/teak-bed", "/", false, branches);
+    expect(matched?.map((m) => m.route.id)).toEqual(["root", "product"]);
+    expect(matched?.at(-1)?.params).toEqual({ slug: "teak-bed" });
+    expect(matchRoutesImpl(routes, "/admin", "/", false)?.map((m) => m.route.id)).toEqual(["root", "admin", "admin-index"]);
+  });
+
+  it("renders a server render's own matches, with the routes that carry its elements", async () => {
+    const handler = createStaticHandler(routes.map(withLoaders));
+    const context = await handler.query(new Request("http://shop.test/product/teak-bed"));
+    if (context instanceof Response) throw new Error("no context");
+    const Product = () => `product ${useParams().slug} ${String(useRouteLoaderData("product"))}`;
+    // The routes with elements share the server's ids, and here not its paths: rendered by matching
+    // them again, "/product/teak-bed" would render nothing. The render shows the server's matches.
+    const elements: RouteObject[] = [
+      {
+        id: "root",
+        path: "",
+        children: [
+          { id: "home", index: true, element: "home" },
+          { id: "product", path: "item/:slug", element: createElement(Product) },
+        ],
+        element: createElement(Outlet),
+      },
+    ];
+    const router = createStaticRouter(elements, context, {
+      branches: (handler as unknown as { _internalRouteBranches: unknown[] })._internalRouteBranches,
+    } as Parameters<typeof createStaticRouter>[2]);
+    expect((router as unknown as { branches: unknown }).branches).toBeDefined();
+    const html = renderToString(createElement(StaticRouterProvider, { router, context, hydrate: false }));
+    expect(html).toContain("product teak-bed data for product");
+  });
+});
+
+function withLoaders(route: AgnosticRouteObject): AgnosticRouteObject {
+  const children = "children" in route && route.children ? { children: route.children.map(withLoaders) } : {};
+  return { ...route, loader: () => `data for ${route.id}`, ...children } as AgnosticRouteObject;
+}
