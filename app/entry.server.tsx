@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
@@ -7,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
+import { CoalescingStream } from "~/lib/html-stream.server";
 import { log, logError } from "~/lib/log.server";
 import { currentRequestId } from "~/lib/request-context.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
@@ -87,14 +87,24 @@ export default async function handleRequest(
   await renewSessionCookie(request, responseHeaders);
   keepPrivate(request, responseHeaders);
   const nonce = crypto.randomBytes(16).toString("base64");
-  const callbackName = isbot(request.headers.get("user-agent") || "") ? "onAllReady" : "onShellReady";
+  const forCrawler = isbot(request.headers.get("user-agent") || "");
   // A server error's page shows the request's id for the customer to quote (components/ErrorPage);
   // any other page carries none, so a cached page never hands one visitor's id to another.
   const reference = responseStatusCode >= 500 ? currentRequestId() : null;
 
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
+    const abortTimer = setTimeout(() => rendering.abort(), streamTimeout + 1000);
+    const startAnswer = () => {
+      shellRendered = true;
+      const body = new CoalescingStream();
+      const stream = createReadableStreamFromReadable(body);
+      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+      applySecurityHeaders(responseHeaders, nonce);
+      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+      rendering.pipe(body);
+    };
+    const rendering = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <RequestReferenceProvider value={reference}>
           <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
@@ -102,16 +112,15 @@ export default async function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [callbackName]: () => {
-          shellRendered = true;
-          const body = new PassThrough();
-          const stream = createReadableStreamFromReadable(body);
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          applySecurityHeaders(responseHeaders, nonce);
-          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
+        // A crawler gets the page once everything in it is rendered; anyone else from its shell on.
+        onShellReady: forCrawler ? undefined : startAnswer,
+        onAllReady() {
+          // A render that finished needs no abort: the timer would keep the whole render in memory for its 6 s.
+          clearTimeout(abortTimer);
+          if (forCrawler) startAnswer();
         },
         onShellError(error: unknown) {
+          clearTimeout(abortTimer);
           reject(error);
         },
         onError(error: unknown) {
@@ -120,6 +129,5 @@ export default async function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
   });
 }
