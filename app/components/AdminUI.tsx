@@ -1,6 +1,7 @@
 // Pieces every admin list shares: the search bar, the table frame, the add/edit dialog
 // (a modal <dialog> with JavaScript, an open panel without) and the delete confirmation.
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, useLocation, useNavigate } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ReactNode } from "react";
 import { useEffect, useRef } from "react";
 import { FormBanner } from "~/components/FormBanner";

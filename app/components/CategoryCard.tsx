@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import type { Category } from "~/utils/catalogue";
 
 const CARD = "group flex flex-col overflow-hidden rounded-2xl border border-sand-200 bg-white shadow-sm transition hover:shadow-md";

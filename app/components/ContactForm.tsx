@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./Link";
 import { useEffect, useRef } from "react";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, RuleField, fieldA11y, fieldProps } from "~/components/FormField";

@@ -3,7 +3,8 @@
 // a refusal comes back as the page's action data and stands beside the field. On the checkout the
 // box sits inside the order form, so its fields belong to a form of their own (`formId`, the HTML
 // `form` attribute) rendered outside it by CouponFormOwner.
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
+import { Link } from "./Link";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";
 import { COUPON_INPUT } from "~/utils/coupon-fields";
 import { useIsPending } from "~/hooks/useIsPending";

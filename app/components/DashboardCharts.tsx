@@ -2,7 +2,7 @@
 // for revenue and orders per day, orders by status, payment methods, top products and
 // categories, coupon use, returns and refunds, and the pieces low in stock. The figures come
 // from app/models/dashboard/figures.server.ts; this file only draws them.
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import type { Bar } from "./Charts";
 import { BarList, ChartFigure, ColumnChart } from "./Charts";
 import type { DashboardFigures } from "~/models/dashboard/figures.server";

@@ -1,4 +1,5 @@
-import { Link, isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLocation, useRouteError } from "@remix-run/react";
+import { Link } from "./Link";
 import { REFERENCE_ID, useRequestReference } from "~/hooks/useRequestReference";
 
 /** The one error boundary body: friendly words, never a stack trace; on a server error, the request's reference. */

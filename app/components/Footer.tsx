@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import { contact, telHref } from "~/content/contact";
 import type { Category } from "~/utils/catalogue";
 import { NAV_LINKS } from "./Header";

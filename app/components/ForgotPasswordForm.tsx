@@ -1,7 +1,8 @@
 // A 'Forgot password' page (a customer's or a staff member's): the email form, and after it the
 // same answer whether or not the email has an account ('Check Your Email'). A plain post that
 // works without JavaScript.
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ReactNode } from "react";
 import { AuthLayout } from "~/components/AuthLayout";
 import { FormBanner } from "~/components/FormBanner";

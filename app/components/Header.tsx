@@ -1,4 +1,5 @@
-import { Form, Link, NavLink, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
+import { Link, NavLink } from "./Link";
 import type { MouseEvent, ReactNode, SyntheticEvent } from "react";
 import { useEffect, useRef, useState } from "react";
 import { CartIcon, CloseIcon, HeartIcon, MenuIcon, SearchIcon, UserIcon } from "./icons";

@@ -2,7 +2,8 @@
 // and a GET form, so both work without JavaScript. Every other parameter of the URL (the search's
 // q) is kept; a new sort or filter starts again at page 1. The form's option filters (Fabric,
 // Size…) are checkboxes named by the option, valued by the value, each with its count.
-import { Form, Link, useSearchParams } from "@remix-run/react";
+import { Form, useSearchParams } from "@remix-run/react";
+import { Link } from "./Link";
 import { FilterIcon } from "~/components/icons";
 import type { Sort } from "~/utils/catalogue";
 import type { CategoryQuery } from "~/utils/catalogue-schemas";

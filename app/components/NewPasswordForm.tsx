@@ -2,7 +2,8 @@
 // invitation): the new password twice (the customers' rules, account-fields.ts), the link's token
 // in a hidden field. A plain post that works without JavaScript; the server's messages stand
 // beside the fields. And the page of a link that no longer works.
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./Link";
 import { AuthLayout } from "~/components/AuthLayout";
 import { FormBanner } from "~/components/FormBanner";
 import { RuleField } from "~/components/FormField";

@@ -1,6 +1,7 @@
 // The home page's newsletter form (docs/product.md, Home): a POST form to the home page's action,
 // which answers with its field error or a redirect and a toast.
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./Link";
 import { useEffect, useRef } from "react";
 import { fieldProps } from "~/components/FormField";
 import { useIsPending } from "~/hooks/useIsPending";

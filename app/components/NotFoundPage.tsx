@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ComponentType, ReactNode } from "react";
 import { ErrorPage } from "./ErrorPage";
 

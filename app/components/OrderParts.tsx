@@ -1,6 +1,6 @@
 // Pieces of an order's page shared by the customer's confirmation and the admin's order view.
 import { lineTitle } from "~/utils/variants";
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ReactNode } from "react";
 import { formatDateTime } from "~/utils/dates";
 import { formatPrice } from "~/utils/money";

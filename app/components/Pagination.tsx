@@ -1,7 +1,8 @@
 // Numbered pagination for the admin lists and the category pages (docs/product.md): shown only with
 // more than one page, 'Showing X to Y of Z', previous/next disabled at the ends. Plain links that keep
 // every other parameter of the URL (search, sort, filters): works without JS.
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { Link } from "./Link";
 import { ChevronLeftIcon, ChevronRightIcon } from "~/components/icons";
 import { withParams } from "~/utils/admin-url";
 import type { PageInfo } from "~/utils/pagination";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import { PageHero } from "~/components/PageHero";
 import { POLICY_LINKS, policies } from "~/content/policies";
 import type { PolicyId } from "~/content/policies";

@@ -1,4 +1,5 @@
-import { Link, useLocation } from "@remix-run/react";
+import { useLocation } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ReactNode } from "react";
 import type { CardItem } from "~/utils/catalogue";
 import { CART_ACTION } from "~/utils/cart";

@@ -1,4 +1,5 @@
-import { Form, Link } from "@remix-run/react";
+import { Form } from "@remix-run/react";
+import { Link } from "./Link";
 import { useState } from "react";
 import { AdminDialog } from "~/components/AdminUI";
 import { FormBanner } from "~/components/FormBanner";

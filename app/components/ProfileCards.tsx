@@ -1,7 +1,8 @@
 // The cards of the account page (/profile). Each form on them posts to a route of its own
 // (PROFILE_FORMS); when one is refused, that route draws its card with the messages in place
 // of the page's own, so the page reads the same with its error in the right card.
-import { Form, Link, useOutletContext } from "@remix-run/react";
+import { Form, useOutletContext } from "@remix-run/react";
+import { Link } from "./Link";
 import type { ReactNode } from "react";
 import { FormBanner } from "~/components/FormBanner";
 import { fieldProps, FormField, RuleField } from "~/components/FormField";

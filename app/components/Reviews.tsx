@@ -2,7 +2,8 @@
 // reviews, the list (newest or most helpful first, paged: GET links, no JavaScript needed), each
 // marked 'Verified purchase', the helpful button (a POST form; with JavaScript a fetcher), and
 // the review form for a customer who received the piece.
-import { Link, useFetcher, useLocation } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
+import { Link } from "./Link";
 import type { FormEvent } from "react";
 import { lazy, Suspense } from "react";
 import type { ProductReviews, PublicReview, ReviewViewer } from "~/models/reviews/read.server";

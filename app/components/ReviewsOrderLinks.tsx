@@ -1,6 +1,6 @@
 // On a delivered order's page: a link per piece to review it, or to edit the
 // review its customer wrote.
-import { Link } from "@remix-run/react";
+import { Link } from "./Link";
 import { StarIcon } from "./icons";
 
 export function ReviewsOrderLinks({ pieces }: { pieces: { itemId: number; title: string; slug: string; reviewed: boolean }[] }) {

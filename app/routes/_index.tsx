@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { LaterRegion, onDemand } from "~/components/LaterRegion";
 import { Carousel } from "~/components/Carousel";
 import { CategoryCard } from "~/components/CategoryCard";

@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { PageHero } from "~/components/PageHero";
 import { about } from "~/content/about";
 import { seoMeta, siteUrlFrom } from "~/utils/seo";

@@ -3,7 +3,8 @@
 // recent orders and the latest admin changes.
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import type { ComponentType, SVGProps } from "react";
 import { BoxIcon, ReceiptIcon, RupeeIcon, UsersIcon } from "~/components/account-icons";
 import { BackupAlert } from "~/components/BackupAlert";

@@ -5,7 +5,8 @@
 // everywhere'. Open to every staff member (their own account only).
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { RecoveryCodes } from "~/components/AdminAccess";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";

@@ -3,7 +3,8 @@
 // and what it did to each field. Filtered by person, object and days with a plain GET form (works
 // without JavaScript), 10 a page like every admin list, and exported whole as CSV.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminTable, EmptyRow } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { ADMIN_PAGE, pageOf, parseListQuery } from "~/lib/paging.server";

@@ -2,7 +2,8 @@
 // cash on delivery or not: by state, district or pincode range, plus the default zone for
 // everywhere else; the most specific zone covering a pincode decides. Add/edit/delete dialogs.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminDialog, AdminTable, BehindDialog, DeleteDialog, RowActions } from "~/components/AdminUI";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y, fieldProps } from "~/components/FormField";

@@ -1,7 +1,8 @@
 // Admin: orders. Summary cards by status, search (order id, shipping name), status filter,
 // the columns docs/product.md lists, pages of 10 ('Showing X to Y of Z orders'), View Details.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { StatusBadge } from "~/components/StatusBadge";

@@ -1,7 +1,8 @@
 // Admin: one order — items, totals, address, payment, the event timeline, and the status
 // change (through utils/order-status's rules; the customer sees it on /orders).
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
 import { OrderItemList, OrderTimeline, ShippingAddressCard } from "~/components/OrderParts";

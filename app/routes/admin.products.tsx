@@ -3,7 +3,8 @@
 // changes the stock by an adjustment ('+5', '-1') and carries the version it was opened at:
 // an edit of a product that changed since (units sold, say) is refused.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminTable, BehindDialog, DeleteDialog, EmptyRow, ListError, ListSearch, RowActions } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { ProductForm } from "~/components/ProductForm";

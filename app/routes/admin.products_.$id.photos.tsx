@@ -4,7 +4,8 @@
 // down, delete it. Every form is a plain post that works without JavaScript; each change writes
 // its audit row.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";
 import { fieldA11y } from "~/components/FormField";

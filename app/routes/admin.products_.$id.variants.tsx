@@ -5,7 +5,8 @@
 // at, set one price for all, and delete what no cart, payment or open order uses. Every form is
 // a plain post that works without JavaScript; each change is one transaction with its audit row.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { FormBanner } from "~/components/FormBanner";
 import { OptionsEditor } from "~/components/variants/OptionsEditor";
 import { VariantBulkForms } from "~/components/variants/VariantBulkForms";

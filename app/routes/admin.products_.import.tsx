@@ -2,7 +2,8 @@
 // problem changes nothing and the page lists each problem by line. Works without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData } from "@remix-run/react";
+import { Form, useActionData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { FormBanner } from "~/components/FormBanner";
 import { FormField, fieldA11y } from "~/components/FormField";
 import { useFormErrors } from "~/hooks/useFormErrors";

@@ -3,7 +3,8 @@
 // state, pages of 10, with 'Retry refund' for a failed one and 'Send again' for one still pending.
 // Every action is audited by the model verbs it calls.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { z } from "zod";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { FormBanner } from "~/components/FormBanner";

@@ -2,7 +2,8 @@
 // their goods, oldest first (or any state, newest first), pages of 10; each links to its order's
 // page, where the staff approve, reject or receive it.
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminTable, EmptyRow, ListError, StateFilter } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";
 import { listReturnsPage } from "~/models/returns/admin.server";

@@ -2,7 +2,8 @@
 // title or the customer's email and filtered by state; the staff hide one with a reason (its
 // author is mailed the reason; it leaves the product's average, count and list) or show it again.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { FormBanner } from "~/components/FormBanner";
 import { AdminTable, EmptyRow, ListError, ListSearch } from "~/components/AdminUI";
 import { Pagination } from "~/components/Pagination";

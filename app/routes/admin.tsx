@@ -2,17 +2,8 @@
 // Its loader is the guard of every admin page: without a staff sign-in, any GET goes to /. The
 // sidebar shows only the sections the staff member's role may open, and who is signed in.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  NavLink,
-  Outlet,
-  useMatches,
-  useNavigation,
-  useRouteError,
-  useRouteLoaderData,
-} from "@remix-run/react";
+import { Form, isRouteErrorResponse, Outlet, useMatches, useNavigation, useRouteError, useRouteLoaderData } from "@remix-run/react";
+import { Link, NavLink } from "~/components/Link";
 import type { ComponentType, SVGProps } from "react";
 import { ListSkeleton } from "~/components/AdminUI";
 import { Logo } from "~/components/Header";

@@ -2,7 +2,8 @@
 // active staff account's. The answer is the same either way, so the page never tells who works
 // here; limited per email and per address as the customers' page is.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import type { ForgotPasswordTexts } from "~/components/ForgotPasswordForm";
 import { ForgotPasswordPage } from "~/components/ForgotPasswordForm";
 import { forgotPasswordAction, forgotPasswordLoader } from "~/web/forgot-password.server";

@@ -8,7 +8,8 @@
 // its message in the dialog with JavaScript, on this route's page without.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useRouteError } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminAccessForm, AdminAccessHeading, useAdminConfigured } from "~/components/AdminAccess";
 import { beginStaffCodeStep, completeStaffSignIn, grantAdmin } from "~/web/sign-in.server";
 import { getStaffVisitor } from "~/web/staff.server";

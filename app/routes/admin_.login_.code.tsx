@@ -5,7 +5,8 @@
 // `{ message }` of a refusal in place, as this page does without JavaScript.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useActionData } from "@remix-run/react";
+import { useActionData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminAccessHeading, StaffCodeForm } from "~/components/AdminAccess";
 import { completeStaffSignIn, pendingStaffStep } from "~/web/sign-in.server";
 import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";

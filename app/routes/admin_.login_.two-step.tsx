@@ -6,7 +6,8 @@
 // codes are shown, once, and a pending sign-in is completed. The only page that ever shows a secret.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { AdminAccessHeading, RecoveryCodes } from "~/components/AdminAccess";
 import { completeStaffSignIn, pendingStaffStep, revokeAdmin } from "~/web/sign-in.server";
 import { ADMIN_FORBIDDEN, getStaffVisitor } from "~/web/staff.server";

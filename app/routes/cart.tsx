@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { lineTitle } from "~/utils/variants";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useFetcher, useFetchers, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import type { FormEvent } from "react";
 import { FormBanner } from "~/components/FormBanner";
 import { CouponForm } from "~/components/CouponForm";

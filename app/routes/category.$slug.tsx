@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useNavigation, useParams, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useNavigation, useParams, useRouteError } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { ListControls } from "~/components/ListControls";
 import { notFoundBoundary, NotFoundPage } from "~/components/NotFoundPage";
 import { Pagination } from "~/components/Pagination";

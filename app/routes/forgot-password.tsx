@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import type { ForgotPasswordTexts } from "~/components/ForgotPasswordForm";
 import { ForgotPasswordPage } from "~/components/ForgotPasswordForm";
 import { forgotPasswordAction, forgotPasswordLoader } from "~/web/forgot-password.server";

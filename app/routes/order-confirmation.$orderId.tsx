@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { BoxIcon } from "~/components/account-icons";
 import { MailIcon } from "~/components/contact-icons";
 import { TruckIcon } from "~/components/service-icons";

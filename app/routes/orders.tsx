@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { lineTitle } from "~/utils/variants";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { useEffect, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";

@@ -1,7 +1,8 @@
 // The GST tax invoice of an order: a printable page (the browser's Print saves it as PDF).
 import { lineTitle } from "~/utils/variants";
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { BoxIcon } from "~/components/account-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { AddressLines } from "~/components/OrderParts";

@@ -5,7 +5,8 @@
 // (payForOrder); docs/decisions/0012.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormBanner } from "~/components/FormBanner";

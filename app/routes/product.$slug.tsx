@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useLoaderData, useLocation } from "@remix-run/react";
+import { useLoaderData, useLocation } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { useEffect, useMemo, useState } from "react";
 import { ReturnIcon, ShieldIcon, TruckIcon } from "~/components/service-icons";
 import { LaterRegion, onDemand } from "~/components/LaterRegion";

@@ -4,7 +4,8 @@
 // told so (403); a refused form is shown again with the messages beside its fields.
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { FormBanner } from "~/components/FormBanner";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { ReviewForm } from "~/components/ReviewForm";

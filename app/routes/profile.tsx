@@ -3,7 +3,8 @@
 // profile.email.*) that posts to its own URL; a refused form answers with the whole page, that
 // route drawing its card, with the messages, where the page draws its own.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { Form, Outlet, useLoaderData, useMatches } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { BoxIcon, LogoutIcon } from "~/components/account-icons";
 import { UserIcon } from "~/components/icons";
 import type { ProfileCard, ProfileContext } from "~/components/ProfileCards";

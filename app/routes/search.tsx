@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { storefront } from "~/models/catalogue/storefront.server";
 import { data } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { Form, isRouteErrorResponse, useLoaderData, useNavigation, useRouteError, useSearchParams } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { SearchIcon } from "~/components/icons";
 import { ListControls } from "~/components/ListControls";
 import { NotFoundPage } from "~/components/NotFoundPage";

@@ -5,7 +5,8 @@
 // docs/decisions/0012.
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data, redirect } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { LockIcon } from "~/components/account-icons";
 import { notFoundBoundary } from "~/components/NotFoundPage";
 import { isAppError, notFoundPage } from "~/lib/errors.server";

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { storefront } from "~/models/catalogue/storefront.server";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Link } from "~/components/Link";
 import { FormBanner } from "~/components/FormBanner";
 import { z } from "zod";
 import { Pagination } from "~/components/Pagination";
