@@ -14,7 +14,7 @@ import { createElement, forwardRef } from "react";
  * and the browser hydrates and runs Remix's own components over it: clicks, prefetching and the
  * active state in the browser are Remix's. Any other link (an object, a route-relative path,
  * another site, ".", `relative`, prefetch="render") is Remix's on the server too.
- * tests/integration/links.test.tsx holds the two to the same markup.
+ * tests/integration/links.test.ts holds the two to the same markup.
  */
 
 /** The props the server's link understands; anything else goes to Remix's. */
@@ -85,7 +85,7 @@ export function isActivePath(pathname: string, href: string, end: boolean) {
 export const ServerNavLink = /* @__PURE__ */ forwardRef<HTMLAnchorElement, NavLinkProps>(function ServerNavLink(props, ref) {
   const { pathname } = useLocation();
   const href = canDraw(props) && props.caseSensitive !== true ? serverHref(props.to, pathname) : null;
-  if (href === null || !isPath(href)) return <RemixNavLink {...props} ref={ref} />;
+  if (href === null) return <RemixNavLink {...props} ref={ref} />;
   const { className, style, children, end = false, caseSensitive: _caseSensitive, "aria-current": ariaCurrent = "page", ...rest } = props;
   const state = { isActive: isActivePath(pathname, href, end), isPending: false, isTransitioning: false };
   return drawAnchor(rest, href, ref, {
