@@ -27,6 +27,8 @@ export { trustClientAddressHeader } from "~/lib/rate-limit.server";
 // Each request's id and the context its log lines and mails read it from; the one log; the metrics
 // (GET /metrics, server/metrics.ts) and what the server counts into them.
 export { requestIdFor, runWithRequest } from "~/lib/request-context.server";
+// A visitor who wrote a moment ago reads fresh on every server (fresh-reads.server).
+export { freshReadsCookie, readsFreshFrom } from "~/lib/fresh-reads.server";
 export { log, logError } from "~/lib/log.server";
 export { countPageCache, metricsText, observeRequest } from "~/lib/metrics.server";
 // server/worker.ts (npm run worker): the mail outbox's worker and the housekeeping, alone.

@@ -57,13 +57,14 @@ const trusts: (address: string, hop: number) => boolean = app.get("trust proxy f
 const trustProxy = (req: ExpressRequest) => trusts(req.socket.remoteAddress ?? "", 0);
 // The request's id: a trusted proxy's X-Request-Id when it has the safe shape, else a new one. On the
 // answer, and for the app in place of whatever the client sent; everything the request does runs
-// inside it (its log lines, the mails it queues, its error page).
+// inside it (its log lines, the mails it queues, its error page), reading fresh if its visitor
+// wrote a moment ago (app/lib/fresh-reads.server.ts).
 app.use((req, res, next) => {
   const requestId = entry.requestIdFor(req.headers["x-request-id"], trustProxy(req));
   res.locals.requestId = requestId;
   res.setHeader("X-Request-Id", requestId);
   req.headers["x-request-id"] = requestId;
-  entry.runWithRequest(requestId, next);
+  entry.runWithRequest(requestId, next, { readsFresh: entry.readsFreshFrom(req.headers.cookie) });
 });
 // Every answer counted by the route that gave it (never by its URL), its method and status.
 app.use(requestMetrics({ routeOf: routeLabeller(build.routes), observe: entry.observeRequest }));
@@ -108,6 +109,8 @@ app.all("*", async (req, res, next) => {
     const credentials = Boolean(req.headers.cookie || req.headers.authorization);
     const cacheable = pageCache && req.path !== "/readyz" && isCacheable(req.method, req.path, credentials);
     const response = cacheable ? await pageCache.handle(request, handleRequest) : await handleRequest(request);
+    const wrote = entry.freshReadsCookie(request);
+    if (wrote) res.append("Set-Cookie", wrote);
     await sendResponse(res, response);
   } catch (error) {
     next(error);

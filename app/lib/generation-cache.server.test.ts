@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { whileCurrent } from "./generation-cache.server";
+import { runWithRequest } from "./request-context.server";
 
 function setup(ttlMs = 10_000) {
   const state = { generation: 1 as number | null, now: 0, reads: 0 };
@@ -107,5 +108,18 @@ describe("whileCurrent", () => {
     await Promise.resolve();
     release();
     expect((await g).read).toBe(5);
+  });
+
+  it("neither answers nor fills from what it keeps for a request that reads fresh (its visitor just wrote)", async () => {
+    const { state, read } = setup();
+    expect((await read(1)).read).toBe(1);
+    // The database changed without this process hearing of it yet: the kept answer is stale.
+    const fresh = await runWithRequest("fresh-1", () => read(1), { readsFresh: true });
+    expect(fresh.read).toBe(2);
+    expect((await runWithRequest("plain-1", () => read(1))).read).toBe(1);
+    // What a fresh request read was not kept for the others, nor shared with them while under way.
+    await runWithRequest("fresh-2", () => read(2), { readsFresh: true });
+    expect((await read(2)).read).toBe(4);
+    expect(state.reads).toBe(4);
   });
 });

@@ -8,9 +8,15 @@
 // - and at most `ttlMs` (10 s, as the page cache): the bound on what a write by another process on
 //   a SQLite file (which moves no generation here) can leave unseen;
 // - an answer is kept only when no write began or ended while it was read; a failed read is not kept;
-// - askers of the same arguments while a read is under way share it.
+// - askers of the same arguments while a read is under way share it;
+// - a request that reads fresh (its visitor wrote a moment ago, maybe on another server whose
+//   notification has not reached this one yet: fresh-reads.server) neither uses nor fills them.
 // Kept answers are frozen (deeply): they are shared by every request that asks.
+import { requestReadsFresh } from "./request-context.server";
 import { dataGeneration } from "./write-watch.server";
+
+/** The longest an answer is kept by default: the bound fresh-reads.server's cookie outlives. */
+export const KEPT_AT_MOST_MS = 10_000;
 
 export interface GenerationCacheOptions {
   ttlMs?: number;
@@ -42,13 +48,13 @@ function deepFreeze<T>(value: T): T {
  */
 export function whileCurrent<A extends unknown[], T>(
   read: (...args: A) => Promise<T>,
-  { ttlMs = 10_000, maxEntries = 500, generation = dataGeneration, now = Date.now }: GenerationCacheOptions = {},
+  { ttlMs = KEPT_AT_MOST_MS, maxEntries = 500, generation = dataGeneration, now = Date.now }: GenerationCacheOptions = {},
 ): (...args: A) => Promise<T> {
   const kept = new Map<string, Kept<T>>();
   const reading = new Map<string, { generation: number; answer: Promise<T> }>();
   return async (...args: A) => {
     const started = generation();
-    if (started === null) return read(...args);
+    if (started === null || requestReadsFresh()) return read(...args);
     const key = JSON.stringify(args);
     const hit = kept.get(key);
     if (hit) {

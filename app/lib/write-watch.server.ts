@@ -21,6 +21,7 @@
 // SQLite (one server) nothing is sent or listened for.
 import { AliasNode, CompiledQuery, TableNode } from "kysely";
 import { remember } from "./remember.server";
+import { noteRequestWroteShown } from "./request-context.server";
 import crypto from "node:crypto";
 import pg from "pg";
 import type {
@@ -69,6 +70,11 @@ export const sharedWrites: WriteState = remember("writes", createWriteState);
 /** The current generation of the process's database, or null while it cannot be trusted (see above). */
 export function dataGeneration(): number | null {
   return sharedWrites.generation;
+}
+
+/** Whether other processes' writes reach this one only by notification (PostgreSQL: several servers may share the database). */
+export function hearsOthersWrites(state: WriteState = sharedWrites): boolean {
+  return state.listen !== undefined;
 }
 
 /** Settles once `state`'s listening connection listens (at once where none is needed: SQLite). */
@@ -147,6 +153,7 @@ export class WriteWatchPlugin implements KyselyPlugin {
     if (isShownWrite(args.node)) {
       this.#writes.add(args.queryId);
       noteWrite(this.#state);
+      noteRequestWroteShown();
     }
     return args.node;
   }

@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { adminClient, Client, eventually, mailsTo, PASSWORD, registerCustomer } from "../support/cluster/client";
+import { adminClient, Client, createProduct, eventually, mailsTo, PASSWORD, registerCustomer } from "../support/cluster/client";
 import { ADMIN_PASSWORD, query as sql, clusterForFile } from "../support/cluster/setup";
 
 const cluster = clusterForFile();
@@ -90,6 +90,36 @@ describe("two app servers behind nginx", () => {
     expect((await customer.send(B(), "POST", "/api/cart/add", { json: { itemId: item.id, quantity: 1 } })).status).toBeLessThan(300);
     const theirs = await customer.send(A(), "GET", "/api/cart/get");
     expect(theirs.body.items.map((l: { itemId: number; quantity: number }) => [l.itemId, l.quantity])).toEqual([[item.id, 1]]);
+  });
+
+  it("a visitor who wrote through A reads through B what the database holds, not what B kept from before", async () => {
+    // A write a page shows (a product made by the staff through A): its answer sets the cookie.
+    const admin = await adminClient(A(), ADMIN_PASSWORD);
+    const [category] = await query<{ id: number }>("select id from categories order by id limit 1");
+    const title = `Cluster fresh ${crypto.randomBytes(4).toString("hex")}`;
+    const before = admin.cookie;
+    await createProduct(admin, A(), { title, categoryId: category!.id, price: 15999, stock: 4 });
+    expect(admin.cookie).toContain("shop_wrote=1");
+    expect(before).not.toContain("shop_wrote=1");
+    const [item] = await query<{ id: number; slug: string }>("select id, slug from items where title = $1", [title]);
+
+    // A shopper with a cart (a write no page shows: no cookie of the kind) reads the product through B twice: B keeps it.
+    const shopper = new Client();
+    const added = await shopper.send(A(), "POST", "/api/cart/add", { json: { itemId: item!.id, quantity: 1 } });
+    expect(added.status, added.text).toBeLessThan(300);
+    expect(shopper.cookie).not.toContain("shop_wrote");
+    expect((await shopper.send(B(), "GET", `/product/${item!.slug}`)).text).toContain("A piece made for the cluster tests.");
+
+    // The database changes without B hearing of it (no notification): what B kept is now stale,
+    // as it is in the moment between another server's commit and its notification's arrival.
+    await query("update items set description = $1 where id = $2", ["Written where B did not hear it.", item!.id]);
+    expect((await shopper.send(B(), "GET", `/product/${item!.slug}`)).text).toContain("A piece made for the cluster tests.");
+    // The visitor who just wrote reads the database.
+    const writer = new Client();
+    writer.cookie = `${shopper.cookie}; shop_wrote=1`;
+    const fresh = await writer.send(B(), "GET", `/product/${item!.slug}`);
+    expect(fresh.status).toBe(200);
+    expect(fresh.text).toContain("Written where B did not hear it.");
   });
 
   it("a rate limit counts across both: ten wrong passwords alternating A and B, then the eleventh try is refused on either", async () => {

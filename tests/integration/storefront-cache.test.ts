@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { ready } from "~/lib/boot.server";
 import { db } from "~/lib/db.server";
 import { whenListening } from "~/lib/write-watch.server";
+import { requestWroteShown, runWithRequest } from "~/lib/request-context.server";
 import { storefront } from "~/models/catalogue/storefront.server";
 import { searchItems } from "~/models/catalogue/search.server";
 import { parseSearch } from "~/utils/search";
@@ -64,5 +65,25 @@ describe("storefront catalogue reads", () => {
     await db.updateTable("items").set({ title: "Test Numbat Lamp" }).where("id", "=", id).execute();
     expect((await searchItems(words)).rows).toEqual([]);
     expect((await searchItems(parseSearch("numbat").words)).rows.map((r) => r.id)).toEqual([id]);
+  });
+
+  // A marked request's answer sets the fresh-reads cookie on PostgreSQL (app/lib/fresh-reads.server.ts).
+  it("a request that writes what a page shows is marked so; one that writes only a cart, or reads, is not", async () => {
+    const id = await createTestItem("kept-marked-write", { price: 1000, stock: 2 });
+    const wrote = await runWithRequest("marks-a-price", async () => {
+      await db.updateTable("items").set({ description: "Marked." }).where("id", "=", id).execute();
+      return requestWroteShown();
+    });
+    expect(wrote).toBe(true);
+    const cartOnly = await runWithRequest("marks-a-cart", async () => {
+      await db.deleteFrom("cartLines").where("id", "=", -1).execute();
+      return requestWroteShown();
+    });
+    expect(cartOnly).toBe(false);
+    const readOnly = await runWithRequest("reads-only", async () => {
+      await storefront.itemBySlug("kept-marked-write");
+      return requestWroteShown();
+    });
+    expect(readOnly).toBe(false);
   });
 });

@@ -104,7 +104,8 @@ export const test = base.extend<
     async ({ page, javaScriptEnabled }, use) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
-        if (msg.type() === "error") errors.push(msg.text());
+        // A failed resource's message does not name it: its URL is added, so a failure says which.
+        if (msg.type() === "error") errors.push(msg.location().url ? `${msg.text()} [${msg.location().url}]` : msg.text());
       });
       page.on("pageerror", (err) => errors.push(err.message));
       // What a page logs while it is being left (from its 'pagehide' on) often never reaches
