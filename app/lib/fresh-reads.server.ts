@@ -18,9 +18,11 @@ import { hearsOthersWrites } from "./write-watch.server";
 
 export const FRESH_READS_COOKIE = "shop_wrote";
 
+const FRESH_READS_PAIR = new RegExp(`(?:^|;)\\s*${FRESH_READS_COOKIE}=1\\s*(?:;|$)`);
+
 /** Whether a request with this Cookie header reads fresh: its visitor wrote a moment ago. */
 export function readsFreshFrom(cookieHeader: string | null | undefined): boolean {
-  return Boolean(cookieHeader && new RegExp(`(?:^|;)\\s*${FRESH_READS_COOKIE}=1\\s*(?:;|$)`).test(cookieHeader));
+  return Boolean(cookieHeader && FRESH_READS_PAIR.test(cookieHeader));
 }
 
 /** The Set-Cookie value for the answer to `request`: only when it made a write a page may show and other servers hear of it late. */
