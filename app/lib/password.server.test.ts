@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HASH_CAP, hashPassword, needsRehash, SCRYPT_PARAMS, verifyPassword } from "./password.server";
+import { HASH_CAP, hashPassword, needsRehash, SCRYPT_PARAMS, setHashParamsInTests, verifyPassword } from "./password.server";
+
+// The shop's own parameters (the tests' setup makes the other files' hashes cheaper).
+setHashParamsInTests(null);
 
 // Each real hash costs a few hundred milliseconds: two hashes serve the whole file.
 const PASSWORD = "correct horse 42";
@@ -33,6 +36,16 @@ describe("hashPassword", () => {
     expect(second).not.toBe(first);
     expect(second.split("$")[4]).not.toBe(first.split("$")[4]);
   });
+});
+
+it("keeps its parameters in production: the tests' cheaper ones cannot be set there", () => {
+  const saved = process.env.NODE_ENV;
+  process.env.NODE_ENV = "production";
+  try {
+    expect(() => setHashParamsInTests({ N: 2, r: 1, p: 1 })).toThrow("fixed in production");
+  } finally {
+    process.env.NODE_ENV = saved;
+  }
 });
 
 describe("verifyPassword", () => {

@@ -76,6 +76,26 @@ async function capped(password: crypto.BinaryLike, salt: crypto.BinaryLike, keyl
 }
 
 export const SCRYPT_PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;
+
+interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/** The parameters new hashes are made with: SCRYPT_PARAMS, in every server. */
+let current: ScryptParams = SCRYPT_PARAMS;
+
+/**
+ * For the unit and integration tests only (tests/support/vitest-setup.ts): the hundreds of
+ * accounts they make each cost a quarter second of a core at SCRYPT_PARAMS. Cheaper parameters
+ * for those, `null` for SCRYPT_PARAMS again (the files that test the hashing itself). Refused in
+ * production; nothing but the tests' setup calls it.
+ */
+export function setHashParamsInTests(params: ScryptParams | null): void {
+  if (process.env.NODE_ENV === "production") throw new Error("The password hash's parameters are fixed in production.");
+  current = params ?? SCRYPT_PARAMS;
+}
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
@@ -85,7 +105,7 @@ function maxmem(N: number, r: number, p: number) {
 
 /** `client`: the caller's address key (rate-limit.server's Client.ip), for the per-client cap. */
 export async function hashPassword(password: string, client: string | null = null): Promise<string> {
-  const { N, r, p } = SCRYPT_PARAMS;
+  const { N, r, p } = current;
   const salt = crypto.randomBytes(SALT_BYTES);
   const key = await scrypt(password.normalize("NFKC"), salt, KEY_LENGTH, { N, r, p, maxmem: maxmem(N, r, p) }, client);
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
@@ -112,5 +132,5 @@ export async function verifyPassword(password: string, stored: string | null, cl
 export function needsRehash(stored: string): boolean {
   const match = HASH_FORMAT.exec(stored);
   if (!match) return true;
-  return Number(match[1]) !== SCRYPT_PARAMS.N || Number(match[2]) !== SCRYPT_PARAMS.r || Number(match[3]) !== SCRYPT_PARAMS.p;
+  return Number(match[1]) !== current.N || Number(match[2]) !== current.r || Number(match[3]) !== current.p;
 }

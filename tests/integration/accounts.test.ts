@@ -34,6 +34,7 @@ import * as userRegister from "~/routes/api.user.auth.register";
 import * as resendOtp from "~/routes/api.user.auth.resendOtp";
 import * as verifyOtp from "~/routes/api.user.auth.verifyOtp";
 import { MESSAGES } from "~/utils/account-schemas";
+import { withShopHashParams } from "../support/hash-params";
 import { createTestItem } from "../support/items";
 import { latestCode, latestEmailChangeCode, latestResetLink, mailsTo } from "../support/outbox";
 import { ORIGIN, getRequest, jsonRequest } from "../support/requests";
@@ -247,7 +248,9 @@ describe("register → emailed code → verify → token", () => {
 
   it("a registration makes no account: it waits as an attempt holding the details and only the password's hash", async () => {
     const email = freshEmail("attempt");
-    expect((await register({ name: "Waiting Person", email, password: PASSWORD, mobile: "9876543210" })).status).toBe(201);
+    // Made with the shop's own hash parameters: the stored hash must name them.
+    const made = await withShopHashParams(() => register({ name: "Waiting Person", email, password: PASSWORD, mobile: "9876543210" }));
+    expect(made.status).toBe(201);
     expect(await usersWith(email)).toEqual([]);
     const attempts = await attemptsFor(email);
     expect(attempts).toHaveLength(1);
@@ -812,19 +815,21 @@ describe("hostile and oversized input", () => {
 
     // Registration ignores them: a sign-up attempt with the server's own hash, no account yet.
     const email = freshEmail("extra");
-    const r = await call(
-      authRegister.action,
-      jsonRequest("POST", "/api/auth/register", {
-        name: "Sneaky",
-        email,
-        password: PASSWORD,
-        id: victimUser.id,
-        emailVerifiedAt: new Date().toISOString(),
-        passwordHash: "scrypt$1$1$1$AAAA$AAAA",
-        token: "slt_forged",
-        isAdmin: true,
-        bound: true,
-      }),
+    const r = await withShopHashParams(() =>
+      call(
+        authRegister.action,
+        jsonRequest("POST", "/api/auth/register", {
+          name: "Sneaky",
+          email,
+          password: PASSWORD,
+          id: victimUser.id,
+          emailVerifiedAt: new Date().toISOString(),
+          passwordHash: "scrypt$1$1$1$AAAA$AAAA",
+          token: "slt_forged",
+          isAdmin: true,
+          bound: true,
+        }),
+      ),
     );
     expect(r.status).toBe(201);
     expect(asRecord(r.body).user).toEqual({ name: "Sneaky", email, mobile: null });

@@ -34,3 +34,10 @@ if (adminUrl) {
   url.pathname = `/${name}`;
   process.env.DATABASE_URL = url.toString();
 }
+
+// Every account a test makes costs a password hash, a quarter second of a core at the shop's
+// scrypt parameters: cheaper ones here (app/lib/password.server.ts). The files that test the
+// hashing itself, or the parameters an account is stored with, ask for the shop's own again.
+const { setHashParamsInTests } = await import("../../app/lib/password.server");
+const { TEST_HASH_PARAMS } = await import("./hash-params");
+setHashParamsInTests(TEST_HASH_PARAMS);
