@@ -16,6 +16,8 @@ import { isSecureRequest } from "./http.server";
 import { requestWroteShown } from "./request-context.server";
 import { hearsOthersWrites } from "./write-watch.server";
 
+// A bare flag, written and read by hand rather than with Remix's createCookie (whose parse is
+// async): the server reads it for every request, before the request's context starts.
 export const FRESH_READS_COOKIE = "shop_wrote";
 
 const FRESH_READS_PAIR = new RegExp(`(?:^|;)\\s*${FRESH_READS_COOKIE}=1\\s*(?:;|$)`);

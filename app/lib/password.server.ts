@@ -96,6 +96,7 @@ export function setHashParamsInTests(params: ScryptParams | null): void {
   if (process.env.NODE_ENV === "production") throw new Error("The password hash's parameters are fixed in production.");
   current = params ?? SCRYPT_PARAMS;
 }
+
 const KEY_LENGTH = 32;
 const SALT_BYTES = 16;
 
