@@ -1,13 +1,10 @@
 import crypto from "node:crypto";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { isbot } from "isbot";
-import { renderToPipeableStream } from "react-dom/server";
 import { ready } from "~/lib/boot.server";
 import { env } from "~/lib/env.server";
-import { CoalescingStream } from "~/lib/html-stream.server";
 import { log, logError } from "~/lib/log.server";
+import { renderPage } from "~/lib/page-render.server";
 import { currentRequestId } from "~/lib/request-context.server";
 import { applySecurityHeaders } from "~/lib/security-headers.server";
 import { refreshedSessionCookie } from "~/lib/session.server";
@@ -89,47 +86,15 @@ export default async function handleRequest(
   await renewSessionCookie(request, responseHeaders);
   keepPrivate(request, responseHeaders);
   const nonce = crypto.randomBytes(16).toString("base64");
-  const forCrawler = isbot(request.headers.get("user-agent") || "");
   // A server error's page shows the request's id for the customer to quote (components/ErrorPage);
   // any other page carries none, so a cached page never hands one visitor's id to another.
   const reference = responseStatusCode >= 500 ? currentRequestId() : null;
-
-  return new Promise((resolve, reject) => {
-    let shellRendered = false;
-    const abortTimer = setTimeout(() => rendering.abort(), streamTimeout + 1000);
-    const startAnswer = () => {
-      shellRendered = true;
-      const body = new CoalescingStream();
-      const stream = createReadableStreamFromReadable(body);
-      responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-      applySecurityHeaders(responseHeaders, nonce);
-      resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
-      rendering.pipe(body);
-    };
-    const rendering = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RequestReferenceProvider value={reference}>
-          <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
-        </RequestReferenceProvider>
-      </NonceProvider>,
-      {
-        nonce,
-        // A crawler gets the page once everything in it is rendered; anyone else from its shell on.
-        onShellReady: forCrawler ? undefined : startAnswer,
-        onAllReady() {
-          // A render that finished needs no abort: the timer would keep the whole render in memory for its 6 s.
-          clearTimeout(abortTimer);
-          if (forCrawler) startAnswer();
-        },
-        onShellError(error: unknown) {
-          clearTimeout(abortTimer);
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) logError("rendering failed", error);
-        },
-      },
-    );
-  });
+  const page = (
+    <NonceProvider value={nonce}>
+      <RequestReferenceProvider value={reference}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={streamTimeout} nonce={nonce} />
+      </RequestReferenceProvider>
+    </NonceProvider>
+  );
+  return renderPage(page, remixContext, { request, status: responseStatusCode, headers: responseHeaders, nonce, streamTimeout });
 }
