@@ -71,7 +71,9 @@ export default defineConfig({
     tailwindcss(),
     !process.env.VITEST &&
       remix({
-        ignoredRouteFiles: ["**/.*", "**/*.server.*", "**/*.test.*"],
+        // The API's endpoint modules (routes/api.*.ts) are answered by its one splat route
+        // (routes/api.$.ts, web/endpoints.server.ts), not listed as routes of their own (ADR 0016).
+        ignoredRouteFiles: ["**/.*", "**/*.server.*", "**/*.test.*", "routes/api.[!$]*.ts"],
         future: {
           v3_fetcherPersist: true,
           v3_relativeSplatPath: true,

@@ -28,6 +28,8 @@ export { requestIdFor, runWithRequest } from "~/lib/request-context.server";
 export { freshReadsCookie, readsFreshFrom } from "~/lib/fresh-reads.server";
 export { log, logError } from "~/lib/log.server";
 export { countPageCache, metricsText, observeRequest } from "~/lib/metrics.server";
+// The API's endpoint that answers a path, which the metrics count it under (web/endpoints.server).
+export { apiEndpointId } from "~/web/api-endpoints.server";
 // server/worker.ts (npm run worker): the mail outbox's worker and the housekeeping, alone.
 export { runWorker } from "~/lib/housekeeping.server";
 

@@ -67,7 +67,7 @@ app.use((req, res, next) => {
   entry.runWithRequest(requestId, next, { readsFresh: entry.readsFreshFrom(req.headers.cookie) });
 });
 // Every answer counted by the route that gave it (never by its URL), its method and status.
-app.use(requestMetrics({ routeOf: routeLabeller(build.routes), observe: entry.observeRequest }));
+app.use(requestMetrics({ routeOf: routeLabeller(build.routes, { "routes/api.$": entry.apiEndpointId }), observe: entry.observeRequest }));
 app.use(compression());
 const staticOptions = { dotfiles: "ignore", redirect: false, index: false } as const;
 app.use("/assets", express.static(path.join(buildDir, "client", "assets"), { ...staticOptions, immutable: true, maxAge: "1y" }));

@@ -47,8 +47,15 @@ function firstSegment(pathname: string): string {
   }
 }
 
-/** A function from a request's path to the id of the deepest route that matches it ("unmatched" when none does). */
-export function routeLabeller(routes: ServerBuild["routes"]): (pathname: string) => string {
+/**
+ * A function from a request's path to the id of the deepest route that matches it ("unmatched" when
+ * none does). `within` names routes that answer for modules of their own (the API's splat route and
+ * its endpoints): the id of the module that answers the path is the label, when one does.
+ */
+export function routeLabeller(
+  routes: ServerBuild["routes"],
+  within: Record<string, (pathname: string) => string | null> = {},
+): (pathname: string) => string {
   const roots = tree(routes, undefined);
   // Each root's children split by their static first segment; the rest go with every segment.
   const bySegment = new Map<string, RouteNode[]>();
@@ -79,6 +86,7 @@ export function routeLabeller(routes: ServerBuild["routes"]): (pathname: string)
     const page = pathname.endsWith(".data") ? pathname.slice(0, -".data".length).replace(/^\/_root$/, "/") : pathname;
     const candidates = trees.get(firstSegment(page)) ?? anyTree;
     const matches = matchRoutes(candidates as Parameters<typeof matchRoutes>[0], page);
-    return matches?.at(-1)?.route.id ?? "unmatched";
+    const id = matches?.at(-1)?.route.id ?? "unmatched";
+    return within[id]?.(page) ?? id;
   };
 }

@@ -1,14 +1,7 @@
-// Unknown API paths answer the JSON error of docs/api.md, not the HTML 404 page.
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiHandler } from "~/lib/api.server";
-import { AppError } from "~/lib/errors.server";
-import { assertSameOrigin } from "~/lib/http.server";
+// The HTTP API (docs/api.md): one resource route for every /api path, each answered by its own
+// endpoint module beside this one (api.*.ts, web/api-endpoints.server), or by the JSON 404 of
+// docs/api.md.
+import { answerApi } from "~/web/api-endpoints.server";
 
-const notFound = ({ request }: LoaderFunctionArgs | ActionFunctionArgs) =>
-  apiHandler(async () => {
-    assertSameOrigin(request);
-    throw new AppError(404, "No such API path");
-  });
-
-export const loader = notFound;
-export const action = notFound;
+export const loader = answerApi;
+export const action = answerApi;

@@ -138,6 +138,25 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(seriesValue(after, "shop_http_requests_total", { route: "metrics", method: "GET", status: "200" })).toBeGreaterThanOrEqual(1);
   });
 
+  it("counts an API call under its endpoint's module, never under the API's one route or the URL", async (ctx) => {
+    if (!proxied) return ctx.skip();
+    const before = await metrics(proxied);
+    const items = { route: "routes/api.category.items", method: "GET", status: "200" };
+    const order = { route: "routes/api.orders_.$id", method: "GET", status: "401" };
+    const unknown = { route: "routes/api.$", method: "GET", status: "404" };
+    for (const path of ["/api/category/items?slug=living-room", "/API/Category/Items/?slug=bedroom"]) {
+      const answer = await fetch(`${proxied.base}${path}`);
+      expect(answer.status).toBe(200);
+      await answer.text();
+    }
+    for (const path of ["/api/orders/order_metrics1", "/api/no-such-endpoint"]) await (await fetch(`${proxied.base}${path}`)).text();
+    const after = await metrics(proxied);
+    expect(seriesValue(after, "shop_http_requests_total", items)).toBe(seriesValue(before, "shop_http_requests_total", items) + 2);
+    expect(seriesValue(after, "shop_http_requests_total", order)).toBe(seriesValue(before, "shop_http_requests_total", order) + 1);
+    expect(seriesValue(after, "shop_http_requests_total", unknown)).toBe(seriesValue(before, "shop_http_requests_total", unknown) + 1);
+    expect(after).not.toContain("order_metrics1");
+  });
+
   it("a request's id: made when absent, a trusted proxy's taken, a malformed one or an untrusted client's ignored", async (ctx) => {
     if (!proxied || !direct) return ctx.skip();
     const made = await fetch(`${proxied.base}/about`);
