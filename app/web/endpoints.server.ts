@@ -3,7 +3,7 @@
 // /api/cart/add, `api.orders_.$id.ts` /api/orders/:id), with its `loader` (GET, HEAD) and `action`
 // (every other method). Remix no longer lists them as routes (vite.config.ts ignores them), so its
 // per-request work, which grows with the number of routes, does not count them on every page; the
-// API's splat route hands each request to its module here. The matching is React Router's own
+// API's splat route (web/api-endpoints.server) finds each request's module with these. The matching is React Router's own
 // (`matchRoutes`: ranked, static segments before parameters, case-insensitive, decoded, trailing
 // slashes ignored), over the endpoints alone.
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
