@@ -7,7 +7,7 @@ import sharp from "sharp";
 import { expectFieldError, openAdmin, shot } from "../support/e2e/admin";
 import { toast } from "../support/e2e/accounts";
 import { expect, jsEnabled, test } from "../support/e2e/fixtures";
-import { dropExpectedStatusErrors } from "../support/e2e/helpers";
+import { dropExpectedStatusErrors, noteDeletedUpload } from "../support/e2e/helpers";
 
 const SOFA = "/product/sheesham-wood-3-seater-sofa";
 
@@ -108,6 +108,7 @@ test("the product photos page: upload several, a non-image refused, move and del
   await expect(toast(page, "Photo moved down")).toBeVisible();
   await expect(photos.nth(1).locator("img")).toHaveAttribute("src", firstSrc!);
 
+  await noteDeletedUpload(testInfo, firstSrc!);
   await photos.nth(1).getByRole("button", { name: "Delete photo 2" }).click();
   await expect(toast(page, "Photo deleted")).toBeVisible();
   await expect(photos).toHaveCount(1);

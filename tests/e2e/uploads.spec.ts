@@ -6,7 +6,7 @@
 import { adminDialog, expectFieldError, openAdmin, searchList, shot, uniqueTag } from "../support/e2e/admin";
 import { toast } from "../support/e2e/accounts";
 import { expect, test } from "../support/e2e/fixtures";
-import { dropExpectedStatusErrors } from "../support/e2e/helpers";
+import { dropExpectedStatusErrors, noteDeletedUpload } from "../support/e2e/helpers";
 
 // A real 1×1 PNG.
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
@@ -70,6 +70,7 @@ test("an uploaded product image: a non-image refused beside its field, a PNG sto
   expect((await page.request.head(src!)).headers()["content-length"]).toBe(String(PNG.byteLength));
 
   // Deleting the product deletes its image
+  await noteDeletedUpload(testInfo, src!);
   await page.goto(`/admin/products?q=${encodeURIComponent(tag)}`);
   await rows.getByRole("link", { name: `Delete ${title}` }).click();
   await adminDialog(page, "Delete product").getByRole("button", { name: "Delete" }).click();

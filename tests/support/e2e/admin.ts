@@ -64,7 +64,6 @@ export async function expectSection(page: Page, section: string) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(section);
 }
 
-/** The list's GET search form: fill `q` (and the filter selects given by label), then Search. */
 /**
  * The list's GET search form: fill `q` (and the filter selects given by label), then Search;
  * waits until the URL holds them all, so the list read next is the new one (with JavaScript

@@ -13,6 +13,7 @@ import { test as base, expect as baseExpect } from "@playwright/test";
 import type { BrowserContext, Page } from "@playwright/test";
 import { BASE_URL } from "../../../playwright.config";
 import type { Account } from "./customers";
+import { dropDeletedUploadErrors } from "./helpers";
 import { logInThroughForm, newAccount, postHeaders, registerThroughApi } from "./customers";
 
 async function waitForHydration(page: Page) {
@@ -101,7 +102,7 @@ export const test = base.extend<
     await use(page);
   },
   consoleErrors: [
-    async ({ page, javaScriptEnabled }, use) => {
+    async ({ page, javaScriptEnabled }, use, testInfo) => {
       const errors: string[] = [];
       page.on("console", (msg) => {
         // A failed resource's message does not name it: its URL is added, so a failure says which.
@@ -114,6 +115,7 @@ export const test = base.extend<
       if (javaScriptEnabled) await page.addInitScript(keepErrorsOfLeftPages);
       await use(errors);
       if (javaScriptEnabled) errors.push(...(await errorsOfLeftPages(page)));
+      await dropDeletedUploadErrors(errors, testInfo);
       expect(errors, "console errors").toEqual([]);
     },
     { auto: true },

@@ -1,7 +1,8 @@
 // Small helpers shared by the browser tests: reading rupee amounts and the contract's money rules,
 // and full-page screenshots to look at.
 import fs from "node:fs/promises";
-import type { Locator, Page, Request } from "@playwright/test";
+import path from "node:path";
+import type { Locator, Page, Request, TestInfo } from "@playwright/test";
 
 /** Where the browser tests' screenshots go (looked at by people; nothing compares them). */
 export const SHOTS = "/tmp/e2e-shots";
@@ -97,4 +98,42 @@ export function postsAnswered(page: Page, pattern: RegExp, count: number): Promi
     page.on("requestfinished", done);
     page.on("requestfailed", done);
   });
+}
+
+/**
+ * Uploads a test deletes on purpose. The two workers share one shop, and its lists show every
+ * product: another test's page may have been sent an image a moment before it went, and that
+ * browser's request for it then answers 404. A test notes what it deletes before deleting it; the
+ * console check forgives a 404 for exactly that upload and its renditions (`/uploads/{base}-{width}.{format}`),
+ * and any other failed upload still fails.
+ * The note is a file in the run's output folder, which Playwright empties when a run starts.
+ */
+export async function noteDeletedUpload(testInfo: TestInfo, src: string): Promise<void> {
+  await fs.mkdir(testInfo.project.outputDir, { recursive: true });
+  await fs.appendFile(deletedUploadsFile(testInfo), `${uploadStem(src)}\n`);
+}
+
+/** Removes the console's 404s for uploads some test deleted on purpose (`noteDeletedUpload`). */
+export async function dropDeletedUploadErrors(errors: string[], testInfo: TestInfo): Promise<void> {
+  const deleted = new Set(
+    await fs.readFile(deletedUploadsFile(testInfo), "utf8").then(
+      (text) => text.split("\n").filter(Boolean),
+      () => [],
+    ),
+  );
+  if (deleted.size === 0) return;
+  const notFound = /^Failed to load resource: the server responded with a status of 404\b.* \[(\S+)\]$/;
+  for (let i = errors.length - 1; i >= 0; i--) {
+    const url = notFound.exec(errors[i])?.[1];
+    if (url && deleted.has(uploadStem(url))) errors.splice(i, 1);
+  }
+}
+
+/** An upload's path without its rendition's width and format: `/uploads/{base}`. */
+function uploadStem(src: string): string {
+  return new URL(src, "http://shop.test").pathname.replace(/(-\d+)?\.[a-z]+$/, "");
+}
+
+function deletedUploadsFile(testInfo: TestInfo): string {
+  return path.join(testInfo.project.outputDir, "deleted-uploads.txt");
 }
