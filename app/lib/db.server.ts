@@ -168,7 +168,12 @@ export async function dbNow(db: Db, clock: () => Date = () => new Date()): Promi
  * statement (an uncorrelated subquery, so an index can use it), no round trip of its own.
  */
 export function dbNowValue(db: Db, clock: () => Date = () => new Date()): Expression<string> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return sql.val(nowIso(clock()));
+  return dbNowFrom(db, isPostgres(db) ? "" : nowIso(clock()));
+}
+
+/** dbNowValue with SQLite's "now" given (nowIso), as a prepared read takes its values; PostgreSQL reads its own. */
+export function dbNowFrom(db: Db, now: string): Expression<string> {
+  if (!isPostgres(db)) return sql.val(now);
   return sql<string>`(select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))`;
 }
 

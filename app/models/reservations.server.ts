@@ -8,7 +8,8 @@
 // PostgreSQL (db.server's dbNow and dbNowValue, read under the locks), so servers whose clocks
 // differ agree on which holds are live.
 import type { Db } from "~/lib/db.server";
-import { db as defaultDb, dbNowValue, isPostgres, nowIso } from "~/lib/db.server";
+import { db as defaultDb, dbNowFrom, dbNowValue, isPostgres, nowIso } from "~/lib/db.server";
+import { preparedRead } from "~/lib/prepared-read.server";
 import { env } from "~/lib/env.server";
 import { AppError } from "~/lib/errors.server";
 import { COD_LIMITS } from "~/utils/checkout";
@@ -66,14 +67,17 @@ export function assertStock(line: StockCheck, when: "adding" | "ordering" = "add
  */
 export async function heldByOthers(db: Db, variantIds: number[], userId: number | null): Promise<Map<number, number>> {
   if (variantIds.length === 0) return new Map();
-  let query = db
-    .selectFrom("stockReservations")
-    .select(["variantId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
-    .where("variantId", "in", variantIds)
-    .where("expiresAt", ">", dbNowValue(db))
-    .groupBy("variantId");
-  if (userId !== null) query = query.where("userId", "!=", userId);
-  const rows = await query.execute();
+  // Every product page asks this: a prepared read.
+  const args = { variantIds, now: nowIso(), userId: userId ?? 0 };
+  const rows = await preparedRead(db, "heldByOthers", userId === null ? "everyone" : "others", args, (a) => {
+    const query = db
+      .selectFrom("stockReservations")
+      .select(["variantId", (eb) => eb.fn.sum<number | string>("quantity").as("units")])
+      .where("variantId", "in", a.variantIds)
+      .where("expiresAt", ">", dbNowFrom(db, a.now))
+      .groupBy("variantId");
+    return userId === null ? query : query.where("userId", "!=", a.userId);
+  });
   return new Map(rows.map((r) => [r.variantId, Number(r.units)]));
 }
 
