@@ -1,4 +1,5 @@
-// Unknown category, product and page: friendly 404s inside the shop layout; and an empty filter result.
+// Unknown category, product and page: friendly 404s inside the shop layout; the paths above a
+// product's and a category's page: the catalogue; and an empty filter result.
 import { expect, test } from "../support/e2e/fixtures";
 import { dropExpectedStatusErrors } from "../support/e2e/helpers";
 
@@ -23,6 +24,14 @@ test("unknown product", async ({ page }) => {
   await expect(page.getByRole("heading", { level: 1, name: "Product Not Found" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Browse Categories" })).toHaveAttribute("href", "/categories");
   await expect(page.getByRole("contentinfo")).toBeVisible();
+});
+
+test("the paths above a product's and a category's page lead to the catalogue", async ({ page }) => {
+  for (const path of ["/product", "/category", "/product/", "/category/"]) {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(301);
+    expect(response.headers()["location"], path).toBe("/categories");
+  }
 });
 
 test("unknown page is a 404 inside the layout", async ({ page }) => {
