@@ -1,13 +1,19 @@
 // The storefront shell's icons (header, cards, lists, forms): small inline SVGs kept apart by the pages that use
-// them, so the browser's shell carries only its own (components/icon-base).
+// them, so the browser's shell carries only its own (components/icon-base). Each is one <path> where it can be
+// (a circle drawn as two arcs): every element of an icon is drawn again on every page a server renders.
 import { base } from "./icon-base";
 import type { IconProps } from "./icon-base";
 
+/** Two wheels (circles as arcs) and the basket. */
+const CART_PATH = [
+  "M7.6 20a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0-2.8 0",
+  "M16.6 20a1.4 1.4 0 1 0 2.8 0a1.4 1.4 0 1 0-2.8 0",
+  "M2.5 3.5h2.6l2.3 11.2a1.6 1.6 0 0 0 1.6 1.3h8.6a1.6 1.6 0 0 0 1.6-1.2l1.6-6.8H6.1",
+].join("");
+
 export const CartIcon = (p: IconProps) => (
   <svg {...base} {...p}>
-    <circle cx="9" cy="20" r="1.4" />
-    <circle cx="18" cy="20" r="1.4" />
-    <path d="M2.5 3.5h2.6l2.3 11.2a1.6 1.6 0 0 0 1.6 1.3h8.6a1.6 1.6 0 0 0 1.6-1.2l1.6-6.8H6.1" />
+    <path d={CART_PATH} />
   </svg>
 );
 export const MenuIcon = (p: IconProps) => (
@@ -22,8 +28,7 @@ export const CloseIcon = (p: IconProps) => (
 );
 export const UserIcon = (p: IconProps) => (
   <svg {...base} {...p}>
-    <circle cx="12" cy="8" r="4" />
-    <path d="M4 20.5c1.2-3.8 4.3-5.5 8-5.5s6.8 1.7 8 5.5" />
+    <path d="M8 8a4 4 0 1 0 8 0a4 4 0 1 0-8 0M4 20.5c1.2-3.8 4.3-5.5 8-5.5s6.8 1.7 8 5.5" />
   </svg>
 );
 export const HeartIcon = (p: IconProps) => (
@@ -33,8 +38,7 @@ export const HeartIcon = (p: IconProps) => (
 );
 export const SearchIcon = (p: IconProps) => (
   <svg {...base} {...p}>
-    <circle cx="11" cy="11" r="6.5" />
-    <path d="M20 20l-4.3-4.3" />
+    <path d="M4.5 11a6.5 6.5 0 1 0 13 0a6.5 6.5 0 1 0-13 0M20 20l-4.3-4.3" />
   </svg>
 );
 export const StarIcon = (p: IconProps) => (
