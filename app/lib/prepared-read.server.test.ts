@@ -31,6 +31,16 @@ describe("preparedRead", () => {
     expect(await categories(["nowhere"], null)).toEqual([]);
   });
 
+  it("answers lists of every length, more shapes than a database keeps", async () => {
+    const slugs = ["bedroom", "dining-room", "living-room", "office", "outdoor"];
+    for (let length = 1; length <= 250; length++) {
+      const asked = Array.from({ length }, (_, i) => (i < slugs.length ? slugs[i]! : `none-${i}`));
+      const rows = await categories(asked, null);
+      expect(rows.map((r) => r.slug)).toEqual(slugs.slice(0, Math.min(length, slugs.length)));
+    }
+    expect(await categories(["office"], null)).toEqual([{ slug: "office", title: "Office" }]);
+  });
+
   it("refuses a value written into the query instead of taken from its arguments", async () => {
     const read = (slug: string) =>
       preparedRead(db, "test.literal", "", { slug }, (a) =>

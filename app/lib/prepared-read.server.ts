@@ -24,6 +24,9 @@ interface Kept {
 
 const keptByDb = new WeakMap<Db, Map<string, Kept>>();
 
+/** How many shapes a database keeps (a list's every length is one): the least recently used go first. */
+const KEPT_SHAPES = 200;
+
 /** Under tests, every call builds its query again and checks it is the kept one (a wrong `shape`). */
 const CHECK_EVERY_CALL = process.env.NODE_ENV === "test";
 
@@ -74,8 +77,13 @@ export async function preparedRead<Args extends Record<string, unknown>, Row>(
   let kept = keptByDb.get(db);
   if (!kept) keptByDb.set(db, (kept = new Map()));
   let found = kept.get(key);
-  if (!found) kept.set(key, (found = compile(build, standIns, name)));
-  else if (CHECK_EVERY_CALL) {
+  const fresh = !found;
+  if (!found) {
+    found = compile(build, standIns, name);
+    if (kept.size >= KEPT_SHAPES) kept.delete(kept.keys().next().value!);
+  } else kept.delete(key);
+  kept.set(key, found);
+  if (CHECK_EVERY_CALL && !fresh) {
     const again = compile(build, standIns, name);
     if (again.sql !== found.sql || again.slots.join() !== found.slots.join()) {
       throw new Error(`prepared read ${name}: shape "${shape}" holds two different queries`);
