@@ -168,7 +168,7 @@ export async function dbNow(db: Db, clock: () => Date = () => new Date()): Promi
  * statement (an uncorrelated subquery, so an index can use it), no round trip of its own.
  */
 export function dbNowValue(db: Db, clock: () => Date = () => new Date()): Expression<string> {
-  return dbNowFrom(db, isPostgres(db) ? "" : nowIso(clock()));
+  return dbNowFrom(db, nowIso(clock()));
 }
 
 /** dbNowValue with SQLite's "now" given (nowIso), as a prepared read takes its values; PostgreSQL reads its own. */
