@@ -29,7 +29,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { serverEntry } from "./build-server.mjs";
+import { entryArgs } from "./build-server.mjs";
 import { createPgDatabase, freePort } from "./throwaway.mjs";
 import { JS_BUDGET_KIB, pageWeights } from "./page-weight.mjs";
 
@@ -290,7 +290,7 @@ async function main() {
   const adminPassword = crypto.randomBytes(12).toString("hex");
   const log = fs.createWriteStream(path.join(dataDir, "server.log"));
   const startedAt = Date.now();
-  const server = spawn(process.execPath, [serverEntry()], {
+  const server = spawn(process.execPath, entryArgs(), {
     cwd: root,
     env: {
       ...process.env,

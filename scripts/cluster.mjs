@@ -20,7 +20,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { tsImport } from "tsx/esm/api";
-import { serverEntry } from "./build-server.mjs";
+import { entryArgs } from "./build-server.mjs";
 import { createPgDatabase, ensureDebianPackage, freePort, startPostgres } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -135,7 +135,7 @@ function appServer(name, port, env, dir) {
     async start() {
       if (running()) return;
       const log = fs.openSync(logFile, "a");
-      child = spawn(process.execPath, [serverEntry()], {
+      child = spawn(process.execPath, entryArgs(), {
         cwd: root,
         env: { ...env, PORT: String(port), DATA_DIR: dataDir },
         stdio: ["ignore", log, log],

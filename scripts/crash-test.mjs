@@ -45,7 +45,7 @@ import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { SHIPPING } from "../tests/support/shipping.mjs";
-import { serverEntry } from "./build-server.mjs";
+import { entryArgs } from "./build-server.mjs";
 import { createPgDatabase, freePort } from "./throwaway.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -146,7 +146,7 @@ class ShopServer {
 
   async startOnce() {
     const log = fs.createWriteStream(this.logFile, { flags: "a" });
-    const child = spawn(process.execPath, [serverEntry()], {
+    const child = spawn(process.execPath, entryArgs(), {
       cwd: root,
       env: this.env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { serverEntry } from "./build-server.mjs";
+import { entryArgs } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -20,7 +20,7 @@ if (!fs.existsSync(remixBuild)) {
 
 // The server always in production mode; the worker too unless NODE_ENV says otherwise.
 const env = which === "server" ? { ...process.env, NODE_ENV: "production" } : process.env;
-const child = spawn(process.execPath, [serverEntry(which)], { cwd: root, stdio: "inherit", env });
+const child = spawn(process.execPath, entryArgs(which), { cwd: root, stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM"]) {
   process.on(signal, () => child.kill(signal));
 }

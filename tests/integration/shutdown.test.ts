@@ -209,6 +209,36 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     expect(await refused(port)).toBe(true);
   });
 
+  it("npm start: the web server runs with a 64 MB young generation (scripts/build-server.mjs), and serves", async (ctx) => {
+    if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
+    const { spawn } = await import("node:child_process");
+    const port = await freePort();
+    const child = spawn(process.execPath, ["scripts/start.mjs"], {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SEED: "none" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exited = once(child, "exit");
+    try {
+      await until(() => output.includes(`[shop] http://127.0.0.1:${port}`), 30_000);
+      // The server is start.mjs's one child; Linux lists a process's children and arguments in /proc.
+      const [server] = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ");
+      const args = fs.readFileSync(`/proc/${server}/cmdline`, "utf8").split("\0");
+      expect(args).toContain("--max-semi-space-size=64");
+      expect(args.at(-2)).toMatch(/build\/server\.js$/);
+      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(answer.status).toBe(200);
+      await answer.text();
+    } finally {
+      child.kill("SIGTERM");
+    }
+    const [code] = (await exited) as [number];
+    expect(code).toBe(0);
+  });
+
   it("a bad variable: one line naming it (never its value), exit code 1, no stack", async (ctx) => {
     const { code, output } = await refusal(ctx, { TEST_GATEWAY_SECRET: "not-long-enough-secret" });
     expect(code).toBe(1);

@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { serverEntry } from "../../scripts/build-server.mjs";
+import { entryArgs } from "../../scripts/build-server.mjs";
 
 export const root = path.resolve(__dirname, "../..");
 export const serverBuild = path.join(root, "build", "server", "index.js");
@@ -47,7 +47,7 @@ function spawnServer(port: number, variables: Record<string, string>) {
     TRUST_PROXY: "0",
     ...variables,
   };
-  const child = spawn(process.execPath, [serverEntry()], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, entryArgs(), { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
