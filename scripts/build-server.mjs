@@ -64,8 +64,9 @@ export function serverEntry(name = "server") {
  * Node's options for an entry. The web server's young generation is larger than Node's default
  * (16 MB semi-spaces): a rendered page allocates a few hundred kilobytes that die with its request,
  * and with ten requests in flight the default space fills every few requests, each collection
- * copying whatever the requests in flight still hold. At 64 MB the server answers 3-9 % more rendered
- * pages a second, for about 300 MB more memory under load (ADR 0016). The worker keeps the default.
+ * copying whatever the requests in flight still hold. At 64 MB the server answers 3-9 % more
+ * rendered pages a second, for about 300 MB more memory under load (ADR 0016). The worker keeps
+ * the default.
  */
 export const NODE_OPTIONS = { server: ["--max-semi-space-size=64"], worker: [] };
 

@@ -85,6 +85,20 @@ async function slowRequest(server: ProductionServer) {
   return { received: () => received, closed, finish: () => socket.write(body.slice(8)) };
 }
 
+/** `node scripts/start.mjs [which]` as npm runs it, with `variables` over the tests' environment; its output collected. */
+async function startScript(which: "server" | "worker", variables: Record<string, string> = {}) {
+  const { spawn } = await import("node:child_process");
+  const child = spawn(process.execPath, ["scripts/start.mjs", which], {
+    cwd: root,
+    env: { ...process.env, ...variables },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, output: () => output, exited: once(child, "exit") as Promise<[number | null]> };
+}
+
 describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server's stop and start", () => {
   it("SIGTERM: new connections are refused at once, the request in flight completes with Connection: close, exit 0", async (ctx) => {
     const server = await start(ctx);
@@ -132,18 +146,10 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
 
   it("npm run worker: a reason not to start is one line, exit code 1, no stack", async (ctx) => {
     if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
-    const { spawn } = await import("node:child_process");
-    const child = spawn(process.execPath, ["scripts/start.mjs", "worker"], {
-      cwd: root,
-      env: { ...process.env, TEST_GATEWAY_SECRET: "not-long-enough-secret" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(child, "exit")) as [number];
+    const worker = await startScript("worker", { TEST_GATEWAY_SECRET: "not-long-enough-secret" });
+    const [code] = await worker.exited;
     expect(code).toBe(1);
-    expect(output.trim()).toBe(
+    expect(worker.output().trim()).toBe(
       "[worker] not started: Invalid environment: TEST_GATEWAY_SECRET: TEST_GATEWAY_SECRET must be at least 32 characters",
     );
   });
@@ -171,20 +177,11 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
 
   it("npm run worker with METRICS_PORT: its own GET /metrics, by the servers' rules and trusting no proxy; nothing else", async (ctx) => {
     if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
-    const { spawn } = await import("node:child_process");
     const port = await freePort();
     const token = "worker-metrics-token-0123456789abcdef";
-    const child = spawn(process.execPath, ["scripts/start.mjs", "worker"], {
-      cwd: root,
-      env: { ...process.env, METRICS_PORT: String(port), METRICS_TOKEN: token, HOST: "127.0.0.1" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = once(child, "exit");
+    const { child, output, exited } = await startScript("worker", { METRICS_PORT: String(port), METRICS_TOKEN: token, HOST: "127.0.0.1" });
     try {
-      await until(() => output.includes(`[worker] metrics on port ${port}`), 30_000);
+      await until(() => output().includes(`[worker] metrics on port ${port}`), 30_000);
       const base = `http://127.0.0.1:${port}`;
       const own = await fetch(`${base}/metrics`);
       expect(own.status).toBe(200);
@@ -204,26 +201,17 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     } finally {
       child.kill("SIGTERM");
     }
-    const [code] = (await exited) as [number];
+    const [code] = await exited;
     expect(code).toBe(0);
     expect(await refused(port)).toBe(true);
   });
 
   it("npm start: the web server runs with a 64 MB young generation (scripts/build-server.mjs), and serves", async (ctx) => {
     if (!fs.existsSync(serverBuild)) skipWithoutBuild(ctx);
-    const { spawn } = await import("node:child_process");
     const port = await freePort();
-    const child = spawn(process.execPath, ["scripts/start.mjs"], {
-      cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", SEED: "none" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exited = once(child, "exit");
+    const { child, output, exited } = await startScript("server", { PORT: String(port), HOST: "127.0.0.1", SEED: "none" });
     try {
-      await until(() => output.includes(`[shop] http://127.0.0.1:${port}`), 30_000);
+      await until(() => output().includes(`[shop] http://127.0.0.1:${port}`), 30_000);
       // The server is start.mjs's one child; Linux lists a process's children and arguments in /proc.
       const [server] = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ");
       const args = fs.readFileSync(`/proc/${server}/cmdline`, "utf8").split("\0");
@@ -235,7 +223,7 @@ describe.skipIf(!mustRun && !fs.existsSync(serverBuild))("the production server'
     } finally {
       child.kill("SIGTERM");
     }
-    const [code] = (await exited) as [number];
+    const [code] = await exited;
     expect(code).toBe(0);
   });
 
